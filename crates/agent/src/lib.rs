@@ -1,0 +1,1 @@
+//! slopguard-agent (under construction).

@@ -1,0 +1,1 @@
+//! slopguard-change (under construction).

@@ -1,0 +1,1 @@
+//! slopguard-guards (under construction).

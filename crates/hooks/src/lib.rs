@@ -1,0 +1,1 @@
+//! slopguard-hooks (under construction).

@@ -1,0 +1,1 @@
+//! slopguard-llm (under construction).

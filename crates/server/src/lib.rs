@@ -1,0 +1,1 @@
+//! slopguard-server (under construction).

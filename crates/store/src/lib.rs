@@ -1,0 +1,1 @@
+//! slopguard-store (under construction).
