@@ -1,1 +1,27 @@
-//! slopguard-change (under construction).
+//! The change model: every way slopguard sees a change — the working tree, the index, a commit,
+//! a unified diff, an LLM's JSON patch list, search/replace edit blocks — becomes one
+//! [`ChangeSet`]: a base [`Tree`] plus file changes with their before and after bytes.
+//!
+//! Nothing here writes to disk. Reading a base revision works on bare repositories and never
+//! touches a working tree, so guards can judge a change before anything is written.
+
+mod edit_blocks;
+mod error;
+pub mod git;
+mod model;
+mod patches;
+mod sources;
+mod task;
+mod tree;
+pub mod unified;
+
+pub use edit_blocks::{EditBlock, apply_edit, parse_edit_blocks};
+pub use error::ChangeError;
+pub use model::{ChangeKind, ChangeSet, FileChange};
+pub use patches::{LlmPatch, LlmPatchList, PatchAction, SearchReplace, parse_patches};
+pub use sources::{
+    from_commit, from_diff, from_edit_blocks, from_patch_list, from_patches_file, from_staged,
+    from_worktree, from_worktree_paths,
+};
+pub use task::Task;
+pub use tree::{MemTree, Tree, WorkTree};

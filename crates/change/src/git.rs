@@ -1,0 +1,225 @@
+//! Thin access to the `git` command: it honours the user's configuration and works on bare
+//! repositories. Blob reads go through one long-lived `git cat-file --batch` process per
+//! [`GitRepo`] handle, so reading hundreds of files costs one process start.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::Mutex;
+
+use crate::ChangeError;
+
+/// A git repository (bare or not).
+#[derive(Debug)]
+pub struct GitRepo {
+    git_dir: PathBuf,
+    work_dir: Option<PathBuf>,
+    cat_file: Mutex<Option<CatFile>>,
+}
+
+/// What `cat-file --batch` answered for one object name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Object {
+    Blob(Vec<u8>),
+    /// A tree, commit or tag: not a file's content.
+    NotABlob,
+    Missing,
+}
+
+impl GitRepo {
+    /// Opens the repository containing `path`.
+    pub fn open(path: &Path) -> Result<GitRepo, ChangeError> {
+        let out = Command::new("git")
+            .arg("-C")
+            .arg(path)
+            .args(["rev-parse", "--absolute-git-dir", "--is-bare-repository"])
+            .stderr(Stdio::piped())
+            .output()
+            .map_err(|e| ChangeError::io(path, e))?;
+        if !out.status.success() {
+            return Err(ChangeError::NotARepo(path.to_path_buf()));
+        }
+        let text = String::from_utf8_lossy(&out.stdout);
+        let mut lines = text.lines();
+        let git_dir = PathBuf::from(lines.next().unwrap_or_default());
+        let bare = lines.next() == Some("true");
+        let work_dir = if bare {
+            None
+        } else {
+            let top = Command::new("git")
+                .arg("-C")
+                .arg(path)
+                .args(["rev-parse", "--show-toplevel"])
+                .output()
+                .map_err(|e| ChangeError::io(path, e))?;
+            top.status
+                .success()
+                .then(|| PathBuf::from(String::from_utf8_lossy(&top.stdout).trim_end()))
+        };
+        Ok(GitRepo {
+            git_dir,
+            work_dir,
+            cat_file: Mutex::new(None),
+        })
+    }
+
+    /// The `.git` directory (or the bare repository itself).
+    pub fn git_dir(&self) -> &Path {
+        &self.git_dir
+    }
+
+    /// The working directory, `None` for a bare repository.
+    pub fn work_dir(&self) -> Option<&Path> {
+        self.work_dir.as_deref()
+    }
+
+    /// A `git` command bound to this repository.
+    pub fn command(&self) -> Command {
+        let mut cmd = Command::new("git");
+        cmd.arg("--git-dir").arg(&self.git_dir);
+        if let Some(dir) = &self.work_dir {
+            cmd.arg("--work-tree").arg(dir).current_dir(dir);
+        }
+        cmd.stdin(Stdio::null());
+        cmd
+    }
+
+    /// Runs git with `args` and returns stdout; a failure becomes [`ChangeError::Git`].
+    pub fn run(&self, args: &[&str]) -> Result<Vec<u8>, ChangeError> {
+        let out = self
+            .command()
+            .args(args)
+            .output()
+            .map_err(|e| ChangeError::io(&self.git_dir, e))?;
+        if !out.status.success() {
+            return Err(ChangeError::Git {
+                args: args.join(" "),
+                message: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+            });
+        }
+        Ok(out.stdout)
+    }
+
+    /// Resolves a revision to a full commit id.
+    pub fn resolve_commit(&self, rev: &str) -> Result<String, ChangeError> {
+        if rev.starts_with('-') {
+            return Err(ChangeError::UnknownRevision(rev.to_string()));
+        }
+        let spec = format!("{rev}^{{commit}}");
+        match self.run(&["rev-parse", "--verify", "--quiet", &spec]) {
+            Ok(out) => {
+                let id = String::from_utf8_lossy(&out).trim().to_string();
+                if id.is_empty() {
+                    Err(ChangeError::UnknownRevision(rev.to_string()))
+                } else {
+                    Ok(id)
+                }
+            }
+            Err(_) => Err(ChangeError::UnknownRevision(rev.to_string())),
+        }
+    }
+
+    /// The parents of a commit.
+    pub fn parents(&self, commit: &str) -> Result<Vec<String>, ChangeError> {
+        let out = self.run(&["rev-list", "--parents", "-n", "1", commit])?;
+        Ok(String::from_utf8_lossy(&out)
+            .split_whitespace()
+            .skip(1)
+            .map(str::to_string)
+            .collect())
+    }
+
+    /// Reads an object (`<rev>:<path>` or a blob id) through the shared cat-file process.
+    pub fn read_object(&self, name: &str) -> Result<Object, ChangeError> {
+        if name.contains('\n') {
+            return Ok(Object::Missing);
+        }
+        let mut guard = self.cat_file.lock().unwrap_or_else(|p| p.into_inner());
+        if guard.is_none() {
+            *guard = Some(CatFile::spawn(self)?);
+        }
+        let result = guard.as_mut().map(|c| c.read(name));
+        match result {
+            Some(Ok(obj)) => Ok(obj),
+            Some(Err(e)) => {
+                // A broken pipe leaves the process unusable: start a fresh one next time.
+                *guard = None;
+                Err(ChangeError::io(&self.git_dir, e))
+            }
+            None => Ok(Object::Missing),
+        }
+    }
+}
+
+/// A running `git cat-file --batch`.
+#[derive(Debug)]
+struct CatFile {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl CatFile {
+    fn spawn(repo: &GitRepo) -> Result<CatFile, ChangeError> {
+        let mut child = repo
+            .command()
+            .args(["cat-file", "--batch"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| ChangeError::io(&repo.git_dir, e))?;
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+        Ok(CatFile {
+            child,
+            stdin,
+            stdout,
+        })
+    }
+
+    fn read(&mut self, name: &str) -> std::io::Result<Object> {
+        writeln!(self.stdin, "{name}")?;
+        self.stdin.flush()?;
+        let mut header = String::new();
+        if self.stdout.read_line(&mut header)? == 0 {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::UnexpectedEof,
+                "git cat-file exited",
+            ));
+        }
+        let header = header.trim_end();
+        if header.ends_with(" missing") || header.ends_with(" ambiguous") {
+            return Ok(Object::Missing);
+        }
+        let mut parts = header.rsplitn(3, ' ');
+        let size: usize = parts
+            .next()
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(|| std::io::Error::other(format!("bad cat-file header `{header}`")))?;
+        let kind = parts.next().unwrap_or("");
+        let mut buf = vec![0u8; size + 1];
+        self.stdout.read_exact(&mut buf)?;
+        buf.pop();
+        Ok(if kind == "blob" {
+            Object::Blob(buf)
+        } else {
+            Object::NotABlob
+        })
+    }
+}
+
+impl Drop for CatFile {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Splits NUL-separated git output into UTF-8 strings (lossy).
+pub fn split_nul(out: &[u8]) -> Vec<String> {
+    out.split(|b| *b == 0)
+        .filter(|s| !s.is_empty())
+        .map(|s| String::from_utf8_lossy(s).into_owned())
+        .collect()
+}

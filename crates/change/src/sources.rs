@@ -1,0 +1,428 @@
+//! Builders of [`ChangeSet`]s from every source slopguard accepts.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::git::{GitRepo, Object, split_nul};
+use crate::patches::{LlmPatchList, PatchAction};
+use crate::tree::{GitTree, MemTree, Tree, WorkTree};
+use crate::unified;
+use crate::{ChangeError, ChangeKind, ChangeSet, EditBlock, FileChange, apply_edit};
+
+/// git's well-known empty tree, the base of a repository without commits.
+const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+const ZERO_OID: &str = "0000000000000000000000000000000000000000";
+
+/// One entry of `git diff --raw -z`.
+struct RawEntry {
+    old_mode: String,
+    new_mode: String,
+    old_oid: String,
+    new_oid: String,
+    status: char,
+    old_path: String,
+    new_path: String,
+}
+
+fn parse_raw(out: &[u8]) -> Vec<RawEntry> {
+    let tokens = split_nul(out);
+    let mut entries = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        let meta = &tokens[i];
+        let Some(meta) = meta.strip_prefix(':') else {
+            i += 1;
+            continue;
+        };
+        let f: Vec<&str> = meta.split(' ').collect();
+        if f.len() < 5 {
+            i += 1;
+            continue;
+        }
+        let status = f[4].chars().next().unwrap_or('M');
+        let two_paths = matches!(status, 'R' | 'C');
+        let old_path = tokens.get(i + 1).cloned().unwrap_or_default();
+        let new_path = if two_paths {
+            tokens.get(i + 2).cloned().unwrap_or_default()
+        } else {
+            old_path.clone()
+        };
+        entries.push(RawEntry {
+            old_mode: f[0].to_string(),
+            new_mode: f[1].to_string(),
+            old_oid: f[2].to_string(),
+            new_oid: f[3].to_string(),
+            status,
+            old_path,
+            new_path,
+        });
+        i += if two_paths { 3 } else { 2 };
+    }
+    entries
+}
+
+fn read_blob(repo: &GitRepo, oid: &str) -> Result<Option<Vec<u8>>, ChangeError> {
+    if oid == ZERO_OID {
+        return Ok(None);
+    }
+    match repo.read_object(oid)? {
+        Object::Blob(b) => Ok(Some(b)),
+        _ => Ok(None),
+    }
+}
+
+/// Where the "after" side of raw entries is read from.
+enum AfterSource<'a> {
+    /// Blob ids in the repository (commits, the index).
+    Blobs,
+    /// Files on disk under this directory (the working tree).
+    Disk(&'a Path),
+}
+
+fn read_disk(root: &Path, rel: &str) -> Result<(Option<Vec<u8>>, bool), ChangeError> {
+    let path = root.join(rel);
+    match std::fs::symlink_metadata(&path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            let target = std::fs::read_link(&path).map_err(|e| ChangeError::io(&path, e))?;
+            Ok((Some(target.to_string_lossy().into_owned().into_bytes()), true))
+        }
+        Ok(meta) if meta.is_dir() => Ok((None, false)),
+        Ok(_) => std::fs::read(&path)
+            .map(|b| (Some(b), false))
+            .map_err(|e| ChangeError::io(&path, e)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok((None, false)),
+        Err(e) => Err(ChangeError::io(&path, e)),
+    }
+}
+
+fn changes_from_raw(
+    repo: &GitRepo,
+    entries: Vec<RawEntry>,
+    after: AfterSource<'_>,
+) -> Result<Vec<FileChange>, ChangeError> {
+    let mut changes = Vec::with_capacity(entries.len());
+    for e in entries {
+        // Submodule entries (mode 160000) have no content to judge.
+        if e.new_mode == "160000" || e.old_mode == "160000" {
+            continue;
+        }
+        let before = if e.status == 'A' {
+            None
+        } else {
+            read_blob(repo, &e.old_oid)?
+        };
+        let (after_bytes, is_link) = match e.status {
+            'D' => (None, false),
+            _ => match &after {
+                AfterSource::Blobs => (read_blob(repo, &e.new_oid)?, e.new_mode == "120000"),
+                AfterSource::Disk(root) => {
+                    if e.new_oid != ZERO_OID {
+                        (read_blob(repo, &e.new_oid)?, e.new_mode == "120000")
+                    } else {
+                        read_disk(root, &e.new_path)?
+                    }
+                }
+            },
+        };
+        let kind = match e.status {
+            'A' | 'C' => ChangeKind::Create,
+            'D' => ChangeKind::Delete,
+            'R' => ChangeKind::Rename { from: e.old_path },
+            _ => ChangeKind::Modify,
+        };
+        // A worktree entry whose file vanished is a delete.
+        let kind = if after_bytes.is_none() && kind != ChangeKind::Delete {
+            ChangeKind::Delete
+        } else {
+            kind
+        };
+        changes.push(FileChange {
+            path: e.new_path,
+            kind,
+            before: if e.status == 'C' { None } else { before },
+            after: after_bytes,
+            after_is_symlink: is_link,
+        });
+    }
+    Ok(changes)
+}
+
+fn head_or_empty(repo: &GitRepo) -> Option<String> {
+    repo.resolve_commit("HEAD").ok()
+}
+
+fn base_tree(repo: &Arc<GitRepo>, commit: Option<&str>) -> Arc<dyn Tree> {
+    match commit {
+        Some(c) => Arc::new(GitTree::new(repo.clone(), c.to_string())),
+        None => Arc::new(MemTree::default()),
+    }
+}
+
+/// The working tree (tracked changes and untracked, not ignored files) against HEAD.
+pub fn from_worktree(repo_path: &Path) -> Result<ChangeSet, ChangeError> {
+    from_worktree_paths(repo_path, &[])
+}
+
+/// Like [`from_worktree`], limited to `paths` (all paths when empty).
+pub fn from_worktree_paths(repo_path: &Path, paths: &[String]) -> Result<ChangeSet, ChangeError> {
+    let repo = Arc::new(GitRepo::open(repo_path)?);
+    let root = repo
+        .work_dir()
+        .ok_or_else(|| {
+            ChangeError::InvalidPatch(format!(
+                "{} is a bare repository: it has no working tree (use --commit REV)",
+                repo_path.display()
+            ))
+        })?
+        .to_path_buf();
+    let head = head_or_empty(&repo);
+    let against = head.clone().unwrap_or_else(|| EMPTY_TREE.to_string());
+    let mut args = vec!["diff", "--raw", "-z", "-M", "--no-abbrev", "--no-ext-diff", &against, "--"];
+    args.extend(paths.iter().map(String::as_str));
+    let raw = repo.run(&args)?;
+    let mut changes = changes_from_raw(&repo, parse_raw(&raw), AfterSource::Disk(&root))?;
+    let mut args = vec!["ls-files", "-z", "--others", "--exclude-standard", "--"];
+    args.extend(paths.iter().map(String::as_str));
+    let untracked = split_nul(&repo.run(&args)?);
+    for path in untracked {
+        let (after, is_link) = read_disk(&root, &path)?;
+        if let Some(after) = after {
+            changes.push(FileChange {
+                path,
+                kind: ChangeKind::Create,
+                before: None,
+                after: Some(after),
+                after_is_symlink: is_link,
+            });
+        }
+    }
+    Ok(ChangeSet::new(base_tree(&repo, head.as_deref()), changes, "working tree"))
+}
+
+/// The index (staged changes) against HEAD.
+pub fn from_staged(repo_path: &Path) -> Result<ChangeSet, ChangeError> {
+    let repo = Arc::new(GitRepo::open(repo_path)?);
+    let head = head_or_empty(&repo);
+    let against = head.clone().unwrap_or_else(|| EMPTY_TREE.to_string());
+    let raw = repo.run(&["diff", "--cached", "--raw", "-z", "-M", "--no-abbrev", "--no-ext-diff", &against, "--"])?;
+    let changes = changes_from_raw(&repo, parse_raw(&raw), AfterSource::Blobs)?;
+    Ok(ChangeSet::new(base_tree(&repo, head.as_deref()), changes, "staged changes"))
+}
+
+/// A commit against its first parent (against the empty tree for a root commit).
+pub fn from_commit(repo_path: &Path, rev: &str) -> Result<ChangeSet, ChangeError> {
+    let repo = Arc::new(GitRepo::open(repo_path)?);
+    commit_change(&repo, rev)
+}
+
+pub(crate) fn commit_change(repo: &Arc<GitRepo>, rev: &str) -> Result<ChangeSet, ChangeError> {
+    let commit = repo.resolve_commit(rev)?;
+    let parents = repo.parents(&commit)?;
+    let parent = parents.first().cloned();
+    let from = parent.clone().unwrap_or_else(|| EMPTY_TREE.to_string());
+    let raw = repo.run(&["diff-tree", "-r", "-z", "-M", "--raw", "--no-abbrev", &from, &commit])?;
+    let changes = changes_from_raw(repo, parse_raw(&raw), AfterSource::Blobs)?;
+    let message = repo
+        .run(&["log", "-1", "--format=%B", &commit])
+        .map(|m| String::from_utf8_lossy(&m).trim().to_string())
+        .ok();
+    let mut set = ChangeSet::new(
+        base_tree(repo, parent.as_deref()),
+        changes,
+        format!("commit {}", &commit[..commit.len().min(12)]),
+    );
+    set.message = message;
+    Ok(set)
+}
+
+/// The base tree for a patch or diff: `base` revision if given, else the working tree when
+/// there is one, else HEAD.
+fn patch_base(repo_path: &Path, base: Option<&str>) -> Result<Arc<dyn Tree>, ChangeError> {
+    let repo = Arc::new(GitRepo::open(repo_path)?);
+    match base {
+        Some(rev) => {
+            let commit = repo.resolve_commit(rev)?;
+            Ok(Arc::new(GitTree::new(repo, commit)))
+        }
+        None if repo.work_dir().is_some() => Ok(Arc::new(WorkTree::with_repo(repo)?)),
+        None => {
+            let commit = repo.resolve_commit("HEAD")?;
+            Ok(Arc::new(GitTree::new(repo, commit)))
+        }
+    }
+}
+
+fn read_base(base: &dyn Tree, path: &str) -> Result<Option<Vec<u8>>, ChangeError> {
+    base.read(path).map_err(|e| ChangeError::io(path, e))
+}
+
+/// A unified or git diff applied in memory to `base` (default: the working tree, or HEAD for
+/// a bare repository).
+pub fn from_diff(repo_path: &Path, diff: &str, base: Option<&str>) -> Result<ChangeSet, ChangeError> {
+    let tree = patch_base(repo_path, base)?;
+    let files = unified::parse(diff)?;
+    let mut changes = Vec::new();
+    for fp in files {
+        let path = fp.new_path.clone().or_else(|| fp.old_path.clone()).unwrap_or_default();
+        let before = match &fp.old_path {
+            Some(old) => Some(read_base(tree.as_ref(), old)?.ok_or_else(|| ChangeError::HunkFailed {
+                path: old.clone(),
+                hunk: 0,
+                reason: format!("the file does not exist in the base ({})", tree.id()),
+            })?),
+            None => None,
+        };
+        if fp.binary {
+            return Err(ChangeError::InvalidPatch(format!(
+                "{path}: binary patches carry no content to judge; check binary files with --commit or --worktree"
+            )));
+        }
+        let before_text = match &before {
+            Some(b) => Some(String::from_utf8(b.clone()).map_err(|_| ChangeError::HunkFailed {
+                path: path.clone(),
+                hunk: 0,
+                reason: "the base file is not UTF-8 text".into(),
+            })?),
+            None => None,
+        };
+        let kind = match (&fp.old_path, &fp.new_path) {
+            (None, _) => ChangeKind::Create,
+            (_, None) => ChangeKind::Delete,
+            (Some(o), Some(n)) if o != n => ChangeKind::Rename { from: o.clone() },
+            _ => ChangeKind::Modify,
+        };
+        let after = match kind {
+            ChangeKind::Delete => None,
+            _ if fp.hunks.is_empty() => before.clone(),
+            _ => Some(unified::apply(&path, before_text.as_deref(), &fp)?.into_bytes()),
+        };
+        changes.push(FileChange {
+            path,
+            kind,
+            before,
+            after,
+            after_is_symlink: false,
+        });
+    }
+    Ok(ChangeSet::new(tree, changes, "diff"))
+}
+
+/// The LLM JSON patch list applied to `base`.
+pub fn from_patch_list(base: Arc<dyn Tree>, list: &LlmPatchList) -> Result<ChangeSet, ChangeError> {
+    let mut current: BTreeMap<String, Option<Vec<u8>>> = BTreeMap::new();
+    let mut order: Vec<String> = Vec::new();
+    for p in &list.patches {
+        let path = p.path.trim_start_matches("./").to_string();
+        if !current.contains_key(&path) {
+            current.insert(path.clone(), read_base(base.as_ref(), &path)?);
+            order.push(path.clone());
+        }
+        let now = current.get(&path).cloned().flatten();
+        let next = match p.action {
+            PatchAction::Delete => None,
+            PatchAction::Create | PatchAction::Modify => match (&p.content, now) {
+                (Some(content), _) => Some(content.clone().into_bytes()),
+                (None, Some(existing)) => {
+                    let mut text = String::from_utf8(existing).map_err(|_| ChangeError::EditFailed {
+                        path: path.clone(),
+                        reason: "file is not UTF-8 text; search/replace edits need text".into(),
+                    })?;
+                    for e in p.all_edits() {
+                        text = apply_edit(&path, &text, &e.search, &e.replace)?;
+                    }
+                    Some(text.into_bytes())
+                }
+                (None, None) => {
+                    return Err(ChangeError::EditFailed {
+                        path,
+                        reason: "search/replace edits on a file that does not exist; send `content` to create it".into(),
+                    });
+                }
+            },
+        };
+        current.insert(path, next);
+    }
+    let mut changes = Vec::new();
+    for path in order {
+        let before = read_base(base.as_ref(), &path)?;
+        let after = current.remove(&path).flatten();
+        let kind = match (&before, &after) {
+            (None, None) => continue,
+            (None, Some(_)) => ChangeKind::Create,
+            (Some(_), None) => ChangeKind::Delete,
+            (Some(b), Some(a)) if a == b => continue,
+            (Some(_), Some(_)) => ChangeKind::Modify,
+        };
+        changes.push(FileChange {
+            path,
+            kind,
+            before,
+            after,
+            after_is_symlink: false,
+        });
+    }
+    let mut set = ChangeSet::new(base, changes, "patches");
+    set.message = list.commit_message.clone();
+    Ok(set)
+}
+
+/// Search/replace edit blocks applied to `base`.
+pub fn from_edit_blocks(base: Arc<dyn Tree>, blocks: &[EditBlock]) -> Result<ChangeSet, ChangeError> {
+    let list = LlmPatchList {
+        commit_message: None,
+        patches: blocks
+            .iter()
+            .map(|b| crate::LlmPatch {
+                action: PatchAction::Modify,
+                path: b.path.clone(),
+                content: None,
+                edits: vec![crate::SearchReplace {
+                    search: b.search.clone(),
+                    replace: b.replace.clone(),
+                }],
+                search: None,
+                replace: None,
+            })
+            .collect(),
+    };
+    // A block with an empty search on a missing file creates it.
+    let mut set = {
+        let mut creates = Vec::new();
+        let mut rest = LlmPatchList::default();
+        for (b, p) in blocks.iter().zip(list.patches) {
+            if b.search.is_empty() && read_base(base.as_ref(), &b.path)?.is_none() {
+                creates.push(crate::LlmPatch {
+                    action: PatchAction::Create,
+                    content: Some(b.replace.clone()),
+                    edits: Vec::new(),
+                    ..p
+                });
+            } else {
+                rest.patches.push(p);
+            }
+        }
+        creates.extend(rest.patches);
+        from_patch_list(base, &LlmPatchList { commit_message: None, patches: creates })?
+    };
+    set.source = "edit blocks".into();
+    Ok(set)
+}
+
+/// A `--patches FILE`: the LLM JSON format, or search/replace edit blocks.
+pub fn from_patches_file(repo_path: &Path, text: &str, base: Option<&str>) -> Result<ChangeSet, ChangeError> {
+    let tree = patch_base(repo_path, base)?;
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('{') || trimmed.starts_with('[') {
+        let list = crate::parse_patches(text)?;
+        from_patch_list(tree, &list)
+    } else {
+        let blocks = crate::parse_edit_blocks(text)?;
+        if blocks.is_empty() {
+            return Err(ChangeError::InvalidPatch(
+                "neither JSON patches nor `<<<<<<< SEARCH` edit blocks found".into(),
+            ));
+        }
+        from_edit_blocks(tree, &blocks)
+    }
+}

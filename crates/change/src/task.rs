@@ -1,0 +1,180 @@
+//! The task a change was made for: intent-dependent guards (manifest edits, scratch files,
+//! large deletions) judge a change against it.
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::ChangeError;
+
+/// What the change was asked to do.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Task {
+    pub title: String,
+    pub description: String,
+    /// Files the task names; a manifest named here may be edited.
+    pub file_hints: Vec<String>,
+    /// Manifest file names (or paths) the task explicitly allows editing.
+    pub allowed_manifests: Vec<String>,
+    /// Compile-fix mode: manifests are never allowed, whatever the hints say.
+    pub compile_fix: bool,
+}
+
+impl Task {
+    /// A task from free text (`--task "..."`): the text is the title; file hints are the
+    /// path-like words it contains (`src/db.py`, `Cargo.toml`).
+    pub fn from_text(text: &str) -> Task {
+        Task {
+            title: text.trim().to_string(),
+            file_hints: path_like_words(text),
+            ..Task::default()
+        }
+    }
+
+    /// A task from a file: TOML or JSON with the fields of [`Task`], or any other text, read
+    /// as free text (first line the title, the rest the description).
+    pub fn from_file(path: &Path) -> Result<Task, ChangeError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ChangeError::io(path, e))?;
+        let invalid = |reason: String| ChangeError::InvalidTask {
+            path: path.to_path_buf(),
+            reason,
+        };
+        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        let mut task = match ext {
+            "toml" => toml::from_str::<Task>(&text).map_err(|e| invalid(e.to_string()))?,
+            "json" => serde_json::from_str::<Task>(&text).map_err(|e| invalid(e.to_string()))?,
+            _ => {
+                let mut lines = text.lines();
+                let title = lines.next().unwrap_or("").trim_start_matches('#').trim();
+                let description = lines.collect::<Vec<_>>().join("\n");
+                Task {
+                    title: title.to_string(),
+                    description: description.trim().to_string(),
+                    file_hints: path_like_words(&text),
+                    ..Task::default()
+                }
+            }
+        };
+        if task.file_hints.is_empty() {
+            task.file_hints = path_like_words(&format!("{} {}", task.title, task.description));
+        }
+        Ok(task)
+    }
+
+    /// The task's whole text, lower-cased, for "does the task mention X" questions.
+    pub fn text(&self) -> String {
+        format!("{}\n{}", self.title, self.description)
+    }
+
+    /// Whether the task names `path` (exactly, by file name, or as a directory prefix).
+    pub fn hints_path(&self, path: &str) -> bool {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        self.file_hints.iter().any(|hint| {
+            let hint = hint.trim_start_matches("./");
+            hint == path
+                || hint == name
+                || (hint.ends_with('/') && path.starts_with(hint))
+                || path.starts_with(&format!("{hint}/"))
+        })
+    }
+
+    /// Whether the task allows editing the manifest at `path`.
+    pub fn allows_manifest(&self, path: &str) -> bool {
+        if self.compile_fix {
+            return false;
+        }
+        let name = path.rsplit('/').next().unwrap_or(path);
+        self.allowed_manifests
+            .iter()
+            .any(|m| m == path || m == name)
+            || self.hints_path(path)
+    }
+
+    /// Whether the task's text mentions `word` as a whole word (case-sensitive).
+    pub fn mentions(&self, word: &str) -> bool {
+        let text = self.text();
+        text.match_indices(word).any(|(i, _)| {
+            let before = text[..i].chars().next_back();
+            let after = text[i + word.len()..].chars().next();
+            !before.is_some_and(is_word_char) && !after.is_some_and(is_word_char)
+        })
+    }
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Words that look like file paths: contain a `/` or end in a dotted extension of 1-5
+/// alphanumerics, or are a well-known extension-less file name.
+fn path_like_words(text: &str) -> Vec<String> {
+    const BARE_NAMES: [&str; 6] = [
+        "Makefile",
+        "Dockerfile",
+        "Gemfile",
+        "Rakefile",
+        "README",
+        "LICENSE",
+    ];
+    let mut out: Vec<String> = Vec::new();
+    for raw in text.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '`' | '"' | '\'')) {
+        let word = raw.trim_end_matches([':', '.', '!', '?']);
+        if word.is_empty() || word.contains("://") || word.starts_with('-') {
+            continue;
+        }
+        let name = word.rsplit('/').next().unwrap_or(word);
+        let has_ext = name
+            .rsplit_once('.')
+            .is_some_and(|(stem, ext)| {
+                !stem.is_empty()
+                    && (stem.len() > 1 || ext.len() > 1)
+                    && (1..=5).contains(&ext.len())
+                    && ext.chars().all(|c| c.is_ascii_alphanumeric())
+                    && ext.chars().any(|c| c.is_ascii_alphabetic())
+            });
+        let looks_like_path = (word.contains('/') && word.len() > 1) || has_ext;
+        if (looks_like_path || BARE_NAMES.contains(&word)) && !out.iter().any(|w| w == word) {
+            out.push(word.to_string());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_task_extracts_hints() {
+        let t = Task::from_text("Fix the SQL injection in src/db.py; also bump Cargo.toml.");
+        assert_eq!(t.file_hints, vec!["src/db.py", "Cargo.toml"]);
+        assert!(t.allows_manifest("Cargo.toml"));
+        assert!(!t.allows_manifest("package.json"));
+        assert!(t.hints_path("src/db.py"));
+        assert!(!t.hints_path("src/other.py"));
+    }
+
+    #[test]
+    fn prose_is_not_a_path() {
+        let t = Task::from_text("Refactor e.g. the parser, v1.2 is out. See https://x.io/a.md");
+        assert!(t.file_hints.is_empty(), "{:?}", t.file_hints);
+    }
+
+    #[test]
+    fn compile_fix_never_allows_manifests() {
+        let t = Task {
+            allowed_manifests: vec!["Cargo.toml".into()],
+            compile_fix: true,
+            ..Task::default()
+        };
+        assert!(!t.allows_manifest("Cargo.toml"));
+    }
+
+    #[test]
+    fn mentions_whole_words_only() {
+        let t = Task::from_text("Remove the legacy_parse helper");
+        assert!(t.mentions("legacy_parse"));
+        assert!(!t.mentions("parse"));
+    }
+}
