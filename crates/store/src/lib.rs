@@ -1,1 +1,53 @@
-//! slopguard-store (under construction).
+//! The observation store: observations, runs, claims, feedback, the evidence ledger and agent
+//! hook sessions, behind one interface ([`Store`]) over two backends:
+//!
+//! - **SQLite** (default): one file, WAL journal, created on first use under the user's data
+//!   directory (`~/.local/share/slopguard/slopguard.db`) or at `sqlite://PATH`.
+//! - **PostgreSQL** (`postgres://...`): one store shared by a fleet of machines.
+//!
+//! Times are integer milliseconds since the Unix epoch and JSON is stored as text, so the same
+//! SQL (`$1` placeholders, `RETURNING`, `ON CONFLICT`) runs on both. Each backend has its own
+//! versioned migrations (`migrations/sqlite`, `migrations/postgres`), applied on open.
+//!
+//! The crate also holds the G9 failure memory ([`g9`]) and the [`Observer`] interface the
+//! pipeline uses, with an in-process implementation ([`LocalObserver`]).
+
+mod migrate;
+mod observer;
+mod store;
+mod types;
+
+pub mod g9;
+
+pub use observer::{LocalObserver, Observer, compute_fingerprint};
+pub use store::{Backend, Store, default_sqlite_path};
+pub use types::*;
+
+/// Errors of the store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// Input a client sent is not acceptable (bad field, unknown failure mode, ...). The message
+    /// is meant for the client.
+    #[error("{0}")]
+    Invalid(String),
+    /// The database URL is not one the store understands.
+    #[error("unsupported database URL {0:?}: use sqlite://PATH or postgres://...")]
+    BadUrl(String),
+    /// The database failed.
+    #[error("database error: {0}")]
+    Db(#[from] sqlx::Error),
+    /// A file system operation failed (creating the data directory).
+    #[error("{context}: {source}")]
+    Io {
+        /// What was being done.
+        context: String,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// Stored data could not be decoded.
+    #[error("corrupt stored data: {0}")]
+    Corrupt(String),
+}
+
+/// Result type of the store.
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;

@@ -1,0 +1,921 @@
+//! [`Store`]: one interface over the SQLite and PostgreSQL backends.
+
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{AssertSqlSafe, PgPool, Row, SqlitePool};
+
+use crate::types::*;
+use crate::{Result, StoreError, migrate};
+
+/// Which database a [`Store`] talks to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// An SQLite file (WAL).
+    Sqlite,
+    /// A PostgreSQL server.
+    Postgres,
+}
+
+#[derive(Debug)]
+enum Pools {
+    /// `write` has one connection (SQLite has one writer; queueing in-process is cheaper than
+    /// busy-waiting); `read` has several (WAL readers do not block the writer).
+    Sqlite {
+        write: SqlitePool,
+        read: SqlitePool,
+    },
+    Postgres(PgPool),
+}
+
+/// The observation store. Cheap to clone (shared pools).
+#[derive(Debug, Clone)]
+pub struct Store {
+    pools: Arc<Pools>,
+    url: Arc<str>,
+}
+
+/// Runs `$body` with `$p` bound to the read pool of whichever backend is open. The body is
+/// expanded once per backend, so row types are inferred for each.
+macro_rules! on_read {
+    ($self:expr, |$p:ident| $body:expr) => {
+        match &*$self.pools {
+            Pools::Sqlite { read: $p, .. } => $body,
+            Pools::Postgres($p) => $body,
+        }
+    };
+}
+
+/// Like [`on_read`] with the write pool.
+macro_rules! on_write {
+    ($self:expr, |$p:ident| $body:expr) => {
+        match &*$self.pools {
+            Pools::Sqlite { write: $p, .. } => $body,
+            Pools::Postgres($p) => $body,
+        }
+    };
+}
+
+/// Decodes an observation row (either backend).
+macro_rules! decode_observation {
+    ($row:expr) => {{
+        let row = $row;
+        let ts_ms: i64 = row.try_get("ts")?;
+        let outcome: String = row.try_get("outcome")?;
+        let touched: String = row.try_get("touched_files")?;
+        let modes: String = row.try_get("failure_modes")?;
+        let extra: Option<String> = row.try_get("extra")?;
+        ObservationRow {
+            id: row.try_get("id")?,
+            ts: rfc3339_ms(ts_ms),
+            ts_ms,
+            repo: row.try_get("repo")?,
+            run_id: row.try_get("run_id")?,
+            agent: row.try_get("agent")?,
+            subtask_id: row.try_get("subtask_id")?,
+            model: row.try_get("model")?,
+            branch: row.try_get("branch")?,
+            commit_sha: row.try_get("commit_sha")?,
+            outcome: outcome.parse().unwrap_or(Outcome::Fail),
+            touched_files: serde_json::from_str(&touched).unwrap_or_default(),
+            failure_modes: decode_modes(&modes),
+            confidence: row.try_get("confidence")?,
+            extra: extra.and_then(|e| serde_json::from_str(&e).ok()),
+        }
+    }};
+}
+
+macro_rules! decode_claim {
+    ($row:expr) => {{
+        let row = $row;
+        let expires_at_ms: i64 = row.try_get("expires_at")?;
+        Claim {
+            lock_id: row.try_get("lock_id")?,
+            repo: row.try_get("repo")?,
+            path: row.try_get("path")?,
+            agent: row.try_get("agent")?,
+            run_id: row.try_get("run_id")?,
+            acquired_at_ms: row.try_get("acquired_at")?,
+            expires_at_ms,
+            expires_at: rfc3339_ms(expires_at_ms),
+        }
+    }};
+}
+
+macro_rules! decode_evidence {
+    ($row:expr) => {{
+        let row = $row;
+        let ts_ms: i64 = row.try_get("ts")?;
+        let argv: String = row.try_get("argv")?;
+        EvidenceRow {
+            id: row.try_get("id")?,
+            ts_ms,
+            evidence: NewEvidence {
+                session_id: row.try_get("session_id")?,
+                argv: serde_json::from_str(&argv).unwrap_or_default(),
+                command: row.try_get("command")?,
+                exit_code: row.try_get("exit_code")?,
+                tests_passed: row.try_get("tests_passed")?,
+                tests_failed: row.try_get("tests_failed")?,
+                tests_collected: row.try_get("tests_collected")?,
+                tree_hash: row.try_get("tree_hash")?,
+                ts_ms: Some(ts_ms),
+            },
+        }
+    }};
+}
+
+fn decode_modes(text: &str) -> Vec<FailureMode> {
+    let raw: Vec<String> = serde_json::from_str(text).unwrap_or_default();
+    raw.iter()
+        .map(|m| m.parse().unwrap_or(FailureMode::Unknown))
+        .collect()
+}
+
+fn json_text<T: serde::Serialize>(value: &T) -> Result<String> {
+    serde_json::to_string(value).map_err(|e| StoreError::Corrupt(e.to_string()))
+}
+
+const OBS_COLUMNS: &str = "id, ts, repo, run_id, agent, subtask_id, model, branch, commit_sha, \
+     outcome, touched_files, failure_modes, confidence, extra";
+const CLAIM_COLUMNS: &str = "lock_id, repo, path, agent, run_id, acquired_at, expires_at";
+
+/// Where the default SQLite file lives: `<data dir>/slopguard/slopguard.db`
+/// (`~/.local/share/slopguard/slopguard.db` on Linux).
+pub fn default_sqlite_path() -> PathBuf {
+    dirs::data_dir()
+        .or_else(|| dirs::home_dir().map(|h| h.join(".local").join("share")))
+        .unwrap_or_else(std::env::temp_dir)
+        .join("slopguard")
+        .join("slopguard.db")
+}
+
+impl Store {
+    /// Opens the default store: `SLOPGUARD_DB` when set, else the SQLite file under the user's
+    /// data directory (created on first use).
+    pub async fn open_default() -> Result<Store> {
+        match std::env::var("SLOPGUARD_DB") {
+            Ok(url) if !url.trim().is_empty() => Store::open(url.trim()).await,
+            _ => {
+                let path = default_sqlite_path();
+                Store::open_sqlite(&path).await
+            }
+        }
+    }
+
+    /// Opens a store by URL: `sqlite://PATH` (also `sqlite:PATH`, `sqlite::memory:` and a bare
+    /// file path) or `postgres://...` / `postgresql://...`. Creates the SQLite file and its
+    /// directory when missing and applies pending migrations.
+    pub async fn open(url: &str) -> Result<Store> {
+        let url = url.trim();
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            return Store::open_postgres(url).await;
+        }
+        let rest = if let Some(rest) = url.strip_prefix("sqlite://") {
+            rest
+        } else if let Some(rest) = url.strip_prefix("sqlite:") {
+            rest
+        } else if url.contains("://") || url.is_empty() {
+            return Err(StoreError::BadUrl(url.to_owned()));
+        } else {
+            url
+        };
+        let path = rest.split('?').next().unwrap_or(rest);
+        if path == ":memory:" || path.is_empty() {
+            return Store::open_sqlite_memory().await;
+        }
+        Store::open_sqlite(Path::new(path)).await
+    }
+
+    fn sqlite_options(path: &Path) -> SqliteConnectOptions {
+        SqliteConnectOptions::new()
+            .filename(path)
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            // NORMAL under WAL: a committed transaction survives the process being killed
+            // (the WAL is written before COMMIT returns); only an OS crash or power loss can lose
+            // the last transactions.
+            .synchronous(SqliteSynchronous::Normal)
+            .busy_timeout(Duration::from_secs(10))
+            .pragma("temp_store", "memory")
+    }
+
+    /// Opens (creating when missing) an SQLite store file.
+    pub async fn open_sqlite(path: &Path) -> Result<Store> {
+        if let Some(dir) = path.parent()
+            && !dir.as_os_str().is_empty()
+            && !dir.exists()
+        {
+            std::fs::create_dir_all(dir).map_err(|source| StoreError::Io {
+                context: format!("creating {}", dir.display()),
+                source,
+            })?;
+        }
+        let opts = Self::sqlite_options(path);
+        let write = SqlitePoolOptions::new()
+            .max_connections(1)
+            .min_connections(0)
+            .acquire_timeout(Duration::from_secs(30))
+            .connect_with(opts.clone())
+            .await?;
+        migrate::sqlite(&write).await?;
+        let read = SqlitePoolOptions::new()
+            .max_connections(4)
+            .min_connections(0)
+            .connect_lazy_with(opts);
+        Ok(Store {
+            pools: Arc::new(Pools::Sqlite { write, read }),
+            url: format!("sqlite://{}", path.display()).into(),
+        })
+    }
+
+    /// Opens a private in-memory SQLite store (tests, dry runs).
+    pub async fn open_sqlite_memory() -> Result<Store> {
+        let opts = SqliteConnectOptions::from_str("sqlite::memory:")?;
+        // One connection shared by reads and writes: every connection would be its own database.
+        let pool = SqlitePoolOptions::new()
+            .max_connections(1)
+            .min_connections(1)
+            .idle_timeout(None)
+            .max_lifetime(None)
+            .connect_with(opts)
+            .await?;
+        migrate::sqlite(&pool).await?;
+        Ok(Store {
+            pools: Arc::new(Pools::Sqlite {
+                write: pool.clone(),
+                read: pool,
+            }),
+            url: "sqlite::memory:".into(),
+        })
+    }
+
+    /// Opens a PostgreSQL store. The pool size is `SLOPGUARD_DB_POOL` (default 16).
+    pub async fn open_postgres(url: &str) -> Result<Store> {
+        let opts = PgConnectOptions::from_str(url)?;
+        let max = std::env::var("SLOPGUARD_DB_POOL")
+            .ok()
+            .and_then(|v| v.parse::<u32>().ok())
+            .filter(|n| *n > 0)
+            .unwrap_or(16);
+        let pool = PgPoolOptions::new()
+            .max_connections(max)
+            .acquire_timeout(Duration::from_secs(30))
+            .connect_with(opts)
+            .await?;
+        migrate::postgres(&pool).await?;
+        Ok(Store {
+            pools: Arc::new(Pools::Postgres(pool)),
+            url: redact(url).into(),
+        })
+    }
+
+    /// The backend in use.
+    pub fn backend(&self) -> Backend {
+        match &*self.pools {
+            Pools::Sqlite { .. } => Backend::Sqlite,
+            Pools::Postgres(_) => Backend::Postgres,
+        }
+    }
+
+    /// The URL the store was opened with (password removed).
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Checks the database answers (`SELECT 1`).
+    pub async fn ping(&self) -> Result<()> {
+        on_read!(self, |p| {
+            sqlx::query("SELECT 1").execute(p).await?;
+        });
+        Ok(())
+    }
+
+    /// Closes the pools, waiting for connections to finish.
+    pub async fn close(&self) {
+        match &*self.pools {
+            Pools::Sqlite { write, read } => {
+                read.close().await;
+                write.close().await;
+            }
+            Pools::Postgres(p) => p.close().await,
+        }
+    }
+
+    // ---------------------------------------------------------------- observations
+
+    /// Records an observation and returns its id. When this returns, the row is committed.
+    pub async fn record_observation(&self, obs: &NewObservation) -> Result<i64> {
+        let ts = obs.ts_ms.unwrap_or_else(now_ms);
+        let touched = json_text(&obs.touched_files)?;
+        let modes = json_text(&obs.failure_modes)?;
+        let extra = obs.extra.as_ref().map(json_text).transpose()?;
+        let sql = "INSERT INTO observations (ts, repo, run_id, agent, subtask_id, model, branch, \
+                   commit_sha, outcome, touched_files, failure_modes, confidence, extra) \
+                   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id";
+        let id: i64 = on_write!(self, |p| {
+            sqlx::query_scalar(sql)
+                .bind(ts)
+                .bind(&obs.repo)
+                .bind(&obs.run_id)
+                .bind(&obs.agent)
+                .bind(&obs.subtask_id)
+                .bind(&obs.model)
+                .bind(&obs.branch)
+                .bind(&obs.commit_sha)
+                .bind(obs.outcome.as_str())
+                .bind(&touched)
+                .bind(&modes)
+                .bind(obs.confidence)
+                .bind(&extra)
+                .fetch_one(p)
+                .await?
+        });
+        Ok(id)
+    }
+
+    /// Inserts many observations in one transaction (seeding, imports). Returns how many.
+    pub async fn record_observations_bulk(&self, rows: &[NewObservation]) -> Result<u64> {
+        const CHUNK: usize = 500;
+        let now = now_ms();
+        let mut n = 0u64;
+        on_write!(self, |p| {
+            let mut tx = p.begin().await?;
+            for chunk in rows.chunks(CHUNK) {
+                let mut sql = String::from(
+                    "INSERT INTO observations (ts, repo, run_id, agent, subtask_id, model, \
+                     branch, commit_sha, outcome, touched_files, failure_modes, confidence, \
+                     extra) VALUES ",
+                );
+                for i in 0..chunk.len() {
+                    let b = i * 13;
+                    if i > 0 {
+                        sql.push(',');
+                    }
+                    sql.push('(');
+                    for k in 1..=13 {
+                        if k > 1 {
+                            sql.push(',');
+                        }
+                        sql.push('$');
+                        sql.push_str(&(b + k).to_string());
+                    }
+                    sql.push(')');
+                }
+                let mut q = sqlx::query(AssertSqlSafe(sql));
+                for obs in chunk {
+                    q = q
+                        .bind(obs.ts_ms.unwrap_or(now))
+                        .bind(obs.repo.clone())
+                        .bind(obs.run_id.clone())
+                        .bind(obs.agent.clone())
+                        .bind(obs.subtask_id.clone())
+                        .bind(obs.model.clone())
+                        .bind(obs.branch.clone())
+                        .bind(obs.commit_sha.clone())
+                        .bind(obs.outcome.as_str())
+                        .bind(json_text(&obs.touched_files)?)
+                        .bind(json_text(&obs.failure_modes)?)
+                        .bind(obs.confidence)
+                        .bind(obs.extra.as_ref().map(json_text).transpose()?);
+                }
+                n += q.execute(&mut *tx).await?.rows_affected();
+            }
+            tx.commit().await?;
+        });
+        Ok(n)
+    }
+
+    /// Observations matching `q`, newest first.
+    pub async fn agent_log(&self, q: &LogQuery) -> Result<Vec<ObservationRow>> {
+        let limit = i64::from(q.limit.unwrap_or(DEFAULT_LOG_LIMIT).min(MAX_LOG_LIMIT));
+        let mut sql = format!("SELECT {OBS_COLUMNS} FROM observations");
+        let mut conds: Vec<String> = Vec::new();
+        let mut n = 0;
+        let mut next = || {
+            n += 1;
+            format!("${n}")
+        };
+        if q.repo.is_some() {
+            conds.push(format!("repo = {}", next()));
+        }
+        if q.since_ms.is_some() {
+            conds.push(format!("ts >= {}", next()));
+        }
+        if q.run_id.is_some() {
+            conds.push(format!("run_id = {}", next()));
+        }
+        if q.agent.is_some() {
+            conds.push(format!("agent = {}", next()));
+        }
+        if !conds.is_empty() {
+            sql.push_str(" WHERE ");
+            sql.push_str(&conds.join(" AND "));
+        }
+        sql.push_str(&format!(" ORDER BY ts DESC, id DESC LIMIT {}", next()));
+        let rows = on_read!(self, |p| {
+            let mut query = sqlx::query(AssertSqlSafe(sql));
+            if let Some(r) = &q.repo {
+                query = query.bind(r.as_str());
+            }
+            if let Some(s) = q.since_ms {
+                query = query.bind(s);
+            }
+            if let Some(r) = &q.run_id {
+                query = query.bind(r.as_str());
+            }
+            if let Some(a) = &q.agent {
+                query = query.bind(a.as_str());
+            }
+            let rows = query.bind(limit).fetch_all(p).await?;
+            let mut out = Vec::with_capacity(rows.len());
+            for row in &rows {
+                out.push(decode_observation!(row));
+            }
+            out
+        });
+        Ok(rows)
+    }
+
+    /// Number of stored observations.
+    pub async fn count_observations(&self) -> Result<i64> {
+        let n: i64 = on_read!(self, |p| {
+            sqlx::query_scalar("SELECT COUNT(*) FROM observations")
+                .fetch_one(p)
+                .await?
+        });
+        Ok(n)
+    }
+
+    /// Every observation id at or above `min_id`, ascending (for integrity checks).
+    pub async fn observation_ids(&self, min_id: i64) -> Result<Vec<i64>> {
+        let ids: Vec<i64> = on_read!(self, |p| {
+            sqlx::query_scalar("SELECT id FROM observations WHERE id >= $1 ORDER BY id")
+                .bind(min_id)
+                .fetch_all(p)
+                .await?
+        });
+        Ok(ids)
+    }
+
+    // ---------------------------------------------------------------- runs
+
+    /// Records the start of a run (or updates it when the id exists).
+    pub async fn start_run(
+        &self,
+        run_id: &str,
+        repo: &str,
+        extra: Option<&serde_json::Value>,
+    ) -> Result<()> {
+        let extra = extra.map(json_text).transpose()?;
+        let sql = "INSERT INTO runs (run_id, repo, started_at, status, extra) \
+                   VALUES ($1, $2, $3, 'running', $4) \
+                   ON CONFLICT (run_id) DO UPDATE SET repo = excluded.repo, \
+                   started_at = excluded.started_at, status = excluded.status, \
+                   extra = excluded.extra, finished_at = NULL";
+        on_write!(self, |p| {
+            sqlx::query(sql)
+                .bind(run_id)
+                .bind(repo)
+                .bind(now_ms())
+                .bind(&extra)
+                .execute(p)
+                .await?;
+        });
+        Ok(())
+    }
+
+    /// Marks a run finished with a status. Returns whether the run existed.
+    pub async fn finish_run(&self, run_id: &str, status: &str) -> Result<bool> {
+        let sql = "UPDATE runs SET finished_at = $1, status = $2 WHERE run_id = $3";
+        let n = on_write!(self, |p| {
+            sqlx::query(sql)
+                .bind(now_ms())
+                .bind(status)
+                .bind(run_id)
+                .execute(p)
+                .await?
+                .rows_affected()
+        });
+        Ok(n > 0)
+    }
+
+    /// One run.
+    pub async fn get_run(&self, run_id: &str) -> Result<Option<RunRow>> {
+        let sql = "SELECT run_id, repo, started_at, finished_at, status, extra FROM runs \
+                   WHERE run_id = $1";
+        let row = on_read!(self, |p| {
+            match sqlx::query(sql).bind(run_id).fetch_optional(p).await? {
+                Some(row) => {
+                    let extra: Option<String> = row.try_get("extra")?;
+                    Some(RunRow {
+                        run_id: row.try_get("run_id")?,
+                        repo: row.try_get("repo")?,
+                        started_at_ms: row.try_get("started_at")?,
+                        finished_at_ms: row.try_get("finished_at")?,
+                        status: row.try_get("status")?,
+                        extra: extra.and_then(|e| serde_json::from_str(&e).ok()),
+                    })
+                }
+                None => None,
+            }
+        });
+        Ok(row)
+    }
+
+    // ---------------------------------------------------------------- claims
+
+    /// Tries to take a claim on `req.path`. Atomic: one `INSERT .. ON CONFLICT DO UPDATE ..
+    /// WHERE expired` statement, so of many concurrent acquirers exactly one wins; an expired
+    /// claim is taken over. The TTL is clamped to 30..=3600 s.
+    pub async fn acquire_claim(&self, req: &ClaimRequest) -> Result<ClaimOutcome> {
+        self.acquire_claim_at(req, now_ms()).await
+    }
+
+    /// [`Store::acquire_claim`] with an explicit clock (milliseconds since the epoch), for tests
+    /// and replays: the claim starts at `now` and expired claims are those with
+    /// `expires_at <= now`.
+    pub async fn acquire_claim_at(&self, req: &ClaimRequest, now: i64) -> Result<ClaimOutcome> {
+        if req.path.trim().is_empty() || req.agent.trim().is_empty() {
+            return Err(StoreError::Invalid(
+                "claim needs a non-empty path and agent".into(),
+            ));
+        }
+        let ttl = req
+            .ttl_seconds
+            .unwrap_or(DEFAULT_CLAIM_TTL_S)
+            .clamp(MIN_CLAIM_TTL_S, MAX_CLAIM_TTL_S);
+        let insert = format!(
+            "INSERT INTO claims ({CLAIM_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7) \
+             ON CONFLICT (repo, path) DO UPDATE SET lock_id = excluded.lock_id, \
+             agent = excluded.agent, run_id = excluded.run_id, \
+             acquired_at = excluded.acquired_at, expires_at = excluded.expires_at \
+             WHERE claims.expires_at <= excluded.acquired_at \
+             RETURNING {CLAIM_COLUMNS}"
+        );
+        let select = format!("SELECT {CLAIM_COLUMNS} FROM claims WHERE repo = $1 AND path = $2");
+        // The holder may release between our failed insert and the read: try a few times.
+        for _ in 0..5 {
+            let lock_id = new_lock_id();
+            let got = on_write!(self, |p| {
+                match sqlx::query(AssertSqlSafe(insert.clone()))
+                    .bind(&lock_id)
+                    .bind(&req.repo)
+                    .bind(&req.path)
+                    .bind(&req.agent)
+                    .bind(&req.run_id)
+                    .bind(now)
+                    .bind(now + ttl * 1000)
+                    .fetch_optional(p)
+                    .await?
+                {
+                    Some(row) => Some(decode_claim!(&row)),
+                    None => None,
+                }
+            });
+            if let Some(claim) = got {
+                return Ok(ClaimOutcome::Acquired(claim));
+            }
+            let held = on_write!(self, |p| {
+                match sqlx::query(AssertSqlSafe(select.clone()))
+                    .bind(&req.repo)
+                    .bind(&req.path)
+                    .fetch_optional(p)
+                    .await?
+                {
+                    Some(row) => Some(decode_claim!(&row)),
+                    None => None,
+                }
+            });
+            if let Some(claim) = held {
+                return Ok(ClaimOutcome::Held(claim));
+            }
+        }
+        Err(StoreError::Invalid(
+            "claim contended too much; retry".into(),
+        ))
+    }
+
+    /// Live (unexpired) claims, optionally only on one path, optionally only in one repo.
+    pub async fn list_claims(&self, repo: Option<&str>, path: Option<&str>) -> Result<Vec<Claim>> {
+        let mut sql = format!("SELECT {CLAIM_COLUMNS} FROM claims WHERE expires_at > $1");
+        let mut n = 1;
+        if repo.is_some() {
+            n += 1;
+            sql.push_str(&format!(" AND repo = ${n}"));
+        }
+        if path.is_some() {
+            n += 1;
+            sql.push_str(&format!(" AND path = ${n}"));
+        }
+        sql.push_str(" ORDER BY acquired_at, path LIMIT 10000");
+        let claims = on_read!(self, |p| {
+            let mut q = sqlx::query(AssertSqlSafe(sql)).bind(now_ms());
+            if let Some(r) = repo {
+                q = q.bind(r);
+            }
+            if let Some(pa) = path {
+                q = q.bind(pa);
+            }
+            let rows = q.fetch_all(p).await?;
+            let mut out = Vec::with_capacity(rows.len());
+            for row in &rows {
+                out.push(decode_claim!(row));
+            }
+            out
+        });
+        Ok(claims)
+    }
+
+    /// Releases a claim. Only the owner may: by lock id, or by path with the owning agent.
+    pub async fn release_claim(&self, release: &ClaimRelease) -> Result<ReleaseOutcome> {
+        let (del_sql, args): (String, Vec<&str>) = match release {
+            ClaimRelease::LockId(id) => (
+                format!("DELETE FROM claims WHERE lock_id = $1 RETURNING {CLAIM_COLUMNS}"),
+                vec![id.as_str()],
+            ),
+            ClaimRelease::PathAgent { repo, path, agent } => (
+                format!(
+                    "DELETE FROM claims WHERE repo = $1 AND path = $2 AND agent = $3 \
+                     RETURNING {CLAIM_COLUMNS}"
+                ),
+                vec![repo.as_str(), path.as_str(), agent.as_str()],
+            ),
+        };
+        let deleted = on_write!(self, |p| {
+            let mut q = sqlx::query(AssertSqlSafe(del_sql));
+            for a in &args {
+                q = q.bind(*a);
+            }
+            match q.fetch_optional(p).await? {
+                Some(row) => Some(decode_claim!(&row)),
+                None => None,
+            }
+        });
+        if let Some(claim) = deleted {
+            return Ok(ReleaseOutcome::Released(claim));
+        }
+        let ClaimRelease::PathAgent { repo, path, .. } = release else {
+            return Ok(ReleaseOutcome::NotFound);
+        };
+        let select = format!("SELECT {CLAIM_COLUMNS} FROM claims WHERE repo = $1 AND path = $2");
+        let held = on_write!(self, |p| {
+            match sqlx::query(AssertSqlSafe(select))
+                .bind(repo.as_str())
+                .bind(path.as_str())
+                .fetch_optional(p)
+                .await?
+            {
+                Some(row) => Some(decode_claim!(&row)),
+                None => None,
+            }
+        });
+        Ok(match held {
+            Some(claim) if claim.expires_at_ms > now_ms() => ReleaseOutcome::NotOwner(claim),
+            _ => ReleaseOutcome::NotFound,
+        })
+    }
+
+    // ---------------------------------------------------------------- feedback
+
+    /// Records a feedback row and returns its id.
+    pub async fn add_feedback(&self, fb: &NewFeedback) -> Result<i64> {
+        let body = json_text(&fb.body)?;
+        let sql = "INSERT INTO feedback (ts, repo, run_id, kind, target, body) \
+                   VALUES ($1, $2, $3, $4, $5, $6) RETURNING id";
+        let id: i64 = on_write!(self, |p| {
+            sqlx::query_scalar(sql)
+                .bind(now_ms())
+                .bind(&fb.repo)
+                .bind(&fb.run_id)
+                .bind(&fb.kind)
+                .bind(&fb.target)
+                .bind(&body)
+                .fetch_one(p)
+                .await?
+        });
+        Ok(id)
+    }
+
+    /// Feedback rows of a repo, newest first.
+    pub async fn list_feedback(&self, repo: &str, limit: u32) -> Result<Vec<FeedbackRow>> {
+        let sql = "SELECT id, ts, repo, run_id, kind, target, body FROM feedback \
+                   WHERE repo = $1 ORDER BY ts DESC, id DESC LIMIT $2";
+        let rows = on_read!(self, |p| {
+            let rows = sqlx::query(sql)
+                .bind(repo)
+                .bind(i64::from(limit.min(MAX_LOG_LIMIT)))
+                .fetch_all(p)
+                .await?;
+            let mut out = Vec::with_capacity(rows.len());
+            for row in &rows {
+                let body: String = row.try_get("body")?;
+                out.push(FeedbackRow {
+                    id: row.try_get("id")?,
+                    ts_ms: row.try_get("ts")?,
+                    feedback: NewFeedback {
+                        repo: row.try_get("repo")?,
+                        run_id: row.try_get("run_id")?,
+                        kind: row.try_get("kind")?,
+                        target: row.try_get("target")?,
+                        body: serde_json::from_str(&body).unwrap_or(serde_json::Value::Null),
+                    },
+                });
+            }
+            out
+        });
+        Ok(rows)
+    }
+
+    // ---------------------------------------------------------------- evidence ledger
+
+    /// Appends an entry to the evidence ledger and returns its id.
+    pub async fn add_evidence(&self, ev: &NewEvidence) -> Result<i64> {
+        let argv = json_text(&ev.argv)?;
+        let sql = "INSERT INTO evidence (ts, session_id, argv, command, exit_code, tests_passed, \
+                   tests_failed, tests_collected, tree_hash) \
+                   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id";
+        let id: i64 = on_write!(self, |p| {
+            sqlx::query_scalar(sql)
+                .bind(ev.ts_ms.unwrap_or_else(now_ms))
+                .bind(&ev.session_id)
+                .bind(&argv)
+                .bind(&ev.command)
+                .bind(ev.exit_code)
+                .bind(ev.tests_passed)
+                .bind(ev.tests_failed)
+                .bind(ev.tests_collected)
+                .bind(&ev.tree_hash)
+                .fetch_one(p)
+                .await?
+        });
+        Ok(id)
+    }
+
+    /// The evidence ledger of one session, oldest first.
+    pub async fn list_evidence(&self, session_id: &str) -> Result<Vec<EvidenceRow>> {
+        let sql = "SELECT id, ts, session_id, argv, command, exit_code, tests_passed, \
+                   tests_failed, tests_collected, tree_hash FROM evidence \
+                   WHERE session_id = $1 ORDER BY id";
+        let rows = on_read!(self, |p| {
+            let rows = sqlx::query(sql).bind(session_id).fetch_all(p).await?;
+            let mut out = Vec::with_capacity(rows.len());
+            for row in &rows {
+                out.push(decode_evidence!(row));
+            }
+            out
+        });
+        Ok(rows)
+    }
+
+    // ---------------------------------------------------------------- hook sessions
+
+    /// The state of a hook session (`None` when never written).
+    pub async fn get_session(&self, session_id: &str) -> Result<Option<serde_json::Value>> {
+        let sql = "SELECT state FROM hook_sessions WHERE session_id = $1";
+        let state: Option<String> = on_read!(self, |p| {
+            sqlx::query_scalar(sql)
+                .bind(session_id)
+                .fetch_optional(p)
+                .await?
+        });
+        Ok(state.map(|s| parse_state(&s)))
+    }
+
+    /// Reads a hook session's state (`{}` when new), lets `f` change it, writes it back and
+    /// returns the new state, atomically across concurrent processes: SQLite takes the write
+    /// lock first (`BEGIN IMMEDIATE`), PostgreSQL locks the row (`SELECT .. FOR UPDATE`) in a
+    /// transaction. A corrupt stored state is replaced by `{}`.
+    pub async fn update_session(
+        &self,
+        session_id: &str,
+        f: impl FnOnce(&mut serde_json::Value) + Send,
+    ) -> Result<serde_json::Value> {
+        let upsert = "INSERT INTO hook_sessions (session_id, state, updated_at) VALUES ($1, $2, $3) \
+                      ON CONFLICT (session_id) DO UPDATE SET state = excluded.state, \
+                      updated_at = excluded.updated_at";
+        let select = "SELECT state FROM hook_sessions WHERE session_id = $1";
+        match &*self.pools {
+            Pools::Sqlite { write, .. } => {
+                let mut tx = write.begin_with("BEGIN IMMEDIATE").await?;
+                let old: Option<String> = sqlx::query_scalar(select)
+                    .bind(session_id)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+                let mut state = old.map(|s| parse_state(&s)).unwrap_or_else(empty_state);
+                f(&mut state);
+                sqlx::query(upsert)
+                    .bind(session_id)
+                    .bind(json_text(&state)?)
+                    .bind(now_ms())
+                    .execute(&mut *tx)
+                    .await?;
+                tx.commit().await?;
+                Ok(state)
+            }
+            Pools::Postgres(pool) => {
+                let mut tx = pool.begin().await?;
+                sqlx::query(
+                    "INSERT INTO hook_sessions (session_id, state, updated_at) \
+                     VALUES ($1, '{}', $2) ON CONFLICT (session_id) DO NOTHING",
+                )
+                .bind(session_id)
+                .bind(now_ms())
+                .execute(&mut *tx)
+                .await?;
+                let old: String = sqlx::query_scalar(
+                    "SELECT state FROM hook_sessions WHERE session_id = $1 FOR UPDATE",
+                )
+                .bind(session_id)
+                .fetch_one(&mut *tx)
+                .await?;
+                let mut state = parse_state(&old);
+                f(&mut state);
+                sqlx::query(upsert)
+                    .bind(session_id)
+                    .bind(json_text(&state)?)
+                    .bind(now_ms())
+                    .execute(&mut *tx)
+                    .await?;
+                tx.commit().await?;
+                Ok(state)
+            }
+        }
+    }
+}
+
+fn empty_state() -> serde_json::Value {
+    serde_json::Value::Object(serde_json::Map::new())
+}
+
+fn parse_state(text: &str) -> serde_json::Value {
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(v) if !v.is_null() => v,
+        Ok(_) => empty_state(),
+        Err(e) => {
+            tracing::warn!("corrupt hook session state replaced: {e}");
+            empty_state()
+        }
+    }
+}
+
+/// A fresh lock id: 128 bits from SipHash keyed with the process's random `RandomState` keys over
+/// a counter and the clock, hex-encoded. Unguessable for other clients, unique in practice.
+fn new_lock_id() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let mut parts = [0u64; 2];
+    for (i, part) in parts.iter_mut().enumerate() {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u64(n);
+        h.write_u128(nanos);
+        h.write_usize(i);
+        h.write_u32(std::process::id());
+        *part = h.finish();
+    }
+    format!("{:016x}{:016x}", parts[0], parts[1])
+}
+
+/// Removes the password from a database URL for display.
+fn redact(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    let Some((creds, host)) = rest.split_once('@') else {
+        return url.to_owned();
+    };
+    let user = creds.split(':').next().unwrap_or("");
+    format!("{scheme}://{user}:***@{host}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lock_ids_differ() {
+        let a = new_lock_id();
+        let b = new_lock_id();
+        assert_ne!(a, b);
+        assert_eq!(a.len(), 32);
+    }
+
+    #[test]
+    fn redacts_password() {
+        assert_eq!(
+            redact("postgres://u:secret@h:5432/db"),
+            "postgres://u:***@h:5432/db"
+        );
+        assert_eq!(redact("postgres://h/db"), "postgres://h/db");
+    }
+}

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Installs (Debian's `postgresql` package) and starts a local PostgreSQL server for the store's
+# integration tests, creates a test role and database, and prints the URL to use on stdout:
+#
+#   eval "$(bash scripts/ci-postgres.sh)"   # sets SLOPGUARD_TEST_PG
+#
+# Idempotent: safe to run again when the package is installed, the cluster runs, or the role and
+# database exist. Meant for CI running as root; as a non-root user it uses sudo when available.
+# Everything but the final `export` line goes to stderr.
+set -euo pipefail
+
+PG_USER="${SLOPGUARD_PG_USER:-slopguard}"
+PG_PASS="${SLOPGUARD_PG_PASS:-slopguard}"
+PG_DB="${SLOPGUARD_PG_DB:-slopguard_test}"
+
+log() { echo "ci-postgres: $*" >&2; }
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
+        log "not root and no sudo: cannot install or start PostgreSQL"; exit 1
+    fi
+fi
+
+if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
+    log "installing Debian's postgresql package"
+    export DEBIAN_FRONTEND=noninteractive
+    $SUDO apt-get update -qq >&2
+    $SUDO apt-get install -y -qq postgresql >&2
+fi
+
+VERSION="$(ls /usr/lib/postgresql | sort -V | tail -1)"
+log "PostgreSQL $VERSION"
+
+if ! command -v pg_lsclusters >/dev/null 2>&1; then
+    log "pg_lsclusters missing (postgresql-common not installed?)"; exit 1
+fi
+
+if ! pg_lsclusters -h | awk -v v="$VERSION" '$1==v && $2=="main" {found=1} END {exit !found}'; then
+    log "creating cluster $VERSION/main"
+    $SUDO pg_createcluster "$VERSION" main >&2
+fi
+
+PORT="$(pg_lsclusters -h | awk -v v="$VERSION" '$1==v && $2=="main" {print $3}')"
+STATUS="$(pg_lsclusters -h | awk -v v="$VERSION" '$1==v && $2=="main" {print $4}')"
+if [ "$STATUS" != "online" ]; then
+    log "starting cluster $VERSION/main on port $PORT"
+    $SUDO pg_ctlcluster "$VERSION" main start >&2
+fi
+
+for _ in $(seq 1 60); do
+    if pg_isready -q -h 127.0.0.1 -p "$PORT"; then break; fi
+    sleep 0.5
+done
+pg_isready -h 127.0.0.1 -p "$PORT" >&2
+
+as_postgres() {
+    if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else sudo -u postgres "$@"; fi
+}
+psql_admin() { as_postgres psql -v ON_ERROR_STOP=1 -p "$PORT" -qtA "$@"; }
+
+if [ "$(psql_admin -c "SELECT 1 FROM pg_roles WHERE rolname = '$PG_USER'")" != "1" ]; then
+    log "creating role $PG_USER"
+    psql_admin -c "CREATE ROLE \"$PG_USER\" LOGIN PASSWORD '$PG_PASS' CREATEDB" >&2
+fi
+if [ "$(psql_admin -c "SELECT 1 FROM pg_database WHERE datname = '$PG_DB'")" != "1" ]; then
+    log "creating database $PG_DB"
+    psql_admin -c "CREATE DATABASE \"$PG_DB\" OWNER \"$PG_USER\"" >&2
+fi
+# More connections than the default 100 are not needed; the tests use small pools.
+
+echo "export SLOPGUARD_TEST_PG=postgres://$PG_USER:$PG_PASS@127.0.0.1:$PORT/$PG_DB"
