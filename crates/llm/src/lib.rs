@@ -1,1 +1,113 @@
-//! slopguard-llm (under construction).
+//! slopguard's OpenAI-compatible LLM client.
+//!
+//! * [`LlmConfig`]: per-role ([`Role::Planner`], [`Role::Worker`], [`Role::Reviewer`]) base URL,
+//!   model, `max_tokens`, temperature and timeout, from `SLOPGUARD_*` variables and flags.
+//! * [`LlmClient`] (async) and [`BlockingClient`] (sync): [`LlmClient::chat`] for text,
+//!   [`LlmClient::chat_json`] / [`LlmClient::chat_json_value`] for JSON matching a schema, and
+//!   [`LlmClient::health`].
+//! * [`repair`]: JSON extraction and repair; [`schema`]: the small schema checker.
+//!
+//! How `chat_json` works: the request carries `response_format` (`json_schema`, falling back to
+//! `json_object`, falling back to none when the server rejects it; the level that worked is
+//! remembered per base URL). Transport errors are retried with exponential backoff; HTTP errors
+//! are not. `finish_reason: "length"` becomes [`LlmError::Truncated`]. The reply goes through
+//! [`repair::repair_json`], then the schema check and `T`'s deserializer; on failure the model
+//! gets a bounded number of correction turns that quote the problem.
+//!
+//! ```no_run
+//! use slopguard_llm::{BlockingClient, LlmConfig, Message, Role};
+//! #[derive(serde::Deserialize)]
+//! struct Answer { ok: bool }
+//! let client = BlockingClient::new(LlmConfig::from_env()).unwrap();
+//! let schema = serde_json::json!({"type": "object", "required": ["ok"],
+//!     "properties": {"ok": {"type": "boolean"}}});
+//! let a: Answer = client
+//!     .chat_json(Role::Worker, &[Message::user("Answer {\"ok\": true}")], &schema)
+//!     .unwrap();
+//! # let _ = a.ok;
+//! ```
+
+mod client;
+mod config;
+pub mod repair;
+pub mod schema;
+
+pub use client::{
+    ChatResponse, FormatSupport, Health, JsonReply, LlmClient, LlmError, Message, Usage,
+    install_crypto_provider, strip_think,
+};
+pub use config::{
+    DEFAULT_TIMEOUT, DEFAULT_URL, LlmConfig, MAX_TIMEOUT, MIN_TIMEOUT, Role, RoleConfig,
+    clamp_timeout, normalize_url,
+};
+
+use std::collections::BTreeMap;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// A synchronous wrapper around [`LlmClient`] owning a small tokio runtime.
+///
+/// Do not call it from inside an async runtime (tokio refuses nested `block_on`); use
+/// [`LlmClient`] there.
+#[derive(Debug)]
+pub struct BlockingClient {
+    runtime: tokio::runtime::Runtime,
+    inner: LlmClient,
+}
+
+impl BlockingClient {
+    /// Builds the client and its runtime.
+    pub fn new(config: LlmConfig) -> Result<Self, LlmError> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| LlmError::Client(e.to_string()))?;
+        Ok(Self {
+            runtime,
+            inner: LlmClient::new(config)?,
+        })
+    }
+
+    /// The async client inside.
+    pub fn inner(&self) -> &LlmClient {
+        &self.inner
+    }
+
+    /// See [`LlmClient::chat`].
+    pub fn chat(&self, role: Role, messages: &[Message]) -> Result<ChatResponse, LlmError> {
+        self.runtime.block_on(self.inner.chat(role, messages))
+    }
+
+    /// See [`LlmClient::chat_json`].
+    pub fn chat_json<T: DeserializeOwned>(
+        &self,
+        role: Role,
+        messages: &[Message],
+        schema: &Value,
+    ) -> Result<T, LlmError> {
+        self.runtime
+            .block_on(self.inner.chat_json::<T>(role, messages, schema))
+    }
+
+    /// See [`LlmClient::chat_json_value`].
+    pub fn chat_json_value(
+        &self,
+        role: Role,
+        messages: &[Message],
+        schema: &Value,
+    ) -> Result<JsonReply, LlmError> {
+        self.runtime
+            .block_on(self.inner.chat_json_value(role, messages, schema))
+    }
+
+    /// See [`LlmClient::health`].
+    pub fn health(&self, role: Role) -> Health {
+        self.runtime.block_on(self.inner.health(role))
+    }
+
+    /// See [`LlmClient::usage`].
+    pub fn usage(&self) -> BTreeMap<&'static str, Usage> {
+        self.inner.usage()
+    }
+}

@@ -1,0 +1,777 @@
+//! The HTTP client: chat completions with retries, structured output negotiation, JSON repair
+//! and correction turns, usage accounting and a health check.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::config::{LlmConfig, Role, RoleConfig};
+use crate::repair::{RepairPass, repair_json};
+use crate::schema::validate;
+
+/// Longest reply excerpt kept in errors and correction turns.
+const EXCERPT: usize = 2000;
+
+/// Errors of the client.
+#[derive(Debug, thiserror::Error)]
+pub enum LlmError {
+    /// The endpoint could not be reached (connection refused, DNS, TLS) after all retries.
+    #[error("LLM endpoint {url} is unreachable: {message}")]
+    Unreachable {
+        /// The URL that failed.
+        url: String,
+        /// The transport error.
+        message: String,
+    },
+    /// No answer within the timeout, after all retries.
+    #[error("LLM endpoint {url} did not answer within {secs:.0} s")]
+    Timeout {
+        /// The URL that failed.
+        url: String,
+        /// The timeout in seconds.
+        secs: f64,
+    },
+    /// The server answered with an HTTP error.
+    #[error("LLM endpoint {url} answered HTTP {status}: {body}")]
+    Http {
+        /// The URL.
+        url: String,
+        /// HTTP status.
+        status: u16,
+        /// Start of the body.
+        body: String,
+    },
+    /// The server's answer is not a chat completion.
+    #[error("LLM endpoint {url} sent an unexpected answer: {message}")]
+    BadResponse {
+        /// The URL.
+        url: String,
+        /// What was wrong.
+        message: String,
+    },
+    /// The model stopped at `max_tokens` (`finish_reason: length`).
+    #[error("the model's reply was cut off at max_tokens={max_tokens} ({chars} characters)")]
+    Truncated {
+        /// The configured limit.
+        max_tokens: u32,
+        /// Length of the partial reply.
+        chars: usize,
+        /// The partial reply (excerpt).
+        partial: String,
+    },
+    /// No valid JSON (or none matching the schema) after the correction turns.
+    #[error("could not obtain valid JSON from the model after {attempts} attempts: {last_error}")]
+    InvalidJson {
+        /// Requests made.
+        attempts: u32,
+        /// The last parse or schema error.
+        last_error: String,
+        /// The last reply (excerpt).
+        last_content: String,
+    },
+    /// The HTTP client could not be built.
+    #[error("cannot build the HTTP client: {0}")]
+    Client(String),
+}
+
+impl LlmError {
+    /// True for errors that mean "nobody is listening there" (for exit-code 2 handling).
+    pub fn is_unreachable(&self) -> bool {
+        matches!(
+            self,
+            LlmError::Unreachable { .. } | LlmError::Timeout { .. }
+        )
+    }
+}
+
+/// One chat message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Message {
+    /// `system`, `user` or `assistant`.
+    pub role: String,
+    /// The text.
+    pub content: String,
+}
+
+impl Message {
+    /// A system message.
+    pub fn system(content: impl Into<String>) -> Self {
+        Self {
+            role: "system".into(),
+            content: content.into(),
+        }
+    }
+    /// A user message.
+    pub fn user(content: impl Into<String>) -> Self {
+        Self {
+            role: "user".into(),
+            content: content.into(),
+        }
+    }
+    /// An assistant message.
+    pub fn assistant(content: impl Into<String>) -> Self {
+        Self {
+            role: "assistant".into(),
+            content: content.into(),
+        }
+    }
+}
+
+/// Token counts as reported by the server (zero when it reports none).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    /// Prompt tokens.
+    pub prompt_tokens: u64,
+    /// Completion tokens.
+    pub completion_tokens: u64,
+    /// Requests counted.
+    #[serde(default)]
+    pub requests: u64,
+}
+
+impl Usage {
+    fn add(&mut self, other: Usage) {
+        self.prompt_tokens += other.prompt_tokens;
+        self.completion_tokens += other.completion_tokens;
+        self.requests += other.requests;
+    }
+}
+
+/// Structured-output support level of a server, strongest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FormatSupport {
+    /// `response_format: {"type": "json_schema", ...}`.
+    JsonSchema,
+    /// `response_format: {"type": "json_object"}`.
+    JsonObject,
+    /// No `response_format` at all.
+    None,
+}
+
+impl FormatSupport {
+    fn weaker(self) -> Option<Self> {
+        match self {
+            FormatSupport::JsonSchema => Some(FormatSupport::JsonObject),
+            FormatSupport::JsonObject => Some(FormatSupport::None),
+            FormatSupport::None => None,
+        }
+    }
+}
+
+/// One completed chat call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChatResponse {
+    /// Assistant content, with `<think>...</think>` blocks removed.
+    pub content: String,
+    /// `finish_reason` as reported (`None` when absent or empty).
+    pub finish_reason: Option<String>,
+    /// Usage of this call.
+    pub usage: Usage,
+    /// Wall-clock time including retries.
+    pub elapsed: Duration,
+    /// The structured-output level used.
+    pub format: Option<FormatSupport>,
+}
+
+/// A JSON reply with how it was obtained.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JsonReply {
+    /// The value (valid against the schema).
+    pub value: Value,
+    /// Repair passes needed on the accepted reply.
+    pub repairs: Vec<RepairPass>,
+    /// Correction turns used (0: the first reply was accepted).
+    pub corrections: u32,
+    /// Usage summed over the attempts.
+    pub usage: Usage,
+    /// Wall-clock time summed over the attempts.
+    pub elapsed: Duration,
+    /// The accepted raw reply.
+    pub raw: String,
+}
+
+/// Health of one role's endpoint.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Health {
+    /// Base URL checked.
+    pub url: String,
+    /// `GET /models` answered.
+    pub reachable: bool,
+    /// Model ids the server lists.
+    pub models: Vec<String>,
+    /// The configured model (empty: any).
+    pub model: String,
+    /// Whether the configured model is listed (`None` when no model is configured).
+    pub model_listed: Option<bool>,
+    /// Context size in tokens, when the server reports it.
+    pub context_size: Option<u64>,
+    /// The error when not reachable.
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct WireResponse {
+    #[serde(default)]
+    choices: Vec<WireChoice>,
+    #[serde(default)]
+    usage: Option<WireUsage>,
+}
+
+#[derive(Debug, Deserialize)]
+struct WireChoice {
+    #[serde(default)]
+    message: Option<WireMessage>,
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default)]
+    finish_reason: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct WireMessage {
+    #[serde(default)]
+    content: Option<String>,
+    #[serde(default)]
+    reasoning_content: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct WireUsage {
+    #[serde(default)]
+    prompt_tokens: Option<u64>,
+    #[serde(default)]
+    completion_tokens: Option<u64>,
+}
+
+/// The LLM client. Cheap to share by reference; all state is behind mutexes.
+///
+/// Async API; [`crate::BlockingClient`] wraps it for synchronous callers.
+#[derive(Debug)]
+pub struct LlmClient {
+    config: LlmConfig,
+    http: reqwest::Client,
+    formats: Mutex<HashMap<String, FormatSupport>>,
+    usage: Mutex<BTreeMap<&'static str, Usage>>,
+}
+
+/// Installs rustls' ring provider as the process default (idempotent).
+pub fn install_crypto_provider() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
+impl LlmClient {
+    /// Builds a client for `config`.
+    pub fn new(config: LlmConfig) -> Result<Self, LlmError> {
+        install_crypto_provider();
+        let http = reqwest::Client::builder()
+            .connect_timeout(Duration::from_secs(10))
+            .build()
+            .map_err(|e| LlmError::Client(e.to_string()))?;
+        Ok(Self {
+            config,
+            http,
+            formats: Mutex::new(HashMap::new()),
+            usage: Mutex::new(BTreeMap::new()),
+        })
+    }
+
+    /// The configuration in use.
+    pub fn config(&self) -> &LlmConfig {
+        &self.config
+    }
+
+    /// Token usage so far, per role name.
+    pub fn usage(&self) -> BTreeMap<&'static str, Usage> {
+        self.usage.lock().map(|u| u.clone()).unwrap_or_default()
+    }
+
+    /// The structured-output level remembered for `base_url`, once detected.
+    pub fn format_support(&self, base_url: &str) -> Option<FormatSupport> {
+        self.formats
+            .lock()
+            .ok()
+            .and_then(|f| f.get(base_url).copied())
+    }
+
+    /// A plain chat call (no JSON handling). Transport errors are retried with backoff; HTTP
+    /// errors are returned at once. `finish_reason: length` is *not* an error here (see
+    /// [`ChatResponse::finish_reason`]).
+    pub async fn chat(&self, role: Role, messages: &[Message]) -> Result<ChatResponse, LlmError> {
+        self.chat_with_format(role, messages, None).await
+    }
+
+    /// Asks for JSON matching `schema`, repairs what comes back, validates it, and spends up to
+    /// `correction_turns` extra requests telling the model what was wrong. Deserializes the
+    /// accepted value into `T`.
+    pub async fn chat_json<T: DeserializeOwned>(
+        &self,
+        role: Role,
+        messages: &[Message],
+        schema: &Value,
+    ) -> Result<T, LlmError> {
+        let mut last = None;
+        let reply = self
+            .chat_json_inner(role, messages, schema, |v| {
+                serde_json::from_value::<T>(v.clone())
+                    .map(|t| last = Some(t))
+                    .map_err(|e| e.to_string())
+            })
+            .await?;
+        let _ = reply;
+        last.ok_or_else(|| LlmError::InvalidJson {
+            attempts: 1,
+            last_error: "value could not be deserialized".into(),
+            last_content: String::new(),
+        })
+    }
+
+    /// Like [`LlmClient::chat_json`] but returns the JSON value with repair and usage details.
+    pub async fn chat_json_value(
+        &self,
+        role: Role,
+        messages: &[Message],
+        schema: &Value,
+    ) -> Result<JsonReply, LlmError> {
+        self.chat_json_inner(role, messages, schema, |_| Ok(()))
+            .await
+    }
+
+    async fn chat_json_inner(
+        &self,
+        role: Role,
+        messages: &[Message],
+        schema: &Value,
+        mut accept: impl FnMut(&Value) -> Result<(), String>,
+    ) -> Result<JsonReply, LlmError> {
+        let rc = self.config.role(role).clone();
+        let turns = self.config.correction_turns.min(3);
+        let mut msgs = messages.to_vec();
+        let mut usage = Usage::default();
+        let mut elapsed = Duration::ZERO;
+        let mut attempts = 0u32;
+        loop {
+            attempts += 1;
+            let resp = self.chat_with_format(role, &msgs, Some(schema)).await?;
+            usage.add(resp.usage);
+            elapsed += resp.elapsed;
+            if resp.finish_reason.as_deref() == Some("length") {
+                return Err(LlmError::Truncated {
+                    max_tokens: rc.max_tokens,
+                    chars: resp.content.chars().count(),
+                    partial: excerpt(&resp.content),
+                });
+            }
+            let problem = match repair_json(&resp.content) {
+                Ok(rep) => {
+                    let violations = validate(schema, &rep.value);
+                    if violations.is_empty() {
+                        match accept(&rep.value) {
+                            Ok(()) => {
+                                if !rep.passes.is_empty() {
+                                    tracing::debug!(passes = ?rep.passes, "llm json repaired");
+                                }
+                                return Ok(JsonReply {
+                                    value: rep.value,
+                                    repairs: rep.passes,
+                                    corrections: attempts - 1,
+                                    usage,
+                                    elapsed,
+                                    raw: resp.content,
+                                });
+                            }
+                            Err(e) => format!("the JSON does not have the expected shape: {e}"),
+                        }
+                    } else {
+                        let list: Vec<String> = violations.iter().map(|v| v.to_string()).collect();
+                        format!("the JSON does not match the schema: {}", list.join("; "))
+                    }
+                }
+                Err(e) => e.to_string(),
+            };
+            if attempts > turns {
+                return Err(LlmError::InvalidJson {
+                    attempts,
+                    last_error: problem,
+                    last_content: excerpt(&resp.content),
+                });
+            }
+            tracing::info!(attempt = attempts, %problem, "llm json correction turn");
+            msgs.push(Message::assistant(excerpt(&resp.content)));
+            msgs.push(Message::user(format!(
+                "Your previous reply could not be used: {problem}.\nReply again with ONLY one JSON \
+                 value that matches the schema below. No markdown fences, no prose, no comments, \
+                 double-quoted strings with escaped quotes and \\n for newlines.\nSchema: {}",
+                serde_json::to_string(schema).unwrap_or_default()
+            )));
+        }
+    }
+
+    async fn chat_with_format(
+        &self,
+        role: Role,
+        messages: &[Message],
+        schema: Option<&Value>,
+    ) -> Result<ChatResponse, LlmError> {
+        let rc = self.config.role(role);
+        let mut level = schema.map(|_| {
+            self.format_support(&rc.base_url)
+                .unwrap_or(FormatSupport::JsonSchema)
+        });
+        let start = Instant::now();
+        loop {
+            let body = self.request_body(rc, messages, schema, level);
+            match self.send(role, rc, &body).await {
+                Ok(mut resp) => {
+                    if let Some(l) = level
+                        && let Ok(mut f) = self.formats.lock()
+                    {
+                        f.insert(rc.base_url.clone(), l);
+                    }
+                    resp.elapsed = start.elapsed();
+                    resp.format = level;
+                    return Ok(resp);
+                }
+                Err(LlmError::Http { status, body, url })
+                    if level.is_some_and(|l| l != FormatSupport::None)
+                        && format_rejected(status, &body) =>
+                {
+                    let next = level.and_then(FormatSupport::weaker);
+                    tracing::info!(%url, status, from = ?level, to = ?next, "response_format rejected; falling back");
+                    level = next;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    fn request_body(
+        &self,
+        rc: &RoleConfig,
+        messages: &[Message],
+        schema: Option<&Value>,
+        level: Option<FormatSupport>,
+    ) -> Value {
+        let mut msgs: Vec<Value> = messages
+            .iter()
+            .map(|m| json!({"role": m.role, "content": m.content}))
+            .collect();
+        if self.config.no_think_suffix
+            && let Some(last) = msgs.iter_mut().rev().find(|m| m["role"] == "user")
+        {
+            let text = last["content"].as_str().unwrap_or_default();
+            if !text.trim_end().ends_with("/no_think") {
+                last["content"] = Value::String(format!("{text}\n/no_think"));
+            }
+        }
+        let mut body = json!({
+            "messages": msgs,
+            "max_tokens": rc.max_tokens,
+            "temperature": rc.temperature,
+            "stream": false,
+        });
+        if !rc.model.is_empty() {
+            body["model"] = Value::String(rc.model.clone());
+        }
+        if self.config.thinking_template_kwarg {
+            body["chat_template_kwargs"] = json!({"enable_thinking": false});
+        }
+        match (schema, level) {
+            (Some(s), Some(FormatSupport::JsonSchema)) => {
+                body["response_format"] = json!({
+                    "type": "json_schema",
+                    "json_schema": {"name": "reply", "strict": false, "schema": s}
+                });
+            }
+            (Some(_), Some(FormatSupport::JsonObject)) => {
+                body["response_format"] = json!({"type": "json_object"});
+            }
+            _ => {}
+        }
+        body
+    }
+
+    async fn send(
+        &self,
+        role: Role,
+        rc: &RoleConfig,
+        body: &Value,
+    ) -> Result<ChatResponse, LlmError> {
+        let url = format!("{}/chat/completions", rc.base_url);
+        let retries = self.config.retries.min(5);
+        let mut attempt = 0u32;
+        loop {
+            match self.send_once(rc, &url, body).await {
+                Ok(resp) => {
+                    if let Ok(mut u) = self.usage.lock() {
+                        u.entry(role.as_str()).or_default().add(resp.usage);
+                    }
+                    return Ok(resp);
+                }
+                Err(e) if attempt < retries && e.is_unreachable() => {
+                    let delay = self
+                        .config
+                        .backoff
+                        .saturating_mul(1u32 << attempt.min(4))
+                        .min(Duration::from_secs(8));
+                    tracing::warn!(%e, attempt, ?delay, "llm transport error; retrying");
+                    tokio::time::sleep(delay).await;
+                    attempt += 1;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    async fn send_once(
+        &self,
+        rc: &RoleConfig,
+        url: &str,
+        body: &Value,
+    ) -> Result<ChatResponse, LlmError> {
+        let mut req = self.http.post(url).timeout(rc.timeout).json(body);
+        if let Some(key) = &rc.api_key {
+            req = req.bearer_auth(key);
+        }
+        let resp = req.send().await.map_err(|e| transport_error(url, rc, &e))?;
+        let status = resp.status();
+        let text = resp
+            .text()
+            .await
+            .map_err(|e| transport_error(url, rc, &e))?;
+        if !status.is_success() {
+            return Err(LlmError::Http {
+                url: url.to_string(),
+                status: status.as_u16(),
+                body: excerpt(&text),
+            });
+        }
+        let wire: WireResponse =
+            serde_json::from_str(&text).map_err(|e| LlmError::BadResponse {
+                url: url.to_string(),
+                message: format!("{e}; body: {}", excerpt(&text)),
+            })?;
+        let Some(choice) = wire.choices.into_iter().next() else {
+            return Err(LlmError::BadResponse {
+                url: url.to_string(),
+                message: format!("no choices in the answer: {}", excerpt(&text)),
+            });
+        };
+        let content = choice
+            .message
+            .as_ref()
+            .and_then(|m| {
+                m.content
+                    .clone()
+                    .filter(|c| !c.trim().is_empty())
+                    .or_else(|| m.reasoning_content.clone())
+            })
+            .or(choice.text)
+            .unwrap_or_default();
+        let usage = wire
+            .usage
+            .map(|u| Usage {
+                prompt_tokens: u.prompt_tokens.unwrap_or(0),
+                completion_tokens: u.completion_tokens.unwrap_or(0),
+                requests: 1,
+            })
+            .unwrap_or(Usage {
+                requests: 1,
+                ..Usage::default()
+            });
+        Ok(ChatResponse {
+            content: strip_think(&content),
+            finish_reason: choice.finish_reason.filter(|f| !f.is_empty()),
+            usage,
+            elapsed: Duration::ZERO,
+            format: None,
+        })
+    }
+
+    /// Checks `role`'s endpoint: `GET /models` answers, the configured model is listed, and the
+    /// context size when the server reports one (`/models` metadata or llama.cpp's `/props`).
+    pub async fn health(&self, role: Role) -> Health {
+        let rc = self.config.role(role);
+        let timeout = rc.timeout.min(Duration::from_secs(10));
+        let mut health = Health {
+            url: rc.base_url.clone(),
+            reachable: false,
+            models: Vec::new(),
+            model: rc.model.clone(),
+            model_listed: None,
+            context_size: None,
+            error: None,
+        };
+        let url = format!("{}/models", rc.base_url);
+        let mut req = self.http.get(&url).timeout(timeout);
+        if let Some(key) = &rc.api_key {
+            req = req.bearer_auth(key);
+        }
+        let value: Value = match req.send().await {
+            Ok(resp) if resp.status().is_success() => resp.json().await.unwrap_or(Value::Null),
+            Ok(resp) => {
+                health.error = Some(format!(
+                    "GET {url} answered HTTP {}",
+                    resp.status().as_u16()
+                ));
+                return health;
+            }
+            Err(e) => {
+                health.error = Some(transport_error(&url, rc, &e).to_string());
+                return health;
+            }
+        };
+        health.reachable = true;
+        let entries: Vec<Value> = value
+            .get("data")
+            .or_else(|| value.get("models"))
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        for e in &entries {
+            if let Some(id) = e
+                .get("id")
+                .or_else(|| e.get("name"))
+                .or_else(|| e.get("model"))
+                .and_then(Value::as_str)
+            {
+                health.models.push(id.to_string());
+            }
+        }
+        if !rc.model.is_empty() {
+            health.model_listed = Some(health.models.iter().any(|m| m == &rc.model));
+        }
+        let chosen = entries
+            .iter()
+            .find(|e| e.get("id").and_then(Value::as_str) == Some(rc.model.as_str()))
+            .or_else(|| entries.first());
+        health.context_size = chosen.and_then(context_from_model_entry);
+        // llama.cpp reports the runtime context (n_ctx) on /props, outside /v1.
+        let root = rc.base_url.trim_end_matches("/v1");
+        if let Ok(resp) = self
+            .http
+            .get(format!("{root}/props"))
+            .timeout(timeout)
+            .send()
+            .await
+            && resp.status().is_success()
+            && let Ok(v) = resp.json::<Value>().await
+            && let Some(n) = v
+                .pointer("/default_generation_settings/n_ctx")
+                .and_then(Value::as_u64)
+                .filter(|n| *n > 0)
+        {
+            health.context_size = Some(n);
+        }
+        health
+    }
+}
+
+fn context_from_model_entry(e: &Value) -> Option<u64> {
+    [
+        "/max_model_len",
+        "/context_length",
+        "/max_context_length",
+        "/meta/n_ctx",
+        "/meta/n_ctx_train",
+    ]
+    .iter()
+    .find_map(|p| e.pointer(p).and_then(Value::as_u64))
+}
+
+fn transport_error(url: &str, rc: &RoleConfig, e: &reqwest::Error) -> LlmError {
+    if e.is_timeout() {
+        LlmError::Timeout {
+            url: url.to_string(),
+            secs: rc.timeout.as_secs_f64(),
+        }
+    } else {
+        let mut message = e.to_string();
+        let mut src = std::error::Error::source(e);
+        while let Some(s) = src {
+            message = format!("{message}: {s}");
+            src = s.source();
+        }
+        LlmError::Unreachable {
+            url: url.to_string(),
+            message,
+        }
+    }
+}
+
+/// Does an HTTP error look like "this server does not support that response_format"?
+fn format_rejected(status: u16, body: &str) -> bool {
+    let b = body.to_ascii_lowercase();
+    matches!(status, 400 | 415 | 422 | 501)
+        || (status == 500
+            && (b.contains("response_format")
+                || b.contains("json_schema")
+                || b.contains("grammar")
+                || b.contains("schema")))
+}
+
+/// Removes `<think>...</think>` blocks (an unterminated block is dropped to the end).
+pub fn strip_think(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(start) = rest.find("<think>") {
+        out.push_str(&rest[..start]);
+        match rest[start..].find("</think>") {
+            Some(end) => rest = &rest[start + end + "</think>".len()..],
+            None => {
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    if out.trim().is_empty() && !s.trim().is_empty() && !s.contains("</think>") {
+        return s.to_string();
+    }
+    out.trim().to_string()
+}
+
+fn excerpt(s: &str) -> String {
+    if s.chars().count() <= EXCERPT {
+        s.to_string()
+    } else {
+        let cut: String = s.chars().take(EXCERPT).collect();
+        format!("{cut}...")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn think_blocks_are_removed() {
+        assert_eq!(strip_think("<think>hmm</think>\n{\"a\":1}"), "{\"a\":1}");
+        assert_eq!(strip_think("x<think>never closed"), "x");
+        assert_eq!(strip_think("plain"), "plain");
+    }
+
+    #[test]
+    fn format_rejection_detection() {
+        assert!(format_rejected(400, "anything"));
+        assert!(format_rejected(500, "Failed to parse grammar"));
+        assert!(!format_rejected(500, "out of memory"));
+        assert!(!format_rejected(404, "response_format"));
+    }
+
+    #[test]
+    fn context_size_from_various_servers() {
+        assert_eq!(
+            context_from_model_entry(&json!({"max_model_len": 8192})),
+            Some(8192)
+        );
+        assert_eq!(
+            context_from_model_entry(&json!({"meta": {"n_ctx_train": 32768}})),
+            Some(32768)
+        );
+        assert_eq!(context_from_model_entry(&json!({"id": "x"})), None);
+    }
+}

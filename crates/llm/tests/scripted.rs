@@ -1,0 +1,279 @@
+//! The client against the scripted OpenAI-compatible server (real HTTP on loopback).
+
+use std::time::{Duration, Instant};
+
+use scripted_llm::{Script, ScriptedServer};
+use serde_json::{Value, json};
+use slopguard_llm::repair::RepairPass;
+use slopguard_llm::{BlockingClient, FormatSupport, LlmConfig, LlmError, Message, Role};
+
+fn schema() -> Value {
+    json!({
+        "type": "object",
+        "required": ["answer"],
+        "properties": {"answer": {"type": "integer"}}
+    })
+}
+
+fn client(url: &str) -> BlockingClient {
+    let mut cfg = LlmConfig::single(url, "scripted-model");
+    cfg.backoff = Duration::from_millis(10);
+    BlockingClient::new(cfg).unwrap()
+}
+
+#[derive(Debug, serde::Deserialize, PartialEq)]
+struct Answer {
+    answer: i64,
+}
+
+#[test]
+fn plain_json_is_accepted_and_usage_recorded() {
+    let server = ScriptedServer::start(Script::new().content("{\"answer\": 42}")).unwrap();
+    let c = client(&server.url());
+    let a: Answer = c
+        .chat_json(Role::Planner, &[Message::user("q")], &schema())
+        .unwrap();
+    assert_eq!(a, Answer { answer: 42 });
+    let usage = c.usage();
+    assert_eq!(usage["planner"].requests, 1);
+    assert!(usage["planner"].completion_tokens > 0);
+    let req = &server.chat_requests()[0];
+    assert_eq!(req["model"], "scripted-model");
+    assert_eq!(req["response_format"]["type"], "json_schema");
+    assert_eq!(req["response_format"]["json_schema"]["schema"], schema());
+    assert_eq!(req["max_tokens"], 1536);
+}
+
+#[test]
+fn fenced_json_with_trailing_commas_is_repaired_without_extra_request() {
+    let server = ScriptedServer::start(Script::new().fenced_json("{\"answer\": 7,}")).unwrap();
+    let c = client(&server.url());
+    let r = c
+        .chat_json_value(Role::Worker, &[Message::user("q")], &schema())
+        .unwrap();
+    assert_eq!(r.value, json!({"answer": 7}));
+    assert_eq!(
+        r.repairs,
+        vec![RepairPass::Extract, RepairPass::TrailingCommas]
+    );
+    assert_eq!(r.corrections, 0);
+    assert_eq!(server.chat_requests().len(), 1);
+}
+
+#[test]
+fn schema_violation_gets_a_correction_turn() {
+    let server = ScriptedServer::start(
+        Script::new()
+            .content("{\"answer\": \"forty-two\"}")
+            .content("{\"answer\": 42}"),
+    )
+    .unwrap();
+    let c = client(&server.url());
+    let r = c
+        .chat_json_value(Role::Worker, &[Message::user("q")], &schema())
+        .unwrap();
+    assert_eq!(r.value["answer"], 42);
+    assert_eq!(r.corrections, 1);
+    let reqs = server.chat_requests();
+    assert_eq!(reqs.len(), 2);
+    let msgs = reqs[1]["messages"].as_array().unwrap();
+    assert_eq!(msgs.len(), 3, "original + assistant echo + correction");
+    assert_eq!(msgs[1]["role"], "assistant");
+    let correction = msgs[2]["content"].as_str().unwrap();
+    assert!(
+        correction.contains("/answer: expected \"integer\""),
+        "{correction}"
+    );
+}
+
+#[test]
+fn correction_turns_are_bounded() {
+    let server =
+        ScriptedServer::start(Script::new().content("no json, sorry").repeat_last()).unwrap();
+    let mut cfg = LlmConfig::single(&server.url(), "");
+    cfg.correction_turns = 2;
+    let c = BlockingClient::new(cfg).unwrap();
+    let err = c
+        .chat_json_value(Role::Worker, &[Message::user("q")], &schema())
+        .unwrap_err();
+    match err {
+        LlmError::InvalidJson { attempts, .. } => assert_eq!(attempts, 3),
+        other => panic!("unexpected {other:?}"),
+    }
+    assert_eq!(server.chat_requests().len(), 3);
+}
+
+#[test]
+fn finish_reason_length_is_truncation() {
+    let server = ScriptedServer::start(Script::new().truncated("{\"answer\": 4")).unwrap();
+    let c = client(&server.url());
+    let err = c
+        .chat_json_value(Role::Worker, &[Message::user("q")], &schema())
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            LlmError::Truncated {
+                max_tokens: 2048,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn http_500_is_not_retried() {
+    let server =
+        ScriptedServer::start(Script::new().status(500, "boom").content("{\"answer\": 1}"))
+            .unwrap();
+    let c = client(&server.url());
+    let err = c.chat(Role::Worker, &[Message::user("q")]).unwrap_err();
+    assert!(matches!(err, LlmError::Http { status: 500, .. }), "{err:?}");
+    assert_eq!(server.chat_requests().len(), 1);
+}
+
+#[test]
+fn timeout_is_retried_then_succeeds() {
+    let server = ScriptedServer::start(
+        Script::new()
+            .delayed(2500, "{\"answer\": 1}")
+            .content("{\"answer\": 2}"),
+    )
+    .unwrap();
+    let mut cfg = LlmConfig::single(&server.url(), "").with_timeout(Duration::from_secs(1));
+    cfg.backoff = Duration::from_millis(10);
+    cfg.retries = 1;
+    let c = BlockingClient::new(cfg).unwrap();
+    let start = Instant::now();
+    let a: Answer = c
+        .chat_json(Role::Worker, &[Message::user("q")], &schema())
+        .unwrap();
+    assert_eq!(a.answer, 2);
+    assert!(start.elapsed() >= Duration::from_secs(1));
+    assert_eq!(server.chat_requests().len(), 2);
+}
+
+#[test]
+fn timeout_without_retries_is_an_error_naming_the_url() {
+    let server = ScriptedServer::start(Script::new().delayed(2500, "{}")).unwrap();
+    let mut cfg = LlmConfig::single(&server.url(), "").with_timeout(Duration::from_secs(1));
+    cfg.retries = 0;
+    let c = BlockingClient::new(cfg).unwrap();
+    let err = c.chat(Role::Worker, &[Message::user("q")]).unwrap_err();
+    assert!(matches!(err, LlmError::Timeout { .. }), "{err:?}");
+    assert!(err.to_string().contains(&server.url()));
+}
+
+#[test]
+fn dead_endpoint_is_unreachable_after_bounded_retries() {
+    // Bind and drop a listener to get a port nobody listens on.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("http://127.0.0.1:{port}/v1");
+    let mut cfg = LlmConfig::single(&url, "");
+    cfg.retries = 2;
+    cfg.backoff = Duration::from_millis(20);
+    let c = BlockingClient::new(cfg).unwrap();
+    let start = Instant::now();
+    let err = c.chat(Role::Planner, &[Message::user("q")]).unwrap_err();
+    assert!(err.is_unreachable());
+    assert!(err.to_string().contains(&url), "{err}");
+    // 20 ms + 40 ms of backoff at least.
+    assert!(start.elapsed() >= Duration::from_millis(60));
+    let h = c.health(Role::Planner);
+    assert!(!h.reachable);
+    assert!(h.error.unwrap().contains(&port.to_string()));
+}
+
+#[test]
+fn response_format_falls_back_and_is_remembered() {
+    let server = ScriptedServer::start(
+        Script::new()
+            .reject_response_format("json_schema")
+            .reject_response_format("json_object")
+            .content("{\"answer\": 1}")
+            .content("{\"answer\": 2}"),
+    )
+    .unwrap();
+    let c = client(&server.url());
+    let r = c
+        .chat_json_value(Role::Worker, &[Message::user("q")], &schema())
+        .unwrap();
+    assert_eq!(r.value["answer"], 1);
+    assert_eq!(
+        c.inner().format_support(&server.url()),
+        Some(FormatSupport::None)
+    );
+    let kinds: Vec<Value> = server
+        .chat_requests()
+        .iter()
+        .map(|b| b["response_format"]["type"].clone())
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![json!("json_schema"), json!("json_object"), Value::Null]
+    );
+    // The second call goes straight to the level that worked.
+    let r = c
+        .chat_json_value(Role::Worker, &[Message::user("q")], &schema())
+        .unwrap();
+    assert_eq!(r.value["answer"], 2);
+    assert_eq!(server.chat_requests().len(), 4);
+    assert_eq!(server.chat_requests()[3].get("response_format"), None);
+}
+
+#[test]
+fn no_think_switches_are_sent() {
+    let server =
+        ScriptedServer::start(Script::new().content("<think>pondering</think>{\"answer\": 3}"))
+            .unwrap();
+    let mut cfg = LlmConfig::single(&server.url(), "m");
+    cfg.no_think_suffix = true;
+    cfg.thinking_template_kwarg = true;
+    let c = BlockingClient::new(cfg).unwrap();
+    let a: Answer = c
+        .chat_json(
+            Role::Reviewer,
+            &[Message::system("s"), Message::user("question")],
+            &schema(),
+        )
+        .unwrap();
+    assert_eq!(a.answer, 3);
+    let req = &server.chat_requests()[0];
+    assert_eq!(req["messages"][1]["content"], "question\n/no_think");
+    assert_eq!(req["messages"][0]["content"], "s");
+    assert_eq!(req["chat_template_kwargs"]["enable_thinking"], false);
+}
+
+#[test]
+fn api_key_is_sent_as_bearer() {
+    let server = ScriptedServer::start(Script::new().content("hi")).unwrap();
+    let mut cfg = LlmConfig::single(&server.url(), "");
+    cfg.worker.api_key = Some("sekrit".into());
+    let c = BlockingClient::new(cfg).unwrap();
+    let r = c.chat(Role::Worker, &[Message::user("q")]).unwrap();
+    assert_eq!(r.content, "hi");
+    assert_eq!(r.finish_reason.as_deref(), Some("stop"));
+    assert_eq!(
+        server.requests()[0].authorization.as_deref(),
+        Some("Bearer sekrit")
+    );
+}
+
+#[test]
+fn health_reports_models_and_context() {
+    let server =
+        ScriptedServer::start(Script::new().models(&["qwen", "other"]).context_size(4096)).unwrap();
+    let c = BlockingClient::new(LlmConfig::single(&server.url(), "qwen")).unwrap();
+    let h = c.health(Role::Planner);
+    assert!(h.reachable);
+    assert_eq!(h.models, vec!["qwen", "other"]);
+    assert_eq!(h.model_listed, Some(true));
+    assert_eq!(h.context_size, Some(4096));
+    let c = BlockingClient::new(LlmConfig::single(&server.url(), "missing")).unwrap();
+    assert_eq!(c.health(Role::Planner).model_listed, Some(false));
+}
