@@ -1,0 +1,245 @@
+//! What a guard sees: the change, per-file views with lazily parsed before/after versions,
+//! the task, the configuration and (lazily) the repository fingerprint.
+
+use std::collections::BTreeMap;
+use std::sync::{Mutex, OnceLock};
+
+use slopguard_change::{ChangeKind, ChangeSet, FileChange, Task, Tree};
+use slopguard_fingerprint::Fingerprint;
+use slopguard_lang::{FileKind, SourceAnalysis};
+
+use crate::{Config, Severity};
+
+/// Decodes bytes as text for guards: `None` for non-UTF-8 or NUL-containing (binary) content.
+pub fn decode_text(bytes: &[u8]) -> Option<&str> {
+    if memchr_nul(bytes) {
+        return None;
+    }
+    std::str::from_utf8(bytes).ok()
+}
+
+fn memchr_nul(bytes: &[u8]) -> bool {
+    bytes.contains(&0)
+}
+
+/// One touched file, with everything derived from it computed at most once.
+pub struct FileView<'a> {
+    change: &'a FileChange,
+    kind: FileKind,
+    before_analysis: OnceLock<Option<SourceAnalysis>>,
+    after_analysis: OnceLock<Option<SourceAnalysis>>,
+}
+
+impl<'a> FileView<'a> {
+    fn new(change: &'a FileChange) -> FileView<'a> {
+        let sample = change
+            .after
+            .as_deref()
+            .or(change.before.as_deref())
+            .unwrap_or_default();
+        let head = &sample[..sample.len().min(256)];
+        FileView {
+            change,
+            kind: slopguard_lang::detect(&change.path, head),
+            before_analysis: OnceLock::new(),
+            after_analysis: OnceLock::new(),
+        }
+    }
+
+    /// The path after the change.
+    pub fn path(&self) -> &'a str {
+        &self.change.path
+    }
+
+    /// The underlying change.
+    pub fn change(&self) -> &'a FileChange {
+        self.change
+    }
+
+    /// What kind of file this is.
+    pub fn kind(&self) -> FileKind {
+        self.kind
+    }
+
+    /// Whether the file existed before and still exists (modify or rename).
+    pub fn is_modify(&self) -> bool {
+        matches!(self.change.kind, ChangeKind::Modify | ChangeKind::Rename { .. })
+    }
+
+    /// Content before, as text (`None` when absent or binary).
+    pub fn before_text(&self) -> Option<&'a str> {
+        self.change.before.as_deref().and_then(decode_text)
+    }
+
+    /// Content after, as text (`None` when absent, binary or a symlink).
+    pub fn after_text(&self) -> Option<&'a str> {
+        if self.change.after_is_symlink {
+            return None;
+        }
+        self.change.after.as_deref().and_then(decode_text)
+    }
+
+    fn analyze(&self, text: Option<&str>) -> Option<SourceAnalysis> {
+        match (self.kind, text) {
+            (FileKind::Code(lang), Some(t)) => Some(slopguard_lang::analyze(lang, t)),
+            _ => None,
+        }
+    }
+
+    /// Parsed before version, for source files.
+    pub fn before_analysis(&self) -> Option<&SourceAnalysis> {
+        self.before_analysis
+            .get_or_init(|| self.analyze(self.before_text()))
+            .as_ref()
+    }
+
+    /// Parsed after version, for source files.
+    pub fn after_analysis(&self) -> Option<&SourceAnalysis> {
+        self.after_analysis
+            .get_or_init(|| self.analyze(self.after_text()))
+            .as_ref()
+    }
+}
+
+/// Everything a guard may look at while judging one change.
+pub struct Context<'a> {
+    change: &'a ChangeSet,
+    task: Option<&'a Task>,
+    config: &'a Config,
+    files: Vec<FileView<'a>>,
+    fingerprint: OnceLock<Option<Fingerprint>>,
+    metrics: Mutex<BTreeMap<String, f64>>,
+}
+
+impl<'a> Context<'a> {
+    /// A context for judging `change`.
+    pub fn new(change: &'a ChangeSet, task: Option<&'a Task>, config: &'a Config) -> Context<'a> {
+        Context {
+            change,
+            task,
+            config,
+            files: change.changes.iter().map(FileView::new).collect(),
+            fingerprint: OnceLock::new(),
+            metrics: Mutex::new(BTreeMap::new()),
+        }
+    }
+
+    /// The change being judged.
+    pub fn change(&self) -> &'a ChangeSet {
+        self.change
+    }
+
+    /// The task the change was made for, when one was given.
+    pub fn task(&self) -> Option<&'a Task> {
+        self.task
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &'a Config {
+        self.config
+    }
+
+    /// One view per touched file.
+    pub fn files(&self) -> &[FileView<'a>] {
+        &self.files
+    }
+
+    /// The tree before the change.
+    pub fn base(&self) -> &'a dyn Tree {
+        self.change.base.as_ref()
+    }
+
+    /// Whether `path` (a file or directory) exists once the change is applied.
+    pub fn exists_after(&self, path: &str) -> bool {
+        let p = path.trim_start_matches("./").trim_end_matches('/');
+        if p.is_empty() {
+            return true;
+        }
+        let dir_prefix = format!("{p}/");
+        for c in &self.change.changes {
+            if c.path == p {
+                return c.after.is_some();
+            }
+            if c.after.is_some() && c.path.starts_with(&dir_prefix) {
+                return true;
+            }
+        }
+        if self.change.changes.iter().any(|c| c.old_path() == p) {
+            return false;
+        }
+        self.base().exists(p)
+    }
+
+    /// Reads `path` as it is after the change.
+    pub fn read_after(&self, path: &str) -> Option<Vec<u8>> {
+        match self.change.get(path) {
+            Some(c) => c.after.clone(),
+            None if self.change.changes.iter().any(|c| c.old_path() == path) => None,
+            None => self.base().read(path).ok().flatten(),
+        }
+    }
+
+    /// Every file path after the change.
+    pub fn files_after(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .base()
+            .files()
+            .map(|f| f.to_vec())
+            .unwrap_or_default();
+        let gone: std::collections::HashSet<&str> = self
+            .change
+            .changes
+            .iter()
+            .filter(|c| c.after.is_none() || c.old_path() != c.path)
+            .map(|c| c.old_path())
+            .collect();
+        out.retain(|f| !gone.contains(f.as_str()));
+        for c in &self.change.changes {
+            if c.after.is_some() && !out.contains(&c.path) {
+                out.push(c.path.clone());
+            }
+        }
+        out
+    }
+
+    /// The repository fingerprint after the change, computed once on first use.
+    pub fn fingerprint(&self) -> Option<&Fingerprint> {
+        self.fingerprint
+            .get_or_init(|| crate::context::compute_fingerprint(self))
+            .as_ref()
+    }
+
+    /// Supplies a precomputed fingerprint (the pipeline computes it once per run).
+    pub fn set_fingerprint(&self, fp: Fingerprint) {
+        let _ = self.fingerprint.set(Some(fp));
+    }
+
+    /// Deserialized `[guards.<slug>]` settings (see [`Config::settings`]).
+    pub fn settings<T: serde::de::DeserializeOwned + Default>(&self, slug: &str) -> T {
+        self.config.settings(slug)
+    }
+
+    /// The severity for findings that depend on intent: block when a task says what the
+    /// change is for, warn when there is none to compare against.
+    pub fn intent_severity(&self) -> Severity {
+        if self.task.is_some() { Severity::Block } else { Severity::Warn }
+    }
+
+    /// Records a numeric metric for the report (e.g. `psi`).
+    pub fn record_metric(&self, name: &str, value: f64) {
+        if let Ok(mut m) = self.metrics.lock() {
+            m.insert(name.to_string(), value);
+        }
+    }
+
+    /// The metrics recorded so far.
+    pub fn metrics(&self) -> BTreeMap<String, f64> {
+        self.metrics.lock().map(|m| m.clone()).unwrap_or_default()
+    }
+}
+
+/// Computes the fingerprint of the tree after the change. Returns `None` until the
+/// fingerprint crate can compute one over an abstract tree.
+fn compute_fingerprint(_cx: &Context<'_>) -> Option<Fingerprint> {
+    None
+}

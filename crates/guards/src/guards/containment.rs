@@ -1,0 +1,277 @@
+//! containment: paths and contents a change must never write.
+
+use serde::Deserialize;
+use slopguard_lang::FileKind;
+
+use crate::text::file_name;
+use crate::{Context, Finding, Guard, GuardInfo, Severity};
+
+/// The containment guard.
+pub struct Containment;
+
+/// Static description.
+pub static INFO: GuardInfo = GuardInfo {
+    slug: "containment",
+    code: None,
+    summary: "paths outside the root, .git/, secrets and CI paths, symlink escapes, oversized or binary-garbage files",
+    doc: include_str!("../../docs/containment.md"),
+    default_enabled: true,
+};
+
+/// `[guards.containment]` settings.
+#[derive(Debug, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Largest file a change may write, in bytes.
+    pub max_file_bytes: u64,
+    /// Allow edits to CI configuration (.github/workflows, .gitlab-ci.yml, ...) without a task
+    /// that names them.
+    pub allow_ci: bool,
+    /// Extra denied path patterns (`*` and `**` globs).
+    pub deny: Vec<String>,
+    /// Patterns exempt from the secret denylist (e.g. `config/credentials.example.yml`).
+    pub allow: Vec<String>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            max_file_bytes: 2 * 1024 * 1024,
+            allow_ci: false,
+            deny: Vec::new(),
+            allow: Vec::new(),
+        }
+    }
+}
+
+/// Why a path is unsafe to write, independent of intent.
+fn hostile_path(path: &str) -> Option<String> {
+    if path.is_empty() {
+        return Some("empty path".into());
+    }
+    if path.contains('\0') {
+        return Some("path contains a NUL byte".into());
+    }
+    if path.starts_with('/') || path.starts_with('\\') || path.as_bytes().get(1) == Some(&b':') {
+        return Some("absolute path: changes must stay inside the repository".into());
+    }
+    let parts: Vec<&str> = path.split(['/', '\\']).collect();
+    if parts.contains(&"..") {
+        return Some("`..` escapes the repository root".into());
+    }
+    if parts.iter().any(|p| p.eq_ignore_ascii_case(".git")) {
+        return Some("writes inside .git/ (git's own data)".into());
+    }
+    None
+}
+
+/// Secret-bearing paths: environment files, keys, credentials.
+fn secret_path(path: &str) -> Option<&'static str> {
+    let name = file_name(path).to_ascii_lowercase();
+    let template = [".example", ".sample", ".template", ".dist", ".defaults"]
+        .iter()
+        .any(|s| name.ends_with(s));
+    let parts: Vec<&str> = path.split('/').collect();
+    if parts.iter().any(|p| *p == ".ssh" || *p == ".aws" || *p == ".gnupg") {
+        return Some("a credentials directory");
+    }
+    if template {
+        return None;
+    }
+    if name == ".env" || name.starts_with(".env.") {
+        return Some("an environment file with secrets");
+    }
+    if name.starts_with("id_rsa") || name.starts_with("id_ed25519") || name.starts_with("id_ecdsa") {
+        return Some("an SSH private key");
+    }
+    if name.ends_with(".pem") || name.ends_with(".key") || name.ends_with(".p12") || name.ends_with(".pfx") {
+        return Some("a private key or certificate bundle");
+    }
+    if matches!(name.as_str(), ".netrc" | ".pypirc" | ".git-credentials" | ".npmrc" | "credentials" | "credentials.json" | ".htpasswd")
+        || name.starts_with("secrets.")
+    {
+        return Some("a credentials file");
+    }
+    None
+}
+
+/// CI configuration paths.
+fn ci_path(path: &str) -> bool {
+    path.starts_with(".github/workflows/")
+        || path.starts_with(".github/actions/")
+        || path == ".gitlab-ci.yml"
+        || path.starts_with(".circleci/")
+        || path == ".travis.yml"
+        || path == "azure-pipelines.yml"
+        || path == "Jenkinsfile"
+        || path.starts_with(".buildkite/")
+}
+
+/// Minimal glob: `*` matches within a component, `**` across components.
+pub(crate) fn glob_match(pattern: &str, path: &str) -> bool {
+    fn rec(p: &[u8], s: &[u8]) -> bool {
+        match p.first() {
+            None => s.is_empty(),
+            Some(b'*') if p.get(1) == Some(&b'*') => {
+                let rest = p[2..].strip_prefix(b"/").unwrap_or(&p[2..]);
+                (0..=s.len()).any(|i| (i == 0 || s[i - 1] == b'/' || rest.is_empty()) && rec(rest, &s[i..]))
+            }
+            Some(b'*') => (0..=s.len())
+                .take_while(|i| *i == 0 || s[i - 1] != b'/')
+                .any(|i| rec(&p[1..], &s[i..])),
+            Some(c) => s.first() == Some(c) && rec(&p[1..], &s[1..]),
+        }
+    }
+    rec(pattern.as_bytes(), path.as_bytes())
+}
+
+/// Whether a symlink at `path` pointing to `target` leaves the repository.
+fn symlink_escapes(path: &str, target: &str) -> bool {
+    if target.starts_with('/') || target.starts_with('\\') || target.as_bytes().get(1) == Some(&b':') {
+        return true;
+    }
+    let mut depth: i64 = path.split('/').count() as i64 - 1;
+    for part in target.split(['/', '\\']) {
+        match part {
+            "" | "." => {}
+            ".." => {
+                depth -= 1;
+                if depth < 0 {
+                    return true;
+                }
+            }
+            _ => depth += 1,
+        }
+    }
+    false
+}
+
+impl Guard for Containment {
+    fn info(&self) -> &'static GuardInfo {
+        &INFO
+    }
+
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
+        let s: Settings = cx.settings(INFO.slug);
+        for file in cx.files() {
+            let change = file.change();
+            let path = file.path();
+            for p in [path, change.old_path()] {
+                if let Some(why) = hostile_path(p) {
+                    out.push(
+                        Finding::new(&INFO, Severity::Block, format!("refused path `{}`: {why}", p.escape_debug()))
+                            .at(p, None, None)
+                            .feedback(format!("Do not write `{}`: {why}. Use a relative path inside the repository.", p.escape_debug())),
+                    );
+                }
+            }
+            if hostile_path(path).is_some() {
+                continue;
+            }
+            if change.after.is_none() {
+                continue;
+            }
+            let allowed = s.allow.iter().any(|g| glob_match(g, path));
+            if let Some(what) = secret_path(path).filter(|_| !allowed) {
+                out.push(
+                    Finding::new(&INFO, Severity::Block, format!("`{path}` is {what}; slopguard never lets a change write it"))
+                        .at(path, None, None)
+                        .feedback(format!("Do not create or edit `{path}` ({what}). Put example values in a `.example` file instead.")),
+                );
+            }
+            if let Some(g) = s.deny.iter().find(|g| glob_match(g, path)) {
+                out.push(
+                    Finding::new(&INFO, Severity::Block, format!("`{path}` matches the configured denylist pattern `{g}`"))
+                        .at(path, None, None)
+                        .feedback(format!("Do not edit `{path}`: the repository's configuration forbids it.")),
+                );
+            }
+            if ci_path(path) && !s.allow_ci && !cx.task().is_some_and(|t| t.hints_path(path)) {
+                out.push(
+                    Finding::new(&INFO, cx.intent_severity(), format!("`{path}` is CI configuration and the task does not name it"))
+                        .at(path, None, None)
+                        .feedback(format!("Leave `{path}` alone: CI configuration is out of scope unless the task names that file.")),
+                );
+            }
+            let after = change.after.as_deref().unwrap_or_default();
+            if change.after_is_symlink {
+                let target = String::from_utf8_lossy(after);
+                if symlink_escapes(path, &target) {
+                    out.push(
+                        Finding::new(&INFO, Severity::Block, format!("symlink `{path}` -> `{target}` points outside the repository"))
+                            .at(path, None, None)
+                            .feedback(format!("Do not create symlinks that leave the repository (`{path}` -> `{target}`).")),
+                    );
+                }
+                continue;
+            }
+            if after.len() as u64 > s.max_file_bytes {
+                out.push(
+                    Finding::new(
+                        &INFO,
+                        Severity::Block,
+                        format!("`{path}` is {} bytes, over the {}-byte cap", after.len(), s.max_file_bytes),
+                    )
+                    .at(path, None, None)
+                    .feedback(format!("`{path}` is too large ({} bytes). Write only the code the task needs.", after.len()))
+                    .data(serde_json::json!({"bytes": after.len(), "max_file_bytes": s.max_file_bytes})),
+                );
+                continue;
+            }
+            let text_kind = !matches!(file.kind(), FileKind::Other)
+                || crate::guards::scratch_file::is_text_extension(path);
+            let before_binary = change
+                .before
+                .as_deref()
+                .is_some_and(|b| crate::context::decode_text(b).is_none());
+            if text_kind && !before_binary && crate::context::decode_text(after).is_none() {
+                let why = if after.contains(&0) { "NUL bytes" } else { "invalid UTF-8" };
+                out.push(
+                    Finding::new(&INFO, Severity::Block, format!("`{path}` should be text but contains {why}"))
+                        .at(path, None, None)
+                        .feedback(format!("`{path}` came out as binary garbage ({why}). Write plain UTF-8 text.")),
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hostile_paths() {
+        assert!(hostile_path("../etc/passwd").is_some());
+        assert!(hostile_path("/etc/passwd").is_some());
+        assert!(hostile_path("C:\\x").is_some());
+        assert!(hostile_path("a/.git/config").is_some());
+        assert!(hostile_path("src/ok.rs").is_none());
+        assert!(hostile_path("docs/..foo.md").is_none());
+    }
+
+    #[test]
+    fn secrets() {
+        assert!(secret_path(".env").is_some());
+        assert!(secret_path("app/.env.production").is_some());
+        assert!(secret_path(".env.example").is_none());
+        assert!(secret_path("home/.ssh/config").is_some());
+        assert!(secret_path("certs/server.pem").is_some());
+        assert!(secret_path("src/environment.rs").is_none());
+    }
+
+    #[test]
+    fn symlinks() {
+        assert!(symlink_escapes("a/link", "../../x"));
+        assert!(!symlink_escapes("a/link", "../x"));
+        assert!(symlink_escapes("link", "/etc/passwd"));
+    }
+
+    #[test]
+    fn globs() {
+        assert!(glob_match("docs/**", "docs/a/b.md"));
+        assert!(glob_match("*.lock", "Cargo.lock"));
+        assert!(!glob_match("*.lock", "a/Cargo.lock"));
+        assert!(glob_match("**/*.lock", "a/Cargo.lock"));
+    }
+}

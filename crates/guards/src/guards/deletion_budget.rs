@@ -1,0 +1,89 @@
+//! deletion-budget: a modify must not remove most of a file unless the task asks.
+
+use serde::Deserialize;
+
+use crate::text::removed_line_count;
+use crate::{Context, Finding, Guard, GuardInfo};
+
+/// The deletion-budget guard.
+pub struct DeletionBudget;
+
+/// Static description.
+pub static INFO: GuardInfo = GuardInfo {
+    slug: "deletion-budget",
+    code: None,
+    summary: "modifies that remove more than a set share of a file's lines without the task asking",
+    doc: include_str!("../../docs/deletion-budget.md"),
+    default_enabled: true,
+};
+
+/// `[guards.deletion-budget]` settings.
+#[derive(Debug, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Largest share (0..1) of the original lines a modify may remove.
+    pub max_removed_share: f64,
+    /// Files shorter than this many lines are exempt.
+    pub min_lines: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            max_removed_share: 0.6,
+            min_lines: 20,
+        }
+    }
+}
+
+/// Words in a task that ask for large removals.
+const REMOVAL_WORDS: [&str; 10] = [
+    "remove", "delete", "rewrite", "replace", "refactor", "simplify", "trim", "drop", "clean", "shorten",
+];
+
+impl Guard for DeletionBudget {
+    fn info(&self) -> &'static GuardInfo {
+        &INFO
+    }
+
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
+        let s: Settings = cx.settings(INFO.slug);
+        for file in cx.files() {
+            if !file.is_modify() {
+                continue;
+            }
+            let (Some(before), Some(after)) = (file.before_text(), file.after_text()) else {
+                continue;
+            };
+            let total = before.lines().count();
+            if total < s.min_lines {
+                continue;
+            }
+            let removed = removed_line_count(before, after);
+            let share = removed as f64 / total as f64;
+            if share <= s.max_removed_share {
+                continue;
+            }
+            let path = file.path();
+            if let Some(t) = cx.task() {
+                let text = t.text().to_lowercase();
+                if t.hints_path(path) && REMOVAL_WORDS.iter().any(|w| text.contains(w)) {
+                    continue;
+                }
+            }
+            let pct = (share * 100.0).round();
+            out.push(
+                Finding::new(
+                    &INFO,
+                    cx.intent_severity(),
+                    format!("{removed} of {total} lines ({pct}%) removed, over the {}% budget", (s.max_removed_share * 100.0).round()),
+                )
+                .at(path, None, None)
+                .feedback(format!(
+                    "Your change to `{path}` removed {removed} of its {total} lines. Keep the rest of the file exactly as it was and change only what the task needs; never replace code with \"rest unchanged\" placeholders."
+                ))
+                .data(serde_json::json!({"removed": removed, "total": total, "share": share})),
+            );
+        }
+    }
+}

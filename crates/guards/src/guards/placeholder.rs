@@ -1,0 +1,161 @@
+//! placeholder: "... existing code ..." comments and stubs that replace real code.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+use slopguard_lang::FileKind;
+
+use crate::text::added_lines;
+use crate::{Context, Finding, Guard, GuardInfo, Severity};
+
+/// The placeholder guard.
+pub struct Placeholder;
+
+/// Static description.
+pub static INFO: GuardInfo = GuardInfo {
+    slug: "placeholder",
+    code: None,
+    summary: "\"... existing code ...\" / \"rest unchanged\" comments and TODO stubs replacing real code",
+    doc: include_str!("../../docs/placeholder.md"),
+    default_enabled: true,
+};
+
+/// Comment lines that stand in for code the model did not write out.
+fn placeholder_comment() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r"(?ix)
+            ^\s*(?:\#|//|/\*|\*|<!--|--|;|%|'|\{/\*)\s*
+            (?:
+                (?:\.{3}|…)\s*(?:\(?\s*)?(?:existing|previous|original|other|remaining|rest|more|same|unchanged|old)\b
+              | (?:the\s+)?rest\s+of\s+(?:the\s+)?(?:file|code|class|function|module|implementation|methods?|functions|tests|content|component|script)\b(?:\s+\w+){0,2}\s*(?:is\s+|are\s+|remains?\s+|stays?\s+|goes\s+)?(?:unchanged|the\s+same|as\s+before|omitted|here|\.{3}|…|$)
+              | (?:existing|previous|original|other|remaining)\s+(?:code|implementation|methods|functions|imports|tests|logic|content|helpers?)\s*(?:\w+\s+)?(?:here|unchanged|remains?|stays?|omitted|goes\s+here|as\s+before|\.{3}|…)
+              | (?:code|implementation|methods|functions|helpers?|imports)\s+(?:remains?|stays?|is|are)\s+(?:unchanged|the\s+same|as\s+before)
+              | (?:unchanged|omitted\s+for\s+brevity|same\s+as\s+before)\s*(?:\.{3}|…)?\s*(?:\*/|-->)?\s*$
+              | \w+(?:\s*(?:,|and)\s*\w+)*\s+remains?\s+unchanged
+            )",
+        )
+        .expect("valid regex")
+    })
+}
+
+/// Stub bodies that stand for unwritten logic.
+fn stub_marker() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r#"(?i)(?:\bTODO\b\s*:?\s*implement|\bimplement\s+(?:me|this)\b|raise\s+NotImplementedError|\btodo!\(|\bunimplemented!\(|throw\s+new\s+Error\(\s*["'`]not\s+implemented|panic\(\s*"not\s+implemented|^\s*pass\s*$|^\s*\.\.\.\s*$)"#,
+        )
+        .expect("valid regex")
+    })
+}
+
+/// Whether `line` is a placeholder comment.
+pub fn is_placeholder_comment(line: &str) -> bool {
+    placeholder_comment().is_match(line)
+}
+
+impl Guard for Placeholder {
+    fn info(&self) -> &'static GuardInfo {
+        &INFO
+    }
+
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
+        for file in cx.files() {
+            if !matches!(file.kind(), FileKind::Code(_) | FileKind::Data(_)) {
+                continue;
+            }
+            let path = file.path();
+            let Some(after) = file.after_text() else { continue };
+            let before = file.before_text().unwrap_or("");
+            // 1. Placeholder comments added by the change.
+            if let Some((line, text)) = added_lines(before, after)
+                .into_iter()
+                .find(|(_, l)| is_placeholder_comment(l))
+            {
+                let shown = text.trim();
+                out.push(
+                    Finding::new(&INFO, Severity::Block, format!("placeholder comment `{shown}` stands in for code"))
+                        .at(path, Some(line), None)
+                        .feedback(format!(
+                            "`{path}` line {line} has `{shown}` instead of real code. Write out the complete file content: every line you keep must be present verbatim, not summarised by a comment."
+                        )),
+                );
+            }
+            // 2. Real bodies replaced by stubs.
+            if !file.is_modify() {
+                continue;
+            }
+            let (Some(b), Some(a)) = (file.before_analysis(), file.after_analysis()) else { continue };
+            let before_lines: Vec<&str> = before.lines().collect();
+            let after_lines: Vec<&str> = after.lines().collect();
+            let body = |lines: &[&str], s: u32, e: u32| -> String {
+                lines
+                    .get(s.saturating_sub(1) as usize..(e as usize).min(lines.len()))
+                    .map(|l| l.join("\n"))
+                    .unwrap_or_default()
+            };
+            for new_def in &a.definitions {
+                let Some(old_def) = b.definitions.iter().find(|d| d.name == new_def.name && d.kind == new_def.kind) else {
+                    continue;
+                };
+                let old_body = body(&before_lines, old_def.start_line, old_def.end_line);
+                let new_body = body(&after_lines, new_def.start_line, new_def.end_line);
+                let old_len = old_def.end_line.saturating_sub(old_def.start_line) + 1;
+                let new_len = new_def.end_line.saturating_sub(new_def.start_line) + 1;
+                if old_len >= 4
+                    && new_len * 2 <= old_len
+                    && !stub_marker().is_match(&old_body)
+                    && new_body.lines().any(|l| stub_marker().is_match(l))
+                {
+                    out.push(
+                        Finding::new(
+                            &INFO,
+                            Severity::Block,
+                            format!("`{}` ({old_len} lines) was replaced by a stub", new_def.name),
+                        )
+                        .at(path, Some(new_def.start_line), None)
+                        .feedback(format!(
+                            "You replaced the body of `{}` in `{path}` with a stub (TODO / pass / NotImplemented). Keep the existing implementation and change only what the task requires.",
+                            new_def.name
+                        ))
+                        .data(serde_json::json!({"symbol": new_def.name, "old_lines": old_len, "new_lines": new_len})),
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholder_comments() {
+        for l in [
+            "# ... existing code ...",
+            "    // ... rest of the file unchanged",
+            "// rest of the code remains the same",
+            "# init_schema and seed remain unchanged",
+            "/* existing methods here */",
+            "  # ... (existing imports)",
+            "// Rest of implementation unchanged",
+            "<!-- rest of file unchanged -->",
+            "# ...existing tests...",
+        ] {
+            assert!(is_placeholder_comment(l), "{l}");
+        }
+        for l in [
+            "# compute the rest of the values",
+            "// TODO: handle errors",
+            "x = rest_of_file()",
+            "# see the existing implementation in utils.py for details on retries",
+            "// unchanged since v1: keep API stable",
+            "# The rest of the function handles retries.",
+        ] {
+            assert!(!is_placeholder_comment(l), "{l}");
+        }
+    }
+}

@@ -1,0 +1,88 @@
+//! G2 syntax: a touched file must still parse.
+
+use slopguard_lang::{DataFormat, FileKind, Language, SyntaxError};
+
+use crate::{Context, Finding, Guard, GuardInfo, Severity};
+
+/// The syntax guard.
+pub struct Syntax;
+
+/// Static description.
+pub static INFO: GuardInfo = GuardInfo {
+    slug: "syntax",
+    code: Some("G2"),
+    summary: "files that no longer parse: 11 languages plus JSON, TOML, YAML and INI",
+    doc: include_str!("../../docs/syntax.md"),
+    default_enabled: true,
+};
+
+fn data_error(format: DataFormat, text: Option<&str>) -> Option<SyntaxError> {
+    text.and_then(|t| slopguard_lang::parse_data(format, t).err())
+}
+
+/// C and C++ parse errors from tree-sitter are often preprocessor artefacts: a new file's
+/// errors there warn instead of block.
+fn uncertain_language(lang: Language) -> bool {
+    matches!(lang, Language::C | Language::Cpp)
+}
+
+impl Guard for Syntax {
+    fn info(&self) -> &'static GuardInfo {
+        &INFO
+    }
+
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
+        for file in cx.files() {
+            let path = file.path();
+            if file.change().after.is_none() || file.change().after_is_symlink {
+                continue;
+            }
+            match file.kind() {
+                FileKind::Code(lang) => {
+                    let Some(after) = file.after_analysis() else { continue };
+                    if after.syntax_errors.is_empty() {
+                        continue;
+                    }
+                    let before_errors = file.before_analysis().map(|b| b.syntax_errors.len());
+                    // A file that was already broken is only blamed for new breakage.
+                    if before_errors.is_some_and(|n| n >= after.syntax_errors.len()) {
+                        continue;
+                    }
+                    let severity = if uncertain_language(lang) && before_errors.is_none() {
+                        Severity::Warn
+                    } else {
+                        Severity::Block
+                    };
+                    let first = &after.syntax_errors[0];
+                    let more = after.syntax_errors.len() - 1;
+                    let extra = if more > 0 { format!(" (and {more} more)") } else { String::new() };
+                    out.push(
+                        Finding::new(&INFO, severity, format!("{} syntax error: {}{extra}", lang.name(), first.message))
+                            .at(path, Some(first.line), Some(first.column))
+                            .feedback(format!(
+                                "`{path}` does not parse as {} at line {}, column {}: {}. Send the complete, valid file.",
+                                lang.name(), first.line, first.column, first.message
+                            ))
+                            .data(serde_json::json!({"language": lang, "errors": after.syntax_errors})),
+                    );
+                }
+                FileKind::Data(format) => {
+                    let Some(err) = data_error(format, file.after_text()) else { continue };
+                    if file.is_modify() && data_error(format, file.before_text()).is_some() {
+                        continue;
+                    }
+                    let name = format!("{format:?}").to_uppercase();
+                    out.push(
+                        Finding::new(&INFO, Severity::Block, format!("invalid {name}: {}", err.message))
+                            .at(path, Some(err.line), Some(err.column))
+                            .feedback(format!(
+                                "`{path}` is not valid {name} (line {}, column {}): {}. Fix the syntax; keep every value quoted as the format requires.",
+                                err.line, err.column, err.message
+                            )),
+                    );
+                }
+                FileKind::Markdown | FileKind::Other => {}
+            }
+        }
+    }
+}

@@ -1,0 +1,27 @@
+//! The list of every guard, in the order they run.
+
+use crate::Guard;
+use crate::guards;
+
+static GUARDS: &[&dyn Guard] = &[
+    &guards::containment::Containment,
+    &guards::manifest_block::ManifestBlock,
+    &guards::syntax::Syntax,
+    &guards::symbol_preservation::SymbolPreservation,
+    &guards::deletion_budget::DeletionBudget,
+    &guards::placeholder::Placeholder,
+    &guards::scratch_file::ScratchFile,
+];
+
+/// Every guard, in run order.
+pub fn registry() -> &'static [&'static dyn Guard] {
+    GUARDS
+}
+
+/// The guard named `name` (slug or code, case-insensitive).
+pub fn find_guard(name: &str) -> Option<&'static dyn Guard> {
+    registry().iter().copied().find(|g| {
+        let info = g.info();
+        info.slug.eq_ignore_ascii_case(name) || info.code.is_some_and(|c| c.eq_ignore_ascii_case(name))
+    })
+}
