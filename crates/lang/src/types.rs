@@ -77,12 +77,36 @@ pub enum FileKind {
 }
 
 /// A parse error with a 1-based line and column.
+///
+/// Columns count characters (Unicode scalar values) from 1, as editors show them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SyntaxError {
+    /// 1-based line.
     pub line: u32,
+    /// 1-based column, in characters.
     pub column: u32,
+    /// Short human-readable message ("unexpected `)`", "missing `}`").
     pub message: String,
 }
+
+impl SyntaxError {
+    /// Builds an error at a 1-based line and column.
+    pub fn new(line: u32, column: u32, message: impl Into<String>) -> Self {
+        Self {
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}: {}", self.line, self.column, self.message)
+    }
+}
+
+impl std::error::Error for SyntaxError {}
 
 /// The kind of a top-level definition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -105,10 +129,25 @@ pub enum DefKind {
 }
 
 /// A top-level definition of a source file.
+///
+/// Besides the file's top-level items, members of top-level classes (and similar containers)
+/// are listed too, with a qualified name, because dropping a method is as harmful as dropping
+/// a function:
+///
+/// | language | member naming |
+/// |---|---|
+/// | Python, JavaScript, TypeScript, Java | `Class.method` (Java also nested types `Outer.Inner`) |
+/// | Go | methods as `Type.Method` (receiver type, pointer stripped) |
+/// | Rust | `Type::method` for functions in `impl` blocks and `Trait::method` for trait items; items of inline `mod m { .. }` as `m::item` |
+/// | C++ | `Class::method` for methods defined in a class body, `ns::f` inside namespaces; out-of-class definitions keep their written qualified name (`Foo::bar`) |
+/// | Ruby | instance methods `Class#method`, singleton methods `Class.method`, nested `Outer::Inner` |
+///
+/// [`Definition::simple_name`] gives the last segment, to compare with
+/// [`SourceAnalysis::references`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Definition {
     /// The defined name; for impls, the implemented type (`impl Display for Foo` -> `Foo`, with
-    /// `DefKind::Impl`).
+    /// `DefKind::Impl`). Members are qualified as described on the type.
     pub name: String,
     pub kind: DefKind,
     /// 1-based inclusive line span.
@@ -117,6 +156,24 @@ pub struct Definition {
     /// Hash of the definition's text with its own name replaced, so a pure rename keeps the
     /// same hash.
     pub body_hash: u64,
+}
+
+impl Definition {
+    /// The last segment of a qualified member name (`Class.method` -> `method`,
+    /// `Type::method` -> `method`, `Class#method` -> `method`); the name itself otherwise.
+    pub fn simple_name(&self) -> &str {
+        let n = self.name.as_str();
+        let cut = [
+            n.rfind("::").map(|i| i + 2),
+            n.rfind('.').map(|i| i + 1),
+            n.rfind('#').map(|i| i + 1),
+        ]
+        .into_iter()
+        .flatten()
+        .max()
+        .unwrap_or(0);
+        &n[cut..]
+    }
 }
 
 /// An import / use / require / include statement.
@@ -128,10 +185,20 @@ pub struct Import {
     pub line: u32,
 }
 
+/// The most syntax errors reported per file (the rest are dropped; the first ones matter).
+pub const MAX_ERRORS: usize = 20;
+
 /// Everything the guards need to know about one version of one source file.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct SourceAnalysis {
+    /// Certain syntax errors: the file does not parse. At most [`MAX_ERRORS`] are reported.
     pub syntax_errors: Vec<SyntaxError>,
+    /// Errors the parser reported that may be false positives: C/C++ errors explained by
+    /// preprocessor conditionals or by ALL_CAPS macro identifiers near the error (tree-sitter
+    /// parses C without expanding macros), and analyses cut short on huge inputs. A guard should
+    /// warn on these, never block. Kept separate from `syntax_errors` so that code which only
+    /// reads `syntax_errors` stays precise.
+    pub uncertain_syntax_errors: Vec<SyntaxError>,
     pub definitions: Vec<Definition>,
     pub imports: Vec<Import>,
     /// Identifier names used anywhere in the file (declarations included), deduplicated.

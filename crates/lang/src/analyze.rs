@@ -1,0 +1,241 @@
+//! The source analysis driver: one parse, one full-tree walk (syntax errors, references,
+//! imports, Rust macro calls), the definitions pass, then the per-language second checks.
+
+use rustc_hash::FxHashSet;
+use tree_sitter::{Node, Tree};
+
+use crate::ts::{self, K_IDENT, K_IMPORT, K_MACRO, K_SYMBOL, text};
+use crate::{Import, Language, MAX_ERRORS, SourceAnalysis, SyntaxError};
+use crate::{cfamily, defs, python_check, rust_check};
+
+/// A syntax error found by tree-sitter, with what the second checks need to judge it.
+pub struct RawError {
+    pub error: SyntaxError,
+    /// Byte range of the ERROR / MISSING node.
+    pub start_byte: usize,
+    /// Inside a preprocessor conditional node (C/C++).
+    pub in_preproc: bool,
+}
+
+/// What the walk collects.
+pub struct Walked<'s> {
+    pub errors: Vec<RawError>,
+    pub refs: FxHashSet<&'s str>,
+    pub imports: Vec<Import>,
+    /// Rust macro invocations: (macro name, byte range of the token tree).
+    pub macros: Vec<(&'s str, std::ops::Range<usize>)>,
+    /// Deepest node nesting seen (used to keep syn's recursion safe).
+    pub max_depth: usize,
+}
+
+/// See [`crate::analyze`].
+pub fn analyze(language: Language, source: &str) -> SourceAnalysis {
+    if language == Language::C {
+        // `.h` (and some `.c`) files are often C++. Parse as C first; when that reports errors
+        // and the C++ grammar parses the same text cleanly, the file is C++ and its C++
+        // analysis is returned.
+        let c = analyze_one(Language::C, source);
+        if c.syntax_errors.is_empty() && c.uncertain_syntax_errors.is_empty() {
+            return c;
+        }
+        let cpp = analyze_one(Language::Cpp, source);
+        if cpp.syntax_errors.is_empty() && cpp.uncertain_syntax_errors.is_empty() {
+            return cpp;
+        }
+        return c;
+    }
+    analyze_one(language, source)
+}
+
+fn analyze_one(lang: Language, src: &str) -> SourceAnalysis {
+    let mut out = SourceAnalysis::default();
+    let Some(tree) = ts::parse(lang, src) else {
+        out.uncertain_syntax_errors.push(SyntaxError::new(
+            1,
+            1,
+            "file too large or too complex to analyse in time",
+        ));
+        return out;
+    };
+    let root = tree.root_node();
+    let walked = walk(lang, &tree, src);
+    out.definitions = defs::definitions(lang, root, src);
+    out.imports = walked.imports;
+    let mut refs: Vec<String> = walked.refs.into_iter().map(str::to_owned).collect();
+    refs.sort_unstable();
+    out.references = refs;
+
+    let mut certain: Vec<SyntaxError> = Vec::new();
+    let mut uncertain: Vec<SyntaxError> = Vec::new();
+    match lang {
+        Language::C | Language::Cpp => {
+            let (c, u) = cfamily::classify(src, walked.errors);
+            certain = c;
+            uncertain = u;
+        }
+        _ => certain.extend(walked.errors.into_iter().map(|e| e.error)),
+    }
+    match lang {
+        Language::Python => certain.extend(python_check::check(src)),
+        Language::Rust => {
+            certain.extend(rust_check::check_file(src, walked.max_depth));
+            certain.extend(rust_check::check_macros(src, &walked.macros));
+        }
+        _ => {}
+    }
+    out.syntax_errors = finish(certain);
+    out.uncertain_syntax_errors = finish(uncertain);
+    out
+}
+
+/// Sorts errors by position, keeps one per line, caps the count.
+fn finish(mut errors: Vec<SyntaxError>) -> Vec<SyntaxError> {
+    errors.sort_by_key(|e| (e.line, e.column));
+    errors.dedup_by_key(|e| e.line);
+    errors.truncate(MAX_ERRORS);
+    errors
+}
+
+fn walk<'s>(lang: Language, tree: &Tree, src: &'s str) -> Walked<'s> {
+    let class = &ts::lang_data(lang).class;
+    let mut w = Walked {
+        errors: Vec::new(),
+        refs: FxHashSet::default(),
+        imports: Vec::new(),
+        macros: Vec::new(),
+        max_depth: 0,
+    };
+    let mut cursor = tree.walk();
+    let mut depth = 0usize;
+    let mut err_depth: Option<usize> = None;
+    'outer: loop {
+        let node = cursor.node();
+        if node.is_missing() {
+            if err_depth.is_none() && w.errors.len() < MAX_ERRORS * 4 {
+                w.errors
+                    .push(raw_error(lang, node, src, missing_message(node)));
+            }
+        } else if node.is_error() {
+            if err_depth.is_none() {
+                if w.errors.len() < MAX_ERRORS * 4 {
+                    w.errors
+                        .push(raw_error(lang, node, src, error_message(node, src)));
+                }
+                err_depth = Some(depth);
+            }
+        } else {
+            let c = class.get(usize::from(node.kind_id())).copied().unwrap_or(0);
+            if c != 0 {
+                visit(lang, node, c, src, &mut w);
+            }
+        }
+        if cursor.goto_first_child() {
+            depth += 1;
+            w.max_depth = w.max_depth.max(depth);
+            continue;
+        }
+        loop {
+            if err_depth == Some(depth) {
+                err_depth = None;
+            }
+            if cursor.goto_next_sibling() {
+                continue 'outer;
+            }
+            if !cursor.goto_parent() {
+                break 'outer;
+            }
+            depth -= 1;
+        }
+    }
+    w
+}
+
+fn visit<'s>(lang: Language, node: Node<'_>, class: u8, src: &'s str, w: &mut Walked<'s>) {
+    if class & K_IDENT != 0 {
+        let t = text(node, src);
+        if !t.is_empty() {
+            w.refs.insert(t.trim_start_matches('#'));
+        }
+    }
+    if class & K_SYMBOL != 0 {
+        let t = text(node, src)
+            .trim_start_matches(':')
+            .trim_end_matches(':');
+        if !t.is_empty() && !t.starts_with(['"', '\'']) {
+            w.refs.insert(t);
+        }
+    }
+    if class & K_IMPORT != 0 {
+        crate::imports::collect(lang, node, src, &mut w.imports);
+    }
+    if class & K_MACRO != 0
+        && let Some(name) = node.child_by_field_name("macro")
+        && let Some(tt) = ts::child_of_kind(node, "token_tree")
+    {
+        w.macros.push((text(name, src), tt.byte_range()));
+    }
+}
+
+fn raw_error(lang: Language, node: Node<'_>, src: &str, message: String) -> RawError {
+    let (line, column) = node_line_col(node, src);
+    let in_preproc = matches!(lang, Language::C | Language::Cpp) && {
+        let mut p = node.parent();
+        let mut found = false;
+        while let Some(n) = p {
+            if n.kind().starts_with("preproc_") {
+                found = true;
+                break;
+            }
+            p = n.parent();
+        }
+        found
+    };
+    RawError {
+        error: SyntaxError::new(line, column, message),
+        start_byte: node.start_byte(),
+        in_preproc,
+    }
+}
+
+/// 1-based line and character column of a node's start.
+pub fn node_line_col(node: Node<'_>, src: &str) -> (u32, u32) {
+    let pos = node.start_position();
+    let start = node.start_byte();
+    let line_start = start.saturating_sub(pos.column);
+    let col = src
+        .get(line_start..start)
+        .map_or(pos.column, |s| s.chars().count());
+    (
+        u32::try_from(pos.row + 1).unwrap_or(u32::MAX),
+        u32::try_from(col + 1).unwrap_or(u32::MAX),
+    )
+}
+
+fn missing_message(node: Node<'_>) -> String {
+    let kind = node.kind();
+    if kind.chars().any(|c| c.is_alphanumeric()) && kind.chars().any(|c| c == '_') {
+        format!("missing {}", kind.replace('_', " "))
+    } else if kind.chars().all(|c| c.is_ascii_alphabetic()) && kind.len() > 3 {
+        format!("missing {kind}")
+    } else {
+        format!("missing `{kind}`")
+    }
+}
+
+fn error_message(node: Node<'_>, src: &str) -> String {
+    if node.start_byte() >= src.len() {
+        return "unexpected end of file".to_owned();
+    }
+    let t = text(node, src).trim();
+    if t.is_empty() {
+        return "syntax error".to_owned();
+    }
+    let first_line = t.lines().next().unwrap_or(t).trim_end();
+    let snippet: String = first_line.chars().take(40).collect();
+    let ellipsis = if snippet.len() < t.len() { "…" } else { "" };
+    if node.child_count() <= 1 && !t.contains(char::is_whitespace) {
+        format!("unexpected `{snippet}`")
+    } else {
+        format!("invalid syntax near `{snippet}{ellipsis}`")
+    }
+}

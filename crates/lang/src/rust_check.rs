@@ -1,0 +1,142 @@
+//! The Rust second check: `syn` parses the whole file (rustc's grammar, not tree-sitter's
+//! approximation), and the arguments of well-known expression macros are parsed as
+//! comma-separated expressions, so `println!("{}", x y)` is caught.
+
+use std::ops::Range;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use syn::parse::{ParseStream, Parser};
+use syn::punctuated::Punctuated;
+use syn::{Expr, Token};
+
+use crate::SyntaxError;
+use crate::ts::line_col;
+
+/// Above this tree depth syn runs on a thread with a large stack (it is recursive).
+const DEEP: usize = 160;
+/// Above this tree depth syn is not run at all.
+const TOO_DEEP: usize = 3000;
+
+/// Macros whose arguments are comma-separated expressions.
+const EXPR_MACROS: &[&str] = &[
+    "println",
+    "print",
+    "eprintln",
+    "eprint",
+    "format",
+    "write",
+    "writeln",
+    "vec",
+    "assert",
+    "assert_eq",
+    "assert_ne",
+    "debug_assert",
+    "debug_assert_eq",
+    "debug_assert_ne",
+    "panic",
+    "dbg",
+    "format_args",
+    "todo",
+    "unimplemented",
+    "unreachable",
+];
+
+/// Parses the file with syn; `max_depth` is the tree-sitter tree depth.
+pub fn check_file(src: &str, max_depth: usize) -> Option<SyntaxError> {
+    if max_depth > TOO_DEEP {
+        return None;
+    }
+    if max_depth > DEEP {
+        let owned = src.to_owned();
+        return std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn(move || parse_file(&owned))
+            .ok()?
+            .join()
+            .ok()
+            .flatten();
+    }
+    parse_file(src)
+}
+
+fn parse_file(src: &str) -> Option<SyntaxError> {
+    let result = catch_unwind(AssertUnwindSafe(|| match syn::parse_file(src) {
+        Ok(_) => None,
+        Err(e) => {
+            let start = e.span().start();
+            Some(SyntaxError::new(
+                u32::try_from(start.line.max(1)).unwrap_or(u32::MAX),
+                u32::try_from(start.column + 1).unwrap_or(u32::MAX),
+                e.to_string(),
+            ))
+        }
+    }));
+    // proc-macro2 keeps a per-thread source map that grows with every parse.
+    proc_macro2::extra::invalidate_current_thread_spans();
+    result.ok().flatten()
+}
+
+/// Parses the arguments of known expression macros (`name`, token tree byte range).
+pub fn check_macros(src: &str, macros: &[(&str, Range<usize>)]) -> Vec<SyntaxError> {
+    let mut out = Vec::new();
+    for (name, range) in macros {
+        let name = name.trim_start_matches("::");
+        let name = name
+            .strip_prefix("std::")
+            .or_else(|| name.strip_prefix("core::"))
+            .or_else(|| name.strip_prefix("alloc::"))
+            .unwrap_or(name);
+        if !EXPR_MACROS.contains(&name) {
+            continue;
+        }
+        let Some(tt) = src.get(range.clone()) else {
+            continue;
+        };
+        if tt.len() < 2 {
+            continue;
+        }
+        let Some(inner) = tt.get(1..tt.len() - 1) else {
+            continue;
+        };
+        let is_vec = name == "vec";
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            let list = Punctuated::<Expr, Token![,]>::parse_terminated.parse_str(inner);
+            match list {
+                Ok(_) => None,
+                Err(e) => {
+                    if is_vec && repeat_form.parse_str(inner).is_ok() {
+                        return None;
+                    }
+                    let s = e.span().start();
+                    Some((s.line, s.column, e.to_string()))
+                }
+            }
+        }));
+        proc_macro2::extra::invalidate_current_thread_spans();
+        if let Ok(Some((l, c, msg))) = result {
+            let (l0, c0) = line_col(src, range.start + 1);
+            let (line, col) = if l <= 1 {
+                (l0, c0.saturating_add(u32::try_from(c).unwrap_or(0)))
+            } else {
+                (
+                    l0.saturating_add(u32::try_from(l - 1).unwrap_or(0)),
+                    u32::try_from(c + 1).unwrap_or(1),
+                )
+            };
+            out.push(SyntaxError::new(
+                line,
+                col,
+                format!("in `{name}!` arguments: {msg}"),
+            ));
+        }
+    }
+    out
+}
+
+/// `vec![elem; n]`.
+fn repeat_form(input: ParseStream<'_>) -> syn::Result<()> {
+    input.parse::<Expr>()?;
+    input.parse::<Token![;]>()?;
+    input.parse::<Expr>()?;
+    Ok(())
+}
