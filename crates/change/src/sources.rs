@@ -213,10 +213,12 @@ pub fn from_staged(repo_path: &Path) -> Result<ChangeSet, ChangeError> {
 /// A commit against its first parent (against the empty tree for a root commit).
 pub fn from_commit(repo_path: &Path, rev: &str) -> Result<ChangeSet, ChangeError> {
     let repo = Arc::new(GitRepo::open(repo_path)?);
-    commit_change(&repo, rev)
+    from_commit_in(&repo, rev)
 }
 
-pub(crate) fn commit_change(repo: &Arc<GitRepo>, rev: &str) -> Result<ChangeSet, ChangeError> {
+/// A commit against its first parent, reading through an already opened repository (replay
+/// opens one per worker thread so blob reads do not contend).
+pub fn from_commit_in(repo: &Arc<GitRepo>, rev: &str) -> Result<ChangeSet, ChangeError> {
     let commit = repo.resolve_commit(rev)?;
     let parents = repo.parents(&commit)?;
     let parent = parents.first().cloned();

@@ -40,6 +40,8 @@ enum Command {
     Replay(commands::replay::ReplayArgs),
     /// List the guards, or explain one (`slopguard guards explain G7`).
     Guards(commands::guards::GuardsArgs),
+    /// Agent-loop guardrails for Claude Code and Codex (`hook claude`, `hook codex`, `hook install`).
+    Hook(commands::hook::HookArgs),
 }
 
 /// Options every command can read.
@@ -64,6 +66,7 @@ fn main() -> ExitCode {
         Command::Check(args) => commands::check::run(args, &global),
         Command::Replay(args) => commands::replay::run(args, &global),
         Command::Guards(args) => commands::guards::run(args, &global),
+        Command::Hook(args) => commands::hook::run(args, &global),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -1,0 +1,142 @@
+//! `slopguard check`: run the static guard stack on one change.
+
+use std::io::{IsTerminal, Read};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, Result, bail};
+use slopguard_change::{ChangeSet, Task};
+use slopguard_guards::output::{Format, render_text, to_json, to_sarif};
+use slopguard_guards::{Config, Report, find_guard};
+
+use crate::{EXIT_BLOCKED, EXIT_OK};
+
+/// Arguments of `slopguard check`.
+#[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("source").args(["worktree", "staged", "commit", "diff", "patches"])))]
+pub struct CheckArgs {
+    /// Repository to check (bare repositories work with --commit, --diff --base, --patches --base).
+    #[arg(long, short = 'C', default_value = ".")]
+    pub repo: PathBuf,
+    /// Check the working tree against HEAD (the default).
+    #[arg(long)]
+    pub worktree: bool,
+    /// Check the staged changes (the index) against HEAD.
+    #[arg(long)]
+    pub staged: bool,
+    /// Check a commit against its first parent.
+    #[arg(long, value_name = "REV")]
+    pub commit: Option<String>,
+    /// Check a unified or git diff (`-` for stdin), applied in memory to --base.
+    #[arg(long, value_name = "FILE")]
+    pub diff: Option<PathBuf>,
+    /// Check LLM patches: the JSON patch list or search/replace edit blocks (`-` for stdin).
+    #[arg(long, value_name = "FILE")]
+    pub patches: Option<PathBuf>,
+    /// Base revision for --diff and --patches (default: the working tree; HEAD when bare).
+    #[arg(long, value_name = "REV")]
+    pub base: Option<String>,
+    /// What the change is for (enables intent-dependent blocking).
+    #[arg(long, value_name = "TEXT", conflicts_with = "task_file")]
+    pub task: Option<String>,
+    /// The task as a file: TOML/JSON with title, description, file_hints, allowed_manifests, or plain text.
+    #[arg(long, value_name = "FILE")]
+    pub task_file: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, default_value = "text", value_parser = ["text", "json", "sarif"])]
+    pub format: String,
+    /// Turn a guard on (slug or code), repeatable.
+    #[arg(long, value_name = "GUARD")]
+    pub enable: Vec<String>,
+    /// Turn a guard off (slug or code), repeatable.
+    #[arg(long, value_name = "GUARD")]
+    pub disable: Vec<String>,
+    /// Colour: auto, always, never.
+    #[arg(long, default_value = "auto", value_parser = ["auto", "always", "never"])]
+    pub color: String,
+}
+
+/// Reads a file argument, `-` meaning stdin.
+fn read_input(path: &Path) -> Result<String> {
+    let bytes = if path == Path::new("-") {
+        let mut buf = Vec::new();
+        std::io::stdin().read_to_end(&mut buf).context("reading stdin")?;
+        buf
+    } else {
+        std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?
+    };
+    String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8 text", path.display()))
+}
+
+/// Loads the configuration and applies `--enable` / `--disable`.
+pub fn load_config(repo: &Path, global: &crate::Global, enable: &[String], disable: &[String]) -> Result<Config> {
+    let mut config = Config::discover(repo, global.config.as_deref())?;
+    for (names, on) in [(enable, true), (disable, false)] {
+        for name in names {
+            let guard = find_guard(name)
+                .with_context(|| format!("unknown guard `{name}` (run `slopguard guards` for the list)"))?;
+            config.set_enabled(guard.info().slug, on);
+        }
+    }
+    Ok(config)
+}
+
+/// The task from `--task` / `--task-file`.
+pub fn load_task(task: Option<&str>, task_file: Option<&Path>) -> Result<Option<Task>> {
+    Ok(match (task, task_file) {
+        (Some(t), _) => Some(Task::from_text(t)),
+        (None, Some(f)) => Some(Task::from_file(f)?),
+        (None, None) => None,
+    })
+}
+
+fn build_change(args: &CheckArgs) -> Result<ChangeSet> {
+    let repo = &args.repo;
+    if !repo.exists() {
+        bail!("{} does not exist", repo.display());
+    }
+    if args.base.is_some() && args.diff.is_none() && args.patches.is_none() {
+        bail!("--base applies to --diff and --patches only");
+    }
+    let change = if let Some(rev) = &args.commit {
+        slopguard_change::from_commit(repo, rev)?
+    } else if args.staged {
+        slopguard_change::from_staged(repo)?
+    } else if let Some(diff) = &args.diff {
+        let text = read_input(diff)?;
+        slopguard_change::from_diff(repo, &text, args.base.as_deref())?
+    } else if let Some(p) = &args.patches {
+        let text = read_input(p)?;
+        slopguard_change::from_patches_file(repo, &text, args.base.as_deref())?
+    } else {
+        slopguard_change::from_worktree(repo)?
+    };
+    Ok(change)
+}
+
+/// Prints `report` in `format` to stdout.
+pub fn print_report(report: &Report, format: &str, color: &str) {
+    let format: Format = format.parse().unwrap_or(Format::Text);
+    let out = match format {
+        Format::Json => to_json(report),
+        Format::Sarif => to_sarif(report),
+        Format::Text => {
+            let color = match color {
+                "always" => true,
+                "never" => false,
+                _ => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+            };
+            render_text(report, color)
+        }
+    };
+    println!("{}", out.trim_end());
+}
+
+/// Runs the command.
+pub fn run(args: CheckArgs, global: &crate::Global) -> Result<u8> {
+    let config = load_config(&args.repo, global, &args.enable, &args.disable)?;
+    let task = load_task(args.task.as_deref(), args.task_file.as_deref())?;
+    let change = build_change(&args)?;
+    let report = slopguard_guards::run_static(&change, task.as_ref(), &config);
+    print_report(&report, &args.format, &args.color);
+    Ok(if report.blocked() { EXIT_BLOCKED } else { EXIT_OK })
+}

@@ -1,0 +1,59 @@
+//! `slopguard guards`: list the guards or explain one.
+
+use anyhow::{Context as _, Result};
+use slopguard_guards::{Config, find_guard, registry};
+
+use crate::EXIT_OK;
+
+/// Arguments of `slopguard guards`.
+#[derive(Debug, clap::Args)]
+pub struct GuardsArgs {
+    #[command(subcommand)]
+    pub action: Option<GuardsAction>,
+    /// Output format of the list.
+    #[arg(long, default_value = "text", value_parser = ["text", "json"])]
+    pub format: String,
+}
+
+/// `guards` subcommands.
+#[derive(Debug, clap::Subcommand)]
+pub enum GuardsAction {
+    /// Print a guard's documentation (by slug or code, e.g. `G7`).
+    Explain {
+        /// Guard slug or code.
+        guard: String,
+    },
+}
+
+/// Runs the command.
+pub fn run(args: GuardsArgs, global: &crate::Global) -> Result<u8> {
+    if let Some(GuardsAction::Explain { guard }) = &args.action {
+        let g = find_guard(guard)
+            .with_context(|| format!("unknown guard `{guard}` (run `slopguard guards` for the list)"))?;
+        println!("{}", g.info().doc.trim_end());
+        return Ok(EXIT_OK);
+    }
+    let config = Config::discover(std::path::Path::new("."), global.config.as_deref())?;
+    if args.format == "json" {
+        let list: Vec<_> = registry()
+            .iter()
+            .map(|g| {
+                let i = g.info();
+                serde_json::json!({
+                    "id": i.slug, "code": i.code, "default_enabled": i.default_enabled,
+                    "enabled": config.enabled(i.slug), "summary": i.summary,
+                })
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&list)?);
+        return Ok(EXIT_OK);
+    }
+    println!("{:<5} {:<22} {:<4} WHAT IT CATCHES", "CODE", "GUARD", "ON");
+    for g in registry() {
+        let i = g.info();
+        let on = if config.enabled(i.slug) { "yes" } else { "no" };
+        println!("{:<5} {:<22} {:<4} {}", i.code.unwrap_or("-"), i.slug, on, i.summary);
+    }
+    println!("\n`slopguard guards explain <GUARD>` prints a guard's documentation.");
+    Ok(EXIT_OK)
+}

@@ -1,0 +1,183 @@
+//! `slopguard hook claude|codex|install`: the agent-loop guardrails speaking each agent's hook
+//! protocol. A hook's exit code follows the agent's protocol (0 with JSON on stdout; 2 with a
+//! message on stderr where that is the protocol's way to block), not slopguard's usual 0/1/2.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use slopguard_hooks::edits::{ChangeKind, FileChange};
+use slopguard_hooks::install::{self, Scope};
+use slopguard_hooks::store::{FileStore, SessionStore, StoreError};
+use slopguard_hooks::{Agent, Deps, EditJudge, Judgement};
+
+/// Arguments of `slopguard hook`.
+#[derive(Debug, clap::Args)]
+pub struct HookArgs {
+    #[command(subcommand)]
+    command: HookCommand,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum HookCommand {
+    /// Answer one Claude Code hook event (JSON on stdin).
+    Claude(RunArgs),
+    /// Answer one Codex hook event (JSON on stdin).
+    Codex(RunArgs),
+    /// Write (or remove) the hook configuration for an agent.
+    Install(InstallArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct RunArgs {
+    /// Keep the deterministic gates (verification, evidence, doom loop) and skip the static
+    /// guard stack before writes.
+    #[arg(long)]
+    lean: bool,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum AgentArg {
+    Claude,
+    Codex,
+}
+
+#[derive(Debug, clap::Args)]
+struct InstallArgs {
+    /// The agent whose configuration to write.
+    agent: AgentArg,
+    /// Install into the project (`.claude/settings.json`, `.codex/hooks.json`; the default).
+    #[arg(long, conflicts_with = "user")]
+    project: bool,
+    /// Install for the user (`~/.claude/settings.json`, `~/.codex/hooks.json`).
+    #[arg(long)]
+    user: bool,
+    /// Remove slopguard's entries, leaving every other hook in place.
+    #[arg(long)]
+    uninstall: bool,
+    /// Lean mode: no guard before write, only the cheap deterministic gates.
+    #[arg(long)]
+    lean: bool,
+    /// Program to put in the hook commands (default: `slopguard`).
+    #[arg(long, default_value = "slopguard")]
+    program: String,
+}
+
+/// Runs the command.
+pub fn run(args: HookArgs, global: &crate::Global) -> anyhow::Result<u8> {
+    match args.command {
+        HookCommand::Claude(a) => Ok(answer(Agent::Claude, a, global)),
+        HookCommand::Codex(a) => Ok(answer(Agent::Codex, a, global)),
+        HookCommand::Install(a) => install_cmd(a),
+    }
+}
+
+fn answer(agent: Agent, args: RunArgs, global: &crate::Global) -> u8 {
+    let mut raw = Vec::new();
+    if let Err(e) = std::io::stdin().take(64 << 20).read_to_end(&mut raw) {
+        eprintln!("slopguard hook: cannot read stdin: {e}");
+        raw.clear();
+    }
+    let judge = GuardsJudge {
+        config: global.config.clone(),
+    };
+    let store = |root: &Path| -> Result<Box<dyn SessionStore>, StoreError> {
+        Ok(Box::new(FileStore::for_repo(root)))
+    };
+    let deps = Deps {
+        store: &store,
+        judge: &judge,
+        fallback_dir: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+        config: None,
+        lean: args.lean,
+    };
+    let out = slopguard_hooks::handle(agent, &raw, &deps);
+    if !out.stdout.is_empty() {
+        let mut so = std::io::stdout().lock();
+        let _ = writeln!(so, "{}", out.stdout);
+        let _ = so.flush();
+    }
+    if !out.stderr.is_empty() {
+        eprintln!("{}", out.stderr);
+    }
+    out.exit_code
+}
+
+fn install_cmd(a: InstallArgs) -> anyhow::Result<u8> {
+    let agent = match a.agent {
+        AgentArg::Claude => Agent::Claude,
+        AgentArg::Codex => Agent::Codex,
+    };
+    let scope = if a.user {
+        let home = std::env::var_os("HOME")
+            .map(PathBuf::from)
+            .ok_or_else(|| anyhow::anyhow!("HOME is not set"))?;
+        Scope::User(home)
+    } else {
+        let cwd = std::env::current_dir()?;
+        let root = slopguard_hooks::tree::repo_root(&cwd).unwrap_or(cwd);
+        Scope::Project(root)
+    };
+    let _ = a.project; // the default scope
+    let path = install::install(agent, &scope, &a.program, a.lean, a.uninstall)?;
+    let what = if a.uninstall {
+        "removed slopguard hooks from"
+    } else {
+        "installed slopguard hooks in"
+    };
+    println!("{what} {}", path.display());
+    Ok(crate::EXIT_OK)
+}
+
+/// The static guard stack as the hooks' judge.
+struct GuardsJudge {
+    config: Option<PathBuf>,
+}
+
+impl EditJudge for GuardsJudge {
+    fn judge(&self, root: &Path, changes: &[FileChange], tool: &str) -> Result<Judgement, String> {
+        let config = slopguard_guards::Config::discover(root, self.config.as_deref())
+            .map_err(|e| format!("guard configuration: {e}"))?;
+        let changes: Vec<slopguard_change::FileChange> = changes
+            .iter()
+            .map(|c| slopguard_change::FileChange {
+                path: c.path.clone(),
+                kind: match &c.kind {
+                    ChangeKind::Create => slopguard_change::ChangeKind::Create,
+                    ChangeKind::Modify => slopguard_change::ChangeKind::Modify,
+                    ChangeKind::Delete => slopguard_change::ChangeKind::Delete,
+                    ChangeKind::Rename { from } => {
+                        slopguard_change::ChangeKind::Rename { from: from.clone() }
+                    }
+                },
+                before: c.before.clone().map(String::into_bytes),
+                after: c.after.clone().map(String::into_bytes),
+                after_is_symlink: false,
+            })
+            .collect();
+        let base: Arc<dyn slopguard_change::Tree> =
+            Arc::new(slopguard_change::WorkTree::new(root.to_path_buf()));
+        let set = slopguard_change::ChangeSet::new(base, changes, "agent hook");
+        // The hook does not know the agent's task. A whole-file Write that drops definitions is
+        // judged as an edit whose task did not ask for the removal (blocking); targeted edits
+        // and patch hunks that remove code are deliberate enough to be warnings only.
+        // (An empty task text mentions no symbol, so no removal counts as asked for.)
+        let task = (tool == "Write").then(|| slopguard_change::Task::from_text(""));
+        let report = slopguard_guards::run_static(&set, task.as_ref(), &config);
+        let mut slugs: Vec<&str> = report.blocking().map(|f| f.guard).collect();
+        slugs.sort_unstable();
+        slugs.dedup();
+        Ok(Judgement {
+            blocked: report.blocked(),
+            feedback: format!(
+                "slopguard blocked this edit; nothing was written. Fix these and try again:\n{}",
+                report.feedback().trim_end()
+            ),
+            signature: if slugs.is_empty() {
+                "pass".into()
+            } else {
+                format!("block:{}", slugs.join(","))
+            },
+        })
+    }
+}

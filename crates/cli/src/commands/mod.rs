@@ -1,0 +1,7 @@
+//! One module per subcommand; each exposes an `Args` struct and a `run` function returning the
+//! process exit code.
+
+pub mod check;
+pub mod guards;
+pub mod hook;
+pub mod replay;

@@ -1,0 +1,248 @@
+//! `slopguard replay A..B`: `check` on every non-merge commit of a range, as if each were an
+//! agent's patch, to calibrate the guards on a repository's own history.
+
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::{Context as _, Result, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use serde::Serialize;
+use slopguard_change::Task;
+use slopguard_change::git::GitRepo;
+use slopguard_guards::{Finding, Severity, registry};
+
+use crate::EXIT_OK;
+
+/// Arguments of `slopguard replay`.
+#[derive(Debug, clap::Args)]
+pub struct ReplayArgs {
+    /// Commit range `A..B`, or one revision for its whole history.
+    pub range: String,
+    /// Repository (bare or not).
+    #[arg(long, short = 'C', default_value = ".")]
+    pub repo: PathBuf,
+    /// Output format.
+    #[arg(long, default_value = "text", value_parser = ["text", "json"])]
+    pub format: String,
+    /// Worker threads (default: all cores).
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+    /// Replay at most this many commits (newest first).
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// Use each commit's message as its task (intent-dependent guards then block).
+    #[arg(long)]
+    pub task_from_message: bool,
+    /// Turn a guard on (slug or code), repeatable.
+    #[arg(long, value_name = "GUARD")]
+    pub enable: Vec<String>,
+    /// Turn a guard off (slug or code), repeatable.
+    #[arg(long, value_name = "GUARD")]
+    pub disable: Vec<String>,
+    /// Commits listed per guard in text output.
+    #[arg(long, default_value_t = 5)]
+    pub show: usize,
+}
+
+/// One commit that made a guard fire.
+#[derive(Debug, Clone, Serialize)]
+struct Firing {
+    commit: String,
+    subject: String,
+    severity: Severity,
+    findings: Vec<Finding>,
+}
+
+/// Per-guard totals.
+#[derive(Debug, Default, Serialize)]
+struct GuardTally {
+    code: Option<&'static str>,
+    /// Commits with at least one blocking finding of the guard.
+    blocked_commits: usize,
+    /// Commits with only warnings of the guard.
+    warned_commits: usize,
+    commits: Vec<Firing>,
+}
+
+#[derive(Debug, Serialize)]
+struct ReplaySummary {
+    range: String,
+    commits: usize,
+    blocked_commits: usize,
+    elapsed_ms: f64,
+    commits_per_second: f64,
+    threads: usize,
+    guards: BTreeMap<&'static str, GuardTally>,
+    errors: Vec<serde_json::Value>,
+}
+
+fn list_commits(repo: &GitRepo, range: &str, limit: Option<usize>) -> Result<Vec<(String, String)>> {
+    if range.starts_with('-') {
+        bail!("invalid range `{range}`");
+    }
+    let mut args = vec!["rev-list", "--no-merges", "--format=%s"];
+    let lim;
+    if let Some(n) = limit {
+        lim = format!("--max-count={n}");
+        args.push(&lim);
+    }
+    args.push(range);
+    args.push("--");
+    let out = repo
+        .run(&args)
+        .with_context(|| format!("unknown range `{range}` (use A..B with revisions from `git log`)"))?;
+    let text = String::from_utf8_lossy(&out);
+    let mut commits = Vec::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        if let Some(id) = line.strip_prefix("commit ") {
+            let subject = lines.next().unwrap_or("").to_string();
+            commits.push((id.to_string(), subject));
+        }
+    }
+    Ok(commits)
+}
+
+/// Runs the command.
+pub fn run(args: ReplayArgs, global: &crate::Global) -> Result<u8> {
+    let repo = GitRepo::open(&args.repo)?;
+    let config_root = repo.work_dir().map(PathBuf::from).unwrap_or_else(|| args.repo.clone());
+    let config = super::check::load_config(&config_root, global, &args.enable, &args.disable)?;
+    let commits = list_commits(&repo, &args.range, args.limit)?;
+    let threads = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2)).max(1);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    let bar = if std::io::stderr().is_terminal() && args.format == "text" {
+        let b = ProgressBar::new(commits.len() as u64);
+        b.set_style(
+            ProgressStyle::with_template("{spinner} replay [{bar:30}] {pos}/{len} commits {per_sec} eta {eta}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> "),
+        );
+        b
+    } else {
+        ProgressBar::hidden()
+    };
+    let started = Instant::now();
+    let repo_path = args.repo.clone();
+    let results: Vec<(usize, Result<slopguard_guards::Report, String>)> = pool.install(|| {
+        commits
+            .par_iter()
+            .enumerate()
+            .map_init(
+                || GitRepo::open(&repo_path).map(Arc::new),
+                |repo, (i, (id, _))| {
+                    let res = match repo {
+                        Ok(repo) => slopguard_change::from_commit_in(repo, id)
+                            .map(|change| {
+                                let task = args
+                                    .task_from_message
+                                    .then(|| change.message.as_deref().map(Task::from_text))
+                                    .flatten();
+                                slopguard_guards::run_static(&change, task.as_ref(), &config)
+                            })
+                            .map_err(|e| e.to_string()),
+                        Err(e) => Err(e.to_string()),
+                    };
+                    bar.inc(1);
+                    (i, res)
+                },
+            )
+            .collect()
+    });
+    bar.finish_and_clear();
+    let elapsed = started.elapsed();
+    let mut guards: BTreeMap<&'static str, GuardTally> = registry()
+        .iter()
+        .filter(|g| config.enabled(g.info().slug))
+        .map(|g| (g.info().slug, GuardTally { code: g.info().code, ..GuardTally::default() }))
+        .collect();
+    let mut errors = Vec::new();
+    let mut blocked_commits = 0;
+    for (i, res) in results {
+        let (id, subject) = &commits[i];
+        match res {
+            Err(e) => errors.push(serde_json::json!({"commit": id, "error": e})),
+            Ok(report) => {
+                if report.blocked() {
+                    blocked_commits += 1;
+                }
+                let mut per_guard: BTreeMap<&'static str, Vec<Finding>> = BTreeMap::new();
+                for f in report.findings {
+                    per_guard.entry(f.guard).or_default().push(f);
+                }
+                for (slug, findings) in per_guard {
+                    let tally = guards.entry(slug).or_default();
+                    let severity = findings.iter().map(|f| f.severity).max().unwrap_or(Severity::Warn);
+                    match severity {
+                        Severity::Block => tally.blocked_commits += 1,
+                        Severity::Warn => tally.warned_commits += 1,
+                    }
+                    tally.commits.push(Firing { commit: id.clone(), subject: subject.clone(), severity, findings });
+                }
+            }
+        }
+    }
+    let summary = ReplaySummary {
+        range: args.range.clone(),
+        commits: commits.len(),
+        blocked_commits,
+        elapsed_ms: elapsed.as_secs_f64() * 1000.0,
+        commits_per_second: commits.len() as f64 / elapsed.as_secs_f64().max(1e-9),
+        threads,
+        guards,
+        errors,
+    };
+    if args.format == "json" {
+        println!("{}", serde_json::to_string_pretty(&summary)?);
+    } else {
+        print_text(&summary, args.show);
+    }
+    Ok(EXIT_OK)
+}
+
+fn print_text(s: &ReplaySummary, show: usize) {
+    let pct = |n: usize| if s.commits == 0 { 0.0 } else { n as f64 * 100.0 / s.commits as f64 };
+    println!(
+        "replayed {} commits of {} in {:.2} s ({:.0} commits/s, {} threads); {} blocked ({:.2}%)",
+        s.commits,
+        s.range,
+        s.elapsed_ms / 1000.0,
+        s.commits_per_second,
+        s.threads,
+        s.blocked_commits,
+        pct(s.blocked_commits)
+    );
+    println!("\n{:<28} {:>8} {:>7} {:>8}", "GUARD", "BLOCKED", "%", "WARNED");
+    for (slug, t) in &s.guards {
+        let name = match t.code {
+            Some(c) => format!("{c} {slug}"),
+            None => slug.to_string(),
+        };
+        println!("{:<28} {:>8} {:>6.2}% {:>8}", name, t.blocked_commits, pct(t.blocked_commits), t.warned_commits);
+    }
+    for (slug, t) in &s.guards {
+        if t.commits.is_empty() {
+            continue;
+        }
+        println!("\n{slug}:");
+        let mut firings: Vec<&Firing> = t.commits.iter().collect();
+        firings.sort_by_key(|f| std::cmp::Reverse(f.severity));
+        for f in firings.iter().take(show) {
+            let first = f.findings.first().map(|x| format!("{}: {}", x.location(), x.message)).unwrap_or_default();
+            println!("  {} {} {:.60} | {}", &f.commit[..f.commit.len().min(10)], f.severity.as_str(), f.subject, first);
+        }
+        if firings.len() > show {
+            println!("  ... and {} more (--format json lists all)", firings.len() - show);
+        }
+    }
+    if !s.errors.is_empty() {
+        println!("\n{} commit(s) could not be read:", s.errors.len());
+        for e in s.errors.iter().take(show) {
+            println!("  {e}");
+        }
+    }
+}
