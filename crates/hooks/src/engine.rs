@@ -26,9 +26,11 @@ pub struct Judgement {
 
 /// Judges proposed changes before they are written (the static guard stack).
 pub trait EditJudge {
-    /// Judges `changes` (repository-relative paths) against the tree at `root`. An `Err` is an
-    /// internal failure of the guards, handled by `fail_closed_on_guard_error`.
-    fn judge(&self, root: &Path, changes: &[FileChange]) -> Result<Judgement, String>;
+    /// Judges `changes` (repository-relative paths) against the tree at `root`. `tool` is the
+    /// agent's tool (`Write` rewrites whole files, so a dropped definition is more likely an
+    /// accident than with a targeted `Edit` or patch hunk). An `Err` is an internal failure of
+    /// the guards, handled by `fail_closed_on_guard_error`.
+    fn judge(&self, root: &Path, changes: &[FileChange], tool: &str) -> Result<Judgement, String>;
 }
 
 /// A judge that passes everything (lean mode, tests of the other gates).
@@ -36,7 +38,12 @@ pub trait EditJudge {
 pub struct PassJudge;
 
 impl EditJudge for PassJudge {
-    fn judge(&self, _root: &Path, _changes: &[FileChange]) -> Result<Judgement, String> {
+    fn judge(
+        &self,
+        _root: &Path,
+        _changes: &[FileChange],
+        _tool: &str,
+    ) -> Result<Judgement, String> {
         Ok(Judgement {
             blocked: false,
             feedback: String::new(),
@@ -176,15 +183,17 @@ fn pre_edit(
                 .with_stderr(&format!("slopguard: not judging this patch: {why}"));
         }
     };
-    let verdict = catch_unwind(AssertUnwindSafe(|| deps.judge.judge(root, &changes)))
-        .unwrap_or_else(|panic| {
-            let msg = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "panic".into());
-            Err(format!("the guard stack panicked: {msg}"))
-        });
+    let verdict = catch_unwind(AssertUnwindSafe(|| {
+        deps.judge.judge(root, &changes, &input.tool_name)
+    }))
+    .unwrap_or_else(|panic| {
+        let msg = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic".into());
+        Err(format!("the guard stack panicked: {msg}"))
+    });
     match verdict {
         Ok(j) => {
             // Remember the verdict per file (doom-loop progress); best effort.

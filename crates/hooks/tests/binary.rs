@@ -1,0 +1,371 @@
+//! Recorded hook events fed to the built `slopguard` binary: exact output JSON and exit codes.
+//!
+//! The binary comes from the workspace's target directory (built by `cargo build -p
+//! slopguard-cli` when missing).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::{Value, json};
+
+fn binary() -> PathBuf {
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let exe = std::env::current_exe().unwrap();
+            // target/debug/deps/binary-xxxx -> target/debug/slopguard
+            let dir = exe.parent().and_then(Path::parent).unwrap().to_path_buf();
+            let bin = dir.join("slopguard");
+            // Make sure the binary is current (a no-op when it is).
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+            let ok = Command::new(cargo)
+                .args(["build", "-q", "-p", "slopguard-cli"])
+                .status()
+                .map(|s| s.success())
+                .unwrap_or(false);
+            assert!(ok && bin.exists(), "could not build the slopguard binary");
+            bin
+        })
+        .clone()
+}
+
+struct Repo {
+    dir: tempfile::TempDir,
+    session: String,
+}
+
+const CALC: &str = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n";
+
+fn git(dir: &Path, args: &[&str]) {
+    let ok = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@t")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@t")
+        .output()
+        .unwrap()
+        .status
+        .success();
+    assert!(ok, "git {args:?}");
+}
+
+impl Repo {
+    fn new(name: &str) -> Repo {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        git(d, &["init", "-q"]);
+        std::fs::write(d.join("calc.py"), CALC).unwrap();
+        std::fs::write(d.join(".gitignore"), ".slopguard/\n").unwrap();
+        git(d, &["add", "."]);
+        git(d, &["commit", "-qm", "init"]);
+        Repo {
+            dir,
+            session: format!("sess-{name}"),
+        }
+    }
+
+    fn path(&self) -> PathBuf {
+        self.dir.path().canonicalize().unwrap()
+    }
+
+    fn event(&self, name: &str) -> String {
+        let text = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/events")
+                .join(name),
+        )
+        .unwrap();
+        text.replace("{{CWD}}", self.path().to_str().unwrap())
+            .replace("{{SESSION}}", &self.session)
+    }
+
+    fn run_raw(&self, agent: &str, stdin: &str) -> Output {
+        let mut child = Command::new(binary())
+            .args(["hook", agent])
+            .current_dir(self.path())
+            .env_remove("SLOPGUARD_CONFIG")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(stdin.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    }
+
+    fn run(&self, agent: &str, event: &str) -> (i32, Option<Value>, String) {
+        let out = self.run_raw(agent, &self.event(event));
+        let stdout = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        let json = (!stdout.is_empty()).then(|| {
+            serde_json::from_str(&stdout)
+                .unwrap_or_else(|e| panic!("stdout not JSON ({e}): {stdout}"))
+        });
+        (
+            out.status.code().unwrap_or(-1),
+            json,
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
+    fn write(&self, rel: &str, text: &str) {
+        std::fs::write(self.path().join(rel), text).unwrap();
+    }
+}
+
+fn deny_reason(v: &Value) -> String {
+    let hso = &v["hookSpecificOutput"];
+    assert_eq!(hso["hookEventName"], "PreToolUse", "{v}");
+    assert_eq!(hso["permissionDecision"], "deny", "{v}");
+    assert_eq!(
+        v.as_object().unwrap().len(),
+        1,
+        "only hookSpecificOutput: {v}"
+    );
+    assert_eq!(hso.as_object().unwrap().len(), 3, "exact keys: {v}");
+    hso["permissionDecisionReason"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn blocked_write_that_drops_a_function() {
+    let repo = Repo::new("drop");
+    let (code, out, _) = repo.run("claude", "claude_write_drops_function.json");
+    assert_eq!(code, 0);
+    let reason = deny_reason(&out.expect("a deny answer"));
+    assert!(
+        reason.contains("sub"),
+        "names the dropped function: {reason}"
+    );
+    assert!(
+        reason.starts_with("slopguard blocked this edit"),
+        "{reason}"
+    );
+}
+
+#[test]
+fn allowed_edit_prints_nothing() {
+    let repo = Repo::new("edit");
+    let (code, out, stderr) = repo.run("claude", "claude_edit_ok.json");
+    assert_eq!((code, out), (0, None), "stderr: {stderr}");
+}
+
+#[test]
+fn codex_apply_patch_that_breaks_syntax_is_denied() {
+    let repo = Repo::new("codex-syntax");
+    let (code, out, _) = repo.run("codex", "codex_apply_patch_breaks_syntax.json");
+    assert_eq!(code, 0);
+    let reason = deny_reason(&out.expect("a deny answer"));
+    assert!(reason.contains("calc.py"), "{reason}");
+    let (code, out, stderr) = repo.run("codex", "codex_apply_patch_ok.json");
+    assert_eq!(
+        (code, out),
+        (0, None),
+        "a good patch passes; stderr: {stderr}"
+    );
+}
+
+fn block_reason(v: &Value) -> String {
+    assert_eq!(v["decision"], "block", "{v}");
+    assert_eq!(v.as_object().unwrap().len(), 2, "exact keys: {v}");
+    v["reason"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn stop_without_validation_blocks_once_then_allows() {
+    let repo = Repo::new("stop");
+    // No edits yet: nothing to verify.
+    assert_eq!(repo.run("claude", "claude_stop.json").1, None);
+    repo.write("calc.py", &CALC.replace("a - b", "b - a"));
+    assert_eq!(repo.run("claude", "claude_post_edit.json").1, None);
+    let (code, out, _) = repo.run("claude", "claude_stop.json");
+    assert_eq!(code, 0);
+    let reason = block_reason(&out.expect("blocked"));
+    assert!(reason.contains("no validation has succeeded"), "{reason}");
+    assert!(reason.contains("calc.py"), "{reason}");
+    // The second stop (stop_hook_active) is let through: never an endless loop.
+    let (code, out, stderr) = repo.run("claude", "claude_stop_active.json");
+    assert_eq!((code, out), (0, None));
+    assert!(stderr.contains("already blocked once"), "{stderr}");
+}
+
+#[test]
+fn stop_after_tests_pass_on_current_tree_allows_and_a_later_change_blocks() {
+    let repo = Repo::new("fresh");
+    repo.write("calc.py", &CALC.replace("a - b", "b - a"));
+    repo.run("claude", "claude_post_edit.json");
+    assert_eq!(
+        repo.run("claude", "claude_post_bash_cargo_test.json").1,
+        None
+    );
+    let (code, out, stderr) = repo.run("claude", "claude_stop.json");
+    assert_eq!((code, out), (0, None), "stderr: {stderr}");
+    // A file changes after the tests passed: the evidence is stale.
+    repo.write("calc.py", &CALC.replace("a - b", "a - b - 0"));
+    repo.run("claude", "claude_post_edit.json");
+    let (code, out, _) = repo.run("claude", "claude_stop.json");
+    assert_eq!(code, 0);
+    let reason = block_reason(&out.expect("stale evidence blocks"));
+    assert!(
+        reason.contains("passed earlier, but files changed since"),
+        "{reason}"
+    );
+}
+
+#[test]
+fn goal_with_one_uncovered_criterion_blocks_naming_it() {
+    let repo = Repo::new("goal");
+    std::fs::create_dir_all(repo.path().join(".slopguard")).unwrap();
+    repo.write(
+        ".slopguard/goal.toml",
+        "goal = \"fix sub\"\n\n[[criteria]]\nid = \"unit-tests\"\ncommand = \"cargo test\"\n\n\
+         [[criteria]]\nid = \"mul-works\"\ndescription = \"multiplication is covered\"\ntest = \"tests::mul\"\n\n\
+         [[criteria]]\nid = \"lint\"\ncommand = \"cargo clippy\"\n",
+    );
+    repo.write("calc.py", &CALC.replace("a - b", "b - a"));
+    repo.run("codex", "claude_post_edit.json");
+    repo.run("codex", "claude_post_bash_cargo_test.json");
+    let (code, out, _) = repo.run("codex", "codex_stop.json");
+    assert_eq!(code, 0);
+    let reason = block_reason(&out.expect("blocked"));
+    assert!(reason.contains("1 of 3 acceptance criteria"), "{reason}");
+    assert!(reason.contains("`lint`"), "{reason}");
+    assert!(
+        !reason.contains("`unit-tests`") && !reason.contains("`mul-works`"),
+        "{reason}"
+    );
+}
+
+#[test]
+fn seventh_edit_of_one_file_nudges_once() {
+    let repo = Repo::new("doom");
+    let mut nudges = Vec::new();
+    for i in 1..=10 {
+        let (code, out, _) = repo.run("claude", "claude_post_edit.json");
+        assert_eq!(code, 0);
+        if let Some(v) = out {
+            nudges.push((i, v));
+        }
+    }
+    assert_eq!(nudges.len(), 1, "one nudge, not two: {nudges:?}");
+    let (i, v) = &nudges[0];
+    assert_eq!(*i, 7);
+    assert_eq!(v["hookSpecificOutput"]["hookEventName"], "PostToolUse");
+    let text = v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(
+        text.contains("`calc.py` has now been edited 7 times"),
+        "{text}"
+    );
+    assert_eq!(v.as_object().unwrap().len(), 1);
+}
+
+#[test]
+fn malformed_input_fails_open_by_default_and_closed_when_configured() {
+    let repo = Repo::new("garbled");
+    let out = repo.run_raw("claude", "{not json");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("hook input is not a JSON object"), "{err}");
+    assert!(err.contains("let through"), "{err}");
+
+    repo.write(
+        "slopguard.toml",
+        "[hooks]\nfail_closed_on_bad_input = true\n",
+    );
+    let out = repo.run_raw("codex", "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("blocked: hooks.fail_closed_on_bad_input = true"),
+        "{err}"
+    );
+}
+
+#[test]
+fn guard_failure_denies_by_default_and_passes_when_configured() {
+    let repo = Repo::new("crash");
+    // A guard configuration the guard stack cannot load makes judging fail.
+    let run = |repo: &Repo| {
+        let mut child = Command::new(binary())
+            .args(["--config", "/nonexistent/slopguard.toml", "hook", "claude"])
+            .current_dir(repo.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(repo.event("claude_edit_ok.json").as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let out = run(&repo);
+    assert_eq!(out.status.code(), Some(0));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let reason = deny_reason(&v);
+    assert!(
+        reason.contains("the guards failed while judging this edit"),
+        "{reason}"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("guards failed"));
+
+    repo.write(
+        "slopguard.toml",
+        "[hooks]\nfail_closed_on_guard_error = false\n",
+    );
+    let out = run(&repo);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("let through"));
+}
+
+#[test]
+fn concurrent_hook_processes_never_lose_an_update() {
+    let repo = Repo::new("concurrent");
+    let event = repo.event("claude_post_edit.json");
+    let children: Vec<_> = (0..12)
+        .map(|_| {
+            let mut c = Command::new(binary())
+                .args(["hook", "claude"])
+                .current_dir(repo.path())
+                .stdin(Stdio::piped())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            c.stdin.take().unwrap().write_all(event.as_bytes()).unwrap();
+            c
+        })
+        .collect();
+    for mut c in children {
+        assert!(c.wait().unwrap().success());
+    }
+    let state: Value = serde_json::from_str(
+        &std::fs::read_to_string(repo.path().join(".slopguard/hooks/sess-concurrent.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(state["edits"], json!(12));
+    assert_eq!(state["files"]["calc.py"]["total"], json!(12));
+}
