@@ -1,0 +1,257 @@
+//! G11 content-grounding: docs that name frameworks the repository does not use.
+//!
+//! A framework mention (see [`slopguard_fingerprint::FRAMEWORKS`]) in the prose of a doc file is
+//! grounded when the fingerprint infers that framework, declares a package the framework map
+//! links to it, declares any package whose name contains the framework id (`@reduxjs/toolkit`
+//! grounds "Redux"), or is the framework itself (its own package name). Mentions inside code
+//! blocks, in negated or comparative sentences ("unlike React", "instead of Django", "a
+//! Flask-like API"), and mentions the file already had before the change are not claims of this
+//! change and are skipped. A greenfield tree (no manifest) grounds everything.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+use serde::Serialize;
+use slopguard_fingerprint::{FRAMEWORKS, Fingerprint, FrameworkDef, package_matches};
+
+use crate::markdown;
+
+/// One framework named by a doc but absent from the fingerprint.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UngroundedMention {
+    /// Framework id ("react").
+    pub framework: &'static str,
+    /// Display name ("React").
+    pub name: &'static str,
+    /// The text that matched.
+    pub matched: String,
+    /// 1-based line of the first occurrence.
+    pub line: u32,
+}
+
+/// A framework mention found in prose.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mention {
+    /// The framework.
+    pub framework: &'static FrameworkDef,
+    /// The text that matched.
+    pub matched: String,
+    /// 1-based line of the segment it is in.
+    pub line: u32,
+}
+
+fn mention_regexes() -> &'static [(usize, Regex)] {
+    static RES: OnceLock<Vec<(usize, Regex)>> = OnceLock::new();
+    RES.get_or_init(|| {
+        FRAMEWORKS
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| !f.mentions.is_empty())
+            .filter_map(|(i, f)| {
+                let alts = f.mentions.join("|");
+                // No word character (or `-`, `.`, `/`, `@`) may touch the mention: "ReactiveX",
+                // "react-dom", "vue-router" and "@reduxjs" are not prose mentions.
+                Regex::new(&format!(
+                    r"(?:^|[^\w\-./@])((?:{alts}))(?:$|[^\w/@.\-]|[.\-](?:$|[^\w]))"
+                ))
+                .ok()
+                .map(|r| (i, r))
+            })
+            .collect()
+    })
+}
+
+fn negation_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r"(?i)\b(?:unlike|instead of|rather than|not|no|without|never|doesn't|does not|don't|do not|isn't|is not|aren't|won't|vs\.?|versus|compared (?:to|with)|alternatives? to|replac\w*|migrat\w* (?:from|away)|inspired by|similar to|equivalent|port of|counterpart)\b",
+        )
+        .expect("static regex")
+    })
+}
+
+/// The sentence of `text` around byte offset `at`.
+fn sentence(text: &str, at: usize) -> &str {
+    let start = text[..at]
+        .rfind(['.', '!', '?', ';', '\n'])
+        .map(|i| i + 1)
+        .unwrap_or(0);
+    let end = text[at..]
+        .find(['!', '?', ';', '\n'])
+        .map(|i| at + i)
+        .unwrap_or(text.len());
+    // A '.' ends the sentence only when followed by whitespace ("Next.js" keeps going).
+    let mut end2 = end;
+    let bytes = text.as_bytes();
+    for (i, b) in text[at..end].bytes().enumerate() {
+        let j = at + i;
+        if b == b'.' && bytes.get(j + 1).is_none_or(|n| n.is_ascii_whitespace()) {
+            end2 = j;
+            break;
+        }
+    }
+    &text[start..end2]
+}
+
+/// Every non-negated framework mention in the prose of a doc.
+pub fn mentions(path: &str, text: &str) -> Vec<Mention> {
+    let segments: Vec<(u32, String)> = if markdown::is_markdown_path(path) {
+        markdown::parse(text)
+            .segments
+            .into_iter()
+            .map(|s| (s.line, s.text))
+            .collect()
+    } else {
+        // rst / txt / adoc: line by line, skipping indented literal blocks.
+        text.lines()
+            .enumerate()
+            .filter(|(_, l)| !l.starts_with("    ") && !l.starts_with('\t'))
+            .map(|(i, l)| (i as u32 + 1, l.to_string()))
+            .collect()
+    };
+    let mut out = Vec::new();
+    for (line, seg) in &segments {
+        for (i, re) in mention_regexes() {
+            for c in re.captures_iter(seg) {
+                let Some(m) = c.get(1) else { continue };
+                let after = &seg[m.end()..];
+                if after.starts_with("-like") || after.starts_with("-style") {
+                    continue;
+                }
+                if negation_re().is_match(sentence(seg, m.start())) {
+                    continue;
+                }
+                out.push(Mention {
+                    framework: &FRAMEWORKS[*i],
+                    matched: m.as_str().to_string(),
+                    line: *line,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// True when the fingerprint grounds framework `f`.
+pub fn is_grounded(fp: &Fingerprint, f: &FrameworkDef) -> bool {
+    if fp.is_greenfield() || fp.declared_frameworks.iter().any(|d| d == f.id) {
+        return true;
+    }
+    let id = f.id.to_ascii_lowercase();
+    let id_compact: String = id.chars().filter(|c| c.is_alphanumeric()).collect();
+    fp.declared_deps
+        .values()
+        .flatten()
+        .chain(fp.local_packages.iter())
+        .any(|dep| {
+            let d = dep.to_ascii_lowercase();
+            d.contains(&id)
+                || (id_compact.len() >= 4 && d.contains(&id_compact))
+                || f.packages.iter().any(|p| package_matches(p, dep))
+        })
+}
+
+/// G11: the frameworks a change to a doc newly names without grounding. `before` is the
+/// file's previous text (None for a created file); frameworks it already mentioned are exempt.
+pub fn check(
+    path: &str,
+    before: Option<&str>,
+    after: &str,
+    fp: &Fingerprint,
+) -> Vec<UngroundedMention> {
+    if fp.is_greenfield() || !markdown::is_doc_path(path) {
+        return Vec::new();
+    }
+    let old: Vec<&str> = before
+        .map(|b| {
+            mentions(path, b)
+                .into_iter()
+                .map(|m| m.framework.id)
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut out: Vec<UngroundedMention> = Vec::new();
+    for m in mentions(path, after) {
+        let f = m.framework;
+        if old.contains(&f.id) || out.iter().any(|o| o.framework == f.id) || is_grounded(fp, f) {
+            continue;
+        }
+        out.push(UngroundedMention {
+            framework: f.id,
+            name: f.name,
+            matched: m.matched,
+            line: m.line,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use slopguard_fingerprint::{MemorySource, compute_from};
+
+    fn rust_cli() -> Fingerprint {
+        compute_from(&MemorySource::new().with(
+            "Cargo.toml",
+            "[package]\nname=\"b2v\"\n[dependencies]\nclap=\"4\"\nserde=\"1\"\ntokio=\"1\"\n",
+        ))
+    }
+
+    const ARCH: &str = "# Architecture\n\nThe frontend is a React application with Redux for state, talking to the CLI over a WebSocket.\n\nThe CLI uses clap and Tokio.\n";
+
+    #[test]
+    fn react_redux_in_rust_cli_is_ungrounded() {
+        let v = check("docs/guide/architecture.md", None, ARCH, &rust_cli());
+        let ids: Vec<_> = v.iter().map(|m| m.framework).collect();
+        assert_eq!(ids, ["react", "redux"]);
+        assert_eq!(v[0].line, 3);
+    }
+
+    #[test]
+    fn grounded_by_deps_and_containment() {
+        let fp = Fingerprint {
+            manifest_files: vec!["package.json".into()],
+            declared_deps: [
+                (
+                    "npm".to_string(),
+                    vec!["react-dom".into(), "@reduxjs/toolkit".into()],
+                ),
+                ("rust".to_string(), vec!["clap".into(), "tokio".into()]),
+            ]
+            .into_iter()
+            .collect(),
+            ..Default::default()
+        };
+        assert!(check("README.md", None, ARCH, &fp).is_empty());
+    }
+
+    #[test]
+    fn greenfield_and_non_docs_pass() {
+        assert!(check("README.md", None, ARCH, &Fingerprint::default()).is_empty());
+        assert!(check("src/main.rs", None, ARCH, &rust_cli()).is_empty());
+    }
+
+    #[test]
+    fn code_negation_and_carry_over_are_exempt() {
+        let fp = rust_cli();
+        let text = "# Why\n\nUnlike React, we render on the terminal.\n\nA Flask-like routing API.\n\n```js\nimport React from 'react'\n```\n";
+        assert!(check("README.md", None, text, &fp).is_empty());
+        let before = "We also ship a Django admin.\n";
+        let after = "We also ship a Django admin. It is great.\n";
+        assert!(check("README.md", Some(before), after, &fp).is_empty());
+        assert_eq!(check("README.md", None, after, &fp).len(), 1);
+    }
+
+    #[test]
+    fn words_that_contain_names_do_not_match() {
+        let fp = rust_cli();
+        let text = "Reactive streams, react-dom-free, ReactiveX, Vue3x and Svelter.\n";
+        assert!(
+            check("README.md", None, text, &fp).is_empty(),
+            "{:?}",
+            check("README.md", None, text, &fp)
+        );
+    }
+}

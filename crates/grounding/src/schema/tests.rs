@@ -1,0 +1,150 @@
+use super::*;
+
+#[test]
+fn kinds() {
+    assert_eq!(
+        config_kind(".github/workflows/ci.yml"),
+        Some(ConfigKind::Workflow)
+    );
+    assert_eq!(
+        config_kind(".github/dependabot.yml"),
+        Some(ConfigKind::Dependabot)
+    );
+    assert_eq!(
+        config_kind("tools/setup/action.yaml"),
+        Some(ConfigKind::Action)
+    );
+    assert_eq!(
+        config_kind("web/tsconfig.build.json"),
+        Some(ConfigKind::Tsconfig)
+    );
+    assert_eq!(config_kind(".eslintrc.json"), Some(ConfigKind::Eslintrc));
+    assert_eq!(config_kind("src/ci.yml"), None);
+}
+
+#[test]
+fn eslintrc_parser_object_is_flagged() {
+    let bad = r#"{
+  "root": true,
+  "parser": {"parser": "@typescript-eslint/parser"},
+  "rules": {}
+}"#;
+    let v = check(".eslintrc.json", None, bad);
+    assert!(!v.is_empty(), "{v:?}");
+    assert_eq!(v[0].pointer, "/parser");
+    assert_eq!(v[0].line, Some(3));
+    let good = r#"{"root": true, "parser": "@typescript-eslint/parser", "rules": {}}"#;
+    assert!(check(".eslintrc.json", None, good).is_empty());
+}
+
+#[test]
+fn workflow_unknown_key_and_typed_errors() {
+    let good = "name: CI\non:\n  push:\n    branches: [main]\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: cargo test\n";
+    assert!(
+        check(".github/workflows/ci.yml", None, good).is_empty(),
+        "{:?}",
+        check(".github/workflows/ci.yml", None, good)
+    );
+    let bad = good.replace("runs-on", "runs_on");
+    let v = check(".github/workflows/ci.yml", None, &bad);
+    assert!(!v.is_empty());
+    assert!(
+        v.iter()
+            .any(|x| x.message.contains("runs") || x.message.contains("required")),
+        "{v:?}"
+    );
+    // Carry-over: the same problem before and after is not this change's.
+    assert!(check(".github/workflows/ci.yml", Some(&bad), &bad).is_empty());
+}
+
+#[test]
+fn dependabot() {
+    let good = "version: 2\nupdates:\n  - package-ecosystem: cargo\n    directory: /\n    schedule:\n      interval: weekly\n";
+    assert!(
+        check(".github/dependabot.yml", None, good).is_empty(),
+        "{:?}",
+        check(".github/dependabot.yml", None, good)
+    );
+    let bad = good.replace("weekly", "fortnightly");
+    assert!(!check(".github/dependabot.yml", None, &bad).is_empty());
+}
+
+#[test]
+fn package_json_and_tsconfig() {
+    assert!(
+        check(
+            "package.json",
+            None,
+            r#"{"name":"x","version":"1.0.0","scripts":{"test":"vitest"}}"#
+        )
+        .is_empty()
+    );
+    assert!(!check("package.json", None, r#"{"name":"x","scripts":["vitest"]}"#).is_empty());
+    let ts = "{\n  // comment\n  \"compilerOptions\": {\"strict\": true, \"moduleResolution\": \"bundler\",},\n}";
+    assert!(
+        check("tsconfig.json", None, ts).is_empty(),
+        "{:?}",
+        check("tsconfig.json", None, ts)
+    );
+    assert!(
+        !check(
+            "tsconfig.json",
+            None,
+            r#"{"compilerOptions": {"strict": "yes"}}"#
+        )
+        .is_empty()
+    );
+}
+
+#[test]
+fn prettierrc() {
+    assert!(check(".prettierrc", None, "semi: false\nsingleQuote: true\n").is_empty());
+    assert!(!check(".prettierrc.json", None, r#"{"tabWidth": "four"}"#).is_empty());
+}
+
+#[test]
+fn pyproject() {
+    let good = "[project]\nname = \"tool\"\nversion = \"0.1.0\"\ndependencies = [\"requests\"]\n[tool.ruff]\nline-length = 100\n";
+    assert!(
+        check("pyproject.toml", None, good).is_empty(),
+        "{:?}",
+        check("pyproject.toml", None, good)
+    );
+    let bad = "[project]\nname = \"tool\"\nversion = \"0.1.0\"\ndependencies = \"requests\"\n";
+    assert!(!check("pyproject.toml", None, bad).is_empty());
+    let bad_tool =
+        "[project]\nname = \"tool\"\nversion = \"0.1.0\"\n[tool.ruff]\nline-length = \"long\"\n";
+    let v = check("pyproject.toml", None, bad_tool);
+    assert!(
+        v.iter().any(|x| x.pointer.starts_with("/tool/ruff")),
+        "{v:?}"
+    );
+    assert_eq!(v[0].line, Some(5));
+}
+
+#[test]
+fn cargo() {
+    assert!(
+        check(
+            "Cargo.toml",
+            None,
+            "[package]\nname = \"x\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"
+        )
+        .is_empty()
+    );
+    let v = check(
+        "Cargo.toml",
+        None,
+        "[package]\nname = \"x\"\nversion = \"0.1.0\"\nedition = 2021\n",
+    );
+    assert_eq!(v.len(), 1, "{v:?}");
+    // Syntax errors are not G10's.
+    assert!(check("Cargo.toml", None, "[package\n").is_empty());
+}
+
+#[test]
+fn jsonc() {
+    let s = strip_jsonc("{\"a\": \"//not\", /* x\n */ \"b\": [1,2,],}");
+    let v: Value = serde_json::from_str(&s).unwrap();
+    assert_eq!(v["a"], "//not");
+}
