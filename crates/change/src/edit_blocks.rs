@@ -105,7 +105,12 @@ fn is_divider(line: &str) -> bool {
 }
 
 /// Applies one search/replace to `content`. An empty search appends to the file.
-pub fn apply_edit(path: &str, content: &str, search: &str, replace: &str) -> Result<String, ChangeError> {
+pub fn apply_edit(
+    path: &str,
+    content: &str,
+    search: &str,
+    replace: &str,
+) -> Result<String, ChangeError> {
     if search.is_empty() {
         let mut out = content.to_string();
         out.push_str(replace);

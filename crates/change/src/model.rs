@@ -12,7 +12,9 @@ pub enum ChangeKind {
     Modify,
     Delete,
     /// Renamed from `from` (the content may also have changed).
-    Rename { from: String },
+    Rename {
+        from: String,
+    },
 }
 
 impl ChangeKind {

@@ -80,7 +80,9 @@ pub fn parse_patches(text: &str) -> Result<LlmPatchList, ChangeError> {
     } else {
         serde_json::from_value::<LlmPatchList>(value)
     }
-    .map_err(|e| ChangeError::InvalidPatch(format!("patches do not have the expected shape: {e}")))?;
+    .map_err(|e| {
+        ChangeError::InvalidPatch(format!("patches do not have the expected shape: {e}"))
+    })?;
     for p in &list.patches {
         match p.action {
             PatchAction::Create if p.content.is_none() => {
@@ -107,7 +109,10 @@ mod tests {
 
     #[test]
     fn parses_object_and_array() {
-        let l = parse_patches(r#"{"commit_message":"m","patches":[{"action":"create","path":"a","content":"x"}]}"#).unwrap();
+        let l = parse_patches(
+            r#"{"commit_message":"m","patches":[{"action":"create","path":"a","content":"x"}]}"#,
+        )
+        .unwrap();
         assert_eq!(l.commit_message.as_deref(), Some("m"));
         assert_eq!(l.patches[0].action, PatchAction::Create);
         let l = parse_patches(r#"[{"action":"delete","path":"a"}]"#).unwrap();

@@ -85,7 +85,10 @@ fn read_disk(root: &Path, rel: &str) -> Result<(Option<Vec<u8>>, bool), ChangeEr
     match std::fs::symlink_metadata(&path) {
         Ok(meta) if meta.file_type().is_symlink() => {
             let target = std::fs::read_link(&path).map_err(|e| ChangeError::io(&path, e))?;
-            Ok((Some(target.to_string_lossy().into_owned().into_bytes()), true))
+            Ok((
+                Some(target.to_string_lossy().into_owned().into_bytes()),
+                true,
+            ))
         }
         Ok(meta) if meta.is_dir() => Ok((None, false)),
         Ok(_) => std::fs::read(&path)
@@ -178,7 +181,16 @@ pub fn from_worktree_paths(repo_path: &Path, paths: &[String]) -> Result<ChangeS
         .to_path_buf();
     let head = head_or_empty(&repo);
     let against = head.clone().unwrap_or_else(|| EMPTY_TREE.to_string());
-    let mut args = vec!["diff", "--raw", "-z", "-M", "--no-abbrev", "--no-ext-diff", &against, "--"];
+    let mut args = vec![
+        "diff",
+        "--raw",
+        "-z",
+        "-M",
+        "--no-abbrev",
+        "--no-ext-diff",
+        &against,
+        "--",
+    ];
     args.extend(paths.iter().map(String::as_str));
     let raw = repo.run(&args)?;
     let mut changes = changes_from_raw(&repo, parse_raw(&raw), AfterSource::Disk(&root))?;
@@ -197,7 +209,11 @@ pub fn from_worktree_paths(repo_path: &Path, paths: &[String]) -> Result<ChangeS
             });
         }
     }
-    Ok(ChangeSet::new(base_tree(&repo, head.as_deref()), changes, "working tree"))
+    Ok(ChangeSet::new(
+        base_tree(&repo, head.as_deref()),
+        changes,
+        "working tree",
+    ))
 }
 
 /// The index (staged changes) against HEAD.
@@ -205,9 +221,23 @@ pub fn from_staged(repo_path: &Path) -> Result<ChangeSet, ChangeError> {
     let repo = Arc::new(GitRepo::open(repo_path)?);
     let head = head_or_empty(&repo);
     let against = head.clone().unwrap_or_else(|| EMPTY_TREE.to_string());
-    let raw = repo.run(&["diff", "--cached", "--raw", "-z", "-M", "--no-abbrev", "--no-ext-diff", &against, "--"])?;
+    let raw = repo.run(&[
+        "diff",
+        "--cached",
+        "--raw",
+        "-z",
+        "-M",
+        "--no-abbrev",
+        "--no-ext-diff",
+        &against,
+        "--",
+    ])?;
     let changes = changes_from_raw(&repo, parse_raw(&raw), AfterSource::Blobs)?;
-    Ok(ChangeSet::new(base_tree(&repo, head.as_deref()), changes, "staged changes"))
+    Ok(ChangeSet::new(
+        base_tree(&repo, head.as_deref()),
+        changes,
+        "staged changes",
+    ))
 }
 
 /// A commit against its first parent (against the empty tree for a root commit).
@@ -223,7 +253,16 @@ pub fn from_commit_in(repo: &Arc<GitRepo>, rev: &str) -> Result<ChangeSet, Chang
     let parents = repo.parents(&commit)?;
     let parent = parents.first().cloned();
     let from = parent.clone().unwrap_or_else(|| EMPTY_TREE.to_string());
-    let raw = repo.run(&["diff-tree", "-r", "-z", "-M", "--raw", "--no-abbrev", &from, &commit])?;
+    let raw = repo.run(&[
+        "diff-tree",
+        "-r",
+        "-z",
+        "-M",
+        "--raw",
+        "--no-abbrev",
+        &from,
+        &commit,
+    ])?;
     let changes = changes_from_raw(repo, parse_raw(&raw), AfterSource::Blobs)?;
     let message = repo
         .run(&["log", "-1", "--format=%B", &commit])
@@ -261,18 +300,30 @@ fn read_base(base: &dyn Tree, path: &str) -> Result<Option<Vec<u8>>, ChangeError
 
 /// A unified or git diff applied in memory to `base` (default: the working tree, or HEAD for
 /// a bare repository).
-pub fn from_diff(repo_path: &Path, diff: &str, base: Option<&str>) -> Result<ChangeSet, ChangeError> {
+pub fn from_diff(
+    repo_path: &Path,
+    diff: &str,
+    base: Option<&str>,
+) -> Result<ChangeSet, ChangeError> {
     let tree = patch_base(repo_path, base)?;
     let files = unified::parse(diff)?;
     let mut changes = Vec::new();
     for fp in files {
-        let path = fp.new_path.clone().or_else(|| fp.old_path.clone()).unwrap_or_default();
+        let path = fp
+            .new_path
+            .clone()
+            .or_else(|| fp.old_path.clone())
+            .unwrap_or_default();
         let before = match &fp.old_path {
-            Some(old) => Some(read_base(tree.as_ref(), old)?.ok_or_else(|| ChangeError::HunkFailed {
-                path: old.clone(),
-                hunk: 0,
-                reason: format!("the file does not exist in the base ({})", tree.id()),
-            })?),
+            Some(old) => {
+                Some(
+                    read_base(tree.as_ref(), old)?.ok_or_else(|| ChangeError::HunkFailed {
+                        path: old.clone(),
+                        hunk: 0,
+                        reason: format!("the file does not exist in the base ({})", tree.id()),
+                    })?,
+                )
+            }
             None => None,
         };
         if fp.binary {
@@ -281,11 +332,13 @@ pub fn from_diff(repo_path: &Path, diff: &str, base: Option<&str>) -> Result<Cha
             )));
         }
         let before_text = match &before {
-            Some(b) => Some(String::from_utf8(b.clone()).map_err(|_| ChangeError::HunkFailed {
-                path: path.clone(),
-                hunk: 0,
-                reason: "the base file is not UTF-8 text".into(),
-            })?),
+            Some(b) => Some(
+                String::from_utf8(b.clone()).map_err(|_| ChangeError::HunkFailed {
+                    path: path.clone(),
+                    hunk: 0,
+                    reason: "the base file is not UTF-8 text".into(),
+                })?,
+            ),
             None => None,
         };
         let kind = match (&fp.old_path, &fp.new_path) {
@@ -326,10 +379,11 @@ pub fn from_patch_list(base: Arc<dyn Tree>, list: &LlmPatchList) -> Result<Chang
             PatchAction::Create | PatchAction::Modify => match (&p.content, now) {
                 (Some(content), _) => Some(content.clone().into_bytes()),
                 (None, Some(existing)) => {
-                    let mut text = String::from_utf8(existing).map_err(|_| ChangeError::EditFailed {
-                        path: path.clone(),
-                        reason: "file is not UTF-8 text; search/replace edits need text".into(),
-                    })?;
+                    let mut text =
+                        String::from_utf8(existing).map_err(|_| ChangeError::EditFailed {
+                            path: path.clone(),
+                            reason: "file is not UTF-8 text; search/replace edits need text".into(),
+                        })?;
                     for e in p.all_edits() {
                         text = apply_edit(&path, &text, &e.search, &e.replace)?;
                     }
@@ -370,7 +424,10 @@ pub fn from_patch_list(base: Arc<dyn Tree>, list: &LlmPatchList) -> Result<Chang
 }
 
 /// Search/replace edit blocks applied to `base`.
-pub fn from_edit_blocks(base: Arc<dyn Tree>, blocks: &[EditBlock]) -> Result<ChangeSet, ChangeError> {
+pub fn from_edit_blocks(
+    base: Arc<dyn Tree>,
+    blocks: &[EditBlock],
+) -> Result<ChangeSet, ChangeError> {
     let list = LlmPatchList {
         commit_message: None,
         patches: blocks
@@ -405,14 +462,24 @@ pub fn from_edit_blocks(base: Arc<dyn Tree>, blocks: &[EditBlock]) -> Result<Cha
             }
         }
         creates.extend(rest.patches);
-        from_patch_list(base, &LlmPatchList { commit_message: None, patches: creates })?
+        from_patch_list(
+            base,
+            &LlmPatchList {
+                commit_message: None,
+                patches: creates,
+            },
+        )?
     };
     set.source = "edit blocks".into();
     Ok(set)
 }
 
 /// A `--patches FILE`: the LLM JSON format, or search/replace edit blocks.
-pub fn from_patches_file(repo_path: &Path, text: &str, base: Option<&str>) -> Result<ChangeSet, ChangeError> {
+pub fn from_patches_file(
+    repo_path: &Path,
+    text: &str,
+    base: Option<&str>,
+) -> Result<ChangeSet, ChangeError> {
     let tree = patch_base(repo_path, base)?;
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {

@@ -118,21 +118,21 @@ fn path_like_words(text: &str) -> Vec<String> {
         "LICENSE",
     ];
     let mut out: Vec<String> = Vec::new();
-    for raw in text.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '`' | '"' | '\'')) {
+    for raw in text
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '`' | '"' | '\''))
+    {
         let word = raw.trim_end_matches([':', '.', '!', '?']);
         if word.is_empty() || word.contains("://") || word.starts_with('-') {
             continue;
         }
         let name = word.rsplit('/').next().unwrap_or(word);
-        let has_ext = name
-            .rsplit_once('.')
-            .is_some_and(|(stem, ext)| {
-                !stem.is_empty()
-                    && (stem.len() > 1 || ext.len() > 1)
-                    && (1..=5).contains(&ext.len())
-                    && ext.chars().all(|c| c.is_ascii_alphanumeric())
-                    && ext.chars().any(|c| c.is_ascii_alphabetic())
-            });
+        let has_ext = name.rsplit_once('.').is_some_and(|(stem, ext)| {
+            !stem.is_empty()
+                && (stem.len() > 1 || ext.len() > 1)
+                && (1..=5).contains(&ext.len())
+                && ext.chars().all(|c| c.is_ascii_alphanumeric())
+                && ext.chars().any(|c| c.is_ascii_alphabetic())
+        });
         let looks_like_path = (word.contains('/') && word.len() > 1) || has_ext;
         if (looks_like_path || BARE_NAMES.contains(&word)) && !out.iter().any(|w| w == word) {
             out.push(word.to_string());

@@ -273,7 +273,13 @@ impl WorkTree {
         self.index.get_or_init(|| {
             let list = match &self.repo {
                 Some(repo) => repo
-                    .run(&["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
+                    .run(&[
+                        "ls-files",
+                        "-z",
+                        "--cached",
+                        "--others",
+                        "--exclude-standard",
+                    ])
                     .map(|out| split_nul(&out))
                     .unwrap_or_default()
                     .into_iter()

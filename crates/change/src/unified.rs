@@ -225,7 +225,11 @@ pub fn apply(path: &str, before: Option<&str>, patch: &FilePatch) -> Result<Stri
             .collect();
         let hint = (hunk.old_start as isize - 1 + offset).max(0) as usize;
         let pos = if old.is_empty() {
-            if hunk.old_start == 0 { lines.len().min(hint) } else { hint.min(lines.len()) }
+            if hunk.old_start == 0 {
+                lines.len().min(hint)
+            } else {
+                hint.min(lines.len())
+            }
         } else {
             locate(&lines, &old, hint, search_from).ok_or_else(|| ChangeError::HunkFailed {
                 path: path.to_string(),
@@ -272,7 +276,12 @@ fn locate(lines: &[String], needle: &[&str], hint: usize, from: usize) -> Option
         return None;
     }
     let last = lines.len() - needle.len();
-    let exact = |p: usize| lines[p..p + needle.len()].iter().zip(needle).all(|(a, b)| a == b);
+    let exact = |p: usize| {
+        lines[p..p + needle.len()]
+            .iter()
+            .zip(needle)
+            .all(|(a, b)| a == b)
+    };
     let loose = |p: usize| {
         lines[p..p + needle.len()]
             .iter()
@@ -299,7 +308,8 @@ mod tests {
 
     #[test]
     fn applies_git_diff() {
-        let diff = "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n";
+        let diff =
+            "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n";
         let files = parse(diff).unwrap();
         assert_eq!(files.len(), 1);
         assert_eq!(files[0].new_path.as_deref(), Some("x.py"));

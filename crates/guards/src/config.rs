@@ -81,12 +81,13 @@ impl Config {
             path: origin.to_path_buf(),
             message: e.to_string(),
         })?;
-        let parsed: RawConfig = toml::Value::Table(raw.clone())
-            .try_into()
-            .map_err(|e: toml::de::Error| ConfigError::Parse {
-                path: origin.to_path_buf(),
-                message: e.to_string(),
-            })?;
+        let parsed: RawConfig =
+            toml::Value::Table(raw.clone())
+                .try_into()
+                .map_err(|e: toml::de::Error| ConfigError::Parse {
+                    path: origin.to_path_buf(),
+                    message: e.to_string(),
+                })?;
         let mut guards = BTreeMap::new();
         for (name, table) in parsed.guards {
             let guard = crate::find_guard(&name).ok_or_else(|| ConfigError::UnknownGuard {
@@ -113,7 +114,11 @@ impl Config {
             Some(p) => Config::load(p),
             None => {
                 let p = root.join("slopguard.toml");
-                if p.is_file() { Config::load(&p) } else { Ok(Config::default()) }
+                if p.is_file() {
+                    Config::load(&p)
+                } else {
+                    Ok(Config::default())
+                }
             }
         }
     }

@@ -63,7 +63,10 @@ impl<'a> FileView<'a> {
 
     /// Whether the file existed before and still exists (modify or rename).
     pub fn is_modify(&self) -> bool {
-        matches!(self.change.kind, ChangeKind::Modify | ChangeKind::Rename { .. })
+        matches!(
+            self.change.kind,
+            ChangeKind::Modify | ChangeKind::Rename { .. }
+        )
     }
 
     /// Content before, as text (`None` when absent or binary).
@@ -181,11 +184,7 @@ impl<'a> Context<'a> {
 
     /// Every file path after the change.
     pub fn files_after(&self) -> Vec<String> {
-        let mut out: Vec<String> = self
-            .base()
-            .files()
-            .map(|f| f.to_vec())
-            .unwrap_or_default();
+        let mut out: Vec<String> = self.base().files().map(|f| f.to_vec()).unwrap_or_default();
         let gone: std::collections::HashSet<&str> = self
             .change
             .changes
@@ -222,7 +221,11 @@ impl<'a> Context<'a> {
     /// The severity for findings that depend on intent: block when a task says what the
     /// change is for, warn when there is none to compare against.
     pub fn intent_severity(&self) -> Severity {
-        if self.task.is_some() { Severity::Block } else { Severity::Warn }
+        if self.task.is_some() {
+            Severity::Block
+        } else {
+            Severity::Warn
+        }
     }
 
     /// Records a numeric metric for the report (e.g. `psi`).

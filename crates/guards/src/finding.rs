@@ -66,7 +66,12 @@ impl Finding {
     }
 
     /// Sets the location.
-    pub fn at(mut self, path: impl Into<String>, line: Option<u32>, column: Option<u32>) -> Finding {
+    pub fn at(
+        mut self,
+        path: impl Into<String>,
+        line: Option<u32>,
+        column: Option<u32>,
+    ) -> Finding {
         self.path = Some(path.into());
         self.line = line;
         self.column = column;

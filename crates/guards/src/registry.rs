@@ -22,6 +22,7 @@ pub fn registry() -> &'static [&'static dyn Guard] {
 pub fn find_guard(name: &str) -> Option<&'static dyn Guard> {
     registry().iter().copied().find(|g| {
         let info = g.info();
-        info.slug.eq_ignore_ascii_case(name) || info.code.is_some_and(|c| c.eq_ignore_ascii_case(name))
+        info.slug.eq_ignore_ascii_case(name)
+            || info.code.is_some_and(|c| c.eq_ignore_ascii_case(name))
     })
 }

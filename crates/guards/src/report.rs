@@ -66,7 +66,9 @@ impl Report {
 
     /// The blocking findings.
     pub fn blocking(&self) -> impl Iterator<Item = &Finding> {
-        self.findings.iter().filter(|f| f.severity == Severity::Block)
+        self.findings
+            .iter()
+            .filter(|f| f.severity == Severity::Block)
     }
 
     /// The findings rendered as feedback for a model's retry: one bullet per blocking finding
@@ -78,8 +80,15 @@ impl Report {
             for f in self.findings.iter().filter(|f| f.severity == sev) {
                 any = true;
                 let loc = f.location();
-                let guard = f.code.map(|c| format!("{c} {}", f.guard)).unwrap_or(f.guard.to_string());
-                let prefix = if sev == Severity::Warn { "(warning) " } else { "" };
+                let guard = f
+                    .code
+                    .map(|c| format!("{c} {}", f.guard))
+                    .unwrap_or(f.guard.to_string());
+                let prefix = if sev == Severity::Warn {
+                    "(warning) "
+                } else {
+                    ""
+                };
                 if loc.is_empty() {
                     out.push_str(&format!("- {prefix}[{guard}] {}\n", f.feedback));
                 } else {

@@ -59,7 +59,9 @@ pub struct CheckArgs {
 fn read_input(path: &Path) -> Result<String> {
     let bytes = if path == Path::new("-") {
         let mut buf = Vec::new();
-        std::io::stdin().read_to_end(&mut buf).context("reading stdin")?;
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .context("reading stdin")?;
         buf
     } else {
         std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?
@@ -68,12 +70,18 @@ fn read_input(path: &Path) -> Result<String> {
 }
 
 /// Loads the configuration and applies `--enable` / `--disable`.
-pub fn load_config(repo: &Path, global: &crate::Global, enable: &[String], disable: &[String]) -> Result<Config> {
+pub fn load_config(
+    repo: &Path,
+    global: &crate::Global,
+    enable: &[String],
+    disable: &[String],
+) -> Result<Config> {
     let mut config = Config::discover(repo, global.config.as_deref())?;
     for (names, on) in [(enable, true), (disable, false)] {
         for name in names {
-            let guard = find_guard(name)
-                .with_context(|| format!("unknown guard `{name}` (run `slopguard guards` for the list)"))?;
+            let guard = find_guard(name).with_context(|| {
+                format!("unknown guard `{name}` (run `slopguard guards` for the list)")
+            })?;
             config.set_enabled(guard.info().slug, on);
         }
     }
@@ -138,5 +146,9 @@ pub fn run(args: CheckArgs, global: &crate::Global) -> Result<u8> {
     let change = build_change(&args)?;
     let report = slopguard_guards::run_static(&change, task.as_ref(), &config);
     print_report(&report, &args.format, &args.color);
-    Ok(if report.blocked() { EXIT_BLOCKED } else { EXIT_OK })
+    Ok(if report.blocked() {
+        EXIT_BLOCKED
+    } else {
+        EXIT_OK
+    })
 }

@@ -28,8 +28,9 @@ pub enum GuardsAction {
 /// Runs the command.
 pub fn run(args: GuardsArgs, global: &crate::Global) -> Result<u8> {
     if let Some(GuardsAction::Explain { guard }) = &args.action {
-        let g = find_guard(guard)
-            .with_context(|| format!("unknown guard `{guard}` (run `slopguard guards` for the list)"))?;
+        let g = find_guard(guard).with_context(|| {
+            format!("unknown guard `{guard}` (run `slopguard guards` for the list)")
+        })?;
         println!("{}", g.info().doc.trim_end());
         return Ok(EXIT_OK);
     }
@@ -52,7 +53,13 @@ pub fn run(args: GuardsArgs, global: &crate::Global) -> Result<u8> {
     for g in registry() {
         let i = g.info();
         let on = if config.enabled(i.slug) { "yes" } else { "no" };
-        println!("{:<5} {:<22} {:<4} {}", i.code.unwrap_or("-"), i.slug, on, i.summary);
+        println!(
+            "{:<5} {:<22} {:<4} {}",
+            i.code.unwrap_or("-"),
+            i.slug,
+            on,
+            i.summary
+        );
     }
     println!("\n`slopguard guards explain <GUARD>` prints a guard's documentation.");
     Ok(EXIT_OK)

@@ -80,7 +80,11 @@ struct ReplaySummary {
     errors: Vec<serde_json::Value>,
 }
 
-fn list_commits(repo: &GitRepo, range: &str, limit: Option<usize>) -> Result<Vec<(String, String)>> {
+fn list_commits(
+    repo: &GitRepo,
+    range: &str,
+    limit: Option<usize>,
+) -> Result<Vec<(String, String)>> {
     if range.starts_with('-') {
         bail!("invalid range `{range}`");
     }
@@ -92,9 +96,9 @@ fn list_commits(repo: &GitRepo, range: &str, limit: Option<usize>) -> Result<Vec
     }
     args.push(range);
     args.push("--");
-    let out = repo
-        .run(&args)
-        .with_context(|| format!("unknown range `{range}` (use A..B with revisions from `git log`)"))?;
+    let out = repo.run(&args).with_context(|| {
+        format!("unknown range `{range}` (use A..B with revisions from `git log`)")
+    })?;
     let text = String::from_utf8_lossy(&out);
     let mut commits = Vec::new();
     let mut lines = text.lines();
@@ -110,17 +114,31 @@ fn list_commits(repo: &GitRepo, range: &str, limit: Option<usize>) -> Result<Vec
 /// Runs the command.
 pub fn run(args: ReplayArgs, global: &crate::Global) -> Result<u8> {
     let repo = GitRepo::open(&args.repo)?;
-    let config_root = repo.work_dir().map(PathBuf::from).unwrap_or_else(|| args.repo.clone());
+    let config_root = repo
+        .work_dir()
+        .map(PathBuf::from)
+        .unwrap_or_else(|| args.repo.clone());
     let config = super::check::load_config(&config_root, global, &args.enable, &args.disable)?;
     let commits = list_commits(&repo, &args.range, args.limit)?;
-    let threads = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2)).max(1);
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    let threads = args
+        .jobs
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2)
+        })
+        .max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
     let bar = if std::io::stderr().is_terminal() && args.format == "text" {
         let b = ProgressBar::new(commits.len() as u64);
         b.set_style(
-            ProgressStyle::with_template("{spinner} replay [{bar:30}] {pos}/{len} commits {per_sec} eta {eta}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar())
-                .progress_chars("=> "),
+            ProgressStyle::with_template(
+                "{spinner} replay [{bar:30}] {pos}/{len} commits {per_sec} eta {eta}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
         );
         b
     } else {
@@ -158,7 +176,15 @@ pub fn run(args: ReplayArgs, global: &crate::Global) -> Result<u8> {
     let mut guards: BTreeMap<&'static str, GuardTally> = registry()
         .iter()
         .filter(|g| config.enabled(g.info().slug))
-        .map(|g| (g.info().slug, GuardTally { code: g.info().code, ..GuardTally::default() }))
+        .map(|g| {
+            (
+                g.info().slug,
+                GuardTally {
+                    code: g.info().code,
+                    ..GuardTally::default()
+                },
+            )
+        })
         .collect();
     let mut errors = Vec::new();
     let mut blocked_commits = 0;
@@ -176,12 +202,21 @@ pub fn run(args: ReplayArgs, global: &crate::Global) -> Result<u8> {
                 }
                 for (slug, findings) in per_guard {
                     let tally = guards.entry(slug).or_default();
-                    let severity = findings.iter().map(|f| f.severity).max().unwrap_or(Severity::Warn);
+                    let severity = findings
+                        .iter()
+                        .map(|f| f.severity)
+                        .max()
+                        .unwrap_or(Severity::Warn);
                     match severity {
                         Severity::Block => tally.blocked_commits += 1,
                         Severity::Warn => tally.warned_commits += 1,
                     }
-                    tally.commits.push(Firing { commit: id.clone(), subject: subject.clone(), severity, findings });
+                    tally.commits.push(Firing {
+                        commit: id.clone(),
+                        subject: subject.clone(),
+                        severity,
+                        findings,
+                    });
                 }
             }
         }
@@ -205,7 +240,13 @@ pub fn run(args: ReplayArgs, global: &crate::Global) -> Result<u8> {
 }
 
 fn print_text(s: &ReplaySummary, show: usize) {
-    let pct = |n: usize| if s.commits == 0 { 0.0 } else { n as f64 * 100.0 / s.commits as f64 };
+    let pct = |n: usize| {
+        if s.commits == 0 {
+            0.0
+        } else {
+            n as f64 * 100.0 / s.commits as f64
+        }
+    };
     println!(
         "replayed {} commits of {} in {:.2} s ({:.0} commits/s, {} threads); {} blocked ({:.2}%)",
         s.commits,
@@ -216,13 +257,22 @@ fn print_text(s: &ReplaySummary, show: usize) {
         s.blocked_commits,
         pct(s.blocked_commits)
     );
-    println!("\n{:<28} {:>8} {:>7} {:>8}", "GUARD", "BLOCKED", "%", "WARNED");
+    println!(
+        "\n{:<28} {:>8} {:>7} {:>8}",
+        "GUARD", "BLOCKED", "%", "WARNED"
+    );
     for (slug, t) in &s.guards {
         let name = match t.code {
             Some(c) => format!("{c} {slug}"),
             None => slug.to_string(),
         };
-        println!("{:<28} {:>8} {:>6.2}% {:>8}", name, t.blocked_commits, pct(t.blocked_commits), t.warned_commits);
+        println!(
+            "{:<28} {:>8} {:>6.2}% {:>8}",
+            name,
+            t.blocked_commits,
+            pct(t.blocked_commits),
+            t.warned_commits
+        );
     }
     for (slug, t) in &s.guards {
         if t.commits.is_empty() {
@@ -232,11 +282,24 @@ fn print_text(s: &ReplaySummary, show: usize) {
         let mut firings: Vec<&Firing> = t.commits.iter().collect();
         firings.sort_by_key(|f| std::cmp::Reverse(f.severity));
         for f in firings.iter().take(show) {
-            let first = f.findings.first().map(|x| format!("{}: {}", x.location(), x.message)).unwrap_or_default();
-            println!("  {} {} {:.60} | {}", &f.commit[..f.commit.len().min(10)], f.severity.as_str(), f.subject, first);
+            let first = f
+                .findings
+                .first()
+                .map(|x| format!("{}: {}", x.location(), x.message))
+                .unwrap_or_default();
+            println!(
+                "  {} {} {:.60} | {}",
+                &f.commit[..f.commit.len().min(10)],
+                f.severity.as_str(),
+                f.subject,
+                first
+            );
         }
         if firings.len() > show {
-            println!("  ... and {} more (--format json lists all)", firings.len() - show);
+            println!(
+                "  ... and {} more (--format json lists all)",
+                firings.len() - show
+            );
         }
     }
     if !s.errors.is_empty() {

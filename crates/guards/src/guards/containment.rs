@@ -72,7 +72,10 @@ fn secret_path(path: &str) -> Option<&'static str> {
         .iter()
         .any(|s| name.ends_with(s));
     let parts: Vec<&str> = path.split('/').collect();
-    if parts.iter().any(|p| *p == ".ssh" || *p == ".aws" || *p == ".gnupg") {
+    if parts
+        .iter()
+        .any(|p| *p == ".ssh" || *p == ".aws" || *p == ".gnupg")
+    {
         return Some("a credentials directory");
     }
     if template {
@@ -81,14 +84,27 @@ fn secret_path(path: &str) -> Option<&'static str> {
     if name == ".env" || name.starts_with(".env.") {
         return Some("an environment file with secrets");
     }
-    if name.starts_with("id_rsa") || name.starts_with("id_ed25519") || name.starts_with("id_ecdsa") {
+    if name.starts_with("id_rsa") || name.starts_with("id_ed25519") || name.starts_with("id_ecdsa")
+    {
         return Some("an SSH private key");
     }
-    if name.ends_with(".pem") || name.ends_with(".key") || name.ends_with(".p12") || name.ends_with(".pfx") {
+    if name.ends_with(".pem")
+        || name.ends_with(".key")
+        || name.ends_with(".p12")
+        || name.ends_with(".pfx")
+    {
         return Some("a private key or certificate bundle");
     }
-    if matches!(name.as_str(), ".netrc" | ".pypirc" | ".git-credentials" | ".npmrc" | "credentials" | "credentials.json" | ".htpasswd")
-        || name.starts_with("secrets.")
+    if matches!(
+        name.as_str(),
+        ".netrc"
+            | ".pypirc"
+            | ".git-credentials"
+            | ".npmrc"
+            | "credentials"
+            | "credentials.json"
+            | ".htpasswd"
+    ) || name.starts_with("secrets.")
     {
         return Some("a credentials file");
     }
@@ -114,7 +130,8 @@ pub(crate) fn glob_match(pattern: &str, path: &str) -> bool {
             None => s.is_empty(),
             Some(b'*') if p.get(1) == Some(&b'*') => {
                 let rest = p[2..].strip_prefix(b"/").unwrap_or(&p[2..]);
-                (0..=s.len()).any(|i| (i == 0 || s[i - 1] == b'/' || rest.is_empty()) && rec(rest, &s[i..]))
+                (0..=s.len())
+                    .any(|i| (i == 0 || s[i - 1] == b'/' || rest.is_empty()) && rec(rest, &s[i..]))
             }
             Some(b'*') => (0..=s.len())
                 .take_while(|i| *i == 0 || s[i - 1] != b'/')
@@ -127,7 +144,10 @@ pub(crate) fn glob_match(pattern: &str, path: &str) -> bool {
 
 /// Whether a symlink at `path` pointing to `target` leaves the repository.
 fn symlink_escapes(path: &str, target: &str) -> bool {
-    if target.starts_with('/') || target.starts_with('\\') || target.as_bytes().get(1) == Some(&b':') {
+    if target.starts_with('/')
+        || target.starts_with('\\')
+        || target.as_bytes().get(1) == Some(&b':')
+    {
         return true;
     }
     let mut depth: i64 = path.split('/').count() as i64 - 1;
@@ -159,9 +179,16 @@ impl Guard for Containment {
             for p in [path, change.old_path()] {
                 if let Some(why) = hostile_path(p) {
                     out.push(
-                        Finding::new(&INFO, Severity::Block, format!("refused path `{}`: {why}", p.escape_debug()))
-                            .at(p, None, None)
-                            .feedback(format!("Do not write `{}`: {why}. Use a relative path inside the repository.", p.escape_debug())),
+                        Finding::new(
+                            &INFO,
+                            Severity::Block,
+                            format!("refused path `{}`: {why}", p.escape_debug()),
+                        )
+                        .at(p, None, None)
+                        .feedback(format!(
+                            "Do not write `{}`: {why}. Use a relative path inside the repository.",
+                            p.escape_debug()
+                        )),
                     );
                 }
             }
@@ -181,9 +208,15 @@ impl Guard for Containment {
             }
             if let Some(g) = s.deny.iter().find(|g| glob_match(g, path)) {
                 out.push(
-                    Finding::new(&INFO, Severity::Block, format!("`{path}` matches the configured denylist pattern `{g}`"))
-                        .at(path, None, None)
-                        .feedback(format!("Do not edit `{path}`: the repository's configuration forbids it.")),
+                    Finding::new(
+                        &INFO,
+                        Severity::Block,
+                        format!("`{path}` matches the configured denylist pattern `{g}`"),
+                    )
+                    .at(path, None, None)
+                    .feedback(format!(
+                        "Do not edit `{path}`: the repository's configuration forbids it."
+                    )),
                 );
             }
             if ci_path(path) && !s.allow_ci && !cx.task().is_some_and(|t| t.hints_path(path)) {
@@ -225,11 +258,21 @@ impl Guard for Containment {
                 .as_deref()
                 .is_some_and(|b| crate::context::decode_text(b).is_none());
             if text_kind && !before_binary && crate::context::decode_text(after).is_none() {
-                let why = if after.contains(&0) { "NUL bytes" } else { "invalid UTF-8" };
+                let why = if after.contains(&0) {
+                    "NUL bytes"
+                } else {
+                    "invalid UTF-8"
+                };
                 out.push(
-                    Finding::new(&INFO, Severity::Block, format!("`{path}` should be text but contains {why}"))
-                        .at(path, None, None)
-                        .feedback(format!("`{path}` came out as binary garbage ({why}). Write plain UTF-8 text.")),
+                    Finding::new(
+                        &INFO,
+                        Severity::Block,
+                        format!("`{path}` should be text but contains {why}"),
+                    )
+                    .at(path, None, None)
+                    .feedback(format!(
+                        "`{path}` came out as binary garbage ({why}). Write plain UTF-8 text."
+                    )),
                 );
             }
         }

@@ -38,7 +38,8 @@ impl Default for Settings {
 
 /// Words in a task that ask for large removals.
 const REMOVAL_WORDS: [&str; 10] = [
-    "remove", "delete", "rewrite", "replace", "refactor", "simplify", "trim", "drop", "clean", "shorten",
+    "remove", "delete", "rewrite", "replace", "refactor", "simplify", "trim", "drop", "clean",
+    "shorten",
 ];
 
 impl Guard for DeletionBudget {

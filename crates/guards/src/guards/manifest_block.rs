@@ -21,16 +21,29 @@ pub fn manifest_ecosystem(path: &str) -> Option<&'static str> {
     let lower = name.to_ascii_lowercase();
     Some(match name {
         "Cargo.toml" | "Cargo.lock" => "cargo",
-        "package.json" | "package-lock.json" | "npm-shrinkwrap.json" | "yarn.lock" | "pnpm-lock.yaml"
-        | "pnpm-workspace.yaml" | "bun.lockb" | "bun.lock" => "npm",
-        "pyproject.toml" | "setup.py" | "setup.cfg" | "Pipfile" | "Pipfile.lock" | "poetry.lock"
-        | "uv.lock" | "pdm.lock" => "python",
+        "package.json"
+        | "package-lock.json"
+        | "npm-shrinkwrap.json"
+        | "yarn.lock"
+        | "pnpm-lock.yaml"
+        | "pnpm-workspace.yaml"
+        | "bun.lockb"
+        | "bun.lock" => "npm",
+        "pyproject.toml" | "setup.py" | "setup.cfg" | "Pipfile" | "Pipfile.lock"
+        | "poetry.lock" | "uv.lock" | "pdm.lock" => "python",
         "go.mod" | "go.sum" | "go.work" | "go.work.sum" => "go",
         "Gemfile" | "Gemfile.lock" => "bundler",
         "pom.xml" => "maven",
-        "build.gradle" | "build.gradle.kts" | "settings.gradle" | "settings.gradle.kts"
+        "build.gradle"
+        | "build.gradle.kts"
+        | "settings.gradle"
+        | "settings.gradle.kts"
         | "gradle.lockfile" => "gradle",
-        _ if lower.starts_with("requirements") && (lower.ends_with(".txt") || lower.ends_with(".in")) => "python",
+        _ if lower.starts_with("requirements")
+            && (lower.ends_with(".txt") || lower.ends_with(".in")) =>
+        {
+            "python"
+        }
         _ if lower.ends_with(".gemspec") => "bundler",
         _ if path.ends_with("gradle/libs.versions.toml") => "gradle",
         _ => return None,
@@ -45,11 +58,15 @@ impl Guard for ManifestBlock {
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
         for file in cx.files() {
             let path = file.path();
-            let Some(eco) = manifest_ecosystem(path).or_else(|| manifest_ecosystem(file.change().old_path())) else {
+            let Some(eco) =
+                manifest_ecosystem(path).or_else(|| manifest_ecosystem(file.change().old_path()))
+            else {
                 continue;
             };
             let (severity, why) = match cx.task() {
-                Some(t) if t.compile_fix => (Severity::Block, "compile-fix mode never edits manifests"),
+                Some(t) if t.compile_fix => {
+                    (Severity::Block, "compile-fix mode never edits manifests")
+                }
                 Some(t) if t.allows_manifest(path) => continue,
                 Some(_) => (Severity::Block, "the task's file hints do not name it"),
                 None => (Severity::Warn, "no task names it (give --task to decide)"),
@@ -72,10 +89,24 @@ mod tests {
 
     #[test]
     fn recognises_manifests() {
-        for p in ["Cargo.toml", "a/b/package.json", "requirements-dev.txt", "go.sum", "x.gemspec", "pom.xml", "build.gradle.kts", "uv.lock"] {
+        for p in [
+            "Cargo.toml",
+            "a/b/package.json",
+            "requirements-dev.txt",
+            "go.sum",
+            "x.gemspec",
+            "pom.xml",
+            "build.gradle.kts",
+            "uv.lock",
+        ] {
             assert!(manifest_ecosystem(p).is_some(), "{p}");
         }
-        for p in ["src/main.rs", "cargo.md", "requirements.md", "docs/package.json.md"] {
+        for p in [
+            "src/main.rs",
+            "cargo.md",
+            "requirements.md",
+            "docs/package.json.md",
+        ] {
             assert!(manifest_ecosystem(p).is_none(), "{p}");
         }
     }

@@ -51,6 +51,25 @@ fn stub_marker() -> &'static Regex {
     })
 }
 
+/// Statement lines of a definition's text: everything but its first (signature) line, blank
+/// lines, comment-only lines, lone braces and stub markers.
+fn real_lines(def_text: &str) -> usize {
+    def_text
+        .lines()
+        .skip(1)
+        .map(str::trim)
+        .filter(|l| {
+            !l.is_empty()
+                && !l.starts_with('#')
+                && !l.starts_with("//")
+                && !l.starts_with("/*")
+                && !l.starts_with('*')
+                && !matches!(*l, "}" | "};" | "end" | "{" | ")" | "]")
+                && !stub_marker().is_match(l)
+        })
+        .count()
+}
+
 /// Whether `line` is a placeholder comment.
 pub fn is_placeholder_comment(line: &str) -> bool {
     placeholder_comment().is_match(line)
@@ -67,7 +86,9 @@ impl Guard for Placeholder {
                 continue;
             }
             let path = file.path();
-            let Some(after) = file.after_text() else { continue };
+            let Some(after) = file.after_text() else {
+                continue;
+            };
             let before = file.before_text().unwrap_or("");
             // 1. Placeholder comments added by the change.
             if let Some((line, text)) = added_lines(before, after)
@@ -87,7 +108,9 @@ impl Guard for Placeholder {
             if !file.is_modify() {
                 continue;
             }
-            let (Some(b), Some(a)) = (file.before_analysis(), file.after_analysis()) else { continue };
+            let (Some(b), Some(a)) = (file.before_analysis(), file.after_analysis()) else {
+                continue;
+            };
             let before_lines: Vec<&str> = before.lines().collect();
             let after_lines: Vec<&str> = after.lines().collect();
             let body = |lines: &[&str], s: u32, e: u32| -> String {
@@ -97,15 +120,19 @@ impl Guard for Placeholder {
                     .unwrap_or_default()
             };
             for new_def in &a.definitions {
-                let Some(old_def) = b.definitions.iter().find(|d| d.name == new_def.name && d.kind == new_def.kind) else {
+                let Some(old_def) = b
+                    .definitions
+                    .iter()
+                    .find(|d| d.name == new_def.name && d.kind == new_def.kind)
+                else {
                     continue;
                 };
                 let old_body = body(&before_lines, old_def.start_line, old_def.end_line);
                 let new_body = body(&after_lines, new_def.start_line, new_def.end_line);
                 let old_len = old_def.end_line.saturating_sub(old_def.start_line) + 1;
                 let new_len = new_def.end_line.saturating_sub(new_def.start_line) + 1;
-                if old_len >= 4
-                    && new_len * 2 <= old_len
+                if real_lines(&old_body) >= 2
+                    && real_lines(&new_body) == 0
                     && !stub_marker().is_match(&old_body)
                     && new_body.lines().any(|l| stub_marker().is_match(l))
                 {

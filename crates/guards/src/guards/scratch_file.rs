@@ -18,8 +18,14 @@ pub static INFO: GuardInfo = GuardInfo {
 /// Extensions of files that are text whatever `lang` says.
 pub(crate) fn is_text_extension(path: &str) -> bool {
     let name = file_name(path);
-    let ext = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
-    matches!(ext.as_str(), "txt" | "csv" | "html" | "htm" | "css" | "scss" | "xml" | "svg" | "sql" | "rst" | "adoc")
+    let ext = name
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default();
+    matches!(
+        ext.as_str(),
+        "txt" | "csv" | "html" | "htm" | "css" | "scss" | "xml" | "svg" | "sql" | "rst" | "adoc"
+    )
 }
 
 /// Why a new file at `path` looks like scratch, if it does.
@@ -33,23 +39,52 @@ pub fn scratch_reason(path: &str) -> Option<&'static str> {
     if lower.ends_with(".orig") || lower.ends_with(".rej") {
         return Some("a leftover from a failed patch");
     }
-    if lower.ends_with(".bak") || lower.ends_with(".swp") || lower.ends_with(".swo") || lower.ends_with('~') || lower == ".ds_store" {
+    if lower.ends_with(".bak")
+        || lower.ends_with(".swp")
+        || lower.ends_with(".swo")
+        || lower.ends_with('~')
+        || lower == ".ds_store"
+    {
         return Some("a backup or editor/OS file");
     }
     if lower.ends_with(".pyc") || path.contains("__pycache__/") || lower == "nohup.out" {
         return Some("a generated artefact");
     }
     if script
-        && (stem.starts_with("repro") || stem.starts_with("scratch") || stem.starts_with("debug_") || stem == "debug"
-            || stem.starts_with("tmp_") || stem.starts_with("temp_") || stem == "tmp" || stem == "temp"
-            || stem.starts_with("test_fix") || stem.starts_with("quick_test") || stem.starts_with("try_"))
+        && (stem.starts_with("repro")
+            || stem.starts_with("scratch")
+            || stem.starts_with("debug_")
+            || stem == "debug"
+            || stem.starts_with("tmp_")
+            || stem.starts_with("temp_")
+            || stem == "tmp"
+            || stem == "temp"
+            || stem.starts_with("test_fix")
+            || stem.starts_with("quick_test")
+            || stem.starts_with("try_"))
     {
         return Some("a throwaway reproduction or debug script");
     }
-    if at_root && (matches!(lower.as_str(), "out.txt" | "output.txt" | "debug.txt" | "log.txt" | "result.txt" | "results.txt" | "diff.txt" | "patch.diff" | "changes.diff") || ext == "log") {
+    if at_root
+        && (matches!(
+            lower.as_str(),
+            "out.txt"
+                | "output.txt"
+                | "debug.txt"
+                | "log.txt"
+                | "result.txt"
+                | "results.txt"
+                | "diff.txt"
+                | "patch.diff"
+                | "changes.diff"
+        ) || ext == "log")
+    {
         return Some("a debug dump");
     }
-    if at_root && script && (stem.starts_with("test_") || stem.starts_with("check_") || stem.starts_with("verify_")) {
+    if at_root
+        && script
+        && (stem.starts_with("test_") || stem.starts_with("check_") || stem.starts_with("verify_"))
+    {
         return Some("a one-off test script at the repository root");
     }
     None
@@ -66,7 +101,9 @@ impl Guard for ScratchFile {
                 continue;
             }
             let path = file.path();
-            let Some(why) = scratch_reason(path) else { continue };
+            let Some(why) = scratch_reason(path) else {
+                continue;
+            };
             if cx.task().is_some_and(|t| t.hints_path(path)) {
                 continue;
             }
@@ -85,10 +122,24 @@ mod tests {
 
     #[test]
     fn scratch_names() {
-        for p in ["reproduce_bug.py", "src/db.py.orig", "x.rej", "debug.log", "tmp_test.js", "test_fix.py", "out.txt"] {
+        for p in [
+            "reproduce_bug.py",
+            "src/db.py.orig",
+            "x.rej",
+            "debug.log",
+            "tmp_test.js",
+            "test_fix.py",
+            "out.txt",
+        ] {
             assert!(scratch_reason(p).is_some(), "{p}");
         }
-        for p in ["src/repro.md", "tests/test_db.py", "docs/output.txt", "src/temperature.py", "scripts/check_links.py"] {
+        for p in [
+            "src/repro.md",
+            "tests/test_db.py",
+            "docs/output.txt",
+            "src/temperature.py",
+            "scripts/check_links.py",
+        ] {
             assert!(scratch_reason(p).is_none(), "{p}");
         }
     }

@@ -34,10 +34,7 @@ fn family(lang: Language) -> u8 {
 
 /// The name other code uses to refer to a definition (`Class.method` -> `method`).
 fn reference_name(def: &Definition) -> &str {
-    def.name
-        .rsplit(['.', '#', ':'])
-        .next()
-        .unwrap_or(&def.name)
+    def.name.rsplit(['.', '#', ':']).next().unwrap_or(&def.name)
 }
 
 /// Definitions keyed by name (impl blocks share their type's name; the set collapses them).
@@ -73,7 +70,10 @@ fn first_line_with_word(text: &str, word: &str) -> u32 {
 /// without defining it themselves. `None` as soon as another file defines the name at top
 /// level: then uses may refer to that definition, and the deletion is not proven harmful.
 fn uses_elsewhere(cx: &Context<'_>, lang: Language, name: &str, skip: &str) -> Option<Vec<Use>> {
-    let candidates = cx.base().grep_words(&[name.to_string()]).unwrap_or_default();
+    let candidates = cx
+        .base()
+        .grep_words(&[name.to_string()])
+        .unwrap_or_default();
     let mut paths: BTreeSet<String> = candidates.into_iter().collect();
     for c in &cx.change().changes {
         paths.remove(c.old_path());
@@ -86,16 +86,25 @@ fn uses_elsewhere(cx: &Context<'_>, lang: Language, name: &str, skip: &str) -> O
         if path == skip {
             continue;
         }
-        let Some(bytes) = cx.read_after(&path) else { continue };
-        let Some(text) = crate::context::decode_text(&bytes) else { continue };
-        let FileKind::Code(other) = slopguard_lang::detect(&path, &bytes[..bytes.len().min(256)]) else {
+        let Some(bytes) = cx.read_after(&path) else {
+            continue;
+        };
+        let Some(text) = crate::context::decode_text(&bytes) else {
+            continue;
+        };
+        let FileKind::Code(other) = slopguard_lang::detect(&path, &bytes[..bytes.len().min(256)])
+        else {
             continue;
         };
         if family(other) != family(lang) || !crate::tree_text_has_word(text, name) {
             continue;
         }
         let analysis = slopguard_lang::analyze(other, text);
-        if analysis.definitions.iter().any(|d| reference_name(d) == name) {
+        if analysis
+            .definitions
+            .iter()
+            .any(|d| reference_name(d) == name)
+        {
             return None;
         }
         if analysis.references.iter().any(|r| r == name) {
@@ -109,11 +118,19 @@ fn uses_elsewhere(cx: &Context<'_>, lang: Language, name: &str, skip: &str) -> O
 }
 
 fn is_test_name(name: &str) -> bool {
-    name.starts_with("test_") || name.starts_with("Test") || name.starts_with("test") && name.len() > 4 && name.as_bytes()[4].is_ascii_uppercase()
+    name.starts_with("test_")
+        || name.starts_with("Test")
+        || name.starts_with("test") && name.len() > 4 && name.as_bytes()[4].is_ascii_uppercase()
 }
 
 impl SymbolPreservation {
-    fn check_file(&self, cx: &Context<'_>, file: &FileView<'_>, lang: Language, out: &mut Vec<Finding>) {
+    fn check_file(
+        &self,
+        cx: &Context<'_>,
+        file: &FileView<'_>,
+        lang: Language,
+        out: &mut Vec<Finding>,
+    ) {
         let (Some(before), Some(after)) = (file.before_analysis(), file.after_analysis()) else {
             return;
         };
@@ -138,7 +155,11 @@ impl SymbolPreservation {
             // Moved to another touched file of the change: not a loss.
             let moved = cx.files().iter().any(|f| {
                 f.path() != path
-                    && f.after_analysis().is_some_and(|a| a.definitions.iter().any(|d| d.name == *name || reference_name(d) == rname))
+                    && f.after_analysis().is_some_and(|a| {
+                        a.definitions
+                            .iter()
+                            .any(|d| d.name == *name || reference_name(d) == rname)
+                    })
             });
             if moved {
                 continue;
@@ -158,7 +179,13 @@ impl SymbolPreservation {
             };
             let mut uses: Vec<Use> = elsewhere.unwrap_or_default();
             if used_here {
-                uses.insert(0, Use { path: path.to_string(), line: first_line_with_word(after_text, rname) });
+                uses.insert(
+                    0,
+                    Use {
+                        path: path.to_string(),
+                        line: first_line_with_word(after_text, rname),
+                    },
+                );
             }
             let kind = format!("{:?}", def.kind).to_lowercase();
             if !uses.is_empty() {
@@ -168,10 +195,18 @@ impl SymbolPreservation {
                     .map(|u| format!("{}:{}", u.path, u.line))
                     .collect::<Vec<_>>()
                     .join(", ");
-                let more = if uses.len() > 3 { format!(" and {} more", uses.len() - 3) } else { String::new() };
+                let more = if uses.len() > 3 {
+                    format!(" and {} more", uses.len() - 3)
+                } else {
+                    String::new()
+                };
                 let what = match &renamed_to {
-                    Some(n) => format!("{kind} `{name}` was renamed to `{n}` but is still used at {where_}{more}"),
-                    None => format!("{kind} `{name}` was removed but is still used at {where_}{more}"),
+                    Some(n) => format!(
+                        "{kind} `{name}` was renamed to `{n}` but is still used at {where_}{more}"
+                    ),
+                    None => {
+                        format!("{kind} `{name}` was removed but is still used at {where_}{more}")
+                    }
                 };
                 out.push(
                     Finding::new(&INFO, Severity::Block, what)
@@ -195,7 +230,11 @@ impl SymbolPreservation {
                 );
                 continue;
             }
-            if cx.task().is_some_and(|t| t.mentions(name) || t.mentions(rname)) || is_test_name(rname) {
+            if cx
+                .task()
+                .is_some_and(|t| t.mentions(name) || t.mentions(rname))
+                || is_test_name(rname)
+            {
                 continue;
             }
             out.push(

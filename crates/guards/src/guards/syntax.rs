@@ -39,7 +39,9 @@ impl Guard for Syntax {
             }
             match file.kind() {
                 FileKind::Code(lang) => {
-                    let Some(after) = file.after_analysis() else { continue };
+                    let Some(after) = file.after_analysis() else {
+                        continue;
+                    };
                     if after.syntax_errors.is_empty() {
                         continue;
                     }
@@ -55,7 +57,11 @@ impl Guard for Syntax {
                     };
                     let first = &after.syntax_errors[0];
                     let more = after.syntax_errors.len() - 1;
-                    let extra = if more > 0 { format!(" (and {more} more)") } else { String::new() };
+                    let extra = if more > 0 {
+                        format!(" (and {more} more)")
+                    } else {
+                        String::new()
+                    };
                     out.push(
                         Finding::new(&INFO, severity, format!("{} syntax error: {}{extra}", lang.name(), first.message))
                             .at(path, Some(first.line), Some(first.column))
@@ -67,7 +73,9 @@ impl Guard for Syntax {
                     );
                 }
                 FileKind::Data(format) => {
-                    let Some(err) = data_error(format, file.after_text()) else { continue };
+                    let Some(err) = data_error(format, file.after_text()) else {
+                        continue;
+                    };
                     if file.is_modify() && data_error(format, file.before_text()).is_some() {
                         continue;
                     }

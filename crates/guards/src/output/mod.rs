@@ -21,7 +21,9 @@ impl std::str::FromStr for Format {
             "text" => Ok(Format::Text),
             "json" => Ok(Format::Json),
             "sarif" => Ok(Format::Sarif),
-            other => Err(format!("unknown format `{other}` (expected text, json or sarif)")),
+            other => Err(format!(
+                "unknown format `{other}` (expected text, json or sarif)"
+            )),
         }
     }
 }

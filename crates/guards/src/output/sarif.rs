@@ -24,7 +24,11 @@ fn rules() -> Vec<ReportingDescriptor> {
             ReportingDescriptor::builder()
                 .id(info.slug)
                 .name(info.slug)
-                .short_description(MultiformatMessageString::builder().text(info.summary).build())
+                .short_description(
+                    MultiformatMessageString::builder()
+                        .text(info.summary)
+                        .build(),
+                )
                 .full_description(
                     MultiformatMessageString::builder()
                         .text(info.summary)
@@ -63,8 +67,13 @@ pub fn to_sarif(report: &Report) -> String {
                 });
                 let artifact = ArtifactLocation::builder().uri(p.clone()).build();
                 let physical = match region {
-                    Some(r) => PhysicalLocation::builder().artifact_location(artifact).region(r).build(),
-                    None => PhysicalLocation::builder().artifact_location(artifact).build(),
+                    Some(r) => PhysicalLocation::builder()
+                        .artifact_location(artifact)
+                        .region(r)
+                        .build(),
+                    None => PhysicalLocation::builder()
+                        .artifact_location(artifact)
+                        .build(),
                 };
                 vec![Location::builder().physical_location(physical).build()]
             });

@@ -20,14 +20,27 @@ pub fn render_text(report: &Report, color: bool) -> String {
                 Severity::Block => sev.red().bold().to_string(),
                 Severity::Warn => sev.yellow().bold().to_string(),
             };
-            out.push_str(&format!("{}: {sev}[{}]: {}\n", loc.bold(), guard.cyan(), f.message));
+            out.push_str(&format!(
+                "{}: {sev}[{}]: {}\n",
+                loc.bold(),
+                guard.cyan(),
+                f.message
+            ));
         } else {
             out.push_str(&format!("{loc}: {sev}[{guard}]: {}\n", f.message));
         }
     }
-    let blocks = report.findings.iter().filter(|f| f.severity == Severity::Block).count();
+    let blocks = report
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Block)
+        .count();
     let warns = report.findings.len() - blocks;
-    let run = report.guards.iter().filter(|g| g.status != crate::GuardStatus::Disabled).count();
+    let run = report
+        .guards
+        .iter()
+        .filter(|g| g.status != crate::GuardStatus::Disabled)
+        .count();
     let verdict = match report.verdict {
         Verdict::Pass => "pass",
         Verdict::Warn => "pass (with warnings)",

@@ -1,0 +1,60 @@
+//! G13 doc-preservation: doc modifications that destroy fenced code blocks or write literal
+//! `\n` corruption.
+
+use slopguard_grounding::doc_preservation::{self as dp, DocDamage};
+
+use crate::{Context, Finding, Guard, GuardInfo, Severity};
+
+/// The doc-preservation guard.
+pub struct DocPreservation;
+
+/// Static description.
+pub static INFO: GuardInfo = GuardInfo {
+    slug: "doc-preservation",
+    code: Some("G13"),
+    summary: "doc modifies that keep < 30% of the fenced code (of >= 50 chars) or write literal \\n sequences into code blocks",
+    doc: include_str!("../../docs/doc-preservation.md"),
+    default_enabled: true,
+};
+
+impl Guard for DocPreservation {
+    fn info(&self) -> &'static GuardInfo {
+        &INFO
+    }
+
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
+        for file in cx.files() {
+            if !file.is_modify() {
+                continue;
+            }
+            let (Some(before), Some(after)) = (file.before_text(), file.after_text()) else { continue };
+            for d in dp::check(file.path(), before, after) {
+                let (line, feedback) = match &d {
+                    DocDamage::CodeBlocksDestroyed { original, kept, .. } => (
+                        None,
+                        format!(
+                            "{}: the edit removed the document's code examples ({kept} of {original} characters of fenced \
+                             code remain). Keep every existing ``` block (commands, examples) verbatim unless the task \
+                             asks to change them; edit only the prose you were asked to change.",
+                            file.path()
+                        ),
+                    ),
+                    DocDamage::LiteralNewlines { line, .. } => (
+                        Some(*line),
+                        format!(
+                            "{} line {line}: a code block contains the two-character sequence \\n instead of real line \
+                             breaks (the content was double-escaped). Write each command on its own line.",
+                            file.path()
+                        ),
+                    ),
+                };
+                out.push(
+                    Finding::new(&INFO, Severity::Block, dp::describe(&d))
+                        .at(file.path(), line, None)
+                        .feedback(feedback)
+                        .data(serde_json::to_value(&d).unwrap_or_default()),
+                );
+            }
+        }
+    }
+}

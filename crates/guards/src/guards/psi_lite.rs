@@ -1,0 +1,69 @@
+//! Psi-lite: Psi = alpha * Gamma - lambda * Omega per touched file, min over files.
+//!
+//! The score is computed for every change and recorded as the `psi` metric (so it is always
+//! in the JSON report); the guard blocks only when the user opted in with
+//! `[guards.psi-lite] enabled = true`, as the seeds' gate is off by default.
+
+use slopguard_grounding::psi::{self, PsiInput, PsiParams};
+
+use super::content_grounding::fingerprint;
+use crate::{Context, Finding, Guard, GuardInfo, Severity};
+
+/// The Psi-lite guard.
+pub struct PsiLite;
+
+/// Static description.
+pub static INFO: GuardInfo = GuardInfo {
+    slug: "psi-lite",
+    code: Some("Psi"),
+    summary: "Psi-lite score (grounding minus slop, worst file); always reported as the `psi` metric, gates only when enabled = true",
+    doc: include_str!("../../docs/psi-lite.md"),
+    default_enabled: true,
+};
+
+impl Guard for PsiLite {
+    fn info(&self) -> &'static GuardInfo {
+        &INFO
+    }
+
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
+        let params: PsiParams = cx.settings(INFO.slug);
+        let inputs: Vec<PsiInput<'_>> = cx
+            .files()
+            .iter()
+            .map(|f| PsiInput { path: f.path(), before: f.before_text(), after: f.after_text() })
+            .collect();
+        if inputs.iter().all(|i| i.after.is_none()) {
+            return;
+        }
+        let needs_fp = inputs.iter().any(|i| {
+            slopguard_grounding::markdown::is_doc_path(i.path) || slopguard_grounding::config_refs::is_config_file(i.path)
+        });
+        let fp = if needs_fp { fingerprint(cx) } else { None };
+        let report = psi::score(&inputs, fp.as_ref(), params);
+        cx.record_metric("psi", report.psi);
+        let gate = cx.config().common(INFO.slug).enabled == Some(true);
+        if !gate || !report.below_threshold {
+            return;
+        }
+        let worst = report.worst_file.clone().unwrap_or_default();
+        let w = report.files.iter().find(|f| f.path == worst);
+        let detail = w
+            .map(|w| format!("Gamma={:.3} ({} of {} evidence tokens grounded), Omega={:.3} {:?}", w.gamma, w.grounded, w.tokens, w.omega, w.omega_parts))
+            .unwrap_or_default();
+        out.push(
+            Finding::new(
+                &INFO,
+                Severity::Block,
+                format!("Psi-lite {:.3} is below the threshold {:.2} (worst file {worst})", report.psi, params.threshold),
+            )
+            .at(worst.clone(), None, None)
+            .feedback(format!(
+                "{worst}: the change scores low on grounding and high on slop ({detail}). Remove claims about tools the \
+                 project does not use, keep code blocks intact with real newlines, drop stray blank lines and trailing \
+                 whitespace, and never wrap source files in Markdown fences."
+            ))
+            .data(serde_json::to_value(&report).unwrap_or_default()),
+        );
+    }
+}
