@@ -241,8 +241,43 @@ impl<'a> Context<'a> {
     }
 }
 
-/// Computes the fingerprint of the tree after the change. Returns `None` until the
-/// fingerprint crate can compute one over an abstract tree.
-fn compute_fingerprint(_cx: &Context<'_>) -> Option<Fingerprint> {
-    None
+/// The tree after the change, as the fingerprint crate reads it.
+struct AfterTree<'c, 'a> {
+    cx: &'c Context<'a>,
+}
+
+impl slopguard_fingerprint::FileSource for AfterTree<'_, '_> {
+    fn files(&self) -> Vec<String> {
+        self.cx.files_after()
+    }
+
+    fn read(&self, path: &str) -> Option<Vec<u8>> {
+        self.cx.read_after(path)
+    }
+
+    /// Commit bases are immutable, so the key is the base commit plus everything the change
+    /// does to the file list and to manifests (the only inputs of a fingerprint).
+    fn cache_key(&self) -> Option<String> {
+        let base = self.cx.base().id();
+        if base.starts_with("worktree:") {
+            return None;
+        }
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        for c in &self.cx.change.changes {
+            let structural = !matches!(c.kind, slopguard_change::ChangeKind::Modify);
+            let manifest = crate::guards::manifest_block::manifest_ecosystem(&c.path).is_some();
+            if structural || manifest {
+                c.path.hash(&mut h);
+                c.old_path().hash(&mut h);
+                c.after.hash(&mut h);
+            }
+        }
+        Some(format!("{base}:{:x}", h.finish()))
+    }
+}
+
+/// Computes the fingerprint of the tree after the change.
+fn compute_fingerprint(cx: &Context<'_>) -> Option<Fingerprint> {
+    Some(slopguard_fingerprint::compute_from(&AfterTree { cx }))
 }
