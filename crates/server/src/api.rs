@@ -1,0 +1,231 @@
+//! Store-backed endpoints: observations, agent log, claims, health, metrics.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::extract::{Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::json;
+use slopguard_store::{
+    Claim, ClaimOutcome, ClaimRelease, ClaimRequest, FailureMode, LogQuery, MAX_LOG_LIMIT,
+    NewObservation, Outcome, ReleaseOutcome, now_ms, parse_since,
+};
+
+use crate::{ApiError, AppState, body_error, uptime_s};
+
+type ApiResult<T> = Result<T, ApiError>;
+
+fn query_error(rej: QueryRejection) -> ApiError {
+    ApiError::bad_request(rej.body_text())
+}
+
+fn parse_json(body: Result<Bytes, BytesRejection>) -> ApiResult<serde_json::Value> {
+    let bytes = body.map_err(body_error)?;
+    serde_json::from_slice(&bytes).map_err(|e| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "malformed_json",
+            format!("malformed JSON: {e}"),
+        )
+    })
+}
+
+pub(crate) async fn healthz(State(state): State<Arc<AppState>>) -> Json<serde_json::Value> {
+    Json(json!({"status": "ok", "uptime_s": uptime_s(&state)}))
+}
+
+pub(crate) async fn readyz(State(state): State<Arc<AppState>>) -> Response {
+    match state.store.ping().await {
+        Ok(()) => Json(json!({"status": "ready", "store": state.store.url()})).into_response(),
+        Err(e) => ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "store_unavailable",
+            e.to_string(),
+        )
+        .into_response(),
+    }
+}
+
+pub(crate) async fn metrics(State(state): State<Arc<AppState>>) -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        state.metrics.render(),
+    )
+        .into_response()
+}
+
+pub(crate) async fn post_observation(
+    State(state): State<Arc<AppState>>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Json<serde_json::Value>> {
+    let value = parse_json(body)?;
+    let obs = NewObservation::from_json(value).map_err(|e| {
+        ApiError::new(StatusCode::BAD_REQUEST, "invalid_observation", e.to_string()).with(json!({
+            "allowed_failure_modes": FailureMode::ALL.iter().map(|m| m.as_str()).collect::<Vec<_>>(),
+            "allowed_outcomes": Outcome::ALL.iter().map(|m| m.as_str()).collect::<Vec<_>>(),
+        }))
+    })?;
+    let id = state
+        .store
+        .record_observation(&obs)
+        .await
+        .map_err(ApiError::store)?;
+    metrics::counter!("slopguard_observations_total", "outcome" => obs.outcome.as_str())
+        .increment(1);
+    Ok(Json(json!({"id": id})))
+}
+
+/// `GET /repo/agent-log` parameters.
+#[derive(Debug, Deserialize)]
+pub(crate) struct AgentLogParams {
+    since: Option<String>,
+    limit: Option<String>,
+    run_id: Option<String>,
+    agent: Option<String>,
+    repo: Option<String>,
+}
+
+pub(crate) async fn agent_log(
+    State(state): State<Arc<AppState>>,
+    params: Result<Query<AgentLogParams>, QueryRejection>,
+) -> ApiResult<Json<Vec<slopguard_store::ObservationRow>>> {
+    let Query(p) = params.map_err(query_error)?;
+    let nonempty = |v: Option<String>| v.filter(|s| !s.is_empty());
+    let since_ms = match nonempty(p.since) {
+        Some(s) => Some(parse_since(&s, now_ms()).map_err(ApiError::store)?),
+        None => None,
+    };
+    let limit = match nonempty(p.limit) {
+        Some(l) => Some(
+            l.parse::<u32>()
+                .map_err(|_| ApiError::bad_request(format!("invalid limit {l:?}")))?
+                .min(MAX_LOG_LIMIT),
+        ),
+        None => None,
+    };
+    let q = LogQuery {
+        repo: nonempty(p.repo),
+        since_ms,
+        limit,
+        run_id: nonempty(p.run_id),
+        agent: nonempty(p.agent),
+    };
+    let rows = state.store.agent_log(&q).await.map_err(ApiError::store)?;
+    Ok(Json(rows))
+}
+
+/// A claim as shown to others: never the lock id (it is the owner's proof).
+fn public_claim(c: &Claim) -> serde_json::Value {
+    json!({
+        "repo": c.repo,
+        "path": c.path,
+        "agent": c.agent,
+        "run_id": c.run_id,
+        "acquired_at": slopguard_store::rfc3339_ms(c.acquired_at_ms),
+        "expires_at": c.expires_at,
+    })
+}
+
+pub(crate) async fn post_claim(
+    State(state): State<Arc<AppState>>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Response> {
+    let value = parse_json(body)?;
+    let req: ClaimRequest = serde_json::from_value(value)
+        .map_err(|e| ApiError::bad_request(format!("invalid claim: {e}")))?;
+    match state
+        .store
+        .acquire_claim(&req)
+        .await
+        .map_err(ApiError::store)?
+    {
+        ClaimOutcome::Acquired(c) => Ok(Json(json!({
+            "lock_id": c.lock_id,
+            "expires_at": c.expires_at,
+            "path": c.path,
+            "agent": c.agent,
+            "ttl_seconds": (c.expires_at_ms - c.acquired_at_ms) / 1000,
+        }))
+        .into_response()),
+        ClaimOutcome::Held(c) => Ok((
+            StatusCode::CONFLICT,
+            Json(json!({"error": "already_claimed", "held_by": public_claim(&c)})),
+        )
+            .into_response()),
+    }
+}
+
+/// `GET /claim` / `DELETE /claim` parameters.
+#[derive(Debug, Deserialize)]
+pub(crate) struct ClaimParams {
+    path: Option<String>,
+    repo: Option<String>,
+    agent: Option<String>,
+    lock_id: Option<String>,
+}
+
+pub(crate) async fn list_claims(
+    State(state): State<Arc<AppState>>,
+    params: Result<Query<ClaimParams>, QueryRejection>,
+) -> ApiResult<Json<Vec<serde_json::Value>>> {
+    let Query(p) = params.map_err(query_error)?;
+    let claims = state
+        .store
+        .list_claims(
+            p.repo.as_deref(),
+            p.path.as_deref().filter(|s| !s.is_empty()),
+        )
+        .await
+        .map_err(ApiError::store)?;
+    Ok(Json(claims.iter().map(public_claim).collect()))
+}
+
+pub(crate) async fn delete_claim(
+    State(state): State<Arc<AppState>>,
+    params: Result<Query<ClaimParams>, QueryRejection>,
+) -> ApiResult<Response> {
+    let Query(p) = params.map_err(query_error)?;
+    let release = match (p.lock_id.filter(|s| !s.is_empty()), p.path, p.agent) {
+        (Some(id), _, _) => ClaimRelease::LockId(id),
+        (None, Some(path), Some(agent)) if !path.is_empty() && !agent.is_empty() => {
+            ClaimRelease::PathAgent {
+                repo: p.repo.unwrap_or_default(),
+                path,
+                agent,
+            }
+        }
+        _ => {
+            return Err(ApiError::bad_request(
+                "name the claim: ?lock_id=..., or ?path=...&agent=<owning agent>",
+            ));
+        }
+    };
+    match state
+        .store
+        .release_claim(&release)
+        .await
+        .map_err(ApiError::store)?
+    {
+        ReleaseOutcome::Released(c) => Ok(Json(json!({
+            "released": true,
+            "path": c.path,
+            "agent": c.agent,
+        }))
+        .into_response()),
+        ReleaseOutcome::NotOwner(c) => Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "not_owner",
+            "only the owner may release this claim (give its lock_id, or the owning agent)",
+        )
+        .with(json!({"held_by": public_claim(&c)}))),
+        ReleaseOutcome::NotFound => Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            "no such claim",
+        )),
+    }
+}
