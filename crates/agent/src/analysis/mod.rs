@@ -1,0 +1,585 @@
+//! Phase 1: the eleven metric analyzers, the weighted overall score and the repo brief.
+//!
+//! [`analyze`] walks the repository once, runs the static analyzers (tests, CI, README, docs,
+//! code quality, dependencies, security, license, structure) on the file list, and runs the
+//! project's real toolchain for build and test results (cargo, pytest or unittest, go, node/npm)
+//! with a timeout; a missing toolchain is [`Status::Unknown`], never a pass.
+
+mod metrics;
+pub mod runners;
+
+pub use metrics::{is_source, is_test_file};
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use slopguard_fingerprint::{Fingerprint, LanguageCount};
+
+/// Score at or above which a metric passes.
+pub const PASS_AT: f64 = 0.8;
+/// Score at or above which a metric warns (below: fails).
+pub const WARN_AT: f64 = 0.5;
+
+/// Verdict of one metric.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Score >= [`PASS_AT`].
+    Pass,
+    /// Score >= [`WARN_AT`].
+    Warn,
+    /// Score below [`WARN_AT`].
+    Fail,
+    /// Could not be measured (missing toolchain, timeout, nothing to measure).
+    Unknown,
+}
+
+impl Status {
+    /// The status of a score.
+    pub fn of(score: f64) -> Status {
+        if score >= PASS_AT {
+            Status::Pass
+        } else if score >= WARN_AT {
+            Status::Warn
+        } else {
+            Status::Fail
+        }
+    }
+
+    /// `pass`, `warn`, `fail`, `unknown`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Warn => "warn",
+            Status::Fail => "fail",
+            Status::Unknown => "unknown",
+        }
+    }
+}
+
+/// One metric's result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Metric {
+    /// Stable id: `build`, `test_results`, `tests`, `ci`, `readme`, `docs`, `code_quality`,
+    /// `deps`, `security`, `license`, `structure`.
+    pub name: String,
+    /// Human title.
+    pub title: String,
+    /// 0..1 (`None` when unknown).
+    pub score: Option<f64>,
+    /// Verdict.
+    pub status: Status,
+    /// Weight in the overall score.
+    pub weight: f64,
+    /// Findings, one per line, written for humans and the planner.
+    pub details: Vec<String>,
+}
+
+impl Metric {
+    fn scored(name: &str, title: &str, weight: f64, score: f64, details: Vec<String>) -> Self {
+        let score = score.clamp(0.0, 1.0);
+        Self {
+            name: name.into(),
+            title: title.into(),
+            score: Some((score * 1000.0).round() / 1000.0),
+            status: Status::of(score),
+            weight,
+            details,
+        }
+    }
+
+    fn unknown(name: &str, title: &str, weight: f64, details: Vec<String>) -> Self {
+        Self {
+            name: name.into(),
+            title: title.into(),
+            score: None,
+            status: Status::Unknown,
+            weight,
+            details,
+        }
+    }
+}
+
+/// A failing test: its id as the runner names it and, when known, the test file.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct FailingTest {
+    /// e.g. `tests/test_ops.py::OpsTest::test_sub`, `sub_subtracts`,
+    /// `example.com/calc::TestSub`, `sub subtracts`.
+    pub id: String,
+    /// Repo-relative test file, when the runner's output says.
+    pub file: Option<String>,
+}
+
+/// The project summary the planner and worker see.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RepoBrief {
+    /// Languages by file count.
+    pub languages: Vec<String>,
+    /// Stack tags (`rust/cargo`, `python`, `go`, `node/npm`, ...).
+    pub stack: Vec<String>,
+    /// Commands that build the project.
+    pub build_commands: Vec<String>,
+    /// Commands that run its tests.
+    pub test_commands: Vec<String>,
+    /// Entry points.
+    pub entry_points: Vec<String>,
+    /// Build manifests.
+    pub manifests: Vec<String>,
+    /// Frameworks inferred from dependencies.
+    pub frameworks: Vec<String>,
+}
+
+impl RepoBrief {
+    /// A few lines of text for prompts.
+    pub fn to_text(&self) -> String {
+        let j = |v: &[String]| {
+            if v.is_empty() {
+                "(none)".to_string()
+            } else {
+                v.join(", ")
+            }
+        };
+        format!(
+            "Languages: {}\nStack: {}\nBuild: {}\nTest: {}\nEntry points: {}\nManifests: {}\nFrameworks: {}",
+            j(&self.languages),
+            j(&self.stack),
+            j(&self.build_commands),
+            j(&self.test_commands),
+            j(&self.entry_points),
+            j(&self.manifests),
+            j(&self.frameworks)
+        )
+    }
+}
+
+/// The analysis of a repository.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AnalysisReport {
+    /// The analysed root.
+    pub root: String,
+    /// The eleven metrics, in a stable order.
+    pub metrics: Vec<Metric>,
+    /// Weighted mean of the known metrics' scores (0..1).
+    pub overall: f64,
+    /// Failing tests found by the test-results analyzer.
+    pub failing_tests: Vec<FailingTest>,
+    /// The repo brief.
+    pub brief: RepoBrief,
+    /// The fingerprint used.
+    pub fingerprint: Fingerprint,
+    /// Wall-clock time of the analysis.
+    pub elapsed_ms: u64,
+}
+
+impl AnalysisReport {
+    /// The metric called `name`.
+    pub fn metric(&self, name: &str) -> Option<&Metric> {
+        self.metrics.iter().find(|m| m.name == name)
+    }
+
+    /// The report as planner input: one line per metric with its details.
+    pub fn to_prompt_text(&self) -> String {
+        let mut s = format!("Overall score: {:.2}\n", self.overall);
+        for m in &self.metrics {
+            let score = m
+                .score
+                .map(|x| format!("{x:.2}"))
+                .unwrap_or_else(|| "n/a".into());
+            s.push_str(&format!(
+                "- {} [{}] {}\n",
+                m.title,
+                m.status.as_str(),
+                score
+            ));
+            for d in m.details.iter().take(6) {
+                s.push_str(&format!("    * {d}\n"));
+            }
+        }
+        s
+    }
+}
+
+/// Analysis options.
+#[derive(Debug, Clone)]
+pub struct AnalyzeOptions {
+    /// Run the toolchain for build and test results (off: both are unknown).
+    pub run_toolchain: bool,
+    /// Timeout of each build command.
+    pub build_timeout: Duration,
+    /// Timeout of each test command.
+    pub test_timeout: Duration,
+}
+
+impl Default for AnalyzeOptions {
+    fn default() -> Self {
+        Self {
+            run_toolchain: true,
+            build_timeout: Duration::from_secs(600),
+            test_timeout: Duration::from_secs(600),
+        }
+    }
+}
+
+/// What kind of project lives at the root.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Stack {
+    /// Cargo.toml at the root.
+    pub rust: bool,
+    /// pyproject/setup.py/requirements, or Python files.
+    pub python: bool,
+    /// go.mod at the root.
+    pub go: bool,
+    /// package.json at the root.
+    pub node: bool,
+}
+
+/// The repository's files, relative, with `/` separators.
+#[derive(Debug, Clone, Default)]
+pub struct RepoFiles {
+    /// The root.
+    pub root: PathBuf,
+    /// Relative paths of regular files, sorted.
+    pub files: Vec<String>,
+}
+
+/// Directories never walked.
+const SKIP_DIRS: &[&str] = &[
+    ".git",
+    "target",
+    "node_modules",
+    "__pycache__",
+    ".venv",
+    "venv",
+    ".tox",
+    ".mypy_cache",
+    ".pytest_cache",
+    "dist",
+    "build",
+    "vendor",
+    ".slopguard",
+    ".idea",
+    ".vscode",
+];
+
+/// Most files walked.
+const MAX_FILES: usize = 20_000;
+
+impl RepoFiles {
+    /// Walks `root` (skipping build and dependency directories).
+    pub fn walk(root: &Path) -> Self {
+        let mut files = Vec::new();
+        let mut stack = vec![PathBuf::new()];
+        while let Some(rel) = stack.pop() {
+            let Ok(rd) = std::fs::read_dir(root.join(&rel)) else {
+                continue;
+            };
+            for entry in rd.flatten() {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                let Ok(ft) = entry.file_type() else { continue };
+                let child = rel.join(&name);
+                if ft.is_dir() {
+                    if !SKIP_DIRS.contains(&name.as_str()) && !name.starts_with(".venv") {
+                        stack.push(child);
+                    }
+                } else if ft.is_file() && files.len() < MAX_FILES {
+                    files.push(child.to_string_lossy().replace('\\', "/"));
+                }
+            }
+        }
+        files.sort();
+        Self {
+            root: root.to_path_buf(),
+            files,
+        }
+    }
+
+    /// Whether a file exists at `rel`.
+    pub fn has(&self, rel: &str) -> bool {
+        self.files.binary_search_by(|f| f.as_str().cmp(rel)).is_ok()
+    }
+
+    /// Reads a file (at most 1 MiB), lossy.
+    pub fn read(&self, rel: &str) -> Option<String> {
+        let p = self.root.join(rel);
+        let meta = std::fs::metadata(&p).ok()?;
+        if meta.len() > 1024 * 1024 {
+            return None;
+        }
+        std::fs::read(&p)
+            .ok()
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+    }
+
+    /// Detects the stack.
+    pub fn stack(&self) -> Stack {
+        Stack {
+            rust: self.has("Cargo.toml"),
+            go: self.has("go.mod"),
+            node: self.has("package.json"),
+            python: self.has("pyproject.toml")
+                || self.has("setup.py")
+                || self.has("setup.cfg")
+                || self.files.iter().any(|f| {
+                    (f.starts_with("requirements") && f.ends_with(".txt") && !f.contains('/'))
+                        || (f.ends_with(".py") && f.matches('/').count() <= 2)
+                }),
+        }
+    }
+}
+
+fn language_of(path: &str) -> Option<&'static str> {
+    let ext = path.rsplit_once('.').map(|(_, e)| e)?;
+    Some(match ext {
+        "py" => "Python",
+        "rs" => "Rust",
+        "go" => "Go",
+        "js" | "mjs" | "cjs" | "jsx" => "JavaScript",
+        "ts" | "tsx" | "mts" | "cts" => "TypeScript",
+        "java" => "Java",
+        "c" | "h" => "C",
+        "cc" | "cpp" | "cxx" | "hpp" | "hh" => "C++",
+        "rb" => "Ruby",
+        "sh" | "bash" => "Bash",
+        _ => return None,
+    })
+}
+
+/// The fingerprint used by analysis and planning.
+///
+/// A small local computation (languages, manifests, stack, entry points); it will be replaced by
+/// `slopguard_fingerprint::compute` once that lands in the fingerprint crate.
+pub fn local_fingerprint(files: &RepoFiles) -> Fingerprint {
+    let mut langs: BTreeMap<&str, usize> = BTreeMap::new();
+    for f in &files.files {
+        if let Some(l) = language_of(f) {
+            *langs.entry(l).or_default() += 1;
+        }
+    }
+    let mut languages: Vec<LanguageCount> = langs
+        .into_iter()
+        .map(|(name, files)| LanguageCount {
+            name: name.to_string(),
+            files,
+        })
+        .collect();
+    languages.sort_by(|a, b| b.files.cmp(&a.files).then(a.name.cmp(&b.name)));
+    let manifests = [
+        "Cargo.toml",
+        "package.json",
+        "pyproject.toml",
+        "setup.py",
+        "setup.cfg",
+        "requirements.txt",
+        "go.mod",
+        "Gemfile",
+        "pom.xml",
+        "build.gradle",
+    ];
+    let manifest_files: Vec<String> = files
+        .files
+        .iter()
+        .filter(|f| {
+            let base = f.rsplit('/').next().unwrap_or(f);
+            manifests.contains(&base) && f.matches('/').count() <= 2
+        })
+        .cloned()
+        .collect();
+    let st = files.stack();
+    let mut stack = Vec::new();
+    if st.rust {
+        stack.push("rust/cargo".to_string());
+    }
+    if st.python {
+        stack.push(if files.has("pyproject.toml") {
+            "python/pyproject".to_string()
+        } else {
+            "python".to_string()
+        });
+    }
+    if st.go {
+        stack.push("go/modules".to_string());
+    }
+    if st.node {
+        stack.push("node/npm".to_string());
+    }
+    if files
+        .files
+        .iter()
+        .any(|f| f.starts_with(".github/workflows/"))
+    {
+        stack.push("github-actions".to_string());
+    }
+    let entry_candidates = [
+        "src/main.rs",
+        "main.go",
+        "main.py",
+        "app.py",
+        "manage.py",
+        "index.js",
+        "src/index.js",
+        "src/index.ts",
+        "server.js",
+    ];
+    let mut entrypoints: Vec<String> = files
+        .files
+        .iter()
+        .filter(|f| {
+            entry_candidates.contains(&f.as_str())
+                || f.ends_with("/__main__.py")
+                || (f.starts_with("cmd/") && f.ends_with("/main.go"))
+                || (f.starts_with("src/bin/") && f.ends_with(".rs"))
+        })
+        .cloned()
+        .collect();
+    if let Some(pkg) = files.read("package.json")
+        && let Ok(v) = serde_json::from_str::<serde_json::Value>(&pkg)
+        && let Some(main) = v.get("main").and_then(|m| m.as_str())
+    {
+        let main = main.trim_start_matches("./").to_string();
+        if !entrypoints.contains(&main) {
+            entrypoints.push(main);
+        }
+    }
+    Fingerprint {
+        commit_sha: None,
+        languages,
+        stack,
+        manifest_files,
+        entrypoints,
+        ..Fingerprint::default()
+    }
+}
+
+/// The brief: stack, commands, entry points.
+pub fn brief(files: &RepoFiles, fp: &Fingerprint) -> RepoBrief {
+    let st = files.stack();
+    let mut b = RepoBrief {
+        languages: fp
+            .languages
+            .iter()
+            .map(|l| format!("{} ({} files)", l.name, l.files))
+            .collect(),
+        stack: fp.stack.clone(),
+        entry_points: fp.entrypoints.clone(),
+        manifests: fp.manifest_files.clone(),
+        frameworks: fp.declared_frameworks.clone(),
+        ..RepoBrief::default()
+    };
+    if st.rust {
+        b.build_commands.push("cargo build --all-targets".into());
+        b.test_commands.push("cargo test".into());
+    }
+    if st.python {
+        b.build_commands.push("python -m compileall".into());
+        b.test_commands.push("python -m pytest".into());
+    }
+    if st.go {
+        b.build_commands.push("go build ./...".into());
+        b.test_commands.push("go test ./...".into());
+    }
+    if st.node {
+        b.build_commands.push(if files.has("tsconfig.json") {
+            "tsc --noEmit".into()
+        } else {
+            "node --check <files>".into()
+        });
+        b.test_commands.push("npm test".into());
+    }
+    b
+}
+
+/// Runs every analyzer on `root`.
+pub fn analyze(root: &Path, opts: &AnalyzeOptions) -> AnalysisReport {
+    let start = Instant::now();
+    let files = RepoFiles::walk(root);
+    let fp = local_fingerprint(&files);
+    let stack = files.stack();
+    let (build, tests_run) = if opts.run_toolchain {
+        (
+            runners::build_metric(&files, stack, opts.build_timeout),
+            runners::test_results(&files, stack, opts.test_timeout),
+        )
+    } else {
+        (
+            Metric::unknown(
+                "build",
+                "Build",
+                metrics::W_BUILD,
+                vec!["toolchain not run".into()],
+            ),
+            runners::TestOutcome::not_run("toolchain not run"),
+        )
+    };
+    let test_metric = tests_run.to_metric();
+    let mut all = vec![
+        build,
+        test_metric,
+        metrics::tests(&files),
+        metrics::ci(&files),
+        metrics::readme(&files),
+        metrics::docs(&files),
+        metrics::code_quality(&files),
+        metrics::deps(&files, stack),
+        metrics::security(&files, stack),
+        metrics::license(&files),
+        metrics::structure(&files),
+    ];
+    for m in &mut all {
+        if let Some(s) = m.score {
+            m.status = Status::of(s);
+        }
+    }
+    let (sum, wsum) = all
+        .iter()
+        .filter_map(|m| m.score.map(|s| (s * m.weight, m.weight)))
+        .fold((0.0, 0.0), |(a, b), (x, w)| (a + x, b + w));
+    let overall = if wsum > 0.0 {
+        ((sum / wsum) * 1000.0).round() / 1000.0
+    } else {
+        0.0
+    };
+    AnalysisReport {
+        root: root.display().to_string(),
+        brief: brief(&files, &fp),
+        metrics: all,
+        overall,
+        failing_tests: tests_run.failing,
+        fingerprint: fp,
+        elapsed_ms: start.elapsed().as_millis() as u64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_thresholds() {
+        assert_eq!(Status::of(0.8), Status::Pass);
+        assert_eq!(Status::of(0.79), Status::Warn);
+        assert_eq!(Status::of(0.5), Status::Warn);
+        assert_eq!(Status::of(0.49), Status::Fail);
+    }
+
+    #[test]
+    fn walk_skips_dependency_dirs_and_detects_stack() {
+        let dir = tempfile::tempdir().unwrap();
+        let r = dir.path();
+        std::fs::create_dir_all(r.join("node_modules/x")).unwrap();
+        std::fs::create_dir_all(r.join("src")).unwrap();
+        std::fs::write(r.join("node_modules/x/index.js"), "").unwrap();
+        std::fs::write(r.join("package.json"), r#"{"main": "./src/app.js"}"#).unwrap();
+        std::fs::write(r.join("src/app.js"), "").unwrap();
+        let files = RepoFiles::walk(r);
+        assert_eq!(files.files, vec!["package.json", "src/app.js"]);
+        let st = files.stack();
+        assert!(st.node && !st.rust && !st.python && !st.go);
+        let fp = local_fingerprint(&files);
+        assert_eq!(fp.entrypoints, vec!["src/app.js"]);
+        assert_eq!(fp.stack, vec!["node/npm"]);
+        let b = brief(&files, &fp);
+        assert_eq!(b.test_commands, vec!["npm test"]);
+    }
+}

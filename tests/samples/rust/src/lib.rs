@@ -1,0 +1,3 @@
+//! A tiny calculator.
+
+pub mod ops;
