@@ -67,6 +67,15 @@ if [ "$(psql_admin -c "SELECT 1 FROM pg_database WHERE datname = '$PG_DB'")" != 
     log "creating database $PG_DB"
     psql_admin -c "CREATE DATABASE \"$PG_DB\" OWNER \"$PG_USER\"" >&2
 fi
-# More connections than the default 100 are not needed; the tests use small pools.
+# Parallel test binaries each open several pools: allow more than the default 100 connections.
+if [ "$(psql_admin -c "SHOW max_connections")" -lt 300 ]; then
+    log "raising max_connections to 300 (restart)"
+    psql_admin -c "ALTER SYSTEM SET max_connections = 300" >&2
+    $SUDO pg_ctlcluster "$VERSION" main restart >&2
+    for _ in $(seq 1 60); do
+        if pg_isready -q -h 127.0.0.1 -p "$PORT"; then break; fi
+        sleep 0.5
+    done
+fi
 
 echo "export SLOPGUARD_TEST_PG=postgres://$PG_USER:$PG_PASS@127.0.0.1:$PORT/$PG_DB"

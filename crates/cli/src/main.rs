@@ -42,6 +42,14 @@ enum Command {
     Guards(commands::guards::GuardsArgs),
     /// Agent-loop guardrails for Claude Code and Codex (`hook claude`, `hook codex`, `hook install`).
     Hook(commands::hook::HookArgs),
+    /// Run the observer gateway (observations, agent log, claims) over the store.
+    Serve(commands::serve::ServeArgs),
+    /// Audit a repository: eleven metrics, failing tests, repo brief (no LLM).
+    Analyze(commands::analyze::AnalyzeArgs),
+    /// Audit a repository and print the task plan (LLM planner + deterministic filters).
+    Plan(commands::plan::PlanArgs),
+    /// Check the LLM endpoint, git, toolchains, store and GitHub access.
+    Doctor(commands::doctor::DoctorArgs),
 }
 
 /// Options every command can read.
@@ -55,7 +63,11 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {
-            let code = if err.use_stderr() { EXIT_ERROR } else { EXIT_OK };
+            let code = if err.use_stderr() {
+                EXIT_ERROR
+            } else {
+                EXIT_OK
+            };
             let _ = err.print();
             return ExitCode::from(code);
         }
@@ -67,6 +79,10 @@ fn main() -> ExitCode {
         Command::Replay(args) => commands::replay::run(args, &global),
         Command::Guards(args) => commands::guards::run(args, &global),
         Command::Hook(args) => commands::hook::run(args, &global),
+        Command::Serve(args) => commands::serve::run(args, &global),
+        Command::Analyze(args) => commands::analyze::run(args, &global),
+        Command::Plan(args) => commands::plan::run(args, &global),
+        Command::Doctor(args) => commands::doctor::run(args, &global),
     };
     match result {
         Ok(code) => ExitCode::from(code),

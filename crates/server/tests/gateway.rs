@@ -542,6 +542,32 @@ async fn repo_endpoints_on_a_git_repo() {
     assert_eq!(ctx["files"], 2);
     assert_eq!(ctx["languages"][0]["name"], "python");
 
+    let (s, fp) = json_of(get("/repo/fingerprint").await.unwrap()).await;
+    assert_eq!(s, 200, "{fp}");
+    for key in [
+        "commit_sha",
+        "languages",
+        "stack",
+        "declared_deps",
+        "declared_frameworks",
+        "entrypoints",
+        "manifest_files",
+    ] {
+        assert!(fp.get(key).is_some(), "missing {key} in {fp}");
+    }
+    assert!(fp["commit_sha"].is_string(), "{fp}");
+    let target = root.to_string_lossy().into_owned();
+    let (s, _) = json_of(
+        gw.http
+            .get(format!("{}/repo/fingerprint", gw.base))
+            .query(&[("target", target.as_str())])
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(s, 200);
+
     let (s, imports) = json_of(get("/file/imports?path=pkg/mod.py").await.unwrap()).await;
     assert_eq!(s, 200, "{imports}");
     let modules: Vec<&str> = imports["imports"]

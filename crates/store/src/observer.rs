@@ -47,12 +47,7 @@ impl LocalObserver {
 /// Computes the fingerprint of a repository in-process (what `GET /repo/fingerprint` serves).
 /// The error is a message fit for a log line or a 500 body.
 pub fn compute_fingerprint(root: &Path) -> Result<Fingerprint, String> {
-    // TODO(issue 4): call `slopguard_fingerprint::compute(root)` once it lands (another engineer
-    // is writing it); this shim keeps the endpoint and the in-process observer compiling.
-    Err(format!(
-        "fingerprint computation is not available in this build (asked for {})",
-        root.display()
-    ))
+    slopguard_fingerprint::compute(root).map_err(|e| e.to_string())
 }
 
 #[async_trait::async_trait]

@@ -5,3 +5,7 @@ pub mod check;
 pub mod guards;
 pub mod hook;
 pub mod replay;
+pub mod serve;
+pub mod analyze;
+pub mod doctor;
+pub mod plan;
