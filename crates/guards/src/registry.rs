@@ -11,6 +11,13 @@ static GUARDS: &[&dyn Guard] = &[
     &guards::deletion_budget::DeletionBudget,
     &guards::placeholder::Placeholder,
     &guards::scratch_file::ScratchFile,
+    &guards::config_schema::ConfigSchema,
+    &guards::content_grounding::ContentGrounding,
+    &guards::config_grounding::ConfigGrounding,
+    &guards::doc_preservation::DocPreservation,
+    &guards::link_grounding::LinkGrounding,
+    &guards::phantom_import::PhantomImport,
+    &guards::psi_lite::PsiLite,
 ];
 
 /// Every guard, in run order.

@@ -304,9 +304,48 @@ fn truncate(s: &str, n: usize) -> String {
     }
 }
 
+/// For `oneOf`/`anyOf` failures, the alternative that came closest (fewest errors, first on a
+/// tie), so the message names the actual problem instead of "not valid under any schema".
+fn closest_branch<'e>(
+    context: &'e [Vec<jsonschema::ValidationError<'static>>],
+) -> Option<&'e [jsonschema::ValidationError<'static>]> {
+    context
+        .iter()
+        .filter(|b| !b.is_empty())
+        .min_by_key(|b| {
+            // A branch failing only on its type is the wrong alternative, not a near miss.
+            let type_only = b.iter().all(|e| e.kind().keyword() == "type");
+            (type_only, b.len())
+        })
+        .map(Vec::as_slice)
+}
+
 fn describe_error(e: &jsonschema::ValidationError<'_>) -> String {
     use jsonschema::error::ValidationErrorKind as K;
     match e.kind() {
+        K::OneOfNotValid { context } | K::AnyOf { context } => match closest_branch(context) {
+            Some(branch) => {
+                let parts: Vec<String> = branch
+                    .iter()
+                    .take(4)
+                    .map(|b| {
+                        let here = b.instance_path().as_str().to_string();
+                        let rel = here
+                            .strip_prefix(e.instance_path().as_str())
+                            .unwrap_or(&here)
+                            .to_string();
+                        let msg = describe_error(b);
+                        if rel.is_empty() {
+                            msg
+                        } else {
+                            format!("at `{rel}`: {msg}")
+                        }
+                    })
+                    .collect();
+                parts.join("; ")
+            }
+            None => truncate(&e.to_string(), 240),
+        },
         K::AdditionalProperties { unexpected } => format!(
             "unknown key{} {} (not allowed here by the tool's schema; check the spelling or remove it)",
             if unexpected.len() == 1 { "" } else { "s" },
@@ -490,10 +529,30 @@ fn typed_cargo(text: &str) -> Option<Violation> {
     if text.parse::<toml::Table>().is_err() {
         return None;
     }
+    // toml's messages quote the offending source line between a header and the explanation:
+    // keep the explanation.
+    let explanation = msg
+        .lines()
+        .map(str::trim)
+        .filter(|l| {
+            !l.is_empty()
+                && !l.starts_with('|')
+                && !l.contains(" | ")
+                && !l.starts_with("TOML parse error")
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
     Some(Violation {
         pointer: String::new(),
         line: lines::line_from_message(&msg),
-        message: truncate(&msg.replace('\n', " "), 300),
+        message: truncate(
+            if explanation.is_empty() {
+                &msg
+            } else {
+                &explanation
+            },
+            300,
+        ),
         source: "cargo_toml".into(),
     })
 }

@@ -33,10 +33,13 @@ impl Guard for ConfigGrounding {
         }
         let Some(fp) = fingerprint(cx) else { return };
         for file in configs {
-            let Some(after) = file.after_text() else { continue };
+            let Some(after) = file.after_text() else {
+                continue;
+            };
             for miss in config_refs::check(file.path(), file.before_text(), after, &fp) {
                 let r = &miss.reference;
-                let declared: Vec<&str> = fp.deps("npm").iter().map(String::as_str).take(15).collect();
+                let declared: Vec<&str> =
+                    fp.deps("npm").iter().map(String::as_str).take(15).collect();
                 out.push(
                     Finding::new(
                         &INFO,

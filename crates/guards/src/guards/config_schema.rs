@@ -27,12 +27,20 @@ impl Guard for ConfigSchema {
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
         for file in cx.files() {
             let path = file.path();
-            let Some(kind) = schema::config_kind(path) else { continue };
-            let Some(after) = file.after_text() else { continue };
+            let Some(kind) = schema::config_kind(path) else {
+                continue;
+            };
+            let Some(after) = file.after_text() else {
+                continue;
+            };
             let violations = schema::check(path, file.before_text(), after);
             let total = violations.len();
             for v in violations.into_iter().take(MAX_PER_FILE) {
-                let at = if v.pointer.is_empty() { String::new() } else { format!(" at `{}`", v.pointer) };
+                let at = if v.pointer.is_empty() {
+                    String::new()
+                } else {
+                    format!(" at `{}`", v.pointer)
+                };
                 out.push(
                     Finding::new(&INFO, Severity::Block, format!("{kind:?} schema violation{at}: {}", v.message))
                         .at(path, v.line, None)

@@ -60,14 +60,21 @@ impl TreeView for AfterTree<'_, '_> {
     }
 
     fn read_text(&self, path: &str) -> Option<String> {
-        self.0.read_after(path).and_then(|b| String::from_utf8(b).ok())
+        self.0
+            .read_after(path)
+            .and_then(|b| String::from_utf8(b).ok())
     }
 }
 
-/// The fingerprint of the tree after the change: the context's when it has one, else computed
-/// here (cached per commit by the fingerprint crate).
+/// The fingerprint of the tree after the change: the context's, except over in-memory bases
+/// (every such base has the id `memory`, so a cache keyed by base id could hand one tree's
+/// fingerprint to another): those are computed here, uncached.
 pub(crate) fn fingerprint(cx: &Context<'_>) -> Option<Fingerprint> {
-    if let Some(fp) = cx.fingerprint() {
+    let id = cx.base().id();
+    if id != "memory"
+        && !id.is_empty()
+        && let Some(fp) = cx.fingerprint()
+    {
         return Some(fp.clone());
     }
     Some(slopguard_fingerprint::compute_from(&AfterTree(cx)))
@@ -99,7 +106,9 @@ impl Guard for ContentGrounding {
         let docs: Vec<_> = cx
             .files()
             .iter()
-            .filter(|f| f.after_text().is_some() && slopguard_grounding::markdown::is_doc_path(f.path()))
+            .filter(|f| {
+                f.after_text().is_some() && slopguard_grounding::markdown::is_doc_path(f.path())
+            })
             .collect();
         if docs.is_empty() {
             return;
@@ -109,7 +118,9 @@ impl Guard for ContentGrounding {
             return;
         }
         for file in docs {
-            let Some(after) = file.after_text() else { continue };
+            let Some(after) = file.after_text() else {
+                continue;
+            };
             for m in content::check(file.path(), file.before_text(), after, &fp) {
                 out.push(
                     Finding::new(

@@ -27,7 +27,9 @@ impl Guard for DocPreservation {
             if !file.is_modify() {
                 continue;
             }
-            let (Some(before), Some(after)) = (file.before_text(), file.after_text()) else { continue };
+            let (Some(before), Some(after)) = (file.before_text(), file.after_text()) else {
+                continue;
+            };
             for d in dp::check(file.path(), before, after) {
                 let (line, feedback) = match &d {
                     DocDamage::CodeBlocksDestroyed { original, kept, .. } => (

@@ -32,7 +32,11 @@ pub struct Settings {
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { network: false, max_urls: 10, control_host: "github.com".into() }
+        Settings {
+            network: false,
+            max_urls: 10,
+            control_host: "github.com".into(),
+        }
     }
 }
 
@@ -46,7 +50,9 @@ impl Guard for LinkGrounding {
         let tree = AfterTree(cx);
         let mut urls_checked = 0;
         for file in cx.files() {
-            let Some(after) = file.after_text() else { continue };
+            let Some(after) = file.after_text() else {
+                continue;
+            };
             if !slopguard_grounding::markdown::is_markdown_path(file.path()) {
                 continue;
             }
@@ -65,7 +71,10 @@ impl Guard for LinkGrounding {
                         ),
                     ),
                     LinkProblem::MissingAnchor => (
-                        format!("added {what} to `{}`, whose anchor matches no heading", b.dest),
+                        format!(
+                            "added {what} to `{}`, whose anchor matches no heading",
+                            b.dest
+                        ),
                         format!(
                             "{path} line {}: `{}` points at a section that does not exist in {}. Use an existing \
                              heading's anchor or drop the fragment.",

@@ -37,12 +37,19 @@ impl Guard for PhantomImport {
         let mut fp = None;
         let tree = AfterTree(cx);
         for file in cx.files() {
-            let FileKind::Code(lang) = file.kind() else { continue };
-            let Some(after) = file.after_analysis() else { continue };
+            let FileKind::Code(lang) = file.kind() else {
+                continue;
+            };
+            let Some(after) = file.after_analysis() else {
+                continue;
+            };
             if after.imports.is_empty() {
                 continue;
             }
-            let before = file.before_analysis().map(|a| a.imports.as_slice()).unwrap_or_default();
+            let before = file
+                .before_analysis()
+                .map(|a| a.imports.as_slice())
+                .unwrap_or_default();
             let added = phantom::added_imports(before, &after.imports);
             if added.is_empty() {
                 continue;

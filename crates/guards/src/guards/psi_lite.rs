@@ -31,13 +31,18 @@ impl Guard for PsiLite {
         let inputs: Vec<PsiInput<'_>> = cx
             .files()
             .iter()
-            .map(|f| PsiInput { path: f.path(), before: f.before_text(), after: f.after_text() })
+            .map(|f| PsiInput {
+                path: f.path(),
+                before: f.before_text(),
+                after: f.after_text(),
+            })
             .collect();
         if inputs.iter().all(|i| i.after.is_none()) {
             return;
         }
         let needs_fp = inputs.iter().any(|i| {
-            slopguard_grounding::markdown::is_doc_path(i.path) || slopguard_grounding::config_refs::is_config_file(i.path)
+            slopguard_grounding::markdown::is_doc_path(i.path)
+                || slopguard_grounding::config_refs::is_config_file(i.path)
         });
         let fp = if needs_fp { fingerprint(cx) } else { None };
         let report = psi::score(&inputs, fp.as_ref(), params);
@@ -49,7 +54,12 @@ impl Guard for PsiLite {
         let worst = report.worst_file.clone().unwrap_or_default();
         let w = report.files.iter().find(|f| f.path == worst);
         let detail = w
-            .map(|w| format!("Gamma={:.3} ({} of {} evidence tokens grounded), Omega={:.3} {:?}", w.gamma, w.grounded, w.tokens, w.omega, w.omega_parts))
+            .map(|w| {
+                format!(
+                    "Gamma={:.3} ({} of {} evidence tokens grounded), Omega={:.3} {:?}",
+                    w.gamma, w.grounded, w.tokens, w.omega, w.omega_parts
+                )
+            })
             .unwrap_or_default();
         out.push(
             Finding::new(
