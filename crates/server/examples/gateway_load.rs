@@ -117,7 +117,7 @@ async fn seed(store: &Store, rows: i64) -> Result<(), Box<dyn std::error::Error>
         let batch: Vec<NewObservation> = (i..i + n).map(|k| synthetic(k, now)).collect();
         store.record_observations_bulk(&batch).await?;
         i += n;
-        if i % 200_000 == 0 {
+        if i.is_multiple_of(200_000) {
             println!("seed: {i} rows ({:.0?})", t.elapsed());
         }
     }
@@ -212,7 +212,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                             && r.unwrap().bytes().await.is_ok(),
                         &mut posts,
                     )
-                } else if n % 2 == 0 {
+                } else if n.is_multiple_of(2) {
                     let r = http
                         .get(format!(
                             "{base}/repo/agent-log?repo={repo}&since=24h&limit=20"
