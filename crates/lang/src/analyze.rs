@@ -13,8 +13,14 @@ pub struct RawError {
     pub error: SyntaxError,
     /// Byte range of the ERROR / MISSING node.
     pub start_byte: usize,
-    /// Inside a preprocessor conditional node (C/C++).
+    /// C/C++: the tree around the error explains it without a real syntax error: it sits in
+    /// an `#if 0` block, it is an ERROR inside a call's argument list (function-like macros
+    /// take any tokens: `va_arg(ap, char*)`), or its text holds a preprocessor directive
+    /// (`#include` / `#if` inside an initializer).
     pub in_preproc: bool,
+    /// Start byte of the top-level construct (child of the root) holding the error: a parser
+    /// derailed by a macro keeps failing until that construct ends.
+    pub top_start: usize,
 }
 
 /// What the walk collects.
@@ -31,18 +37,24 @@ pub struct Walked<'s> {
 /// See [`crate::analyze`].
 pub fn analyze(language: Language, source: &str) -> SourceAnalysis {
     if language == Language::C {
-        // `.h` (and some `.c`) files are often C++. Parse as C first; when that reports errors
-        // and the C++ grammar parses the same text cleanly, the file is C++ and its C++
-        // analysis is returned.
+        // `.h` (and some `.c`) files are often C++. Parse as C first; when that reports errors,
+        // parse as C++ too and keep whichever analysis has fewer certain errors (then fewer
+        // errors in all; ties keep C).
+        if cfamily::looks_like_cpp(source) {
+            return analyze_one(Language::Cpp, source);
+        }
         let c = analyze_one(Language::C, source);
         if c.syntax_errors.is_empty() && c.uncertain_syntax_errors.is_empty() {
             return c;
         }
         let cpp = analyze_one(Language::Cpp, source);
-        if cpp.syntax_errors.is_empty() && cpp.uncertain_syntax_errors.is_empty() {
-            return cpp;
-        }
-        return c;
+        let score = |a: &SourceAnalysis| {
+            (
+                a.syntax_errors.len(),
+                a.syntax_errors.len() + a.uncertain_syntax_errors.len(),
+            )
+        };
+        return if score(&cpp) < score(&c) { cpp } else { c };
     }
     analyze_one(language, source)
 }
@@ -72,13 +84,21 @@ fn analyze_one(lang: Language, src: &str) -> SourceAnalysis {
             let (c, u) = cfamily::classify(src, walked.errors);
             certain = c;
             uncertain = u;
+            certain.extend(cfamily::bracket_balance(src));
         }
         _ => certain.extend(walked.errors.into_iter().map(|e| e.error)),
     }
     match lang {
         Language::Python => certain.extend(python_check::check(src)),
         Language::Rust => {
-            certain.extend(rust_check::check_file(src, walked.max_depth));
+            // syn implements rustc's grammar; tree-sitter-rust has false positives (inside
+            // `macro_rules!`, on some casts and generics). When syn ran and accepted the file,
+            // tree-sitter's errors are only uncertain.
+            match rust_check::check_file(src, walked.max_depth) {
+                Some(None) => uncertain.append(&mut certain),
+                Some(Some(e)) => certain.push(e),
+                None => {}
+            }
             certain.extend(rust_check::check_macros(src, &walked.macros));
         }
         _ => {}
@@ -178,22 +198,19 @@ fn visit<'s>(lang: Language, node: Node<'_>, class: u8, src: &'s str, w: &mut Wa
 
 fn raw_error(lang: Language, node: Node<'_>, src: &str, message: String) -> RawError {
     let (line, column) = node_line_col(node, src);
-    let in_preproc = matches!(lang, Language::C | Language::Cpp) && {
-        let mut p = node.parent();
-        let mut found = false;
-        while let Some(n) = p {
-            if n.kind().starts_with("preproc_") {
-                found = true;
-                break;
-            }
-            p = n.parent();
+    let in_preproc = matches!(lang, Language::C | Language::Cpp) && c_explained(node, src);
+    let mut top = node;
+    while let Some(p) = top.parent() {
+        if p.parent().is_none() {
+            break;
         }
-        found
-    };
+        top = p;
+    }
     RawError {
         error: SyntaxError::new(line, column, message),
         start_byte: node.start_byte(),
         in_preproc,
+        top_start: top.start_byte(),
     }
 }
 
@@ -238,4 +255,33 @@ fn error_message(node: Node<'_>, src: &str) -> String {
     } else {
         format!("invalid syntax near `{snippet}{ellipsis}`")
     }
+}
+
+/// See [`RawError::in_preproc`].
+fn c_explained(node: Node<'_>, src: &str) -> bool {
+    if node.is_error() {
+        let t = text(node, src);
+        if t.starts_with('#') || t.contains("\n#") || t.contains("\n #") {
+            return true;
+        }
+    }
+    let mut p = node.parent();
+    let mut depth = 0;
+    while let Some(n) = p {
+        match n.kind() {
+            "argument_list" if node.is_error() && depth < 3 => return true,
+            "preproc_if" => {
+                let cond = n
+                    .child_by_field_name("condition")
+                    .map(|c| text(c, src).trim());
+                if matches!(cond, Some("0" | "false")) {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+        depth += 1;
+        p = n.parent();
+    }
+    false
 }

@@ -226,12 +226,16 @@ fn parse_yaml(source: &str) -> Result<Value, SyntaxError> {
             .location()
             .map_or((1, 1), |l| (l.line().max(1), l.column().max(1)));
         let msg = e.to_string();
-        let msg = msg
+        let mut msg = msg
             .lines()
             .next()
             .unwrap_or("invalid YAML")
             .trim()
             .to_owned();
+        if let Some(i) = msg.rfind(" at line ") {
+            msg.truncate(i);
+        }
+        let msg = msg.replace(", set DuplicateKeyPolicy in Options if acceptable", "");
         SyntaxError::new(
             u32::try_from(line).unwrap_or(u32::MAX),
             u32::try_from(column).unwrap_or(u32::MAX),

@@ -13,8 +13,11 @@
 //!   `println!`-style macros). For C and C++, tree-sitter cannot expand macros, so errors that
 //!   a macro or an `#ifdef` explains are reported in
 //!   [`SourceAnalysis::uncertain_syntax_errors`] instead of [`SourceAnalysis::syntax_errors`].
-//! - `Language::C` input that only parses as C++ (a C++ header named `.h`) is analysed as
-//!   C++: [`analyze`] tries C first and falls back to C++ when C reports errors and C++ none.
+//!   A precise text-level check backs it: brackets that do not balance outside comments,
+//!   strings and preprocessor lines are certain errors whatever the macros.
+//! - `Language::C` input that parses better as C++ (a C++ header named `.h`) is analysed as
+//!   C++: [`analyze`] tries C first and, when C reports errors, keeps the C++ analysis if it
+//!   has fewer certain errors.
 //! - Data formats use their real parsers (serde_json, toml, serde-saphyr, rust-ini) through
 //!   [`parse_data`]; duplicate keys are errors in every format.
 //! - Markdown structure comes from pulldown-cmark via [`markdown::parse_markdown`].
@@ -47,8 +50,8 @@ pub fn detect(path: &str, content: &[u8]) -> FileKind {
 ///
 /// Certain errors go to [`SourceAnalysis::syntax_errors`]; errors that may be parser false
 /// positives (C/C++ macros and `#ifdef`s, inputs too large to parse in time) go to
-/// [`SourceAnalysis::uncertain_syntax_errors`]. `Language::C` falls back to C++ when only the
-/// C++ grammar parses the file cleanly.
+/// [`SourceAnalysis::uncertain_syntax_errors`]. `Language::C` falls back to C++ when the C++
+/// grammar parses the file with fewer certain errors.
 pub fn analyze(language: Language, source: &str) -> SourceAnalysis {
     analyze::analyze(language, source)
 }

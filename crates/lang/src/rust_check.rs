@@ -41,8 +41,9 @@ const EXPR_MACROS: &[&str] = &[
     "unreachable",
 ];
 
-/// Parses the file with syn; `max_depth` is the tree-sitter tree depth.
-pub fn check_file(src: &str, max_depth: usize) -> Option<SyntaxError> {
+/// Parses the file with syn; `max_depth` is the tree-sitter tree depth. `None` when syn was
+/// not run (pathologically deep input), `Some(None)` when the file parses.
+pub fn check_file(src: &str, max_depth: usize) -> Option<Option<SyntaxError>> {
     if max_depth > TOO_DEEP {
         return None;
     }
@@ -50,13 +51,23 @@ pub fn check_file(src: &str, max_depth: usize) -> Option<SyntaxError> {
         let owned = src.to_owned();
         return std::thread::Builder::new()
             .stack_size(256 << 20)
-            .spawn(move || parse_file(&owned))
+            .spawn(move || parse_file_editions(&owned))
             .ok()?
             .join()
-            .ok()
-            .flatten();
+            .ok();
     }
-    parse_file(src)
+    Some(parse_file_editions(src))
+}
+
+/// syn parses the 2018+ grammar; 2015-edition code using the `try!` macro (a keyword since
+/// 2018) is retried with `r#try!`.
+fn parse_file_editions(src: &str) -> Option<SyntaxError> {
+    let err = parse_file(src)?;
+    if src.contains("try!") {
+        let retried = src.replace("r#try!", "try!").replace("try!", "r#try!");
+        parse_file(&retried)?;
+    }
+    Some(err)
 }
 
 fn parse_file(src: &str) -> Option<SyntaxError> {
