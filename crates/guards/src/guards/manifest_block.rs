@@ -50,6 +50,15 @@ pub fn manifest_ecosystem(path: &str) -> Option<&'static str> {
     })
 }
 
+fn past_tense(kind: &slopguard_change::ChangeKind) -> &'static str {
+    match kind {
+        slopguard_change::ChangeKind::Create => "created",
+        slopguard_change::ChangeKind::Modify => "modified",
+        slopguard_change::ChangeKind::Delete => "deleted",
+        slopguard_change::ChangeKind::Rename { .. } => "renamed",
+    }
+}
+
 impl Guard for ManifestBlock {
     fn info(&self) -> &'static GuardInfo {
         &INFO
@@ -72,7 +81,7 @@ impl Guard for ManifestBlock {
                 None => (Severity::Warn, "no task names it (give --task to decide)"),
             };
             out.push(
-                Finding::new(&INFO, severity, format!("{eco} manifest `{path}` was {}d: {why}", file.change().kind.name()))
+                Finding::new(&INFO, severity, format!("{eco} manifest `{path}` was {}: {why}", past_tense(&file.change().kind)))
                     .at(path, None, None)
                     .feedback(format!(
                         "Do not touch `{path}`: build manifests and lockfiles are out of scope for this task. Revert your change to it and fix the code instead."

@@ -1,0 +1,219 @@
+//! `check` on every change source and on bad input: clear errors or findings, never a panic,
+//! and exit codes 0 (pass), 1 (blocked), 2 (usage or I/O error).
+
+mod common;
+
+use std::process::Command;
+
+use common::{Repo, bin, slopguard, slopguard_json};
+
+fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn base_repo() -> Repo {
+    let repo = Repo::new();
+    repo.write("src/app.py", "def main():\n    return 1\n");
+    repo.write("README.md", "# demo\n");
+    repo.commit("initial");
+    repo
+}
+
+#[test]
+fn clean_worktree_passes() {
+    let repo = base_repo();
+    let out = slopguard(repo.path(), &["check"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("pass: 0 file(s)"));
+}
+
+#[test]
+fn worktree_and_staged_sources() {
+    let repo = base_repo();
+    repo.write("src/app.py", "def main(:\n    return 1\n");
+    let (code, r) = slopguard_json(repo.path(), &["check", "--format", "json"]);
+    assert_eq!(code, 1);
+    assert_eq!(r["findings"][0]["code"], "G2");
+    // Unstaged: --staged sees nothing.
+    let (code, r) = slopguard_json(repo.path(), &["check", "--staged", "--format", "json"]);
+    assert_eq!(code, 0, "{r}");
+    repo.git(&["add", "-A"]);
+    let (code, r) = slopguard_json(repo.path(), &["check", "--staged", "--format", "json"]);
+    assert_eq!(code, 1, "{r}");
+    assert_eq!(r["source"], "staged changes");
+}
+
+#[test]
+fn untracked_files_are_checked() {
+    let repo = base_repo();
+    repo.write("config.json", "{\"a\": 1,}\n");
+    let (code, r) = slopguard_json(repo.path(), &["check", "--format", "json"]);
+    assert_eq!(code, 1, "{r}");
+    assert_eq!(r["findings"][0]["path"], "config.json");
+}
+
+#[test]
+fn diff_with_wrong_counts_applies_in_memory() {
+    let repo = base_repo();
+    let diff = "--- a/src/app.py\n+++ b/src/app.py\n@@ -1,9 +1,9 @@\n def main():\n-    return 1\n+    return 2\n";
+    repo.write("change.diff", diff);
+    let before = std::fs::read(repo.path().join("src/app.py")).unwrap();
+    let out = slopguard(repo.path(), &["check", "--diff", "change.diff"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(std::fs::read(repo.path().join("src/app.py")).unwrap(), before, "the working tree was touched");
+}
+
+#[test]
+fn diff_that_does_not_apply_is_an_error() {
+    let repo = base_repo();
+    repo.write("bad.diff", "--- a/src/app.py\n+++ b/src/app.py\n@@ -1 +1 @@\n-nothing like this\n+x\n");
+    let out = slopguard(repo.path(), &["check", "--diff", "bad.diff"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("hunk 1 does not apply"), "{}", stderr(&out));
+}
+
+#[test]
+fn patches_with_parent_path_are_blocked() {
+    let repo = base_repo();
+    repo.write("p.json", r#"{"patches":[{"action":"create","path":"../escape.txt","content":"x"}]}"#);
+    let (code, r) = slopguard_json(repo.path(), &["check", "--patches", "p.json", "--format", "json"]);
+    assert_eq!(code, 1, "{r}");
+    assert_eq!(r["findings"][0]["guard"], "containment");
+    assert!(!repo.path().parent().unwrap().join("escape.txt").exists());
+}
+
+#[test]
+fn malformed_patches_are_an_error() {
+    let repo = base_repo();
+    repo.write("p.json", "{\"patches\": [oops]}");
+    let out = slopguard(repo.path(), &["check", "--patches", "p.json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("not valid JSON"), "{}", stderr(&out));
+}
+
+#[test]
+fn edit_blocks_from_stdin() {
+    let repo = base_repo();
+    let blocks = "src/app.py\n<<<<<<< SEARCH\n    return 1\n=======\n    return (1\n>>>>>>> REPLACE\n";
+    let mut child = Command::new(bin())
+        .current_dir(repo.path())
+        .args(["check", "--patches", "-", "--format", "json"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(blocks.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["findings"][0]["code"], "G2");
+}
+
+#[test]
+fn missing_revision_is_an_error() {
+    let repo = base_repo();
+    let out = slopguard(repo.path(), &["check", "--commit", "no-such-rev"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("unknown revision `no-such-rev`"), "{}", stderr(&out));
+}
+
+#[test]
+fn not_a_repository_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = slopguard(dir.path(), &["check"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("not inside a git repository"), "{}", stderr(&out));
+}
+
+#[test]
+fn binary_invalid_utf8_and_huge_files() {
+    let repo = base_repo();
+    // A real binary file (PNG header) is fine.
+    repo.write("logo.png", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe");
+    // Invalid UTF-8 in a Python file is garbage.
+    repo.write("src/bad.py", b"x = '\xff\xfe'\n");
+    // A 50 MB file is over the size cap.
+    repo.write("data/big.txt", vec![b'a'; 50 * 1024 * 1024]);
+    let rev = repo.commit("mixed");
+    let (code, r) = slopguard_json(repo.path(), &["check", "--commit", &rev, "--format", "json"]);
+    assert_eq!(code, 1, "{r}");
+    let paths: Vec<&str> = r["findings"].as_array().unwrap().iter().filter_map(|f| f["path"].as_str()).collect();
+    assert!(paths.contains(&"src/bad.py"), "{paths:?}");
+    assert!(paths.contains(&"data/big.txt"), "{paths:?}");
+    assert!(!paths.contains(&"logo.png"), "{paths:?}");
+}
+
+#[test]
+fn bare_repository_commit_check() {
+    let repo = base_repo();
+    repo.write("src/app.py", "def main(:\n");
+    let rev = repo.commit("break");
+    let bare = tempfile::tempdir().unwrap();
+    let bare_path = bare.path().join("r.git");
+    let st = Command::new("git").args(["clone", "-q", "--bare"]).arg(repo.path()).arg(&bare_path).status().unwrap();
+    assert!(st.success());
+    let (code, r) = slopguard_json(&bare_path, &["check", "--commit", &rev, "--format", "json"]);
+    assert_eq!(code, 1, "{r}");
+    assert_eq!(r["findings"][0]["code"], "G2");
+}
+
+#[test]
+fn task_makes_intent_guards_block() {
+    let repo = base_repo();
+    repo.write("pyproject.toml", "[project]\nname = \"x\"\nversion = \"0.1.0\"\n");
+    let (code, _) = slopguard_json(repo.path(), &["check", "--format", "json"]);
+    assert_eq!(code, 0, "without a task a manifest edit only warns");
+    let (code, r) = slopguard_json(repo.path(), &["check", "--task", "fix main in src/app.py", "--format", "json"]);
+    assert_eq!(code, 1, "{r}");
+    assert_eq!(r["findings"][0]["code"], "G1");
+    let (code, _) = slopguard_json(repo.path(), &["check", "--task", "create pyproject.toml", "--format", "json"]);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn config_switches_guards() {
+    let repo = base_repo();
+    repo.write("src/app.py", "def main(:\n");
+    repo.write("slopguard.toml", "[guards.syntax]\nseverity = \"warn\"\n");
+    let (code, r) = slopguard_json(repo.path(), &["check", "--format", "json"]);
+    assert_eq!(code, 0, "{r}");
+    assert_eq!(r["findings"][0]["severity"], "warn");
+    let (code, _) = slopguard_json(repo.path(), &["check", "--disable", "G2", "--format", "json"]);
+    assert_eq!(code, 0);
+    repo.write("slopguard.toml", "[guards.no-such-guard]\n");
+    let out = slopguard(repo.path(), &["check"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("unknown guard `no-such-guard`"));
+}
+
+#[test]
+fn guards_list_and_explain() {
+    let repo = base_repo();
+    let out = slopguard(repo.path(), &["guards"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("symbol-preservation"));
+    let out = slopguard(repo.path(), &["guards", "explain", "G7"]);
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("# G7 symbol-preservation"));
+    let out = slopguard(repo.path(), &["guards", "explain", "G99"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn replay_counts_firings() {
+    let repo = base_repo();
+    repo.write("src/app.py", "def main():\n    return 2\n");
+    repo.commit("fine");
+    repo.write("src/app.py", "def main(:\n");
+    let bad = repo.commit("broken");
+    repo.write("src/app.py", "def main():\n    return 3\n");
+    repo.commit("fixed");
+    let (code, r) = slopguard_json(repo.path(), &["replay", "HEAD~3..HEAD", "--format", "json"]);
+    assert_eq!(code, 0, "{r}");
+    assert_eq!(r["commits"], 3);
+    assert_eq!(r["guards"]["syntax"]["blocked_commits"], 1);
+    assert_eq!(r["guards"]["syntax"]["commits"][0]["commit"], bad);
+    let out = slopguard(repo.path(), &["replay", "nope..HEAD"]);
+    assert_eq!(out.status.code(), Some(2));
+}

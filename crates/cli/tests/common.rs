@@ -1,0 +1,72 @@
+//! Helpers for integration tests: temporary git repositories and running the binary.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A temporary git repository.
+pub struct Repo {
+    pub dir: tempfile::TempDir,
+}
+
+impl Repo {
+    pub fn new() -> Repo {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let r = Repo { dir };
+        r.git(&["init", "-q", "-b", "main"]);
+        r.git(&["config", "user.email", "test@example.invalid"]);
+        r.git(&["config", "user.name", "Test"]);
+        r.git(&["config", "commit.gpgsign", "false"]);
+        r
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn git(&self, args: &[&str]) -> String {
+        let out = Command::new("git").current_dir(self.path()).args(args).output().expect("git runs");
+        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    pub fn write(&self, rel: &str, content: impl AsRef<[u8]>) {
+        let p = self.path().join(rel);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(p, content).expect("write");
+    }
+
+    pub fn remove(&self, rel: &str) {
+        std::fs::remove_file(self.path().join(rel)).expect("remove");
+    }
+
+    pub fn commit(&self, msg: &str) -> String {
+        self.git(&["add", "-A"]);
+        self.git(&["commit", "-q", "-m", msg]);
+        self.git(&["rev-parse", "HEAD"]).trim().to_string()
+    }
+}
+
+pub fn bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_slopguard"))
+}
+
+/// Runs slopguard with `args` in `dir`.
+pub fn slopguard(dir: &Path, args: &[&str]) -> Output {
+    Command::new(bin()).current_dir(dir).args(args).env("NO_COLOR", "1").output().expect("slopguard runs")
+}
+
+/// Runs slopguard and parses its stdout as JSON.
+pub fn slopguard_json(dir: &Path, args: &[&str]) -> (i32, serde_json::Value) {
+    let out = slopguard(dir, args);
+    let code = out.status.code().unwrap_or(-1);
+    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}); exit {code}\nstdout: {}\nstderr: {}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (code, v)
+}
