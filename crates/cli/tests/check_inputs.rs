@@ -60,23 +60,40 @@ fn diff_with_wrong_counts_applies_in_memory() {
     let before = std::fs::read(repo.path().join("src/app.py")).unwrap();
     let out = slopguard(repo.path(), &["check", "--diff", "change.diff"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert_eq!(std::fs::read(repo.path().join("src/app.py")).unwrap(), before, "the working tree was touched");
+    assert_eq!(
+        std::fs::read(repo.path().join("src/app.py")).unwrap(),
+        before,
+        "the working tree was touched"
+    );
 }
 
 #[test]
 fn diff_that_does_not_apply_is_an_error() {
     let repo = base_repo();
-    repo.write("bad.diff", "--- a/src/app.py\n+++ b/src/app.py\n@@ -1 +1 @@\n-nothing like this\n+x\n");
+    repo.write(
+        "bad.diff",
+        "--- a/src/app.py\n+++ b/src/app.py\n@@ -1 +1 @@\n-nothing like this\n+x\n",
+    );
     let out = slopguard(repo.path(), &["check", "--diff", "bad.diff"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("hunk 1 does not apply"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("hunk 1 does not apply"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
 fn patches_with_parent_path_are_blocked() {
     let repo = base_repo();
-    repo.write("p.json", r#"{"patches":[{"action":"create","path":"../escape.txt","content":"x"}]}"#);
-    let (code, r) = slopguard_json(repo.path(), &["check", "--patches", "p.json", "--format", "json"]);
+    repo.write(
+        "p.json",
+        r#"{"patches":[{"action":"create","path":"../escape.txt","content":"x"}]}"#,
+    );
+    let (code, r) = slopguard_json(
+        repo.path(),
+        &["check", "--patches", "p.json", "--format", "json"],
+    );
     assert_eq!(code, 1, "{r}");
     assert_eq!(r["findings"][0]["guard"], "containment");
     assert!(!repo.path().parent().unwrap().join("escape.txt").exists());
@@ -94,7 +111,8 @@ fn malformed_patches_are_an_error() {
 #[test]
 fn edit_blocks_from_stdin() {
     let repo = base_repo();
-    let blocks = "src/app.py\n<<<<<<< SEARCH\n    return 1\n=======\n    return (1\n>>>>>>> REPLACE\n";
+    let blocks =
+        "src/app.py\n<<<<<<< SEARCH\n    return 1\n=======\n    return (1\n>>>>>>> REPLACE\n";
     let mut child = Command::new(bin())
         .current_dir(repo.path())
         .args(["check", "--patches", "-", "--format", "json"])
@@ -103,7 +121,12 @@ fn edit_blocks_from_stdin() {
         .spawn()
         .unwrap();
     use std::io::Write;
-    child.stdin.take().unwrap().write_all(blocks.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(blocks.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -115,7 +138,11 @@ fn missing_revision_is_an_error() {
     let repo = base_repo();
     let out = slopguard(repo.path(), &["check", "--commit", "no-such-rev"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("unknown revision `no-such-rev`"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("unknown revision `no-such-rev`"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -123,7 +150,11 @@ fn not_a_repository_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let out = slopguard(dir.path(), &["check"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("not inside a git repository"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("not inside a git repository"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -136,9 +167,17 @@ fn binary_invalid_utf8_and_huge_files() {
     // A 50 MB file is over the size cap.
     repo.write("data/big.txt", vec![b'a'; 50 * 1024 * 1024]);
     let rev = repo.commit("mixed");
-    let (code, r) = slopguard_json(repo.path(), &["check", "--commit", &rev, "--format", "json"]);
+    let (code, r) = slopguard_json(
+        repo.path(),
+        &["check", "--commit", &rev, "--format", "json"],
+    );
     assert_eq!(code, 1, "{r}");
-    let paths: Vec<&str> = r["findings"].as_array().unwrap().iter().filter_map(|f| f["path"].as_str()).collect();
+    let paths: Vec<&str> = r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["path"].as_str())
+        .collect();
     assert!(paths.contains(&"src/bad.py"), "{paths:?}");
     assert!(paths.contains(&"data/big.txt"), "{paths:?}");
     assert!(!paths.contains(&"logo.png"), "{paths:?}");
@@ -151,7 +190,12 @@ fn bare_repository_commit_check() {
     let rev = repo.commit("break");
     let bare = tempfile::tempdir().unwrap();
     let bare_path = bare.path().join("r.git");
-    let st = Command::new("git").args(["clone", "-q", "--bare"]).arg(repo.path()).arg(&bare_path).status().unwrap();
+    let st = Command::new("git")
+        .args(["clone", "-q", "--bare"])
+        .arg(repo.path())
+        .arg(&bare_path)
+        .status()
+        .unwrap();
     assert!(st.success());
     let (code, r) = slopguard_json(&bare_path, &["check", "--commit", &rev, "--format", "json"]);
     assert_eq!(code, 1, "{r}");
@@ -161,13 +205,34 @@ fn bare_repository_commit_check() {
 #[test]
 fn task_makes_intent_guards_block() {
     let repo = base_repo();
-    repo.write("pyproject.toml", "[project]\nname = \"x\"\nversion = \"0.1.0\"\n");
+    repo.write(
+        "pyproject.toml",
+        "[project]\nname = \"x\"\nversion = \"0.1.0\"\n",
+    );
     let (code, _) = slopguard_json(repo.path(), &["check", "--format", "json"]);
     assert_eq!(code, 0, "without a task a manifest edit only warns");
-    let (code, r) = slopguard_json(repo.path(), &["check", "--task", "fix main in src/app.py", "--format", "json"]);
+    let (code, r) = slopguard_json(
+        repo.path(),
+        &[
+            "check",
+            "--task",
+            "fix main in src/app.py",
+            "--format",
+            "json",
+        ],
+    );
     assert_eq!(code, 1, "{r}");
     assert_eq!(r["findings"][0]["code"], "G1");
-    let (code, _) = slopguard_json(repo.path(), &["check", "--task", "create pyproject.toml", "--format", "json"]);
+    let (code, _) = slopguard_json(
+        repo.path(),
+        &[
+            "check",
+            "--task",
+            "create pyproject.toml",
+            "--format",
+            "json",
+        ],
+    );
     assert_eq!(code, 0);
 }
 
@@ -179,7 +244,10 @@ fn config_switches_guards() {
     let (code, r) = slopguard_json(repo.path(), &["check", "--format", "json"]);
     assert_eq!(code, 0, "{r}");
     assert_eq!(r["findings"][0]["severity"], "warn");
-    let (code, _) = slopguard_json(repo.path(), &["check", "--disable", "G2", "--format", "json"]);
+    let (code, _) = slopguard_json(
+        repo.path(),
+        &["check", "--disable", "G2", "--format", "json"],
+    );
     assert_eq!(code, 0);
     repo.write("slopguard.toml", "[guards.no-such-guard]\n");
     let out = slopguard(repo.path(), &["check"]);

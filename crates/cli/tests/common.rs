@@ -26,8 +26,16 @@ impl Repo {
     }
 
     pub fn git(&self, args: &[&str]) -> String {
-        let out = Command::new("git").current_dir(self.path()).args(args).output().expect("git runs");
-        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let out = Command::new("git")
+            .current_dir(self.path())
+            .args(args)
+            .output()
+            .expect("git runs");
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
@@ -54,7 +62,12 @@ pub fn bin() -> PathBuf {
 
 /// Runs slopguard with `args` in `dir`.
 pub fn slopguard(dir: &Path, args: &[&str]) -> Output {
-    Command::new(bin()).current_dir(dir).args(args).env("NO_COLOR", "1").output().expect("slopguard runs")
+    Command::new(bin())
+        .current_dir(dir)
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("slopguard runs")
 }
 
 /// Runs slopguard and parses its stdout as JSON.

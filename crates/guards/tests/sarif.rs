@@ -10,12 +10,19 @@ use slopguard_guards::{Config, registry, run_static};
 
 fn blocked_report() -> slopguard_guards::Report {
     let mut files = BTreeMap::new();
-    files.insert("src/db.py".to_string(), b"def a():\n    return 1\n\n\ndef b():\n    return a()\n".to_vec());
+    files.insert(
+        "src/db.py".to_string(),
+        b"def a():\n    return 1\n\n\ndef b():\n    return a()\n".to_vec(),
+    );
     let base: Arc<dyn Tree> = Arc::new(MemTree::new(files));
     let change = ChangeSet::new(
         base,
         vec![
-            FileChange::modify("src/db.py", b"def a():\n    return 1\n\n\ndef b():\n    return a()\n".to_vec(), b"def b(:\n".to_vec()),
+            FileChange::modify(
+                "src/db.py",
+                b"def a():\n    return 1\n\n\ndef b():\n    return a()\n".to_vec(),
+                b"def b(:\n".to_vec(),
+            ),
             FileChange::create("../x", b"x".to_vec()),
             FileChange::create("Cargo.toml", b"[package]\n".to_vec()),
         ],
@@ -32,15 +39,26 @@ fn sarif_validates_against_schema() {
     let sarif: serde_json::Value = serde_json::from_str(&to_sarif(&report)).unwrap();
     // The published schema's `run.language` pattern has a stray `]` that Rust's regex engine
     // (rightly) rejects; it constrains a field slopguard never writes.
-    let schema_text = include_str!("sarif-2.1.0.schema.json")
-        .replace("^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$", "^[a-zA-Z]{2}(-[a-zA-Z]{2})?$");
+    let schema_text = include_str!("sarif-2.1.0.schema.json").replace(
+        "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$",
+        "^[a-zA-Z]{2}(-[a-zA-Z]{2})?$",
+    );
     let schema: serde_json::Value = serde_json::from_str(&schema_text).unwrap();
     let validator = jsonschema::validator_for(&schema).expect("schema compiles");
-    let errors: Vec<String> = validator.iter_errors(&sarif).map(|e| format!("{e} at {}", e.instance_path())).collect();
+    let errors: Vec<String> = validator
+        .iter_errors(&sarif)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
     assert!(errors.is_empty(), "SARIF invalid:\n{}", errors.join("\n"));
     let run = &sarif["runs"][0];
-    assert_eq!(run["tool"]["driver"]["rules"].as_array().unwrap().len(), registry().len());
-    assert_eq!(run["results"].as_array().unwrap().len(), report.findings.len());
+    assert_eq!(
+        run["tool"]["driver"]["rules"].as_array().unwrap().len(),
+        registry().len()
+    );
+    assert_eq!(
+        run["results"].as_array().unwrap().len(),
+        report.findings.len()
+    );
     let first = &run["results"][0];
     assert_eq!(first["level"], "error");
     let idx = first["ruleIndex"].as_u64().unwrap() as usize;
@@ -51,12 +69,23 @@ fn sarif_validates_against_schema() {
 fn json_schema_fields_are_stable() {
     let report = blocked_report();
     let v: serde_json::Value = serde_json::from_str(&to_json(&report)).unwrap();
-    for key in ["schema_version", "verdict", "source", "files", "findings", "guards", "metrics", "elapsed_ms"] {
+    for key in [
+        "schema_version",
+        "verdict",
+        "source",
+        "files",
+        "findings",
+        "guards",
+        "metrics",
+        "elapsed_ms",
+    ] {
         assert!(v.get(key).is_some(), "missing `{key}`");
     }
     assert_eq!(v["verdict"], "block");
     for f in v["findings"].as_array().unwrap() {
-        for key in ["guard", "code", "severity", "path", "line", "column", "message", "feedback"] {
+        for key in [
+            "guard", "code", "severity", "path", "line", "column", "message", "feedback",
+        ] {
             assert!(f.get(key).is_some(), "finding missing `{key}`: {f}");
         }
     }
