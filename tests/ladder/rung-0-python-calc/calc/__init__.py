@@ -1,0 +1,1 @@
+"""A tiny statistics helper library (slopguard ladder, rung 0)."""
