@@ -10,4 +10,5 @@
 pub mod analysis;
 pub mod plan;
 pub mod process;
+pub mod run;
 pub mod trace;

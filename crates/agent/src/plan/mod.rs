@@ -1,6 +1,7 @@
 //! Phase 2: the task plan, the planner prompt and call, and the deterministic post-processors
 //! ([`post`]): Layer-A, Layer-2, Layer-B, G9, scope filter.
 
+pub mod memory;
 pub mod post;
 pub mod test_map;
 

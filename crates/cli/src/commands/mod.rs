@@ -1,11 +1,11 @@
 //! One module per subcommand; each exposes an `Args` struct and a `run` function returning the
 //! process exit code.
 
+pub mod analyze;
 pub mod check;
+pub mod doctor;
 pub mod guards;
 pub mod hook;
+pub mod plan;
 pub mod replay;
 pub mod serve;
-pub mod analyze;
-pub mod doctor;
-pub mod plan;

@@ -1,0 +1,9 @@
+//! Phase 3 orchestration: `slopguard run` (execution loop, resume, dry run) and its
+//! [`summary::RunSummary`], the input of the PR phase.
+
+pub mod summary;
+
+pub use summary::{
+    AttemptRecord, GuardActivity, MetricValue, RunStatus, RunSummary, SubtaskStatus,
+    SubtaskSummary, TaskSummary, TokenUsage,
+};

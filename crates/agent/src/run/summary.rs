@@ -1,0 +1,395 @@
+//! The run summary: what `slopguard run` did, for the terminal, `--format json` and the pull
+//! request body (tasks and subtasks with their commits, guard activity per subtask, failures,
+//! metrics before and after, the model).
+//!
+//! It is built from the persisted run state ([`crate::state::RunState`]) after execution, so a
+//! resumed run summarises every subtask, including the ones committed before a crash.
+
+use serde::{Deserialize, Serialize};
+
+/// How a subtask ended (or where it stands).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SubtaskStatus {
+    /// Not started yet.
+    #[default]
+    Pending,
+    /// Every guard passed and the change is committed on the branch.
+    Committed,
+    /// Every guard passed in a dry run; nothing was committed.
+    Passed,
+    /// Failed after the retry budget (or on an error that retrying cannot fix).
+    Failed,
+    /// Not attempted (dropped, or the model produced no change).
+    Skipped,
+}
+
+impl SubtaskStatus {
+    /// Whether the subtask is finished (a resume does not redo it).
+    pub fn is_final(self) -> bool {
+        !matches!(self, SubtaskStatus::Pending)
+    }
+
+    /// Lower-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SubtaskStatus::Pending => "pending",
+            SubtaskStatus::Committed => "committed",
+            SubtaskStatus::Passed => "passed",
+            SubtaskStatus::Failed => "failed",
+            SubtaskStatus::Skipped => "skipped",
+        }
+    }
+}
+
+/// One guard's verdict on one attempt of a subtask.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GuardActivity {
+    /// 1-based attempt number.
+    pub attempt: u32,
+    /// `static` (on the overlay, before writing), `dynamic` (build, tests on the written tree)
+    /// or `apply` (the reply could not be turned into a change).
+    pub phase: String,
+    /// Guard slug (`symbol-preservation`, `build`, `test-regression`, `test-integrity`, ...).
+    pub guard: String,
+    /// The seeds' code (`G7`), when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// `passed`, `warned`, `blocked`, `skipped` (toolchain missing, nothing to run).
+    pub status: String,
+    /// What the guard said (blocking and warning findings; the reason for a skip).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub messages: Vec<String>,
+}
+
+/// One attempt of a subtask.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct AttemptRecord {
+    /// 1-based.
+    pub attempt: u32,
+    /// `committed`, `passed` (dry run), `blocked`, `llm_error`, `apply_error`, `empty`.
+    pub outcome: String,
+    /// Files the attempt's change touched.
+    #[serde(default)]
+    pub touched: Vec<String>,
+    /// The feedback given to the next attempt (empty on success).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub feedback: String,
+    /// Milliseconds in the model call.
+    #[serde(default)]
+    pub llm_ms: u64,
+    /// Milliseconds in build and test runs.
+    #[serde(default)]
+    pub toolchain_ms: u64,
+    /// Milliseconds of everything else (prompt, parsing, static guards, writes, git, state).
+    #[serde(default)]
+    pub overhead_ms: f64,
+}
+
+/// One subtask of the run, as it ended.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SubtaskSummary {
+    /// `T001-S01`.
+    pub id: String,
+    /// Title from the plan.
+    pub title: String,
+    /// Description from the plan.
+    #[serde(default)]
+    pub description: String,
+    /// File hints from the plan.
+    #[serde(default)]
+    pub file_hints: Vec<String>,
+    /// Where it stands.
+    pub status: SubtaskStatus,
+    /// The commit on the run branch (full id), when committed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    /// The commit message's first line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit_title: Option<String>,
+    /// Attempts made.
+    pub attempts: u32,
+    /// Files changed by the landed (or last) attempt.
+    #[serde(default)]
+    pub touched_files: Vec<String>,
+    /// Every guard verdict of every attempt.
+    #[serde(default)]
+    pub guard_activity: Vec<GuardActivity>,
+    /// Per-attempt details.
+    #[serde(default)]
+    pub attempt_log: Vec<AttemptRecord>,
+    /// Failure modes (the store's closed set, wire spelling) when it failed.
+    #[serde(default)]
+    pub failure_modes: Vec<String>,
+    /// Why it failed or was skipped, for humans.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl SubtaskSummary {
+    /// Guards that blocked at least one attempt (slugs, deduplicated, in order).
+    pub fn guards_fired(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for a in &self.guard_activity {
+            if a.status == "blocked" && !out.contains(&a.guard) {
+                out.push(a.guard.clone());
+            }
+        }
+        out
+    }
+}
+
+/// One task of the run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TaskSummary {
+    /// `T001`.
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// Why it matters.
+    #[serde(default)]
+    pub description: String,
+    /// 1 (highest) ..
+    pub priority: u32,
+    /// Its subtasks, in order.
+    pub subtasks: Vec<SubtaskSummary>,
+}
+
+/// One metric value (before or after the run).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MetricValue {
+    /// Metric id (`build`, `test_results`, ...).
+    pub name: String,
+    /// Human title.
+    pub title: String,
+    /// 0..1, `None` when unknown.
+    pub score: Option<f64>,
+    /// `pass`, `warn`, `fail`, `unknown`.
+    pub status: String,
+}
+
+/// Token usage of the run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TokenUsage {
+    /// Prompt tokens.
+    pub prompt: u64,
+    /// Completion tokens.
+    pub completion: u64,
+}
+
+/// Overall status of a run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    /// Still running (or killed: the state says where it stopped).
+    #[default]
+    Running,
+    /// Every subtask landed (or passed, in a dry run).
+    Completed,
+    /// Some subtasks landed, some failed.
+    Partial,
+    /// No subtask landed.
+    Failed,
+}
+
+/// What a run did. This is the input of the PR phase.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunSummary {
+    /// Run id (`20261121-142800-ab12`).
+    pub run_id: String,
+    /// The user's repository (absolute path).
+    pub repo: String,
+    /// Repository id used in the store (origin URL or path).
+    pub repo_id: String,
+    /// The run branch.
+    pub branch: String,
+    /// The base ref as given (`HEAD`, `main`, ...).
+    pub base: String,
+    /// The base commit (full id).
+    pub base_commit: String,
+    /// The branch head after the run (full id).
+    pub head_commit: String,
+    /// The separate worktree the run worked in.
+    pub worktree: String,
+    /// Dry run: nothing committed.
+    pub dry_run: bool,
+    /// Model used by the worker (as configured, or as the server listed it).
+    pub model: String,
+    /// LLM base URL.
+    pub llm_url: String,
+    /// Overall status.
+    pub status: RunStatus,
+    /// Tasks and subtasks with their commits and guard activity.
+    pub tasks: Vec<TaskSummary>,
+    /// Metrics at the base.
+    #[serde(default)]
+    pub metrics_before: Vec<MetricValue>,
+    /// Metrics at the branch head after the run (empty when not measured).
+    #[serde(default)]
+    pub metrics_after: Vec<MetricValue>,
+    /// Weighted overall score before.
+    #[serde(default)]
+    pub overall_before: Option<f64>,
+    /// Weighted overall score after.
+    #[serde(default)]
+    pub overall_after: Option<f64>,
+    /// Tokens used by the worker (summed over resumes).
+    #[serde(default)]
+    pub usage: TokenUsage,
+    /// Run start (ms since the epoch).
+    pub started_ms: i64,
+    /// Run end (ms since the epoch).
+    pub finished_ms: i64,
+    /// The JSON-lines trace.
+    pub trace_path: String,
+    /// The persisted state.
+    pub state_path: String,
+    /// Times the run was resumed.
+    #[serde(default)]
+    pub resumes: u32,
+}
+
+impl RunSummary {
+    /// Every subtask, in plan order.
+    pub fn subtasks(&self) -> impl Iterator<Item = &SubtaskSummary> {
+        self.tasks.iter().flat_map(|t| t.subtasks.iter())
+    }
+
+    /// Commits on the branch, in order: (subtask id, commit id).
+    pub fn commits(&self) -> Vec<(String, String)> {
+        self.subtasks()
+            .filter_map(|s| s.commit.as_ref().map(|c| (s.id.clone(), c.clone())))
+            .collect()
+    }
+
+    /// Subtasks that failed, with why.
+    pub fn failed(&self) -> Vec<&SubtaskSummary> {
+        self.subtasks()
+            .filter(|s| s.status == SubtaskStatus::Failed)
+            .collect()
+    }
+
+    /// Number of blocked guard verdicts per guard slug over the whole run.
+    pub fn guard_firings(&self) -> std::collections::BTreeMap<String, u32> {
+        let mut m = std::collections::BTreeMap::new();
+        for a in self.subtasks().flat_map(|s| s.guard_activity.iter()) {
+            if a.status == "blocked" {
+                *m.entry(a.guard.clone()).or_insert(0) += 1;
+            }
+        }
+        m
+    }
+
+    /// A short human-readable summary (what the terminal prints at the end).
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        let n = self.subtasks().count();
+        let landed = self
+            .subtasks()
+            .filter(|s| matches!(s.status, SubtaskStatus::Committed | SubtaskStatus::Passed))
+            .count();
+        s.push_str(&format!(
+            "Run {} ({:?}): {landed}/{n} subtasks {}\n",
+            self.run_id,
+            self.status,
+            if self.dry_run { "passed (dry run, nothing committed)" } else { "committed" }
+        ));
+        s.push_str(&format!(
+            "Branch {} on {} ({}), head {}\n",
+            self.branch,
+            self.base,
+            short(&self.base_commit),
+            short(&self.head_commit)
+        ));
+        for t in &self.tasks {
+            s.push_str(&format!("{} {}\n", t.id, t.title));
+            for st in &t.subtasks {
+                let what = match (&st.status, &st.commit) {
+                    (SubtaskStatus::Committed, Some(c)) => format!("committed {}", short(c)),
+                    (other, _) => other.as_str().to_string(),
+                };
+                s.push_str(&format!(
+                    "  {} {} — {what}, {} attempt(s)",
+                    st.id, st.title, st.attempts
+                ));
+                let fired = st.guards_fired();
+                if !fired.is_empty() {
+                    s.push_str(&format!(", blocked by: {}", fired.join(", ")));
+                }
+                s.push('\n');
+                if st.status == SubtaskStatus::Failed {
+                    if let Some(e) = &st.error {
+                        s.push_str(&format!("    why: {}\n", first_line(e)));
+                    }
+                    if !st.failure_modes.is_empty() {
+                        s.push_str(&format!(
+                            "    failure modes: {}\n",
+                            st.failure_modes.join(", ")
+                        ));
+                    }
+                }
+            }
+        }
+        if let (Some(b), Some(a)) = (self.overall_before, self.overall_after) {
+            s.push_str(&format!("Overall score {b:.2} -> {a:.2}\n"));
+        }
+        s.push_str(&format!("Trace: {}\n", self.trace_path));
+        s
+    }
+}
+
+fn short(c: &str) -> &str {
+    &c[..c.len().min(10)]
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or("")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commits_failed_and_firings() {
+        let mut sum = RunSummary {
+            run_id: "r".into(),
+            ..Default::default()
+        };
+        sum.tasks.push(TaskSummary {
+            id: "T001".into(),
+            title: "t".into(),
+            subtasks: vec![
+                SubtaskSummary {
+                    id: "T001-S01".into(),
+                    status: SubtaskStatus::Committed,
+                    commit: Some("abc".into()),
+                    guard_activity: vec![GuardActivity {
+                        attempt: 1,
+                        phase: "static".into(),
+                        guard: "symbol-preservation".into(),
+                        code: Some("G7".into()),
+                        status: "blocked".into(),
+                        messages: vec![],
+                    }],
+                    ..Default::default()
+                },
+                SubtaskSummary {
+                    id: "T001-S02".into(),
+                    status: SubtaskStatus::Failed,
+                    error: Some("json".into()),
+                    ..Default::default()
+                },
+            ],
+            ..Default::default()
+        });
+        assert_eq!(sum.commits(), vec![("T001-S01".into(), "abc".into())]);
+        assert_eq!(sum.failed().len(), 1);
+        assert_eq!(sum.guard_firings()["symbol-preservation"], 1);
+        let text = sum.to_text();
+        assert!(text.contains("blocked by: symbol-preservation"));
+        let json = serde_json::to_string(&sum).unwrap();
+        let back: RunSummary = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, sum);
+    }
+}
