@@ -2,7 +2,7 @@
 //! request body (tasks and subtasks with their commits, guard activity per subtask, failures,
 //! metrics before and after, the model).
 //!
-//! It is built from the persisted run state ([`crate::state::RunState`]) after execution, so a
+//! It is built from the persisted run state (`crate::state::RunState`) after execution, so a
 //! resumed run summarises every subtask, including the ones committed before a crash.
 
 use serde::{Deserialize, Serialize};
@@ -292,7 +292,11 @@ impl RunSummary {
             "Run {} ({:?}): {landed}/{n} subtasks {}\n",
             self.run_id,
             self.status,
-            if self.dry_run { "passed (dry run, nothing committed)" } else { "committed" }
+            if self.dry_run {
+                "passed (dry run, nothing committed)"
+            } else {
+                "committed"
+            }
         ));
         s.push_str(&format!(
             "Branch {} on {} ({}), head {}\n",
