@@ -625,7 +625,9 @@ impl<'s> Defs<'s> {
                 | "operator_name"
                 | "template_function"
                 | "primitive_type" => return Some(self.text(n)),
-                "parenthesized_declarator" | "attributed_declarator" => d = n.named_child(0),
+                "parenthesized_declarator" | "attributed_declarator" | "reference_declarator" => {
+                    d = n.named_child(0);
+                }
                 _ => d = n.child_by_field_name("declarator"),
             }
         }
@@ -734,7 +736,9 @@ fn contains_function_declarator(d: Node<'_>) -> bool {
         match x.kind() {
             "function_declarator" => return true,
             "init_declarator" => return false,
-            "parenthesized_declarator" | "attributed_declarator" => n = x.named_child(0),
+            "parenthesized_declarator" | "attributed_declarator" | "reference_declarator" => {
+                n = x.named_child(0);
+            }
             _ => n = x.child_by_field_name("declarator"),
         }
     }
