@@ -58,10 +58,43 @@ pub enum ConfigError {
     UnknownGuard { path: PathBuf, name: String },
 }
 
+/// Paths no guard but containment judges by default: deliberately broken or foreign content
+/// (test fixtures, snapshots, vendored code). Replace the list with `[paths] exclude = [...]`.
+pub const DEFAULT_EXCLUDE: &[&str] = &[
+    "**/testdata/**",
+    "**/fixtures/**",
+    "**/__fixtures__/**",
+    "**/test-fixtures/**",
+    "**/test_fixtures/**",
+    "**/__snapshots__/**",
+    "**/snapshots/**",
+    "**/vendor/**",
+    "**/third_party/**",
+    "**/node_modules/**",
+];
+
+/// `[paths]`: which paths the guards judge.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PathSettings {
+    /// Globs (`*` within a component, `**` across) of paths only containment judges.
+    pub exclude: Vec<String>,
+}
+
+impl Default for PathSettings {
+    fn default() -> Self {
+        PathSettings {
+            exclude: DEFAULT_EXCLUDE.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+}
+
 #[derive(Debug, Default, Deserialize)]
 struct RawConfig {
     #[serde(default)]
     guards: BTreeMap<String, toml::Table>,
+    #[serde(default)]
+    paths: Option<PathSettings>,
     #[serde(flatten)]
     _rest: BTreeMap<String, toml::Value>,
 }
@@ -70,6 +103,8 @@ struct RawConfig {
 #[derive(Debug, Clone, Default)]
 pub struct Config {
     guards: BTreeMap<String, toml::Table>,
+    /// Which paths the guards judge.
+    pub paths: PathSettings,
     /// The whole file, for sections other crates read (`[llm]`, `[hooks]`, ...).
     pub raw: toml::Table,
 }
@@ -96,7 +131,11 @@ impl Config {
             })?;
             guards.insert(guard.info().slug.to_string(), table);
         }
-        Ok(Config { guards, raw })
+        Ok(Config {
+            guards,
+            paths: parsed.paths.unwrap_or_default(),
+            raw,
+        })
     }
 
     /// Loads `path`.
@@ -162,6 +201,14 @@ impl Config {
             .entry(slug.to_string())
             .or_default()
             .insert("enabled".into(), toml::Value::Boolean(on));
+    }
+
+    /// Whether `path` is excluded from every guard but containment.
+    pub fn excluded(&self, path: &str) -> bool {
+        self.paths
+            .exclude
+            .iter()
+            .any(|g| crate::guards::containment::glob_match(g, path))
     }
 
     /// Whether guard `slug` runs.

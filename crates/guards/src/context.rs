@@ -109,7 +109,10 @@ pub struct Context<'a> {
     change: &'a ChangeSet,
     task: Option<&'a Task>,
     config: &'a Config,
+    /// Views of the paths the guards judge.
     files: Vec<FileView<'a>>,
+    /// Views of excluded paths (only containment looks at them).
+    excluded: Vec<FileView<'a>>,
     fingerprint: OnceLock<Option<Fingerprint>>,
     metrics: Mutex<BTreeMap<String, f64>>,
 }
@@ -117,11 +120,16 @@ pub struct Context<'a> {
 impl<'a> Context<'a> {
     /// A context for judging `change`.
     pub fn new(change: &'a ChangeSet, task: Option<&'a Task>, config: &'a Config) -> Context<'a> {
+        let (files, excluded): (Vec<FileView<'a>>, Vec<FileView<'a>>) =
+            change.changes.iter().map(FileView::new).partition(|f| {
+                !config.excluded(f.path()) && !config.excluded(f.change().old_path())
+            });
         Context {
             change,
             task,
             config,
-            files: change.changes.iter().map(FileView::new).collect(),
+            files,
+            excluded,
             fingerprint: OnceLock::new(),
             metrics: Mutex::new(BTreeMap::new()),
         }
@@ -142,9 +150,15 @@ impl<'a> Context<'a> {
         self.config
     }
 
-    /// One view per touched file.
+    /// One view per touched file the guards judge (excluded paths — test fixtures, vendored
+    /// code, see [`crate::config::DEFAULT_EXCLUDE`] — are left out).
     pub fn files(&self) -> &[FileView<'a>] {
         &self.files
+    }
+
+    /// One view per touched file, excluded paths included (for containment).
+    pub fn all_files(&self) -> impl Iterator<Item = &FileView<'a>> + '_ {
+        self.files.iter().chain(&self.excluded)
     }
 
     /// The tree before the change.

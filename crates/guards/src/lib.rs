@@ -21,7 +21,9 @@ mod report;
 mod runner;
 pub mod text;
 
-pub use config::{Config, ConfigError, GuardSettings, SeverityOverride};
+pub use config::{
+    Config, ConfigError, DEFAULT_EXCLUDE, GuardSettings, PathSettings, SeverityOverride,
+};
 pub use context::{Context, FileView};
 pub use finding::{Finding, Severity};
 pub use guard::{Guard, GuardInfo};

@@ -173,7 +173,7 @@ impl Guard for Containment {
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
         let s: Settings = cx.settings(INFO.slug);
-        for file in cx.files() {
+        for file in cx.all_files() {
             let change = file.change();
             let path = file.path();
             for p in [path, change.old_path()] {

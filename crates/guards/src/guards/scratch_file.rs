@@ -51,6 +51,7 @@ pub fn scratch_reason(path: &str) -> Option<&'static str> {
         return Some("a generated artefact");
     }
     if script
+        && at_root
         && (stem.starts_with("repro")
             || stem.starts_with("scratch")
             || stem.starts_with("debug_")
