@@ -92,7 +92,7 @@ pub(crate) struct AgentLogParams {
 pub(crate) async fn agent_log(
     State(state): State<Arc<AppState>>,
     params: Result<Query<AgentLogParams>, QueryRejection>,
-) -> ApiResult<Json<Vec<slopguard_store::ObservationRow>>> {
+) -> ApiResult<Response> {
     let Query(p) = params.map_err(query_error)?;
     let nonempty = |v: Option<String>| v.filter(|s| !s.is_empty());
     let since_ms = match nonempty(p.since) {
@@ -114,8 +114,12 @@ pub(crate) async fn agent_log(
         run_id: nonempty(p.run_id),
         agent: nonempty(p.agent),
     };
-    let rows = state.store.agent_log(&q).await.map_err(ApiError::store)?;
-    Ok(Json(rows))
+    let body = state
+        .store
+        .agent_log_json(&q)
+        .await
+        .map_err(ApiError::store)?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
 /// A claim as shown to others: never the lock id (it is the owner's proof).

@@ -89,6 +89,26 @@ macro_rules! decode_observation {
     }};
 }
 
+/// Binds the parameters of [`log_filter`]'s SQL, in order.
+macro_rules! bind_log_query {
+    ($query:expr, $q:expr, $limit:expr) => {{
+        let mut query = $query;
+        if let Some(r) = &$q.repo {
+            query = query.bind(r.as_str());
+        }
+        if let Some(s) = $q.since_ms {
+            query = query.bind(s);
+        }
+        if let Some(r) = &$q.run_id {
+            query = query.bind(r.as_str());
+        }
+        if let Some(a) = &$q.agent {
+            query = query.bind(a.as_str());
+        }
+        query.bind($limit)
+    }};
+}
+
 macro_rules! decode_claim {
     ($row:expr) => {{
         let row = $row;
@@ -392,46 +412,12 @@ impl Store {
 
     /// Observations matching `q`, newest first.
     pub async fn agent_log(&self, q: &LogQuery) -> Result<Vec<ObservationRow>> {
-        let limit = i64::from(q.limit.unwrap_or(DEFAULT_LOG_LIMIT).min(MAX_LOG_LIMIT));
-        let mut sql = format!("SELECT {OBS_COLUMNS} FROM observations");
-        let mut conds: Vec<String> = Vec::new();
-        let mut n = 0;
-        let mut next = || {
-            n += 1;
-            format!("${n}")
-        };
-        if q.repo.is_some() {
-            conds.push(format!("repo = {}", next()));
-        }
-        if q.since_ms.is_some() {
-            conds.push(format!("ts >= {}", next()));
-        }
-        if q.run_id.is_some() {
-            conds.push(format!("run_id = {}", next()));
-        }
-        if q.agent.is_some() {
-            conds.push(format!("agent = {}", next()));
-        }
-        if !conds.is_empty() {
-            sql.push_str(" WHERE ");
-            sql.push_str(&conds.join(" AND "));
-        }
-        sql.push_str(&format!(" ORDER BY ts DESC, id DESC LIMIT {}", next()));
+        let (filter, limit) = log_filter(q);
+        let sql = format!("SELECT {OBS_COLUMNS} FROM observations{filter}");
         let rows = on_read!(self, |p| {
-            let mut query = sqlx::query(AssertSqlSafe(sql));
-            if let Some(r) = &q.repo {
-                query = query.bind(r.as_str());
-            }
-            if let Some(s) = q.since_ms {
-                query = query.bind(s);
-            }
-            if let Some(r) = &q.run_id {
-                query = query.bind(r.as_str());
-            }
-            if let Some(a) = &q.agent {
-                query = query.bind(a.as_str());
-            }
-            let rows = query.bind(limit).fetch_all(p).await?;
+            let rows = bind_log_query!(sqlx::query(AssertSqlSafe(sql)), q, limit)
+                .fetch_all(p)
+                .await?;
             let mut out = Vec::with_capacity(rows.len());
             for row in &rows {
                 out.push(decode_observation!(row));
@@ -439,6 +425,51 @@ impl Store {
             out
         });
         Ok(rows)
+    }
+
+    /// The same rows as [`Store::agent_log`], already serialised by the database as the
+    /// gateway's JSON array (one result row instead of one per observation: the fast path of
+    /// `GET /repo/agent-log`). Deserialises to the same [`ObservationRow`]s, with `extra: null`
+    /// where absent.
+    pub async fn agent_log_json(&self, q: &LogQuery) -> Result<String> {
+        let (filter, limit) = log_filter(q);
+        let json: Option<String> = match &*self.pools {
+            Pools::Sqlite { read, .. } => {
+                let sql = format!(
+                    "SELECT json_group_array(json(o)) FROM (SELECT json_object(\
+                     'id', id, \
+                     'ts', printf('%s.%03dZ', strftime('%Y-%m-%dT%H:%M:%S', ts / 1000, 'unixepoch'), ts % 1000), \
+                     'ts_ms', ts, 'repo', repo, 'run_id', run_id, 'agent', agent, \
+                     'subtask_id', subtask_id, 'model', model, 'branch', branch, \
+                     'commit_sha', commit_sha, 'outcome', outcome, \
+                     'touched_files', json(touched_files), 'failure_modes', json(failure_modes), \
+                     'confidence', confidence, 'extra', json(extra)) AS o \
+                     FROM observations{filter})"
+                );
+                bind_log_query!(sqlx::query_scalar(AssertSqlSafe(sql)), q, limit)
+                    .fetch_one(read)
+                    .await?
+            }
+            Pools::Postgres(pool) => {
+                let sql = format!(
+                    "SELECT COALESCE(json_agg(t.o ORDER BY t.ts DESC, t.id DESC), '[]'::json)::text \
+                     FROM (SELECT ts, id, json_build_object(\
+                     'id', id, \
+                     'ts', to_char(to_timestamp(ts / 1000) AT TIME ZONE 'UTC', \
+                           'YYYY-MM-DD\"T\"HH24:MI:SS') || '.' || lpad((ts % 1000)::text, 3, '0') || 'Z', \
+                     'ts_ms', ts, 'repo', repo, 'run_id', run_id, 'agent', agent, \
+                     'subtask_id', subtask_id, 'model', model, 'branch', branch, \
+                     'commit_sha', commit_sha, 'outcome', outcome, \
+                     'touched_files', touched_files::json, 'failure_modes', failure_modes::json, \
+                     'confidence', confidence, 'extra', extra::json) AS o \
+                     FROM observations{filter}) t"
+                );
+                bind_log_query!(sqlx::query_scalar(AssertSqlSafe(sql)), q, limit)
+                    .fetch_one(pool)
+                    .await?
+            }
+        };
+        Ok(json.unwrap_or_else(|| "[]".to_owned()))
     }
 
     /// Number of stored observations.
@@ -846,6 +877,37 @@ impl Store {
             }
         }
     }
+}
+
+/// The `WHERE .. ORDER BY .. LIMIT` tail of an agent-log query (`$n` placeholders in the order
+/// [`bind_log_query`] binds them) and the effective limit.
+fn log_filter(q: &LogQuery) -> (String, i64) {
+    let limit = i64::from(q.limit.unwrap_or(DEFAULT_LOG_LIMIT).min(MAX_LOG_LIMIT));
+    let mut conds: Vec<String> = Vec::new();
+    let mut n = 0;
+    let mut next = || {
+        n += 1;
+        format!("${n}")
+    };
+    if q.repo.is_some() {
+        conds.push(format!("repo = {}", next()));
+    }
+    if q.since_ms.is_some() {
+        conds.push(format!("ts >= {}", next()));
+    }
+    if q.run_id.is_some() {
+        conds.push(format!("run_id = {}", next()));
+    }
+    if q.agent.is_some() {
+        conds.push(format!("agent = {}", next()));
+    }
+    let mut sql = String::new();
+    if !conds.is_empty() {
+        sql.push_str(" WHERE ");
+        sql.push_str(&conds.join(" AND "));
+    }
+    sql.push_str(&format!(" ORDER BY ts DESC, id DESC LIMIT {}", next()));
+    (sql, limit)
 }
 
 fn empty_state() -> serde_json::Value {

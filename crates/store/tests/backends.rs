@@ -130,6 +130,19 @@ async fn observations_roundtrip_and_filters() {
             .await
             .unwrap();
         assert_eq!(by_agent.len(), 1, "{name}");
+        // The database-built JSON answers the same rows as the typed path, for every filter.
+        for query in [
+            q(&|_| {}),
+            q(&|q| q.since_ms = Some(now - 86_400_000)),
+            q(&|q| q.run_id = Some("run-1".into())),
+            q(&|q| q.limit = Some(2)),
+            q(&|q| q.repo = Some("no-such-repo".into())),
+        ] {
+            let typed = s.agent_log(&query).await.unwrap();
+            let json = s.agent_log_json(&query).await.unwrap();
+            let parsed: Vec<ObservationRow> = serde_json::from_str(&json).unwrap();
+            assert_eq!(parsed, typed, "{name}: {json}");
+        }
         let limited = s.agent_log(&q(&|q| q.limit = Some(1))).await.unwrap();
         assert_eq!(limited.len(), 1, "{name}");
         assert_eq!(limited[0].id, id2);
