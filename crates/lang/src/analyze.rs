@@ -86,6 +86,15 @@ fn analyze_one(lang: Language, src: &str) -> SourceAnalysis {
             uncertain = u;
             certain.extend(cfamily::bracket_balance(src));
         }
+        Language::Bash => {
+            for e in walked.errors {
+                if bash_uncertain(src, &e) {
+                    uncertain.push(e.error);
+                } else {
+                    certain.push(e.error);
+                }
+            }
+        }
         _ => certain.extend(walked.errors.into_iter().map(|e| e.error)),
     }
     match lang {
@@ -284,4 +293,20 @@ fn c_explained(node: Node<'_>, src: &str) -> bool {
         p = n.parent();
     }
     false
+}
+
+/// tree-sitter-bash misparses some valid heredocs (`<<\\EOF ||`, `: <<=cut`) and commands
+/// continued over lines inside `$( )`: errors on or right after such lines are uncertain.
+fn bash_uncertain(src: &str, e: &RawError) -> bool {
+    let line = e.error.line as usize;
+    let lines: Vec<&str> = src.lines().skip(line.saturating_sub(3)).take(3).collect();
+    lines.iter().any(|l| {
+        let t = l.trim_end();
+        t.contains("<<")
+            || t.ends_with('|')
+            || t.ends_with('\\')
+            || t.ends_with("&&")
+            || t.ends_with("||")
+            || t.contains("$(")
+    })
 }

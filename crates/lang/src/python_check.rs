@@ -138,10 +138,57 @@ pub fn check(src: &str) -> Vec<SyntaxError> {
                 let start_line = line;
                 let start_col = col(i, line_start);
                 let triple = b.get(i + 1) == Some(&c) && b.get(i + 2) == Some(&c);
+                // f-string (PEP 701): inside `{ }` replacement fields, newlines and nested
+                // strings with the same quote are allowed.
+                let is_f = src
+                    .get(start.saturating_sub(3)..start)
+                    .unwrap_or("")
+                    .trim_start_matches(|ch: char| !ch.is_ascii_alphabetic())
+                    .chars()
+                    .rev()
+                    .take_while(|ch| ch.is_ascii_alphabetic())
+                    .any(|ch| matches!(ch, 'f' | 'F' | 't' | 'T'));
+                let mut field_depth = 0usize;
                 i += if triple { 3 } else { 1 };
                 let mut closed = false;
                 while i < b.len() {
                     let d = b[i];
+                    if is_f {
+                        if d == b'{' {
+                            if field_depth == 0 && b.get(i + 1) == Some(&b'{') {
+                                i += 2;
+                                continue;
+                            }
+                            field_depth += 1;
+                            i += 1;
+                            continue;
+                        }
+                        if d == b'}' && field_depth > 0 {
+                            field_depth -= 1;
+                            i += 1;
+                            continue;
+                        }
+                        if field_depth > 0 {
+                            if d == b'\n' {
+                                line += 1;
+                                line_start = i + 1;
+                                i += 1;
+                                continue;
+                            }
+                            if d == b'"' || d == b'\'' {
+                                // A nested string inside the replacement field.
+                                i += 1;
+                                while i < b.len() && b[i] != d && b[i] != b'\n' {
+                                    if b[i] == b'\\' {
+                                        i += 1;
+                                    }
+                                    i += 1;
+                                }
+                                i += 1;
+                                continue;
+                            }
+                        }
+                    }
                     if d == b'\\' {
                         if b.get(i + 1) == Some(&b'\n') {
                             line += 1;
@@ -181,7 +228,6 @@ pub fn check(src: &str) -> Vec<SyntaxError> {
                         return errors;
                     }
                 }
-                let _ = start;
                 last_sig = c;
             }
             b'(' | b'[' | b'{' => {
@@ -276,7 +322,7 @@ mod tests {
 
     #[test]
     fn valid_code_is_clean() {
-        let src = "import os\n\n\nclass A:\n    '''doc\n  with odd indent'''\n    def f(self, x=[1,\n  2]):\n        if x:  # c\n            return {'a': (1, 2)}\n        return \\\n  3\n\n\n# trailing comment\ndef g(): return 1\nx = f'{1}' r'\\'' b\"\\\"\"\n";
+        let src = "x = f\"{(\n  1 +\n  2)} {d[\"k\"]} {{literal}}\"\nimport os\n\n\nclass A:\n    '''doc\n  with odd indent'''\n    def f(self, x=[1,\n  2]):\n        if x:  # c\n            return {'a': (1, 2)}\n        return \\\n  3\n\n\n# trailing comment\ndef g(): return 1\nx = f'{1}' r'\\'' b\"\\\"\"\n";
         assert!(msgs(src).is_empty(), "{:?}", msgs(src));
     }
 

@@ -6,16 +6,27 @@ use serde::Serialize;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
 #[serde(rename_all = "lowercase")]
 pub enum Language {
+    /// `.py`, `.pyi`, Python shebangs.
     Python,
+    /// `.rs`.
     Rust,
+    /// `.js`, `.mjs`, `.cjs`, `.jsx`.
     JavaScript,
+    /// `.ts`, `.mts`, `.cts`.
     TypeScript,
+    /// `.tsx`.
     Tsx,
+    /// `.go`.
     Go,
+    /// `.java`.
     Java,
+    /// `.c`, `.h` (analysed as C++ when the text is C++).
     C,
+    /// `.cc`, `.cpp`, `.cxx`, `.hpp`, `.hh`, `.hxx`.
     Cpp,
+    /// `.rb`, `Rakefile`, `Gemfile`, `*.gemspec`.
     Ruby,
+    /// `.sh`, `.bash`, shell shebangs.
     Bash,
 }
 
@@ -57,11 +68,15 @@ impl Language {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum DataFormat {
+    /// Strict JSON (duplicate keys rejected).
     Json,
     /// JSON with comments and trailing commas (tsconfig.json, .vscode/*.json, *.jsonc, ...).
     Jsonc,
+    /// TOML 1.0 (`.toml`, `Cargo.lock`, `poetry.lock`, `uv.lock`).
     Toml,
+    /// YAML 1.2 (`.yml`, `.yaml`), multi-document streams accepted.
     Yaml,
+    /// INI / configparser files (`.ini`, `.cfg`, `setup.cfg`, `.editorconfig`, ...).
     Ini,
 }
 
@@ -69,8 +84,11 @@ pub enum DataFormat {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(tag = "kind", content = "type", rename_all = "lowercase")]
 pub enum FileKind {
+    /// Source code in a language [`crate::analyze`] parses.
     Code(Language),
+    /// A data file [`crate::parse_data`] parses.
     Data(DataFormat),
+    /// `.md`, `.markdown`, `.mdx`: see [`crate::markdown`].
     Markdown,
     /// Anything else: plain text, images, unknown extensions.
     Other,
@@ -112,19 +130,33 @@ impl std::error::Error for SyntaxError {}
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DefKind {
+    /// Functions and methods.
     Function,
+    /// Classes (Python, JS/TS, Java incl. records, C++, Ruby).
     Class,
+    /// Structs and unions (Rust, Go, C/C++).
     Struct,
+    /// Enums.
     Enum,
+    /// Rust traits.
     Trait,
+    /// Interfaces (TS, Go, Java).
     Interface,
+    /// Rust `impl` blocks, named by the implemented type.
     Impl,
+    /// Modules and namespaces (Rust `mod`, TS `namespace`, C++ `namespace`, Ruby `module`).
     Module,
+    /// Type aliases and typedefs.
     TypeAlias,
+    /// Constants (also Python/Ruby ALL_CAPS module constants, JS `const` values).
     Const,
+    /// Rust `static`s.
     Static,
+    /// `macro_rules!` and C `#define`s.
     Macro,
+    /// Module-level variables (Go `var`, JS `let`/`var`, C globals).
     Variable,
+    /// JS/TS `export { a as b }` names and anonymous `export default`.
     Export,
 }
 
@@ -149,9 +181,11 @@ pub struct Definition {
     /// The defined name; for impls, the implemented type (`impl Display for Foo` -> `Foo`, with
     /// `DefKind::Impl`). Members are qualified as described on the type.
     pub name: String,
+    /// What was defined.
     pub kind: DefKind,
     /// 1-based inclusive line span.
     pub start_line: u32,
+    /// 1-based last line (inclusive).
     pub end_line: u32,
     /// Hash of the definition's text with its own name replaced, so a pure rename keeps the
     /// same hash.
@@ -199,7 +233,9 @@ pub struct SourceAnalysis {
     /// warn on these, never block. Kept separate from `syntax_errors` so that code which only
     /// reads `syntax_errors` stays precise.
     pub uncertain_syntax_errors: Vec<SyntaxError>,
+    /// Top-level definitions and class members, in source order.
     pub definitions: Vec<Definition>,
+    /// Imports in source order (Rust use trees expanded to one path each).
     pub imports: Vec<Import>,
     /// Identifier names used anywhere in the file (declarations included), deduplicated.
     pub references: Vec<String>,
