@@ -8,7 +8,11 @@
 //! * [`trace::Trace`] — JSON-lines trace events.
 
 pub mod analysis;
+pub mod dynamic;
+pub mod git;
 pub mod plan;
 pub mod process;
 pub mod run;
+pub mod state;
 pub mod trace;
+pub mod worker;

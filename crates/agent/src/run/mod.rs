@@ -7,3 +7,9 @@ pub use summary::{
     AttemptRecord, GuardActivity, MetricValue, RunStatus, RunSummary, SubtaskStatus,
     SubtaskSummary, TaskSummary, TokenUsage,
 };
+
+pub mod exec;
+
+pub use exec::{
+    NoProgress, PlanSource, Progress, ProgressEvent, RunError, RunOptions, execute, summarize,
+};

@@ -1,0 +1,1150 @@
+//! The execution loop of `slopguard run`: pre-flight, analysis, planning, and per subtask the
+//! guarded worker (prompt, model, change, static guards, write, dynamic guards, commit or
+//! revert and retry), with the state persisted after every step so `--resume` continues at the
+//! first unfinished subtask.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use slopguard_change::{Tree, WorkTree};
+use slopguard_guards::Config;
+use slopguard_llm::{BlockingClient, LlmConfig, LlmError, Role};
+use slopguard_store::{FailureMode, NewObservation, Outcome, Store};
+
+use crate::analysis::{AnalysisReport, AnalyzeOptions, RepoFiles, analyze};
+use crate::dynamic::{self, DynamicOptions, Verdict};
+use crate::git;
+use crate::plan::post::{PostContext, Scope, run_all, scope_metrics};
+use crate::plan::{Plan, PlannerInput, Subtask, load_plan_file, memory, request_plan_blocking};
+use crate::run::summary::*;
+use crate::state::{self, Baseline, RepoLock, RunState, STATE_VERSION};
+use crate::trace::{Trace, TraceEvent, now_ms};
+use crate::worker::{self, prompt};
+
+/// Where the plan comes from.
+#[derive(Debug, Clone, Default)]
+pub enum PlanSource {
+    /// Ask the planner model.
+    #[default]
+    Llm,
+    /// An operator plan (`--plan-from-file`).
+    File(PathBuf),
+    /// A plan given in memory (tests, callers).
+    Given(Plan),
+}
+
+/// Options of a run.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// Any path inside the repository.
+    pub path: PathBuf,
+    /// Base ref (default `HEAD`).
+    pub base: String,
+    /// Branch name (default `slopguard/<run-id>`).
+    pub branch: Option<String>,
+    /// Resume: `Some("")` for the latest unfinished run, `Some(id)` for that run.
+    pub resume: Option<String>,
+    /// Plan and guard verdicts only; nothing committed.
+    pub dry_run: bool,
+    /// Plan source.
+    pub plan: PlanSource,
+    /// Scope vertical.
+    pub scope: Option<Scope>,
+    /// LLM configuration.
+    pub llm: LlmConfig,
+    /// Store URL (`sqlite://...`, `postgres://...`); default the user store.
+    pub db: Option<String>,
+    /// Do not record observations.
+    pub no_store: bool,
+    /// Attempts per subtask (default 3).
+    pub max_attempts: u32,
+    /// G9 threshold.
+    pub g9_threshold: u32,
+    /// `slopguard.toml` (default `<repo>/slopguard.toml`).
+    pub config: Option<PathBuf>,
+    /// Dynamic guard options.
+    pub dynamic: DynamicOptions,
+    /// Run the toolchain during analysis (build and test metrics).
+    pub analysis_toolchain: bool,
+    /// Re-run the analysis on the branch after execution (metrics after).
+    pub measure_after: bool,
+    /// Token budget for file contents in the worker prompt.
+    pub file_budget_tokens: usize,
+    /// Where the run's worktree goes (default under the temp dir).
+    pub worktree: Option<PathBuf>,
+    /// Keep the worktree after the run.
+    pub keep_worktree: bool,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        Self {
+            path: PathBuf::from("."),
+            base: "HEAD".into(),
+            branch: None,
+            resume: None,
+            dry_run: false,
+            plan: PlanSource::Llm,
+            scope: None,
+            llm: LlmConfig::from_env(),
+            db: None,
+            no_store: false,
+            max_attempts: 3,
+            g9_threshold: slopguard_store::g9::DEFAULT_THRESHOLD,
+            config: None,
+            dynamic: DynamicOptions::default(),
+            analysis_toolchain: true,
+            measure_after: true,
+            file_budget_tokens: 6000,
+            worktree: None,
+            keep_worktree: false,
+        }
+    }
+}
+
+/// Errors that stop a run (the state stays on disk; `--resume` continues).
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// A git operation failed.
+    #[error(transparent)]
+    Git(#[from] git::GitError),
+    /// State or lock.
+    #[error(transparent)]
+    State(#[from] state::StateError),
+    /// The LLM endpoint is unreachable.
+    #[error("{0}")]
+    LlmUnreachable(String),
+    /// The LLM client could not be built or answered unusably for planning.
+    #[error("{0}")]
+    Llm(String),
+    /// Bad input (plan file, config, branch).
+    #[error("{0}")]
+    Input(String),
+    /// Nothing to resume.
+    #[error("no unfinished run to resume in {0} (start one without --resume)")]
+    NothingToResume(String),
+    /// Writing the worktree failed.
+    #[error(transparent)]
+    Write(#[from] dynamic::WriteError),
+}
+
+/// What the terminal view is told.
+#[derive(Debug, Clone)]
+pub enum ProgressEvent {
+    /// A phase starts.
+    Phase(&'static str),
+    /// The plan is known.
+    Planned {
+        /// Subtasks in the plan.
+        subtasks: usize,
+    },
+    /// A subtask starts.
+    SubtaskStart {
+        /// 1-based index.
+        index: usize,
+        /// Subtasks in the plan.
+        total: usize,
+        /// Id.
+        id: String,
+        /// Title.
+        title: String,
+    },
+    /// An attempt starts.
+    Attempt {
+        /// Subtask id.
+        id: String,
+        /// 1-based attempt.
+        attempt: u32,
+        /// Budget.
+        max: u32,
+    },
+    /// A guard verdict.
+    Guard {
+        /// Subtask id.
+        id: String,
+        /// Guard slug.
+        guard: String,
+        /// `passed`, `blocked`, ...
+        status: String,
+    },
+    /// A subtask ended.
+    SubtaskEnd {
+        /// Subtask id.
+        id: String,
+        /// Final status.
+        status: SubtaskStatus,
+        /// Commit, when committed.
+        commit: Option<String>,
+    },
+    /// Free text (warnings, notes).
+    Note(String),
+}
+
+/// Receives progress events (the CLI's terminal view).
+pub trait Progress {
+    /// Called for every event.
+    fn on(&self, ev: &ProgressEvent);
+}
+
+/// Progress sink that ignores everything.
+#[derive(Debug, Default)]
+pub struct NoProgress;
+
+impl Progress for NoProgress {
+    fn on(&self, _ev: &ProgressEvent) {}
+}
+
+/// Failure mode of a guard slug.
+pub fn failure_mode(guard: &str) -> FailureMode {
+    match guard {
+        "containment" => FailureMode::Denylist,
+        "manifest-block" => FailureMode::ManifestBlock,
+        "syntax" => FailureMode::SyntaxInvalid,
+        "symbol-preservation" => FailureMode::AstDiff,
+        "config-schema" => FailureMode::SchemaInvalid,
+        "content-grounding" | "config-grounding" => FailureMode::Grounding,
+        "doc-preservation" => FailureMode::DocDestroyed,
+        "link-grounding" => FailureMode::LinkInvalid,
+        "phantom-import" => FailureMode::PhantomImport,
+        "test-regression" => FailureMode::TestRegression,
+        "test-integrity" => FailureMode::TestIntegrity,
+        "build" => FailureMode::BuildRetryExhausted,
+        "apply" | "deletion-budget" | "placeholder" | "scratch-file" => FailureMode::PatcherReject,
+        "json" => FailureMode::JsonParseBad,
+        "json-emit" => FailureMode::JsonEmit,
+        "git" => FailureMode::GitRefused,
+        _ => FailureMode::Unknown,
+    }
+}
+
+/// The seeds' trace event for a guard that blocked.
+pub fn fail_event(guard: &str) -> String {
+    match guard {
+        "syntax" => "critic_syntax_check.fail".into(),
+        "config-schema" => "critic_schema_check.fail".into(),
+        "content-grounding" => "critic_content_grounding.fail".into(),
+        "config-grounding" => "critic_config_grounding.fail".into(),
+        "doc-preservation" => "critic_doc_preservation.fail".into(),
+        "link-grounding" => "critic_url_grounding.fail".into(),
+        "symbol-preservation" => "critic_ast_diff.fail".into(),
+        "test-regression" => "critic_test_regression.fail".into(),
+        "build" => "critic_build_retry.fail".into(),
+        "psi-lite" => "critic_psi_lite.fail".into(),
+        other => format!("critic_{}.fail", other.replace('-', "_")),
+    }
+}
+
+/// Records observations in the store, fail-open.
+struct Observations {
+    rt: Option<tokio::runtime::Runtime>,
+    store: Option<Store>,
+}
+
+impl Observations {
+    fn open(db: Option<&str>, disabled: bool) -> Self {
+        if disabled {
+            return Self {
+                rt: None,
+                store: None,
+            };
+        }
+        let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        else {
+            return Self {
+                rt: None,
+                store: None,
+            };
+        };
+        let store = rt.block_on(async {
+            let r = match db {
+                Some(u) if !u.trim().is_empty() => Store::open(u.trim()).await,
+                _ => Store::open_default().await,
+            };
+            match r {
+                Ok(s) => Some(s),
+                Err(e) => {
+                    tracing::warn!(%e, "store unavailable; observations not recorded");
+                    None
+                }
+            }
+        });
+        Self {
+            rt: Some(rt),
+            store,
+        }
+    }
+
+    fn record(&self, obs: &NewObservation) -> Option<i64> {
+        let (Some(rt), Some(store)) = (&self.rt, &self.store) else {
+            return None;
+        };
+        rt.block_on(store.record_observation(obs))
+            .map_err(|e| tracing::warn!(%e, "observation not recorded"))
+            .ok()
+    }
+
+    fn close(&self) {
+        if let (Some(rt), Some(store)) = (&self.rt, &self.store) {
+            rt.block_on(store.close());
+        }
+    }
+}
+
+fn metric_values(report: &AnalysisReport) -> Vec<MetricValue> {
+    report
+        .metrics
+        .iter()
+        .map(|m| MetricValue {
+            name: m.name.clone(),
+            title: m.title.clone(),
+            score: m.score,
+            status: m.status.as_str().to_string(),
+        })
+        .collect()
+}
+
+/// The summary of a state.
+pub fn summarize(st: &RunState, trace_path: &Path, state_path: &Path) -> RunSummary {
+    RunSummary {
+        run_id: st.run_id.clone(),
+        repo: st.repo.clone(),
+        repo_id: st.repo_id.clone(),
+        branch: st.branch.clone(),
+        base: st.base.clone(),
+        base_commit: st.base_commit.clone(),
+        head_commit: st
+            .tasks
+            .iter()
+            .flat_map(|t| t.subtasks.iter())
+            .filter_map(|s| s.commit.clone())
+            .next_back()
+            .unwrap_or_else(|| st.base_commit.clone()),
+        worktree: st.worktree.clone(),
+        dry_run: st.dry_run,
+        model: st.model.clone(),
+        llm_url: st.llm_url.clone(),
+        status: st.status,
+        tasks: st.tasks.clone(),
+        metrics_before: st.metrics_before.clone(),
+        metrics_after: Vec::new(),
+        overall_before: st.overall_before,
+        overall_after: None,
+        usage: st.usage,
+        started_ms: st.started_ms,
+        finished_ms: now_ms(),
+        trace_path: trace_path.display().to_string(),
+        state_path: state_path.display().to_string(),
+        resumes: st.resumes,
+    }
+}
+
+struct Ctx<'a> {
+    opts: &'a RunOptions,
+    progress: &'a dyn Progress,
+    trace: Trace,
+    state: RunState,
+    state_path: PathBuf,
+    trace_path: PathBuf,
+    repo: PathBuf,
+    worktree: PathBuf,
+    config: Config,
+    obs: Observations,
+}
+
+impl Ctx<'_> {
+    fn save(&self) -> Result<(), RunError> {
+        state::save(&self.state_path, &self.state)?;
+        Ok(())
+    }
+
+    fn emit(&self, phase: &str, event: &str, data: serde_json::Value) {
+        self.trace.emit(TraceEvent::new(phase, event, data));
+    }
+
+    fn phase(&mut self, phase: &'static str) -> Result<(), RunError> {
+        self.progress.on(&ProgressEvent::Phase(phase));
+        self.state.phase = phase.to_string();
+        self.emit(phase, "run.phase", json!({"phase": phase}));
+        self.save()
+    }
+}
+
+/// Runs (or resumes) `slopguard run` and returns its summary. The user's working tree and
+/// index are never touched; all work happens in a separate worktree on the run branch.
+pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary, RunError> {
+    let repo = git::toplevel(&opts.path)?;
+    let repo = repo.canonicalize().unwrap_or(repo);
+    // Which run.
+    let resumed: Option<RunState> = match &opts.resume {
+        None => None,
+        Some(id) if id.trim().is_empty() => Some(
+            state::latest_unfinished(&repo)
+                .ok_or_else(|| RunError::NothingToResume(repo.display().to_string()))?,
+        ),
+        Some(id) => Some(state::load(&state::state_path(&repo, id.trim()))?),
+    };
+    let run_id = resumed
+        .as_ref()
+        .map(|s| s.run_id.clone())
+        .unwrap_or_else(state::new_run_id);
+    let (_lock, stale) = RepoLock::acquire(&repo, &run_id)?;
+    git::exclude_slopguard_dir(&repo)?;
+    let state_path = state::state_path(&repo, &run_id);
+    let trace_path = state::run_dir(&repo, &run_id).join("trace.jsonl");
+    let trace = Trace::new(&run_id).with_file(&trace_path);
+    if let Some(pid) = stale {
+        trace.emit(TraceEvent::new(
+            "preflight",
+            "run.lock.stale_removed",
+            json!({"pid": pid}),
+        ));
+    }
+    let config = Config::discover(&repo, opts.config.as_deref())
+        .map_err(|e| RunError::Input(e.to_string()))?;
+    let worker_cfg = opts.llm.role(Role::Worker).clone();
+    let state = match resumed {
+        Some(mut st) => {
+            st.resumes += 1;
+            trace.emit(TraceEvent::new(
+                "preflight",
+                "run.resume",
+                json!({"resumes": st.resumes, "phase": st.phase, "next": st.first_unfinished()}),
+            ));
+            st
+        }
+        None => {
+            let base_commit = git::resolve(&repo, &opts.base)?;
+            let branch = if opts.dry_run {
+                String::new()
+            } else {
+                let b = opts
+                    .branch
+                    .clone()
+                    .unwrap_or_else(|| format!("slopguard/{run_id}"));
+                if git::branch_exists(&repo, &b) {
+                    return Err(RunError::Input(format!(
+                        "branch {b} already exists; choose another with --branch, or --resume the run that made it"
+                    )));
+                }
+                git::git(&repo, &["check-ref-format", "--branch", &b])
+                    .map_err(|_| RunError::Input(format!("`{b}` is not a valid branch name")))?;
+                b
+            };
+            let worktree = opts
+                .worktree
+                .clone()
+                .unwrap_or_else(|| git::default_worktree_path(&run_id));
+            let st = RunState {
+                version: STATE_VERSION,
+                run_id: run_id.clone(),
+                repo: repo.display().to_string(),
+                repo_id: memory::repo_id(&repo),
+                branch,
+                base: opts.base.clone(),
+                base_commit,
+                worktree: worktree.display().to_string(),
+                dry_run: opts.dry_run,
+                phase: "preflight".into(),
+                model: worker_cfg.model.clone(),
+                llm_url: worker_cfg.base_url.clone(),
+                max_attempts: opts.max_attempts.max(1),
+                started_ms: now_ms(),
+                ..Default::default()
+            };
+            trace.emit(TraceEvent::new(
+                "preflight",
+                "run.begin",
+                json!({"repo": st.repo, "repo_id": st.repo_id, "branch": st.branch, "base": st.base,
+                       "base_commit": st.base_commit, "dry_run": st.dry_run, "worktree": st.worktree}),
+            ));
+            st
+        }
+    };
+    let worktree = PathBuf::from(&state.worktree);
+    let mut cx = Ctx {
+        opts,
+        progress,
+        trace,
+        state,
+        state_path,
+        trace_path,
+        repo: repo.clone(),
+        worktree: worktree.clone(),
+        config,
+        obs: Observations::open(opts.db.as_deref(), opts.no_store || opts.dry_run),
+    };
+    cx.save()?;
+    progress.on(&ProgressEvent::Phase("preflight"));
+    let branch = (!cx.state.dry_run).then(|| cx.state.branch.clone());
+    git::ensure_worktree(&repo, &worktree, branch.as_deref(), &cx.state.base_commit)?;
+
+    // The model is needed for every unfinished subtask (and for planning without a file).
+    let client = BlockingClient::new(opts.llm.clone()).map_err(|e| RunError::Llm(e.to_string()))?;
+    let needs_llm = cx.state.plan.is_none() || cx.state.first_unfinished().is_some();
+    if needs_llm {
+        let health = client.health(Role::Worker);
+        if !health.reachable {
+            return Err(RunError::LlmUnreachable(format!(
+                "cannot reach the LLM endpoint at {}: {}. Start an OpenAI-compatible server there, or pass --llm-url / SLOPGUARD_LLM_URL (base URL including /v1) and --model; `slopguard doctor` checks the setup. The run state is kept: `slopguard run --resume` continues.",
+                health.url,
+                health.error.unwrap_or_else(|| "no answer".into())
+            )));
+        }
+        if cx.state.model.is_empty()
+            && let Some(m) = health.models.first()
+        {
+            cx.state.model = m.clone();
+        }
+    }
+
+    if cx.state.plan.is_none() {
+        plan_phase(&mut cx, &client)?;
+    }
+    cx.phase("execution")?;
+    reconcile(&mut cx)?;
+    let total = cx.state.subtask_ids().len();
+    progress.on(&ProgressEvent::Planned { subtasks: total });
+    let ids = cx.state.subtask_ids();
+    for (i, id) in ids.iter().enumerate() {
+        let done = cx
+            .state
+            .tasks
+            .iter()
+            .flat_map(|t| t.subtasks.iter())
+            .any(|s| &s.id == id && s.status.is_final());
+        if done {
+            continue;
+        }
+        run_subtask(&mut cx, &client, i, total, id)?;
+    }
+
+    // Finish.
+    let landed = cx
+        .state
+        .tasks
+        .iter()
+        .flat_map(|t| t.subtasks.iter())
+        .filter(|s| matches!(s.status, SubtaskStatus::Committed | SubtaskStatus::Passed))
+        .count();
+    let failed = cx
+        .state
+        .tasks
+        .iter()
+        .flat_map(|t| t.subtasks.iter())
+        .filter(|s| s.status == SubtaskStatus::Failed)
+        .count();
+    cx.state.status = if failed == 0 {
+        RunStatus::Completed
+    } else if landed > 0 {
+        RunStatus::Partial
+    } else {
+        RunStatus::Failed
+    };
+    let mut metrics_after = Vec::new();
+    let mut overall_after = None;
+    if opts.measure_after && landed > 0 && !cx.state.dry_run {
+        progress.on(&ProgressEvent::Phase("measure"));
+        let report = analyze(
+            &worktree,
+            &AnalyzeOptions {
+                run_toolchain: opts.analysis_toolchain,
+                build_timeout: opts.dynamic.build_timeout,
+                test_timeout: opts.dynamic.test_timeout,
+            },
+        );
+        metrics_after = metric_values(&report);
+        overall_after = Some(report.overall);
+    }
+    cx.state.phase = "done".into();
+    cx.save()?;
+    cx.emit(
+        "done",
+        "run.exit_clean",
+        json!({"status": cx.state.status, "landed": landed, "failed": failed}),
+    );
+    cx.obs.close();
+    if !opts.keep_worktree {
+        if let Err(e) = git::remove_worktree(&repo, &worktree) {
+            tracing::warn!(%e, "worktree not removed");
+        }
+    }
+    let mut summary = summarize(&cx.state, &cx.trace_path, &cx.state_path);
+    summary.metrics_after = metrics_after;
+    summary.overall_after = overall_after;
+    if !cx.state.dry_run {
+        summary.head_commit = git::resolve(&repo, &cx.state.branch)
+            .unwrap_or_else(|_| summary.head_commit.clone());
+    }
+    Ok(summary)
+}
+
+fn plan_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Result<(), RunError> {
+    let opts = cx.opts;
+    // An operator plan is read before the (slow) analysis.
+    let operator = match &opts.plan {
+        PlanSource::File(p) => {
+            Some(load_plan_file(p).map_err(|e| RunError::Input(e.to_string()))?)
+        }
+        PlanSource::Given(p) => Some(p.clone().normalize()),
+        PlanSource::Llm => None,
+    };
+    cx.phase("analysis")?;
+    let report = analyze(
+        &cx.worktree,
+        &AnalyzeOptions {
+            run_toolchain: opts.analysis_toolchain,
+            build_timeout: opts.dynamic.build_timeout,
+            test_timeout: opts.dynamic.test_timeout,
+        },
+    );
+    cx.state.metrics_before = metric_values(&report);
+    cx.state.overall_before = Some(report.overall);
+    cx.emit(
+        "analysis",
+        "analysis.done",
+        json!({"overall": report.overall, "failing_tests": report.failing_tests.len(), "elapsed_ms": report.elapsed_ms}),
+    );
+    cx.phase("planning")?;
+    let files = RepoFiles::walk(&cx.worktree);
+    let prior = memory::load(opts.db.as_deref(), &cx.state.repo_id);
+    let raw = match operator {
+        Some(p) => p,
+        None => {
+            let (planner_report, ev) = scope_metrics(report.clone(), opts.scope);
+            if let Some(e) = ev {
+                cx.trace.emit(e);
+            }
+            let input = PlannerInput {
+                fingerprint: Some(&report.fingerprint),
+                prior_failures: prior
+                    .as_ref()
+                    .map(|p| p.prompt_lines.clone())
+                    .unwrap_or_default(),
+                scope: opts.scope,
+                files: files.files.clone(),
+            };
+            match request_plan_blocking(client, &planner_report, &input) {
+                Ok(p) => {
+                    cx.state.usage.prompt += p.reply.usage.prompt_tokens;
+                    cx.state.usage.completion += p.reply.usage.completion_tokens;
+                    p.plan
+                }
+                Err(e) if e.is_unreachable() => return Err(RunError::LlmUnreachable(e.to_string())),
+                Err(e) => return Err(RunError::Llm(format!("the planner gave no usable plan: {e}"))),
+            }
+        }
+    };
+    let ctx = PostContext {
+        report: &report,
+        view: &files,
+        memory: prior.as_ref().map(|p| &p.wide),
+        threshold: opts.g9_threshold,
+        scope: opts.scope,
+    };
+    let plan = run_all(raw, &ctx, &cx.trace);
+    cx.emit(
+        "planning",
+        "plan.final",
+        json!({"tasks": plan.tasks.len(), "subtasks": plan.subtask_count()}),
+    );
+    cx.state.set_plan(plan);
+    cx.save()
+}
+
+/// Marks subtasks whose commit is on the branch (a crash after the commit, before the state
+/// was saved) as committed, so they are neither redone nor duplicated.
+fn reconcile(cx: &mut Ctx<'_>) -> Result<(), RunError> {
+    if cx.state.dry_run {
+        return Ok(());
+    }
+    let commits = git::subtask_commits(&cx.repo, &cx.state.base_commit, &cx.state.branch)?;
+    let mut changed = false;
+    for c in commits {
+        if c.run.as_deref().is_some_and(|r| r != cx.state.run_id) {
+            continue;
+        }
+        let Some(st) = cx.state.subtask_mut(&c.subtask) else {
+            continue;
+        };
+        if st.status != SubtaskStatus::Committed || st.commit.as_deref() != Some(&c.commit) {
+            st.status = SubtaskStatus::Committed;
+            st.commit = Some(c.commit.clone());
+            st.commit_title = Some(c.title.clone());
+            st.error = None;
+            changed = true;
+            let id = st.id.clone();
+            cx.emit(
+                "execution",
+                "run.reconciled",
+                json!({"subtask_id": id, "commit": c.commit}),
+            );
+        }
+    }
+    if changed {
+        // The baseline may predate the reconciled commit: capture it again from the branch.
+        cx.state.baseline = None;
+        cx.save()?;
+    }
+    Ok(())
+}
+
+fn find_subtask(plan: &Plan, id: &str) -> Option<(String, Subtask)> {
+    plan.tasks.iter().find_map(|t| {
+        t.subtasks
+            .iter()
+            .find(|s| s.id == id)
+            .map(|s| (t.title.clone(), s.clone()))
+    })
+}
+
+fn run_subtask(
+    cx: &mut Ctx<'_>,
+    client: &BlockingClient,
+    index: usize,
+    total: usize,
+    id: &str,
+) -> Result<(), RunError> {
+    let Some((task_title, subtask)) = cx.state.plan.as_ref().and_then(|p| find_subtask(p, id))
+    else {
+        return Ok(());
+    };
+    let sub_start = Instant::now();
+    let mut llm_time = Duration::ZERO;
+    let mut tool_time = Duration::ZERO;
+    cx.progress.on(&ProgressEvent::SubtaskStart {
+        index: index + 1,
+        total,
+        id: id.to_string(),
+        title: subtask.title.clone(),
+    });
+    cx.emit(
+        "execution",
+        "worker.subtask.begin",
+        json!({"subtask_id": id, "title": subtask.title, "file_hints": subtask.file_hints, "index": index + 1, "total": total}),
+    );
+    // Fresh start for this subtask (a resumed one starts over: its partial work was discarded).
+    if let Some(s) = cx.state.subtask_mut(id) {
+        s.attempts = 0;
+        s.guard_activity.clear();
+        s.attempt_log.clear();
+        s.failure_modes.clear();
+        s.error = None;
+    }
+    // The test baseline, captured once per run (lazily, before the first gate).
+    if cx.state.baseline.is_none() && cx.opts.dynamic.tests {
+        let t = Instant::now();
+        let out = dynamic::run_tests(&cx.worktree, cx.opts.dynamic.test_timeout);
+        tool_time += t.elapsed();
+        let b = dynamic::baseline_of(&out);
+        cx.emit(
+            "execution",
+            "test_baseline.captured",
+            json!({"ran": b.ran, "total": b.total, "failing": b.failing, "broken": b.broken, "reason": b.reason}),
+        );
+        cx.state.baseline = Some(b);
+        cx.save()?;
+    }
+    let guard_task = worker::guard_task(&subtask, &task_title);
+    let fingerprint = slopguard_fingerprint::compute(&cx.worktree).ok();
+    let max = cx.state.max_attempts.max(1);
+    let mut feedback = String::new();
+    let mut modes: Vec<FailureMode> = Vec::new();
+    let mut dynamic_failed_before = false;
+    let mut outcome: Option<(SubtaskStatus, Option<String>, Vec<String>, String)> = None;
+    for attempt in 1..=max {
+        let att_start = Instant::now();
+        let mut att_llm = Duration::ZERO;
+        let mut att_tool = Duration::ZERO;
+        cx.progress.on(&ProgressEvent::Attempt {
+            id: id.to_string(),
+            attempt,
+            max,
+        });
+        cx.emit(
+            "execution",
+            "worker.attempt.begin",
+            json!({"subtask_id": id, "attempt": attempt}),
+        );
+        if let Some(s) = cx.state.subtask_mut(id) {
+            s.attempts = attempt;
+        }
+        cx.save()?;
+        let tree: Arc<dyn Tree> = Arc::new(WorkTree::new(&cx.worktree));
+        let pr = prompt::build(
+            &subtask,
+            &task_title,
+            tree.as_ref(),
+            cx.opts.file_budget_tokens,
+            &feedback,
+            attempt,
+        );
+        let t = Instant::now();
+        let reply = client.chat_json_value(Role::Worker, &pr.messages, &worker::reply_schema());
+        att_llm += t.elapsed();
+        let mut record = AttemptRecord {
+            attempt,
+            ..Default::default()
+        };
+        let mut activity: Vec<GuardActivity> = Vec::new();
+        let reply = match reply {
+            Ok(r) => {
+                cx.state.usage.prompt += r.usage.prompt_tokens;
+                cx.state.usage.completion += r.usage.completion_tokens;
+                cx.emit(
+                    "execution",
+                    "worker.llm.reply",
+                    json!({"subtask_id": id, "attempt": attempt, "repairs": r.repairs, "corrections": r.corrections, "ms": r.elapsed.as_millis() as u64}),
+                );
+                r
+            }
+            Err(e) if e.is_unreachable() => {
+                cx.save()?;
+                return Err(RunError::LlmUnreachable(format!(
+                    "{e}. The run state is kept: `slopguard run --resume` continues at {id}."
+                )));
+            }
+            Err(e) => {
+                let (mode, guard) = match &e {
+                    LlmError::Truncated { .. } => (FailureMode::JsonEmit, "json-emit"),
+                    _ => (FailureMode::JsonParseBad, "json"),
+                };
+                push_mode(&mut modes, mode);
+                feedback = format!(
+                    "- Your reply could not be used: {e}. Answer with ONE JSON object matching the \
+                     schema, with short search/replace edits rather than whole files."
+                );
+                activity.push(GuardActivity {
+                    attempt,
+                    phase: "apply".into(),
+                    guard: guard.into(),
+                    code: None,
+                    status: "blocked".into(),
+                    messages: vec![e.to_string()],
+                });
+                cx.emit(
+                    "execution",
+                    "worker.llm.invalid",
+                    json!({"subtask_id": id, "attempt": attempt, "error": e.to_string()}),
+                );
+                record.outcome = "llm_error".into();
+                finish_attempt(cx, id, record, activity, &feedback, att_start, att_llm, att_tool);
+                llm_time += att_llm;
+                continue;
+            }
+        };
+        // Reply -> change set over the worktree.
+        let change = match worker::change_from_reply(tree.clone(), &reply.value, &pr) {
+            Ok(c) => c,
+            Err(e) => {
+                push_mode(&mut modes, FailureMode::PatcherReject);
+                feedback = format!("- [apply] {e}");
+                activity.push(GuardActivity {
+                    attempt,
+                    phase: "apply".into(),
+                    guard: "apply".into(),
+                    code: None,
+                    status: "blocked".into(),
+                    messages: vec![e.to_string()],
+                });
+                cx.emit(
+                    "execution",
+                    "worker.apply.failed",
+                    json!({"subtask_id": id, "attempt": attempt, "error": e.to_string()}),
+                );
+                record.outcome = "apply_error".into();
+                finish_attempt(cx, id, record, activity, &feedback, att_start, att_llm, att_tool);
+                llm_time += att_llm;
+                continue;
+            }
+        };
+        let touched: Vec<String> = change.changes.iter().map(|c| c.path.clone()).collect();
+        record.touched = touched.clone();
+        // Static guards on the overlay, before anything is written.
+        let report = worker::static_guards(&change, &guard_task, &cx.config, fingerprint.as_ref());
+        let act = worker::activity(&report, attempt);
+        for a in &act {
+            cx.progress.on(&ProgressEvent::Guard {
+                id: id.to_string(),
+                guard: a.guard.clone(),
+                status: a.status.clone(),
+            });
+        }
+        if let Some(psi) = report.metrics.get("psi") {
+            cx.emit(
+                "execution",
+                "psi_lite.scored",
+                json!({"subtask_id": id, "attempt": attempt, "psi": psi}),
+            );
+        }
+        activity.extend(act);
+        if report.blocked() {
+            for f in report.blocking() {
+                push_mode(&mut modes, failure_mode(f.guard));
+                cx.emit(
+                    "execution",
+                    &fail_event(f.guard),
+                    json!({"subtask_id": id, "attempt": attempt, "phase": "worker", "path": f.path, "error": f.message, "data": f.data}),
+                );
+            }
+            feedback = report.feedback();
+            record.outcome = "blocked".into();
+            finish_attempt(cx, id, record, activity, &feedback, att_start, att_llm, att_tool);
+            llm_time += att_llm;
+            continue;
+        }
+        // Write, then the dynamic guards on the written tree.
+        let written = dynamic::write_change(&cx.worktree, &change)?;
+        let dynr = dynamic::run_dynamic(
+            &cx.worktree,
+            cx.state.baseline.as_ref(),
+            &cx.opts.dynamic,
+        );
+        att_tool += dynr.elapsed;
+        for (g, code, v) in &dynr.verdicts {
+            cx.progress.on(&ProgressEvent::Guard {
+                id: id.to_string(),
+                guard: g.to_string(),
+                status: v.status().into(),
+            });
+            activity.push(GuardActivity {
+                attempt,
+                phase: "dynamic".into(),
+                guard: g.to_string(),
+                code: code.map(str::to_string),
+                status: v.status().into(),
+                messages: match v {
+                    Verdict::Pass => vec![],
+                    Verdict::Block(m) | Verdict::Skipped(m) => vec![m.clone()],
+                },
+            });
+            if let Verdict::Block(m) = v {
+                push_mode(&mut modes, failure_mode(g));
+                cx.emit(
+                    "execution",
+                    &fail_event(g),
+                    json!({"subtask_id": id, "attempt": attempt, "phase": "worker", "error": m}),
+                );
+            }
+        }
+        if dynr.blocked() {
+            written.revert()?;
+            dynamic_failed_before = true;
+            cx.emit(
+                "execution",
+                "worker.revert",
+                json!({"subtask_id": id, "attempt": attempt, "files": written.paths()}),
+            );
+            feedback = dynr.feedback();
+            record.outcome = "blocked".into();
+            finish_attempt(cx, id, record, activity, &feedback, att_start, att_llm, att_tool);
+            llm_time += att_llm;
+            tool_time += att_tool;
+            continue;
+        }
+        if dynamic_failed_before {
+            cx.emit(
+                "execution",
+                "critic_build_retry.success",
+                json!({"subtask_id": id, "attempt": attempt}),
+            );
+        }
+        // Landed.
+        let paths = written.paths();
+        let commit_title = change
+            .message
+            .clone()
+            .unwrap_or_else(|| subtask.title.clone());
+        let status = if cx.state.dry_run {
+            written.revert()?;
+            record.outcome = "passed".into();
+            (SubtaskStatus::Passed, None)
+        } else {
+            let why = format!(
+                "Subtask {id} of task \"{task_title}\": {}{}\nGuards passed: {}.",
+                subtask.title,
+                if subtask.description.trim().is_empty() {
+                    String::new()
+                } else {
+                    format!("\n{}", subtask.description.trim())
+                },
+                activity
+                    .iter()
+                    .filter(|a| a.attempt == attempt && a.status == "passed")
+                    .map(|a| a.guard.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            let msg = git::commit_message(&commit_title, &why, &paths, id, &cx.state.run_id);
+            match git::commit_paths(&cx.worktree, &paths, &msg) {
+                Ok(c) => {
+                    record.outcome = "committed".into();
+                    (SubtaskStatus::Committed, Some(c))
+                }
+                Err(e) => {
+                    written.revert()?;
+                    push_mode(&mut modes, FailureMode::GitRefused);
+                    feedback = format!("- [git] the commit failed: {e}");
+                    activity.push(GuardActivity {
+                        attempt,
+                        phase: "apply".into(),
+                        guard: "git".into(),
+                        code: None,
+                        status: "blocked".into(),
+                        messages: vec![e.to_string()],
+                    });
+                    record.outcome = "git_error".into();
+                    finish_attempt(cx, id, record, activity, &feedback, att_start, att_llm, att_tool);
+                    llm_time += att_llm;
+                    tool_time += att_tool;
+                    continue;
+                }
+            }
+        };
+        if let Some(t) = dynr.tests.as_ref() {
+            // The baseline advances: fixed tests leave the failing set.
+            cx.state.baseline = Some(dynamic::baseline_of(t));
+        }
+        llm_time += att_llm;
+        tool_time += att_tool;
+        finish_attempt(cx, id, record, activity, "", att_start, att_llm, att_tool);
+        outcome = Some((status.0, status.1, paths, commit_title));
+        break;
+    }
+    // Record the outcome.
+    let (status, commit, touched, title) = match outcome {
+        Some(o) => o,
+        None => (SubtaskStatus::Failed, None, Vec::new(), String::new()),
+    };
+    if let Some(s) = cx.state.subtask_mut(id) {
+        s.status = status;
+        s.commit = commit.clone();
+        if !title.is_empty() {
+            s.commit_title = Some(title.lines().next().unwrap_or("").to_string());
+        }
+        if !touched.is_empty() {
+            s.touched_files = touched.clone();
+        } else if let Some(last) = s.attempt_log.last() {
+            s.touched_files = last.touched.clone();
+        }
+        if status == SubtaskStatus::Failed {
+            s.failure_modes = modes.iter().map(|m| m.as_str().to_string()).collect();
+            s.error = Some(format!(
+                "failed after {max} attempt(s); last findings:\n{}",
+                feedback.trim()
+            ));
+        }
+    }
+    cx.save()?;
+    if status == SubtaskStatus::Failed {
+        cx.emit(
+            "execution",
+            "worker.subtask.failed",
+            json!({"task_id": id.split('-').next().unwrap_or(""), "subtask_id": id, "title": subtask.title,
+                   "file_hints": subtask.file_hints, "error": feedback.chars().take(2000).collect::<String>(),
+                   "failure_modes": modes.iter().map(|m| m.as_str()).collect::<Vec<_>>()}),
+        );
+    } else {
+        cx.emit(
+            "execution",
+            if commit.is_some() { "worker.subtask.committed" } else { "worker.subtask.passed" },
+            json!({"subtask_id": id, "commit": commit, "files": touched}),
+        );
+    }
+    cx.progress.on(&ProgressEvent::SubtaskEnd {
+        id: id.to_string(),
+        status,
+        commit: commit.clone(),
+    });
+    // One observation per subtask.
+    let (repo_id, run_id, model, branch) = (
+        cx.state.repo_id.clone(),
+        cx.state.run_id.clone(),
+        cx.state.model.clone(),
+        cx.state.branch.clone(),
+    );
+    let mut obs = NewObservation::new(
+        &repo_id,
+        &run_id,
+        "slopguard-worker",
+        if status == SubtaskStatus::Failed {
+            Outcome::Fail
+        } else {
+            Outcome::Success
+        },
+    );
+    obs.subtask_id = Some(id.to_string());
+    obs.model = (!model.is_empty()).then_some(model);
+    obs.branch = (!branch.is_empty()).then_some(branch);
+    obs.commit_sha = commit;
+    obs.touched_files = cx
+        .state
+        .subtask_mut(id)
+        .map(|s| s.touched_files.clone())
+        .unwrap_or_default();
+    if obs.touched_files.is_empty() {
+        obs.touched_files = subtask.file_hints.clone();
+    }
+    obs.failure_modes = if status == SubtaskStatus::Failed {
+        modes.clone()
+    } else {
+        Vec::new()
+    };
+    obs.extra = Some(json!({"attempts": cx.state.subtask_mut(id).map(|s| s.attempts)}));
+    cx.obs.record(&obs);
+    let overhead = sub_start
+        .elapsed()
+        .saturating_sub(llm_time)
+        .saturating_sub(tool_time);
+    cx.emit(
+        "execution",
+        "worker.subtask.timing",
+        json!({"subtask_id": id, "total_ms": sub_start.elapsed().as_secs_f64() * 1000.0,
+               "llm_ms": llm_time.as_secs_f64() * 1000.0, "toolchain_ms": tool_time.as_secs_f64() * 1000.0,
+               "overhead_ms": overhead.as_secs_f64() * 1000.0}),
+    );
+    Ok(())
+}
+
+fn push_mode(modes: &mut Vec<FailureMode>, m: FailureMode) {
+    if !modes.contains(&m) {
+        modes.push(m);
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn finish_attempt(
+    cx: &mut Ctx<'_>,
+    id: &str,
+    mut record: AttemptRecord,
+    activity: Vec<GuardActivity>,
+    feedback: &str,
+    start: Instant,
+    llm: Duration,
+    tool: Duration,
+) {
+    record.feedback = feedback.to_string();
+    record.llm_ms = llm.as_millis() as u64;
+    record.toolchain_ms = tool.as_millis() as u64;
+    record.overhead_ms = start
+        .elapsed()
+        .saturating_sub(llm)
+        .saturating_sub(tool)
+        .as_secs_f64()
+        * 1000.0;
+    if let Some(s) = cx.state.subtask_mut(id) {
+        s.guard_activity.extend(activity);
+        s.attempt_log.push(record);
+    }
+    if let Err(e) = cx.save() {
+        tracing::warn!(%e, "state not saved");
+    }
+}
+
+/// Reads a baseline (for tests and tools).
+pub fn baseline_of_state(st: &RunState) -> Option<&Baseline> {
+    st.baseline.as_ref()
+}
