@@ -20,8 +20,8 @@ pub use error::ChangeError;
 pub use model::{ChangeKind, ChangeSet, FileChange};
 pub use patches::{LlmPatch, LlmPatchList, PatchAction, SearchReplace, parse_patches};
 pub use sources::{
-    from_commit, from_commit_in, from_diff, from_edit_blocks, from_patch_list, from_patches_file,
-    from_staged, from_worktree, from_worktree_paths,
+    from_commit, from_commit_in, from_commit_parts, from_diff, from_edit_blocks, from_patch_list,
+    from_patches_file, from_staged, from_worktree, from_worktree_paths,
 };
 pub use task::Task;
 pub use tree::{MemTree, Tree, WorkTree};

@@ -251,8 +251,22 @@ pub fn from_commit(repo_path: &Path, rev: &str) -> Result<ChangeSet, ChangeError
 pub fn from_commit_in(repo: &Arc<GitRepo>, rev: &str) -> Result<ChangeSet, ChangeError> {
     let commit = repo.resolve_commit(rev)?;
     let parents = repo.parents(&commit)?;
-    let parent = parents.first().cloned();
-    let from = parent.clone().unwrap_or_else(|| EMPTY_TREE.to_string());
+    let message = repo
+        .run(&["log", "-1", "--format=%B", &commit])
+        .map(|m| String::from_utf8_lossy(&m).trim().to_string())
+        .ok();
+    from_commit_parts(repo, &commit, parents.first().map(String::as_str), message)
+}
+
+/// A commit whose id, first parent and message the caller already knows (from one `git log`
+/// over a range): costs a single `git diff-tree` plus blob reads.
+pub fn from_commit_parts(
+    repo: &Arc<GitRepo>,
+    commit: &str,
+    parent: Option<&str>,
+    message: Option<String>,
+) -> Result<ChangeSet, ChangeError> {
+    let from = parent.unwrap_or(EMPTY_TREE);
     let raw = repo.run(&[
         "diff-tree",
         "-r",
@@ -260,16 +274,12 @@ pub fn from_commit_in(repo: &Arc<GitRepo>, rev: &str) -> Result<ChangeSet, Chang
         "-M",
         "--raw",
         "--no-abbrev",
-        &from,
-        &commit,
+        from,
+        commit,
     ])?;
     let changes = changes_from_raw(repo, parse_raw(&raw), AfterSource::Blobs)?;
-    let message = repo
-        .run(&["log", "-1", "--format=%B", &commit])
-        .map(|m| String::from_utf8_lossy(&m).trim().to_string())
-        .ok();
     let mut set = ChangeSet::new(
-        base_tree(repo, parent.as_deref()),
+        base_tree(repo, parent),
         changes,
         format!("commit {}", &commit[..commit.len().min(12)]),
     );

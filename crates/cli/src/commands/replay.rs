@@ -80,15 +80,25 @@ struct ReplaySummary {
     errors: Vec<serde_json::Value>,
 }
 
-fn list_commits(
-    repo: &GitRepo,
-    range: &str,
-    limit: Option<usize>,
-) -> Result<Vec<(String, String)>> {
+/// One commit of the range: id, first parent, message.
+struct CommitInfo {
+    id: String,
+    parent: Option<String>,
+    message: String,
+}
+
+impl CommitInfo {
+    fn subject(&self) -> &str {
+        self.message.lines().next().unwrap_or("")
+    }
+}
+
+/// Lists the range's non-merge commits, newest first, with parents and messages, in one git call.
+fn list_commits(repo: &GitRepo, range: &str, limit: Option<usize>) -> Result<Vec<CommitInfo>> {
     if range.starts_with('-') {
         bail!("invalid range `{range}`");
     }
-    let mut args = vec!["rev-list", "--no-merges", "--format=%s"];
+    let mut args = vec!["log", "--no-merges", "-z", "--format=%H%x1f%P%x1f%B"];
     let lim;
     if let Some(n) = limit {
         lim = format!("--max-count={n}");
@@ -100,15 +110,26 @@ fn list_commits(
         format!("unknown range `{range}` (use A..B with revisions from `git log`)")
     })?;
     let text = String::from_utf8_lossy(&out);
-    let mut commits = Vec::new();
-    let mut lines = text.lines();
-    while let Some(line) = lines.next() {
-        if let Some(id) = line.strip_prefix("commit ") {
-            let subject = lines.next().unwrap_or("").to_string();
-            commits.push((id.to_string(), subject));
-        }
-    }
-    Ok(commits)
+    Ok(text
+        .split('\0')
+        .filter_map(|rec| {
+            let mut f = rec.trim_start_matches('\n').splitn(3, '\x1f');
+            let id = f.next()?.trim().to_string();
+            if id.is_empty() {
+                return None;
+            }
+            let parent = f
+                .next()
+                .and_then(|p| p.split_whitespace().next())
+                .map(str::to_string);
+            let message = f.next().unwrap_or("").trim().to_string();
+            Some(CommitInfo {
+                id,
+                parent,
+                message,
+            })
+        })
+        .collect())
 }
 
 /// Runs the command.
@@ -152,17 +173,22 @@ pub fn run(args: ReplayArgs, global: &crate::Global) -> Result<u8> {
             .enumerate()
             .map_init(
                 || GitRepo::open(&repo_path).map(Arc::new),
-                |repo, (i, (id, _))| {
+                |repo, (i, c)| {
                     let res = match repo {
-                        Ok(repo) => slopguard_change::from_commit_in(repo, id)
-                            .map(|change| {
-                                let task = args
-                                    .task_from_message
-                                    .then(|| change.message.as_deref().map(Task::from_text))
-                                    .flatten();
-                                slopguard_guards::run_static(&change, task.as_ref(), &config)
-                            })
-                            .map_err(|e| e.to_string()),
+                        Ok(repo) => slopguard_change::from_commit_parts(
+                            repo,
+                            &c.id,
+                            c.parent.as_deref(),
+                            Some(c.message.clone()),
+                        )
+                        .map(|change| {
+                            let task = args
+                                .task_from_message
+                                .then(|| change.message.as_deref().map(Task::from_text))
+                                .flatten();
+                            slopguard_guards::run_static(&change, task.as_ref(), &config)
+                        })
+                        .map_err(|e| e.to_string()),
                         Err(e) => Err(e.to_string()),
                     };
                     bar.inc(1);
@@ -189,7 +215,7 @@ pub fn run(args: ReplayArgs, global: &crate::Global) -> Result<u8> {
     let mut errors = Vec::new();
     let mut blocked_commits = 0;
     for (i, res) in results {
-        let (id, subject) = &commits[i];
+        let (id, subject) = (&commits[i].id, commits[i].subject().to_string());
         match res {
             Err(e) => errors.push(serde_json::json!({"commit": id, "error": e})),
             Ok(report) => {
