@@ -10,6 +10,8 @@
 #   SG_OUT=DIR          where JSON results and the summary go (default HISTORIES_DIR/replay)
 #   SG_JOBS=N           replay worker threads (default: slopguard's default, all cores)
 #   SG_CHECK_SAMPLES=N  `slopguard check --commit` latency samples (default 200; 0 skips)
+#   SG_REV=TEXT         what the binary was built from, for the record (default: git log of
+#                       the checkout the binary sits in)
 #
 # For each repo under release/ and perfile/ it runs
 #   slopguard replay <root>..HEAD -C <repo> --format json
@@ -32,7 +34,7 @@ JOBS_ARG=()
 
 {
   echo "binary: $BIN_IN ($(stat -c %y "$BIN_IN" | cut -d. -f1))"
-  echo "slopguard git: $(git -C "$(dirname "$BIN_IN")/../.." log -1 --format='%h %s' 2>/dev/null | cut -c1-100)"
+  echo "slopguard git: ${SG_REV:-$(git -C "$(dirname "$BIN_IN")/../.." log -1 --format='%h %s' 2>/dev/null | cut -c1-100)}"
   echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(rustc --version 2>/dev/null)"
   echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$OUT/meta.txt"
