@@ -9,6 +9,7 @@
 
 pub mod analysis;
 pub mod dynamic;
+pub mod forge;
 pub mod git;
 pub mod plan;
 pub mod process;
