@@ -137,9 +137,15 @@ fn walk<'s>(lang: Language, tree: &Tree, src: &'s str) -> Walked<'s> {
     let mut cursor = tree.walk();
     let mut depth = 0usize;
     let mut err_depth: Option<usize> = None;
+    let any_error = tree.root_node().has_error();
     'outer: loop {
         let node = cursor.node();
-        if node.is_missing() {
+        if !any_error {
+            let c = class.get(usize::from(node.kind_id())).copied().unwrap_or(0);
+            if c != 0 {
+                visit(lang, node, c, src, &mut w);
+            }
+        } else if node.is_missing() {
             if err_depth.is_none() && w.errors.len() < MAX_ERRORS * 4 {
                 w.errors
                     .push(raw_error(lang, node, src, missing_message(node)));
