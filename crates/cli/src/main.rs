@@ -48,6 +48,8 @@ enum Command {
     Analyze(commands::analyze::AnalyzeArgs),
     /// Audit a repository and print the task plan (LLM planner + deterministic filters).
     Plan(commands::plan::PlanArgs),
+    /// Analyse, plan and fix a repository on a branch: every patch passes the guards first.
+    Run(commands::run::RunArgs),
     /// Check the LLM endpoint, git, toolchains, store and GitHub access.
     Doctor(commands::doctor::DoctorArgs),
 }
@@ -83,6 +85,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => commands::analyze::run(args, &global),
         Command::Plan(args) => commands::plan::run(args, &global),
         Command::Doctor(args) => commands::doctor::run(args, &global),
+        Command::Run(args) => commands::run::run(args, &global),
     };
     match result {
         Ok(code) => ExitCode::from(code),

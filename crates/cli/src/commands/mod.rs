@@ -8,4 +8,5 @@ pub mod guards;
 pub mod hook;
 pub mod plan;
 pub mod replay;
+pub mod run;
 pub mod serve;

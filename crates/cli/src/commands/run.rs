@@ -1,0 +1,264 @@
+//! `slopguard run PATH`: analysis, planning and guarded execution on a branch in a separate
+//! worktree; ends with a run summary (branch, commits, failed subtasks and why).
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use slopguard_agent::dynamic::DynamicOptions;
+use slopguard_agent::plan::post::Scope;
+use slopguard_agent::run::{
+    PlanSource, Progress, ProgressEvent, RunError, RunOptions, RunStatus, RunSummary, execute,
+};
+
+use super::plan::llm_config;
+
+/// Output format of `run`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RunFormat {
+    /// Progress on the terminal and a summary for humans.
+    Text,
+    /// The run summary as one JSON document on stdout.
+    Json,
+}
+
+/// Audit, plan and fix a repository: every patch passes the guard stack before it is committed
+/// on a branch (in a separate worktree; your working tree and index are never touched).
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// The repository (any path inside it).
+    #[arg(default_value = ".")]
+    pub path: PathBuf,
+
+    /// Continue an interrupted run at its first unfinished subtask (the latest unfinished run,
+    /// or the run id given).
+    #[arg(long, value_name = "RUN_ID", num_args = 0..=1, default_missing_value = "")]
+    pub resume: Option<String>,
+
+    /// Plan and guard verdicts only: nothing is committed, no branch is created.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Use an operator plan (JSON in the plan schema) instead of asking the planner.
+    #[arg(long, value_name = "FILE")]
+    pub plan_from_file: Option<PathBuf>,
+
+    /// Narrow the plan to a vertical (`docs`).
+    #[arg(long)]
+    pub scope: Option<Scope>,
+
+    /// The base ref the branch starts from.
+    #[arg(long, default_value = "HEAD")]
+    pub base: String,
+
+    /// Branch name (default `slopguard/<run-id>`).
+    #[arg(long)]
+    pub branch: Option<String>,
+
+    /// LLM base URL including /v1 (default: SLOPGUARD_LLM_URL).
+    #[arg(long, value_name = "URL")]
+    pub llm_url: Option<String>,
+
+    /// Model id (default: SLOPGUARD_LLM_MODEL, else the server's).
+    #[arg(long)]
+    pub model: Option<String>,
+
+    /// LLM request timeout in seconds.
+    #[arg(long)]
+    pub llm_timeout: Option<u64>,
+
+    /// Store for observations and the failure memory (`sqlite://PATH`, `postgres://...`).
+    #[arg(long, env = "SLOPGUARD_DB")]
+    pub db: Option<String>,
+
+    /// Do not record observations in the store.
+    #[arg(long)]
+    pub no_store: bool,
+
+    /// Attempts per subtask before it fails.
+    #[arg(long, env = "SLOPGUARD_MAX_ATTEMPTS", default_value_t = 3)]
+    pub max_attempts: u32,
+
+    /// G9 drop threshold.
+    #[arg(long, env = "SLOPGUARD_G9_THRESHOLD", default_value_t = 2)]
+    pub g9_threshold: u32,
+
+    /// Timeout in seconds of each build and test command.
+    #[arg(long, default_value_t = 600)]
+    pub timeout: u64,
+
+    /// Do not run the build guard.
+    #[arg(long)]
+    pub no_build: bool,
+
+    /// Do not run the tests (G8 and the test count are then skipped, and reported so).
+    #[arg(long)]
+    pub no_tests: bool,
+
+    /// Do not run the toolchain during analysis (metrics before/after without build/tests).
+    #[arg(long)]
+    pub no_analysis_run: bool,
+
+    /// Token budget for file contents in the worker prompt.
+    #[arg(long, default_value_t = 6000)]
+    pub file_budget: usize,
+
+    /// Where to put the run's worktree (default: under the temp dir).
+    #[arg(long, value_name = "DIR")]
+    pub worktree: Option<PathBuf>,
+
+    /// Keep the worktree after the run.
+    #[arg(long)]
+    pub keep_worktree: bool,
+
+    /// No progress output.
+    #[arg(long, short)]
+    pub quiet: bool,
+
+    /// Output format of the final summary.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: RunFormat,
+}
+
+/// Terminal view: phase, subtask i/n, attempt, guards passed/failed.
+struct TermView {
+    bar: ProgressBar,
+    guards: Mutex<(u32, u32)>,
+}
+
+impl TermView {
+    fn new(hidden: bool) -> Self {
+        let bar = ProgressBar::new(0);
+        if hidden {
+            bar.set_draw_target(ProgressDrawTarget::hidden());
+        } else {
+            bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {prefix:.bold} {bar:20} {pos}/{len} {msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar.enable_steady_tick(Duration::from_millis(200));
+        Self {
+            bar,
+            guards: Mutex::new((0, 0)),
+        }
+    }
+}
+
+impl Progress for TermView {
+    fn on(&self, ev: &ProgressEvent) {
+        match ev {
+            ProgressEvent::Phase(p) => self.bar.set_prefix(p.to_string()),
+            ProgressEvent::Planned { subtasks } => self.bar.set_length(*subtasks as u64),
+            ProgressEvent::SubtaskStart {
+                index,
+                total,
+                id,
+                title,
+                ..
+            } => {
+                if let Ok(mut g) = self.guards.lock() {
+                    *g = (0, 0);
+                }
+                self.bar.set_length(*total as u64);
+                self.bar.set_position(index.saturating_sub(1) as u64);
+                self.bar.set_message(format!("{id} {title}"));
+            }
+            ProgressEvent::Attempt { id, attempt, max } => {
+                self.bar
+                    .set_message(format!("{id} attempt {attempt}/{max}"));
+            }
+            ProgressEvent::Guard { id, guard, status } => {
+                if let Ok(mut g) = self.guards.lock() {
+                    match status.as_str() {
+                        "passed" | "warned" => g.0 += 1,
+                        "blocked" => g.1 += 1,
+                        _ => {}
+                    }
+                    self.bar.set_message(format!(
+                        "{id} guards {} passed, {} blocked (last: {guard} {status})",
+                        g.0, g.1
+                    ));
+                }
+            }
+            ProgressEvent::SubtaskEnd { id, status, commit } => {
+                self.bar.inc(1);
+                let c = commit
+                    .as_deref()
+                    .map(|c| &c[..c.len().min(10)])
+                    .unwrap_or("");
+                self.bar.println(format!("  {id}: {} {c}", status.as_str()));
+            }
+            ProgressEvent::Note(n) => self.bar.println(n.clone()),
+        }
+    }
+}
+
+/// Runs `slopguard run`. Exit 0 when every subtask landed, 1 when some failed, 2 on usage or
+/// environment errors (the state is kept; `--resume` continues).
+pub fn run(args: RunArgs, global: &crate::Global) -> anyhow::Result<u8> {
+    slopguard_llm::install_crypto_provider();
+    let opts = RunOptions {
+        path: args.path.clone(),
+        base: args.base.clone(),
+        branch: args.branch.clone(),
+        resume: args.resume.clone(),
+        dry_run: args.dry_run,
+        plan: match &args.plan_from_file {
+            Some(p) => PlanSource::File(p.clone()),
+            None => PlanSource::Llm,
+        },
+        scope: args.scope,
+        llm: llm_config(
+            args.llm_url.as_deref(),
+            args.model.as_deref(),
+            args.llm_timeout,
+        ),
+        db: args.db.clone(),
+        no_store: args.no_store,
+        max_attempts: args.max_attempts.max(1),
+        g9_threshold: args.g9_threshold,
+        config: global.config.clone(),
+        dynamic: DynamicOptions {
+            build_timeout: Duration::from_secs(args.timeout),
+            test_timeout: Duration::from_secs(args.timeout),
+            build: !args.no_build,
+            tests: !args.no_tests,
+        },
+        analysis_toolchain: !args.no_analysis_run,
+        measure_after: true,
+        file_budget_tokens: args.file_budget,
+        worktree: args.worktree.clone(),
+        keep_worktree: args.keep_worktree,
+    };
+    let view = TermView::new(args.quiet || args.format == RunFormat::Json);
+    let result = execute(&opts, &view);
+    view.bar.finish_and_clear();
+    let summary = match result {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("slopguard: error: {e}");
+            return Ok(match e {
+                RunError::Llm(_) => crate::EXIT_BLOCKED,
+                _ => crate::EXIT_ERROR,
+            });
+        }
+    };
+    print_summary(&summary, args.format)?;
+    Ok(match summary.status {
+        RunStatus::Completed => crate::EXIT_OK,
+        _ => crate::EXIT_BLOCKED,
+    })
+}
+
+fn print_summary(summary: &RunSummary, format: RunFormat) -> anyhow::Result<()> {
+    match format {
+        RunFormat::Json => println!("{}", serde_json::to_string_pretty(summary)?),
+        RunFormat::Text => print!("{}", summary.to_text()),
+    }
+    Ok(())
+}
