@@ -28,9 +28,21 @@ enum Pools {
     Sqlite {
         write: SqlitePool,
         read: SqlitePool,
+        /// Observations waiting for the writer: whoever holds the single write connection
+        /// inserts everything queued in one statement (group commit) and answers each waiter.
+        queue: Arc<std::sync::Mutex<Vec<PendingObservation>>>,
     },
     Postgres(PgPool),
 }
+
+/// An observation waiting for the SQLite group commit, with where to send its id.
+type PendingObservation = (
+    NewObservation,
+    tokio::sync::oneshot::Sender<std::result::Result<i64, String>>,
+);
+
+/// Most observations one group commit inserts (13 parameters each).
+const GROUP_COMMIT_MAX: usize = 500;
 
 /// The observation store. Cheap to clone (shared pools).
 #[derive(Debug, Clone)]
@@ -248,7 +260,11 @@ impl Store {
             .min_connections(0)
             .connect_lazy_with(opts);
         Ok(Store {
-            pools: Arc::new(Pools::Sqlite { write, read }),
+            pools: Arc::new(Pools::Sqlite {
+                write,
+                read,
+                queue: Arc::default(),
+            }),
             url: format!("sqlite://{}", path.display()).into(),
         })
     }
@@ -269,6 +285,7 @@ impl Store {
             pools: Arc::new(Pools::Sqlite {
                 write: pool.clone(),
                 read: pool,
+                queue: Arc::default(),
             }),
             url: "sqlite::memory:".into(),
         })
@@ -318,7 +335,7 @@ impl Store {
     /// Closes the pools, waiting for connections to finish.
     pub async fn close(&self) {
         match &*self.pools {
-            Pools::Sqlite { write, read } => {
+            Pools::Sqlite { write, read, .. } => {
                 read.close().await;
                 write.close().await;
             }
@@ -329,7 +346,14 @@ impl Store {
     // ---------------------------------------------------------------- observations
 
     /// Records an observation and returns its id. When this returns, the row is committed.
+    ///
+    /// On SQLite, concurrent calls are group-committed: the caller that gets the single write
+    /// connection inserts every queued observation in one statement, and each caller gets its
+    /// own id only after that commit.
     pub async fn record_observation(&self, obs: &NewObservation) -> Result<i64> {
+        if let Pools::Sqlite { write, queue, .. } = &*self.pools {
+            return group_commit(write, queue, obs).await;
+        }
         let ts = obs.ts_ms.unwrap_or_else(now_ms);
         let touched = json_text(&obs.touched_files)?;
         let modes = json_text(&obs.failure_modes)?;
@@ -877,6 +901,123 @@ impl Store {
             }
         }
     }
+}
+
+/// SQLite group commit (see [`Store::record_observation`]).
+async fn group_commit(
+    write: &SqlitePool,
+    queue: &std::sync::Mutex<Vec<PendingObservation>>,
+    obs: &NewObservation,
+) -> Result<i64> {
+    let (tx, mut rx) = tokio::sync::oneshot::channel();
+    lock_queue(queue).push((obs.clone(), tx));
+    loop {
+        tokio::select! {
+            biased;
+            done = &mut rx => {
+                return match done {
+                    Ok(Ok(id)) => Ok(id),
+                    Ok(Err(e)) => Err(StoreError::Corrupt(format!("group commit failed: {e}"))),
+                    Err(_) => Err(StoreError::Corrupt("group commit dropped the write".into())),
+                };
+            }
+            conn = write.acquire() => {
+                let mut conn = conn?;
+                loop {
+                    let batch: Vec<PendingObservation> = {
+                        let mut q = lock_queue(queue);
+                        let n = q.len().min(GROUP_COMMIT_MAX);
+                        q.drain(..n).collect()
+                    };
+                    if batch.is_empty() {
+                        break;
+                    }
+                    match insert_batch(&mut conn, &batch).await {
+                        Ok(ids) => {
+                            for ((_, tx), id) in batch.into_iter().zip(ids) {
+                                let _ = tx.send(Ok(id));
+                            }
+                        }
+                        Err(e) => {
+                            let msg = e.to_string();
+                            for (_, tx) in batch {
+                                let _ = tx.send(Err(msg.clone()));
+                            }
+                        }
+                    }
+                }
+                // Our own entry went into a batch (ours or an earlier leader's), so its answer
+                // is ready: the next turn of the loop receives it.
+            }
+        }
+    }
+}
+
+fn lock_queue(
+    queue: &std::sync::Mutex<Vec<PendingObservation>>,
+) -> std::sync::MutexGuard<'_, Vec<PendingObservation>> {
+    queue
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Inserts a batch in one statement (one implicit transaction) and returns the ids in batch
+/// order. SQLite assigns AUTOINCREMENT ids to a multi-row VALUES list in order; RETURNING's row
+/// order is unspecified, so the returned ids are sorted.
+async fn insert_batch(
+    conn: &mut sqlx::pool::PoolConnection<sqlx::Sqlite>,
+    batch: &[PendingObservation],
+) -> Result<Vec<i64>> {
+    let now = now_ms();
+    let mut sql = String::from(
+        "INSERT INTO observations (ts, repo, run_id, agent, subtask_id, model, branch, \
+         commit_sha, outcome, touched_files, failure_modes, confidence, extra) VALUES ",
+    );
+    for i in 0..batch.len() {
+        if i > 0 {
+            sql.push(',');
+        }
+        sql.push('(');
+        for k in 1..=13 {
+            if k > 1 {
+                sql.push(',');
+            }
+            sql.push('$');
+            sql.push_str(&(i * 13 + k).to_string());
+        }
+        sql.push(')');
+    }
+    sql.push_str(" RETURNING id");
+    let mut q = sqlx::query_scalar::<_, i64>(AssertSqlSafe(sql));
+    for (obs, _) in batch {
+        q = q
+            .bind(obs.ts_ms.unwrap_or(now))
+            .bind(obs.repo.clone())
+            .bind(obs.run_id.clone())
+            .bind(obs.agent.clone())
+            .bind(obs.subtask_id.clone())
+            .bind(obs.model.clone())
+            .bind(obs.branch.clone())
+            .bind(obs.commit_sha.clone())
+            .bind(obs.outcome.as_str())
+            .bind(json_text(&obs.touched_files)?)
+            .bind(json_text(&obs.failure_modes)?)
+            .bind(obs.confidence)
+            .bind(obs.extra.as_ref().map(json_text).transpose()?);
+    }
+    // An explicit transaction: the ids are only handed out after COMMIT has returned.
+    let mut tx = sqlx::Connection::begin(&mut **conn).await?;
+    let mut ids = q.fetch_all(&mut *tx).await?;
+    tx.commit().await?;
+    if ids.len() != batch.len() {
+        return Err(StoreError::Corrupt(format!(
+            "inserted {} of {} observations",
+            ids.len(),
+            batch.len()
+        )));
+    }
+    ids.sort_unstable();
+    Ok(ids)
 }
 
 /// The `WHERE .. ORDER BY .. LIMIT` tail of an agent-log query (`$n` placeholders in the order
