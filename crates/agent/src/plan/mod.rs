@@ -82,8 +82,20 @@ impl Plan {
 
     /// Gives tasks and subtasks stable ids (`T001`, `T001-S01`) where missing or duplicated,
     /// normalises file hints (no `./`, no leading `/`, forward slashes, deduplicated, empty ones
-    /// dropped) and drops tasks without subtasks.
+    /// dropped), drops repeated subtasks (same title and hints as an earlier one: small models
+    /// loop) and drops tasks without subtasks.
     pub fn normalize(mut self) -> Self {
+        let mut seen_subtasks: std::collections::BTreeSet<(String, Vec<String>)> =
+            std::collections::BTreeSet::new();
+        for task in &mut self.tasks {
+            task.subtasks.retain(|st| {
+                let mut hints: Vec<String> =
+                    st.file_hints.iter().map(|h| normalize_hint(h)).collect();
+                hints.sort();
+                seen_subtasks.insert((st.title.trim().to_ascii_lowercase(), hints))
+            });
+        }
+        self.tasks.retain(|t| !t.subtasks.is_empty());
         let mut seen = std::collections::BTreeSet::new();
         let mut next = 1;
         for task in &mut self.tasks {
@@ -283,9 +295,10 @@ pub fn planner_messages(report: &AnalysisReport, input: &PlannerInput<'_>) -> Ve
         user.push_str("SCOPE: documentation only (docs/, *.md, *.rst, *.txt). No code changes.\n");
     }
     user.push_str(
-        "\nAnswer with JSON: {\"tasks\": [{\"id\": \"T001\", \"title\": \"...\", \"priority\": 1, \
-         \"description\": \"...\", \"subtasks\": [{\"id\": \"T001-S01\", \"title\": \"...\", \
-         \"description\": \"...\", \"file_hints\": [\"path/in/repo\"], \"action\": \"modify\"}]}]}\n",
+        "\nAnswer with one JSON object {\"tasks\": [...]}. Each task has: id (T001, T002, ...), \
+         title, priority (1 = most urgent), description, subtasks. Each subtask has: title, \
+         description (what exactly to change), file_hints (real paths copied from FILES above; \
+         new paths only with action create), action (modify, create or delete).\n",
     );
     vec![Message::system(SYSTEM), Message::user(user)]
 }
@@ -424,6 +437,39 @@ mod tests {
         );
         assert_eq!(plan.tasks[1].id, "T002");
         assert_eq!(plan.tasks[1].subtasks[0].id, "T002-S01");
+    }
+
+    #[test]
+    fn normalize_drops_repeated_subtasks_and_emptied_tasks() {
+        let st = |title: &str, hint: &str| Subtask {
+            id: String::new(),
+            title: title.into(),
+            description: String::new(),
+            file_hints: vec![hint.into()],
+            action: Action::Create,
+        };
+        let task = |subtasks: Vec<Subtask>| Task {
+            id: String::new(),
+            title: "t".into(),
+            priority: 1,
+            description: String::new(),
+            subtasks,
+        };
+        let plan = Plan {
+            tasks: vec![
+                task(vec![st("Add test file", "tests/test_ops.py")]),
+                task(vec![st("Add test file", "./tests/test_ops.py")]),
+                task(vec![
+                    st("add test file ", "tests/test_ops.py"),
+                    st("Fix sub", "calc/ops.py"),
+                ]),
+            ],
+        }
+        .normalize();
+        assert_eq!(plan.tasks.len(), 2);
+        assert_eq!(plan.subtask_count(), 2);
+        assert_eq!(plan.tasks[1].subtasks[0].title, "Fix sub");
+        assert_eq!(plan.tasks[1].id, "T002");
     }
 
     #[test]

