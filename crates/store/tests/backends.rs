@@ -405,3 +405,79 @@ async fn reopen_is_cheap_and_bulk_insert_counts() {
         .unwrap();
     assert_eq!(m.count_observations().await.unwrap(), 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn writes_are_committed_before_they_return() {
+    // Each write must be visible to another handle (another process, in real use) as soon as
+    // it returns: nothing may stay in an open transaction after the call.
+    for (name, stores, _keep) in backends(2).await {
+        let (a, b) = (&stores[0], &stores[1]);
+        let sid = uniq("vis");
+        a.add_evidence(&NewEvidence {
+            session_id: sid.clone(),
+            argv: vec![],
+            command: "true".into(),
+            exit_code: Some(0),
+            tests_passed: None,
+            tests_failed: None,
+            tests_collected: None,
+            tree_hash: None,
+            ts_ms: None,
+        })
+        .await
+        .unwrap();
+        assert_eq!(
+            b.list_evidence(&sid).await.unwrap().len(),
+            1,
+            "{name}: evidence"
+        );
+        let path = uniq("vis.rs");
+        let req = ClaimRequest {
+            repo: String::new(),
+            path: path.clone(),
+            agent: "a".into(),
+            run_id: None,
+            ttl_seconds: None,
+        };
+        let ClaimOutcome::Acquired(c) = a.acquire_claim(&req).await.unwrap() else {
+            panic!("{name}");
+        };
+        assert_eq!(
+            b.list_claims(None, Some(&path)).await.unwrap().len(),
+            1,
+            "{name}: claim"
+        );
+        a.release_claim(&ClaimRelease::LockId(c.lock_id))
+            .await
+            .unwrap();
+        assert!(
+            b.list_claims(None, Some(&path)).await.unwrap().is_empty(),
+            "{name}: release"
+        );
+        let run = uniq("vis-run");
+        let id = a
+            .record_observation(&NewObservation::new("vis", &run, "a", Outcome::Success))
+            .await
+            .unwrap();
+        let rows = b
+            .agent_log(&LogQuery {
+                run_id: Some(run),
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+        assert_eq!(
+            rows.iter().map(|r| r.id).collect::<Vec<_>>(),
+            vec![id],
+            "{name}: observation"
+        );
+        a.update_session(&sid, |v| v["x"] = serde_json::json!(1))
+            .await
+            .unwrap();
+        assert_eq!(
+            b.get_session(&sid).await.unwrap().unwrap()["x"],
+            1,
+            "{name}: session"
+        );
+    }
+}
