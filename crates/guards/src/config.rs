@@ -71,6 +71,8 @@ pub const DEFAULT_EXCLUDE: &[&str] = &[
     "**/vendor/**",
     "**/third_party/**",
     "**/node_modules/**",
+    "**/dist/**",
+    "**/*.min.js",
 ];
 
 /// `[paths]`: which paths the guards judge.

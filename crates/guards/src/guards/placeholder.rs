@@ -20,13 +20,8 @@ pub static INFO: GuardInfo = GuardInfo {
     default_enabled: true,
 };
 
-/// Comment lines that stand in for code the model did not write out.
-fn placeholder_comment() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        Regex::new(
-            r"(?ix)
-            ^\s*(?:\#|//|/\*|\*|<!--|--|;|%|'|\{/\*)\s*
+/// The phrases of a placeholder comment, after its comment leader.
+const PLACEHOLDER_BODY: &str = r"\s*
             (?:
                 (?:\.{3}|…)\s*(?:\(?\s*)?(?:existing|previous|original|other|remaining|rest|more|same|unchanged|old)\b
               | (?:the\s+)?rest\s+of\s+(?:the\s+)?(?:file|code|class|function|module|implementation|methods?|functions|tests|content|component|script)\b(?:\s+\w+){0,2}\s*(?:is\s+|are\s+|remains?\s+|stays?\s+|goes\s+)?(?:unchanged|the\s+same|as\s+before|omitted|here|\.{3}|…|$)
@@ -34,9 +29,44 @@ fn placeholder_comment() -> &'static Regex {
               | (?:code|implementation|methods|functions|helpers?|imports)\s+(?:remains?|stays?|is|are)\s+(?:unchanged|the\s+same|as\s+before)
               | (?:unchanged|omitted\s+for\s+brevity|same\s+as\s+before)\s*(?:\.{3}|…)?\s*(?:\*/|-->)?\s*$
               | \w+(?:\s*(?:,|and)\s*\w+)*\s+remains?\s+unchanged
-            )",
-        )
-        .expect("valid regex")
+            )";
+
+/// Comment leaders by family: `#` for Python, Ruby, shell and config formats; `//` and `/*`
+/// for the C family, Rust, Go, Java and JavaScript. A `#` line in Rust is not a comment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommentStyle {
+    /// `#` (and `;` for INI).
+    Hash,
+    /// `//`, `/* */`, ` * `, JSX `{/* */}`.
+    Slash,
+}
+
+/// The comment style of a file kind, `None` where comments cannot hide code.
+pub fn comment_style(kind: FileKind) -> Option<CommentStyle> {
+    use slopguard_lang::{DataFormat, Language};
+    match kind {
+        FileKind::Code(Language::Python | Language::Ruby | Language::Bash) => {
+            Some(CommentStyle::Hash)
+        }
+        FileKind::Code(_) => Some(CommentStyle::Slash),
+        FileKind::Data(DataFormat::Toml | DataFormat::Yaml | DataFormat::Ini) => {
+            Some(CommentStyle::Hash)
+        }
+        FileKind::Data(DataFormat::Jsonc) => Some(CommentStyle::Slash),
+        _ => None,
+    }
+}
+
+/// Comment lines that stand in for code the model did not write out.
+fn placeholder_comment(style: CommentStyle) -> &'static Regex {
+    static HASH: OnceLock<Regex> = OnceLock::new();
+    static SLASH: OnceLock<Regex> = OnceLock::new();
+    let (cell, leader) = match style {
+        CommentStyle::Hash => (&HASH, r"(?:\#|;)"),
+        CommentStyle::Slash => (&SLASH, r"(?://|/\*|\*|\{/\*)"),
+    };
+    cell.get_or_init(|| {
+        Regex::new(&format!(r"(?ix)^\s*{leader}{PLACEHOLDER_BODY}")).expect("valid regex")
     })
 }
 
@@ -70,9 +100,9 @@ fn real_lines(def_text: &str) -> usize {
         .count()
 }
 
-/// Whether `line` is a placeholder comment.
-pub fn is_placeholder_comment(line: &str) -> bool {
-    placeholder_comment().is_match(line)
+/// Whether `line` is a placeholder comment in a file with comment style `style`.
+pub fn is_placeholder_comment(style: CommentStyle, line: &str) -> bool {
+    placeholder_comment(style).is_match(line)
 }
 
 impl Guard for Placeholder {
@@ -82,9 +112,9 @@ impl Guard for Placeholder {
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
         for file in cx.files() {
-            if !matches!(file.kind(), FileKind::Code(_) | FileKind::Data(_)) {
+            let Some(style) = comment_style(file.kind()) else {
                 continue;
-            }
+            };
             let path = file.path();
             let Some(after) = file.after_text() else {
                 continue;
@@ -93,7 +123,7 @@ impl Guard for Placeholder {
             // 1. Placeholder comments added by the change.
             if let Some((line, text)) = added_lines(before, after)
                 .into_iter()
-                .find(|(_, l)| is_placeholder_comment(l))
+                .find(|(_, l)| is_placeholder_comment(style, l))
             {
                 let shown = text.trim();
                 out.push(
@@ -163,17 +193,26 @@ mod tests {
     fn placeholder_comments() {
         for l in [
             "# ... existing code ...",
-            "    // ... rest of the file unchanged",
-            "// rest of the code remains the same",
             "# init_schema and seed remain unchanged",
-            "/* existing methods here */",
             "  # ... (existing imports)",
-            "// Rest of implementation unchanged",
-            "<!-- rest of file unchanged -->",
             "# ...existing tests...",
         ] {
-            assert!(is_placeholder_comment(l), "{l}");
+            assert!(is_placeholder_comment(CommentStyle::Hash, l), "{l}");
         }
+        for l in [
+            "    // ... rest of the file unchanged",
+            "// rest of the code remains the same",
+            "/* existing methods here */",
+            "// Rest of implementation unchanged",
+            "{/* ... existing code ... */}",
+        ] {
+            assert!(is_placeholder_comment(CommentStyle::Slash, l), "{l}");
+        }
+        // `#` starts no comment in Rust (a prompt template's WRONG example, an attribute).
+        assert!(!is_placeholder_comment(
+            CommentStyle::Slash,
+            "# get_conn and seed remain unchanged"
+        ));
         for l in [
             "# compute the rest of the values",
             "// TODO: handle errors",
@@ -182,7 +221,11 @@ mod tests {
             "// unchanged since v1: keep API stable",
             "# The rest of the function handles retries.",
         ] {
-            assert!(!is_placeholder_comment(l), "{l}");
+            assert!(!is_placeholder_comment(CommentStyle::Hash, l), "{l}");
+            assert!(
+                !is_placeholder_comment(CommentStyle::Slash, &l.replacen('#', "//", 1)),
+                "{l}"
+            );
         }
     }
 }

@@ -32,9 +32,21 @@ fn family(lang: Language) -> u8 {
     }
 }
 
+/// Splits a definition name into its owner and the name code uses (`Class.method` ->
+/// (`Class`, `method`), `Type::m` -> (`Type`, `m`), `helper` -> (None, `helper`)).
+fn split_member(name: &str) -> (Option<&str>, &str) {
+    for sep in ["::", ".", "#"] {
+        if let Some((owner, member)) = name.rsplit_once(sep) {
+            let owner = owner.rsplit(['.', ':', '#']).next().unwrap_or(owner);
+            return (Some(owner), member);
+        }
+    }
+    (None, name)
+}
+
 /// The name other code uses to refer to a definition (`Class.method` -> `method`).
 fn reference_name(def: &Definition) -> &str {
-    def.name.rsplit(['.', '#', ':']).next().unwrap_or(&def.name)
+    split_member(&def.name).1
 }
 
 /// Definitions keyed by name (impl blocks share their type's name; the set collapses them).
@@ -46,44 +58,231 @@ fn by_name(defs: &[Definition]) -> BTreeMap<&str, &Definition> {
     map
 }
 
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
+}
+
+/// Byte offsets of `word` in `line` as a whole word.
+fn word_positions<'l>(line: &'l str, word: &'l str) -> impl Iterator<Item = usize> + 'l {
+    let bytes = line.as_bytes();
+    line.match_indices(word).map(|(p, _)| p).filter(move |&p| {
+        let end = p + word.len();
+        (p == 0 || !is_word_byte(bytes[p - 1])) && (end >= bytes.len() || !is_word_byte(bytes[end]))
+    })
+}
+
+/// Lines that are comments (or preprocessor/attribute lines) in `lang`.
+fn is_comment_line(lang: Language, line: &str) -> bool {
+    let t = line.trim_start();
+    match lang {
+        Language::Python | Language::Ruby | Language::Bash => t.starts_with('#'),
+        _ => t.starts_with("//") || t.starts_with("/*") || t.starts_with('*') || t.starts_with('#'),
+    }
+}
+
+/// Whether the occurrence at `p` sits inside a string literal (odd number of quotes before).
+fn in_string(line: &str, p: usize) -> bool {
+    let before = &line[..p];
+    before.matches('"').count() % 2 == 1
+        || before.matches('\'').count() % 2 == 1 && !before.contains("'a")
+}
+
+/// Import-like lines: they use a name from another module.
+fn is_import_line(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with("import ")
+        || t.starts_with("from ")
+        || t.starts_with("use ")
+        || t.starts_with("pub use ")
+        || t.starts_with("pub(crate) use ")
+        || t.starts_with("export {")
+        || t.starts_with("export * ")
+        || (t.contains("require(")
+            && (t.starts_with("const ") || t.starts_with("let ") || t.starts_with("var ")))
+}
+
+/// Whether `line` binds `word` (declares, assigns or aliases it) rather than using it.
+fn binds(line: &str, word: &str) -> bool {
+    const KEYWORDS: [&str; 24] = [
+        "def",
+        "fn",
+        "function",
+        "class",
+        "struct",
+        "enum",
+        "trait",
+        "type",
+        "interface",
+        "const",
+        "let",
+        "var",
+        "static",
+        "mod",
+        "module",
+        "func",
+        "typedef",
+        "union",
+        "namespace",
+        "async",
+        "mut",
+        "macro_rules!",
+        "#define",
+        "alias",
+    ];
+    for p in word_positions(line, word) {
+        let before = line[..p].trim_end();
+        let prev_word = before
+            .rsplit(|c: char| !(c.is_alphanumeric() || c == '_' || c == '!' || c == '#'))
+            .next()
+            .unwrap_or("");
+        if KEYWORDS.contains(&prev_word) || prev_word == "as" {
+            return true;
+        }
+        let after = line[p + word.len()..].trim_start();
+        let assign = after.starts_with('=') && !after.starts_with("==") && !after.starts_with("=>");
+        let typed = after.starts_with(':') && !after.starts_with("::");
+        // `name = ...` / `name: T = ...` at the start of a statement.
+        let at_start = before.is_empty()
+            || before.ends_with("export")
+            || before.ends_with("pub")
+            || before.ends_with(')') && before.starts_with("pub(");
+        if at_start && (assign || (typed && after.contains('='))) {
+            return true;
+        }
+        // Parameters and keyword arguments: `(name: T`, `, name=...`.
+        if (before.ends_with('(') || before.ends_with(',')) && (typed || assign) {
+            return true;
+        }
+    }
+    false
+}
+
+/// The removed definition and everything needed to look for its uses.
+struct Removed<'a> {
+    path: &'a str,
+    lang: Language,
+    def: &'a Definition,
+    /// The name code uses.
+    rname: &'a str,
+    /// Owner type/class for members.
+    owner: Option<&'a str>,
+    /// Qualifiers under which a qualified use refers to this definition.
+    qualifiers: Vec<String>,
+    renamed_to: Option<String>,
+}
+
+/// The first line of `text` that uses `r` (1-based), skipping comments, strings, bindings,
+/// Rust macro invocations and qualified uses through an unrelated qualifier.
+fn first_use(text: &str, r: &Removed<'_>, same_file: bool) -> Option<u32> {
+    let is_macro = r.def.kind == DefKind::Macro;
+    for (i, line) in text.lines().enumerate() {
+        if is_comment_line(r.lang, line) || (same_file && binds(line, r.rname)) {
+            continue;
+        }
+        for p in word_positions(line, r.rname) {
+            if in_string(line, p) {
+                continue;
+            }
+            let after = &line[p + r.rname.len()..];
+            if r.lang == Language::Rust && after.starts_with('!') != is_macro {
+                continue;
+            }
+            let before = &line[..p];
+            let sep = ["::", "?.", "->", "."]
+                .into_iter()
+                .find(|s| before.ends_with(s));
+            match sep {
+                Some(sep) => {
+                    let q = before[..before.len() - sep.len()]
+                        .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
+                        .next()
+                        .unwrap_or("");
+                    let mine = r.qualifiers.iter().any(|x| x.eq_ignore_ascii_case(q))
+                        || (same_file && matches!(q, "self" | "Self" | "this" | "cls"));
+                    if mine {
+                        return Some(i as u32 + 1);
+                    }
+                }
+                None if r.owner.is_none() => return Some(i as u32 + 1),
+                None => {}
+            }
+        }
+    }
+    None
+}
+
+/// Qualifiers through which other code names what `path` defines: the module (file stem),
+/// its directory (Go packages, Python packages) and, for members, the owner.
+fn qualifiers(path: &str, owner: Option<&str>) -> Vec<String> {
+    let mut q = Vec::new();
+    let mut parts = path.rsplit('/');
+    if let Some(file) = parts.next() {
+        let stem = file.split('.').next().unwrap_or(file);
+        if !matches!(stem, "__init__" | "mod" | "index" | "lib") {
+            q.push(stem.to_string());
+        }
+    }
+    if let Some(dir) = parts.next() {
+        q.push(dir.to_string());
+    }
+    if let Some(o) = owner {
+        q.push(o.to_string());
+    }
+    q
+}
+
 /// A use of a dropped symbol somewhere after the change.
 struct Use {
     path: String,
     line: u32,
 }
 
-fn first_line_with_word(text: &str, word: &str) -> u32 {
-    for (i, line) in text.lines().enumerate() {
-        if line.match_indices(word).any(|(p, _)| {
-            let before = line[..p].chars().next_back();
-            let after = line[p + word.len()..].chars().next();
-            !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
-                && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
-        }) {
-            return i as u32 + 1;
-        }
-    }
-    1
+/// Files that only declare (TypeScript declaration files) never count as users.
+fn never_a_user(path: &str) -> bool {
+    path.ends_with(".d.ts")
+        || path.ends_with(".d.mts")
+        || path.ends_with(".d.cts")
+        || path.ends_with(".min.js")
 }
 
-/// Files (after the change) outside `skip` of the same language family that use `name`
-/// without defining it themselves. `None` as soon as another file defines the name at top
-/// level: then uses may refer to that definition, and the deletion is not proven harmful.
-fn uses_elsewhere(cx: &Context<'_>, lang: Language, name: &str, skip: &str) -> Option<Vec<Use>> {
-    let candidates = cx
+/// For every removed definition, its uses after the change (same file first). `None` for a
+/// definition another file also defines at top level: uses may refer to that one.
+fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option<Vec<Use>>> {
+    let mut result: Vec<Option<Vec<Use>>> = removed.iter().map(|_| Some(Vec::new())).collect();
+    // Same file.
+    for (i, r) in removed.iter().enumerate() {
+        if let Some(text) = cx
+            .change()
+            .get(r.path)
+            .and_then(|c| c.after.as_deref())
+            .and_then(crate::context::decode_text)
+            && let Some(line) = first_use(text, r, true)
+            && let Some(v) = result[i].as_mut()
+        {
+            v.push(Use {
+                path: r.path.to_string(),
+                line,
+            });
+        }
+    }
+    // Other files: one grep for every name, each candidate read and parsed at most once.
+    let mut words: Vec<String> = removed.iter().map(|r| r.rname.to_string()).collect();
+    words.sort();
+    words.dedup();
+    let mut paths: BTreeSet<String> = cx
         .base()
-        .grep_words(&[name.to_string()])
-        .unwrap_or_default();
-    let mut paths: BTreeSet<String> = candidates.into_iter().collect();
+        .grep_words(&words)
+        .unwrap_or_default()
+        .into_iter()
+        .collect();
     for c in &cx.change().changes {
         paths.remove(c.old_path());
         if c.after.is_some() {
             paths.insert(c.path.clone());
         }
     }
-    let mut uses = Vec::new();
     for path in paths {
-        if path == skip {
+        if never_a_user(&path) || cx.config().excluded(&path) {
             continue;
         }
         let Some(bytes) = cx.read_after(&path) else {
@@ -96,25 +295,40 @@ fn uses_elsewhere(cx: &Context<'_>, lang: Language, name: &str, skip: &str) -> O
         else {
             continue;
         };
-        if family(other) != family(lang) || !crate::tree_text_has_word(text, name) {
-            continue;
-        }
-        let analysis = slopguard_lang::analyze(other, text);
-        if analysis
-            .definitions
-            .iter()
-            .any(|d| reference_name(d) == name)
-        {
-            return None;
-        }
-        if analysis.references.iter().any(|r| r == name) {
-            uses.push(Use {
-                line: first_line_with_word(text, name),
-                path,
-            });
+        let mut analysis = None;
+        for (i, r) in removed.iter().enumerate() {
+            if path == r.path
+                || family(other) != family(r.lang)
+                || !crate::tree_text_has_word(text, r.rname)
+            {
+                continue;
+            }
+            let a = analysis.get_or_insert_with(|| slopguard_lang::analyze(other, text));
+            if a.definitions
+                .iter()
+                .any(|d| reference_name(d) == r.rname && split_member(&d.name).0 == r.owner)
+            {
+                result[i] = None;
+                continue;
+            }
+            // The file binds the name itself (a local, a parameter): its uses are its own.
+            if text
+                .lines()
+                .any(|l| !is_import_line(l) && binds(l, r.rname))
+            {
+                continue;
+            }
+            if let Some(line) = first_use(text, r, false)
+                && let Some(v) = result[i].as_mut()
+            {
+                v.push(Use {
+                    path: path.clone(),
+                    line,
+                });
+            }
         }
     }
-    Some(uses)
+    result
 }
 
 fn is_test_name(name: &str) -> bool {
@@ -124,19 +338,19 @@ fn is_test_name(name: &str) -> bool {
 }
 
 impl SymbolPreservation {
-    fn check_file(
-        &self,
-        cx: &Context<'_>,
-        file: &FileView<'_>,
+    /// The definitions a modified file lost: not kept, not moved to another touched file, not
+    /// re-bound in the file under the same name (an assignment, import or nested definition).
+    fn removed_in<'a>(
+        cx: &'a Context<'_>,
+        file: &'a FileView<'_>,
         lang: Language,
-        out: &mut Vec<Finding>,
-    ) {
+    ) -> Vec<Removed<'a>> {
         let (Some(before), Some(after)) = (file.before_analysis(), file.after_analysis()) else {
-            return;
+            return Vec::new();
         };
-        // A broken after-version is G2's finding; its definitions are unreliable.
+        // A broken version is G2's finding; its definitions are unreliable.
         if !after.syntax_errors.is_empty() || !before.syntax_errors.is_empty() {
-            return;
+            return Vec::new();
         }
         let path = file.path();
         let old = by_name(&before.definitions);
@@ -147,105 +361,99 @@ impl SymbolPreservation {
             .map(|(_, d)| *d)
             .collect();
         let after_text = file.after_text().unwrap_or_default();
-        for (name, def) in &old {
-            if new.contains_key(name) {
+        let mut out = Vec::new();
+        for (name, def) in old {
+            if new.contains_key(name) || def.kind == DefKind::Impl || name.contains('\'') {
                 continue;
             }
-            let rname = reference_name(def);
-            // Moved to another touched file of the change: not a loss.
+            let (owner, rname) = split_member(name);
+            if rname.len() < 2 {
+                continue;
+            }
             let moved = cx.files().iter().any(|f| {
                 f.path() != path
-                    && f.after_analysis().is_some_and(|a| {
-                        a.definitions
-                            .iter()
-                            .any(|d| d.name == *name || reference_name(d) == rname)
-                    })
+                    && f.after_analysis()
+                        .is_some_and(|a| a.definitions.iter().any(|d| reference_name(d) == rname))
             });
-            if moved {
+            if moved || (owner.is_none() && after_text.lines().any(|l| binds(l, rname))) {
                 continue;
             }
             let renamed_to = added
                 .iter()
                 .find(|d| d.body_hash == def.body_hash && d.kind == def.kind)
                 .map(|d| d.name.clone());
-            // Still used in this file (and not redefined in it)?
-            let used_here = after.references.iter().any(|r| r == rname)
-                && def.kind != DefKind::Impl
-                && !after.definitions.iter().any(|d| reference_name(d) == rname);
-            let elsewhere = if def.kind == DefKind::Impl || rname.len() < 2 {
-                Some(Vec::new())
+            out.push(Removed {
+                path,
+                lang,
+                def,
+                rname,
+                owner,
+                qualifiers: qualifiers(path, owner),
+                renamed_to,
+            });
+        }
+        out
+    }
+
+    fn report(cx: &Context<'_>, r: &Removed<'_>, uses: Option<Vec<Use>>, out: &mut Vec<Finding>) {
+        let (name, path, def) = (&r.def.name, r.path, r.def);
+        let kind = format!("{:?}", def.kind).to_lowercase();
+        let uses = uses.unwrap_or_default();
+        if !uses.is_empty() {
+            let where_ = uses
+                .iter()
+                .take(3)
+                .map(|u| format!("{}:{}", u.path, u.line))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let more = if uses.len() > 3 {
+                format!(" and {} more", uses.len() - 3)
             } else {
-                uses_elsewhere(cx, lang, rname, path)
+                String::new()
             };
-            let mut uses: Vec<Use> = elsewhere.unwrap_or_default();
-            if used_here {
-                uses.insert(
-                    0,
-                    Use {
-                        path: path.to_string(),
-                        line: first_line_with_word(after_text, rname),
-                    },
-                );
-            }
-            let kind = format!("{:?}", def.kind).to_lowercase();
-            if !uses.is_empty() {
-                let where_ = uses
-                    .iter()
-                    .take(3)
-                    .map(|u| format!("{}:{}", u.path, u.line))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                let more = if uses.len() > 3 {
-                    format!(" and {} more", uses.len() - 3)
-                } else {
-                    String::new()
-                };
-                let what = match &renamed_to {
-                    Some(n) => format!(
-                        "{kind} `{name}` was renamed to `{n}` but is still used at {where_}{more}"
-                    ),
-                    None => {
-                        format!("{kind} `{name}` was removed but is still used at {where_}{more}")
-                    }
-                };
-                out.push(
-                    Finding::new(&INFO, Severity::Block, what)
-                        .at(path, Some(def.start_line), None)
-                        .feedback(format!(
-                            "You removed `{name}` from `{path}`, but it is still used at {where_}{more}. Keep `{name}` exactly as it was (copy it back verbatim); change only what the task asks."
-                        ))
-                        .data(serde_json::json!({
-                            "symbol": name, "kind": kind, "renamed_to": renamed_to,
-                            "used_at": uses.iter().map(|u| format!("{}:{}", u.path, u.line)).collect::<Vec<_>>(),
-                        })),
-                );
-                continue;
-            }
-            if let Some(n) = renamed_to {
-                out.push(
-                    Finding::new(&INFO, Severity::Warn, format!("{kind} `{name}` renamed to `{n}` (same body)"))
-                        .at(path, Some(def.start_line), None)
-                        .feedback(format!("`{name}` in `{path}` was renamed to `{n}`; make sure the task asked for the rename."))
-                        .data(serde_json::json!({"symbol": name, "kind": kind, "renamed_to": n})),
-                );
-                continue;
-            }
-            if cx
-                .task()
-                .is_some_and(|t| t.mentions(name) || t.mentions(rname))
-                || is_test_name(rname)
-            {
-                continue;
-            }
+            let what = match &r.renamed_to {
+                Some(n) => format!(
+                    "{kind} `{name}` was renamed to `{n}` but is still used at {where_}{more}"
+                ),
+                None => format!("{kind} `{name}` was removed but is still used at {where_}{more}"),
+            };
             out.push(
-                Finding::new(&INFO, cx.intent_severity(), format!("{kind} `{name}` was removed"))
+                Finding::new(&INFO, Severity::Block, what)
                     .at(path, Some(def.start_line), None)
                     .feedback(format!(
-                        "Your change deleted `{name}` from `{path}`. Do not delete definitions the task did not ask you to remove: send the whole file with `{name}` preserved verbatim. A comment saying it \"remains unchanged\" does not keep it."
+                        "You removed `{name}` from `{path}`, but it is still used at {where_}{more}. Keep `{name}` exactly as it was (copy it back verbatim); change only what the task asks."
                     ))
-                    .data(serde_json::json!({"symbol": name, "kind": kind})),
+                    .data(serde_json::json!({
+                        "symbol": name, "kind": kind, "renamed_to": r.renamed_to,
+                        "used_at": uses.iter().map(|u| format!("{}:{}", u.path, u.line)).collect::<Vec<_>>(),
+                    })),
             );
+            return;
         }
+        if let Some(n) = &r.renamed_to {
+            out.push(
+                Finding::new(&INFO, Severity::Warn, format!("{kind} `{name}` renamed to `{n}` (same body)"))
+                    .at(path, Some(def.start_line), None)
+                    .feedback(format!("`{name}` in `{path}` was renamed to `{n}`; make sure the task asked for the rename."))
+                    .data(serde_json::json!({"symbol": name, "kind": kind, "renamed_to": n})),
+            );
+            return;
+        }
+        if cx
+            .task()
+            .is_some_and(|t| t.mentions(name) || t.mentions(r.rname))
+            || is_test_name(r.rname)
+        {
+            return;
+        }
+        out.push(
+            Finding::new(&INFO, cx.intent_severity(), format!("{kind} `{name}` was removed"))
+                .at(path, Some(def.start_line), None)
+                .feedback(format!(
+                    "Your change deleted `{name}` from `{path}`. Do not delete definitions the task did not ask you to remove: send the whole file with `{name}` preserved verbatim. A comment saying it \"remains unchanged\" does not keep it."
+                ))
+                .data(serde_json::json!({"symbol": name, "kind": kind})),
+        );
     }
 }
 
@@ -255,13 +463,46 @@ impl Guard for SymbolPreservation {
     }
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
+        let mut removed = Vec::new();
         for file in cx.files() {
-            if !file.is_modify() {
-                continue;
-            }
-            if let FileKind::Code(lang) = file.kind() {
-                self.check_file(cx, file, lang, out);
+            if let (true, FileKind::Code(lang)) = (file.is_modify(), file.kind()) {
+                removed.extend(Self::removed_in(cx, file, lang));
             }
         }
+        if removed.is_empty() {
+            return;
+        }
+        let uses = find_uses(cx, &removed);
+        for (r, u) in removed.iter().zip(uses) {
+            Self::report(cx, r, u, out);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bindings() {
+        assert!(binds("int2byte = struct.Struct('>B').pack", "int2byte"));
+        assert!(binds("    const LO_U64: u64 = 0x0101;", "LO_U64"));
+        assert!(binds("from typing import Literal as Lit", "Lit"));
+        assert!(binds(
+            "export function executableDir(path: string): this;",
+            "path"
+        ));
+        assert!(binds("def f(helper=None):", "helper"));
+        assert!(!binds("x = helper(1)", "helper"));
+        assert!(!binds("if helper == 1:", "helper"));
+        assert!(!binds("print(helper())", "helper"));
+    }
+
+    #[test]
+    fn members_split() {
+        assert_eq!(split_member("Util.helper"), (Some("Util"), "helper"));
+        assert_eq!(split_member("Level::clone"), (Some("Level"), "clone"));
+        assert_eq!(split_member("a::b::Level::clone"), (Some("Level"), "clone"));
+        assert_eq!(split_member("helper"), (None, "helper"));
     }
 }
