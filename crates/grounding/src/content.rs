@@ -65,7 +65,7 @@ fn negation_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         Regex::new(
-            r"(?i)\b(?:unlike|instead of|rather than|not|no|without|never|doesn't|does not|don't|do not|isn't|is not|aren't|won't|vs\.?|versus|compared (?:to|with)|alternatives? to|replac\w*|migrat\w* (?:from|away)|inspired by|similar to|equivalent|port of|counterpart)\b",
+            r"(?i)\b(?:works with|compatib\w*|integrat\w*|interop\w*|for use with|such as|unlike|instead of|rather than|not|no|without|never|doesn't|does not|don't|do not|isn't|is not|aren't|won't|vs\.?|versus|compared (?:to|with)|alternatives? to|replac\w*|migrat\w* (?:from|away)|inspired by|similar to|equivalent|port of|counterpart)\b",
         )
         .expect("static regex")
     })
@@ -133,6 +133,41 @@ pub fn mentions(path: &str, text: &str) -> Vec<Mention> {
     out
 }
 
+/// Docs whose nature is to name other projects: changelogs and release notes (they record
+/// events, integrations and reporters), comparisons, glossaries, FAQs, contribution guides and
+/// acknowledgements.
+pub fn is_reference_doc(path: &str) -> bool {
+    let base = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    let stem = base.split('.').next().unwrap_or(&base);
+    [
+        "changelog",
+        "changes",
+        "history",
+        "news",
+        "release",
+        "releases",
+        "release-notes",
+        "release_notes",
+        "comparison",
+        "compare",
+        "why",
+        "glossary",
+        "faq",
+        "contributing",
+        "contrib",
+        "acknowledgements",
+        "acknowledgments",
+        "credits",
+        "authors",
+        "related",
+        "alternatives",
+        "migration",
+        "migrating",
+    ]
+    .iter()
+    .any(|k| stem == *k || stem.starts_with(&format!("{k}-")) || stem.starts_with(&format!("{k}_")))
+}
+
 /// True when the fingerprint grounds framework `f`.
 pub fn is_grounded(fp: &Fingerprint, f: &FrameworkDef) -> bool {
     if fp.is_greenfield() || fp.declared_frameworks.iter().any(|d| d == f.id) {
@@ -160,7 +195,7 @@ pub fn check(
     after: &str,
     fp: &Fingerprint,
 ) -> Vec<UngroundedMention> {
-    if fp.is_greenfield() || !markdown::is_doc_path(path) {
+    if fp.is_greenfield() || !markdown::is_doc_path(path) || is_reference_doc(path) {
         return Vec::new();
     }
     let old: Vec<&str> = before

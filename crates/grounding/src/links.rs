@@ -84,7 +84,15 @@ fn percent_decode(s: &str) -> String {
 /// True for destinations with a scheme (`https:`, `mailto:`, `data:`), protocol-relative URLs,
 /// or template placeholders: not local paths.
 fn is_external(dest: &str) -> bool {
-    if dest.starts_with("//") || dest.contains("{{") || dest.contains("{%") || dest.contains("${") {
+    if dest.starts_with("//") || dest.contains('{') || dest.contains("${") {
+        return true;
+    }
+    // GitHub resolves `/owner/repo/blob/...` against github.com.
+    if dest.starts_with('/')
+        && ["/blob/", "/tree/", "/raw/", "/issues", "/pull/", "/wiki"]
+            .iter()
+            .any(|k| dest.contains(k))
+    {
         return true;
     }
     match dest.find(':') {
@@ -183,6 +191,43 @@ fn candidates(doc_path: &str, target: &str) -> Vec<String> {
     out
 }
 
+/// File extensions a link target plausibly has.
+const FILE_EXTENSIONS: &[&str] = &[
+    "md", "mdx", "markdown", "rst", "txt", "adoc", "html", "htm", "png", "jpg", "jpeg", "gif",
+    "svg", "webp", "ico", "pdf", "json", "yml", "yaml", "toml", "js", "mjs", "cjs", "ts", "tsx",
+    "jsx", "py", "rs", "go", "rb", "java", "c", "h", "cpp", "hpp", "sh", "css", "scss", "xml",
+    "csv", "ipynb", "lock", "cfg", "ini", "zip", "gz", "mp4",
+];
+
+/// In Sphinx/MyST documentation (a `conf.py` next to the doc or above it) a link target without
+/// `/` and without a file extension is a cross-reference label (`(api-validators)`,
+/// `(attrs.frozen)`, `(genindex)`), not a path.
+fn is_sphinx_label(doc_path: &str, target: &str, tree: &dyn TreeView) -> bool {
+    if target.contains('/') {
+        return false;
+    }
+    let ext = target.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    if ext.as_deref().is_some_and(|e| FILE_EXTENSIONS.contains(&e)) {
+        return false;
+    }
+    let mut dir = doc_path.rfind('/').map(|i| &doc_path[..i]).unwrap_or("");
+    loop {
+        let conf = if dir.is_empty() {
+            "conf.py".to_string()
+        } else {
+            format!("{dir}/conf.py")
+        };
+        if tree.exists(&conf) {
+            return true;
+        }
+        if dir.is_empty() {
+            break;
+        }
+        dir = dir.rfind('/').map(|i| &dir[..i]).unwrap_or("");
+    }
+    tree.exists("docs/conf.py")
+}
+
 /// Splits `path#frag?query` into (path, fragment).
 fn split_dest(dest: &str) -> (&str, Option<&str>) {
     let (rest, frag) = match dest.find('#') {
@@ -240,6 +285,9 @@ pub fn check(
             continue;
         }
         let decoded = percent_decode(path);
+        if is_sphinx_label(doc_path, &decoded, tree) {
+            continue;
+        }
         let tried = candidates(doc_path, &decoded);
         if tried.is_empty() {
             // Climbs above the root: cannot be judged.
@@ -434,6 +482,22 @@ mod tests {
         );
         assert!(!check("docs/guide/index.md", None, "[img](missing.png)", &tree())[0].image);
         assert!(check("docs/guide/index.md", None, "![img](missing.png)", &tree())[0].image);
+    }
+
+    #[test]
+    fn sphinx_labels_templates_and_github_paths() {
+        let mut t = tree();
+        t.0.insert("docs/conf.py", "");
+        let after = "[a](api-validators) [b](attrs.frozen) [c]({sponsor[\"url\"]}) [d](/owner/repo/blob/main/x.js)";
+        assert!(check("docs/guide/index.md", None, after, &t).is_empty());
+        assert_eq!(
+            check("docs/guide/index.md", None, "[x](missing.md)", &t).len(),
+            1
+        );
+        assert_eq!(
+            check("docs/guide/index.md", None, "[x](api-validators)", &tree()).len(),
+            1
+        );
     }
 
     #[test]

@@ -50,7 +50,8 @@ pub struct Doc {
     /// Anchor slugs of headings (GitHub style, with `-1`, `-2` for duplicates) and explicit
     /// HTML `id`/`name` anchors.
     pub anchors: BTreeSet<String>,
-    /// Prose segments.
+    /// Prose segments (headings and link texts excluded: they name and point, they do not
+    /// claim).
     pub segments: Vec<Segment>,
 }
 
@@ -120,6 +121,7 @@ pub fn parse(text: &str) -> Doc {
     let mut code: Option<CodeBlock> = None;
     let mut heading: Option<(String, Option<String>)> = None;
     let mut seg: Option<Segment> = None;
+    let mut link_depth = 0usize;
     let mut slug_counts: rustc_hash::FxHashMap<String, usize> = Default::default();
 
     let flush = |seg: &mut Option<Segment>, doc: &mut Doc| {
@@ -182,7 +184,11 @@ pub fn parse(text: &str) -> Doc {
             Event::End(TagEnd::Paragraph | TagEnd::Item | TagEnd::TableCell) => {
                 flush(&mut seg, &mut doc);
             }
+            Event::End(TagEnd::Link | TagEnd::Image) => {
+                link_depth = link_depth.saturating_sub(1);
+            }
             Event::Start(Tag::Link { dest_url, .. }) => {
+                link_depth += 1;
                 doc.links.push(Link {
                     line,
                     dest: dest_url.to_string(),
@@ -190,6 +196,7 @@ pub fn parse(text: &str) -> Doc {
                 });
             }
             Event::Start(Tag::Image { dest_url, .. }) => {
+                link_depth += 1;
                 doc.links.push(Link {
                     line,
                     dest: dest_url.to_string(),
@@ -202,6 +209,10 @@ pub fn parse(text: &str) -> Doc {
                 } else {
                     if let Some((h, _)) = heading.as_mut() {
                         h.push_str(&t);
+                        continue;
+                    }
+                    if link_depth > 0 {
+                        continue;
                     }
                     match seg.as_mut() {
                         Some(s) => s.text.push_str(&t),
@@ -298,7 +309,7 @@ mod tests {
         assert!(
             d.segments
                 .iter()
-                .any(|s| s.text.contains("See guide and logo"))
+                .any(|s| s.text.starts_with("See  and") && !s.text.contains("guide"))
         );
         assert!(!d.segments.iter().any(|s| s.text.contains("cargo build")));
     }

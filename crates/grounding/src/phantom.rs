@@ -249,6 +249,25 @@ fn rust_resolves(
             return None;
         }
     }
+    // Edition 2015 paths start at the crate root: a module file or an item of lib.rs/main.rs.
+    let item = regex::Regex::new(&format!(
+        r"\b(?:mod|enum|struct|trait|type|fn|const|static|union|macro_rules!)\s+{top}\b"
+    ));
+    for a in ancestors(path) {
+        if !(a == "src" || a.ends_with("/src")) {
+            continue;
+        }
+        if tree.exists(&joined(a, &format!("{top}.rs"))) || tree.exists(&joined(a, top)) {
+            return None;
+        }
+        for root in ["lib.rs", "main.rs"] {
+            if let Some(text) = tree.read_text(&joined(a, root))
+                && item.as_ref().is_ok_and(|re| re.is_match(&text))
+            {
+                return None;
+            }
+        }
+    }
     Some(top.to_string())
 }
 
@@ -457,6 +476,20 @@ mod tests {
         let v = check("src/main.rs", Language::Rust, &added, text, &fp(), &tree());
         let p: Vec<_> = v.iter().map(|x| x.package.as_str()).collect();
         assert_eq!(p, ["anyhow"]);
+    }
+
+    #[test]
+    fn rust_2015_crate_root_paths() {
+        let v = check(
+            "src/kv/value.rs",
+            Language::Rust,
+            &[imp("util::Error", 1), imp("nothere::X", 2)],
+            "",
+            &fp(),
+            &tree(),
+        );
+        let p: Vec<_> = v.iter().map(|x| x.package.as_str()).collect();
+        assert_eq!(p, ["nothere"]);
     }
 
     #[test]

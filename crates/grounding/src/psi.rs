@@ -133,8 +133,13 @@ pub fn omega(path: &str, before: Option<&str>, after: &str) -> OmegaParts {
             .iter()
             .filter(|b| b.fenced)
         {
-            let total = block.text.matches("\\n").count();
-            let heavy = block.text.lines().any(|l| l.matches("\\n").count() >= 3);
+            let per_line: Vec<usize> = block
+                .text
+                .lines()
+                .map(crate::doc_preservation::unquoted_literal_newlines)
+                .collect();
+            let total: usize = per_line.iter().sum();
+            let heavy = per_line.iter().any(|n| *n >= 3);
             let score = if heavy { 0.5 } else { 0.1 * total as f64 };
             parts.literal_newlines += score.min(0.5);
         }
