@@ -383,6 +383,7 @@ pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary,
         None => None,
         Some(id) if id.trim().is_empty() => Some(
             state::latest_unfinished(&repo)
+                .or_else(|| state::latest_run(&repo))
                 .ok_or_else(|| RunError::NothingToResume(repo.display().to_string()))?,
         ),
         Some(id) => Some(state::load(&state::state_path(&repo, id.trim()))?),
@@ -392,6 +393,22 @@ pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary,
         .map(|s| s.run_id.clone())
         .unwrap_or_else(state::new_run_id);
     let (_lock, stale) = RepoLock::acquire(&repo, &run_id)?;
+    // Resuming a run that already finished (killed during its clean-up): finish the clean-up
+    // and report it.
+    if let Some(st) = resumed.as_ref().filter(|s| s.phase == "done") {
+        let wt = PathBuf::from(&st.worktree);
+        if !opts.keep_worktree && wt.exists() {
+            let _ = git::remove_worktree(&repo, &wt);
+        }
+        let state_path = state::state_path(&repo, &run_id);
+        let trace_path = state::run_dir(&repo, &run_id).join("trace.jsonl");
+        let mut summary = summarize(st, &trace_path, &state_path);
+        if !st.dry_run {
+            summary.head_commit =
+                git::resolve(&repo, &st.branch).unwrap_or_else(|_| summary.head_commit.clone());
+        }
+        return Ok(summary);
+    }
     git::exclude_slopguard_dir(&repo)?;
     let state_path = state::state_path(&repo, &run_id);
     let trace_path = state::run_dir(&repo, &run_id).join("trace.jsonl");
@@ -438,8 +455,17 @@ pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary,
                 .worktree
                 .clone()
                 .unwrap_or_else(|| git::default_worktree_path(&run_id));
+            // An operator plan is read (and kept in the state) before anything else.
+            let operator_plan = match &opts.plan {
+                PlanSource::File(p) => {
+                    Some(load_plan_file(p).map_err(|e| RunError::Input(e.to_string()))?)
+                }
+                PlanSource::Given(p) => Some(p.clone().normalize()),
+                PlanSource::Llm => None,
+            };
             let st = RunState {
                 version: STATE_VERSION,
+                operator_plan,
                 run_id: run_id.clone(),
                 repo: repo.display().to_string(),
                 repo_id: memory::repo_id(&repo),
@@ -576,22 +602,15 @@ pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary,
     summary.metrics_after = metrics_after;
     summary.overall_after = overall_after;
     if !cx.state.dry_run {
-        summary.head_commit = git::resolve(&repo, &cx.state.branch)
-            .unwrap_or_else(|_| summary.head_commit.clone());
+        summary.head_commit =
+            git::resolve(&repo, &cx.state.branch).unwrap_or_else(|_| summary.head_commit.clone());
     }
     Ok(summary)
 }
 
 fn plan_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Result<(), RunError> {
     let opts = cx.opts;
-    // An operator plan is read before the (slow) analysis.
-    let operator = match &opts.plan {
-        PlanSource::File(p) => {
-            Some(load_plan_file(p).map_err(|e| RunError::Input(e.to_string()))?)
-        }
-        PlanSource::Given(p) => Some(p.clone().normalize()),
-        PlanSource::Llm => None,
-    };
+    let operator = cx.state.operator_plan.clone();
     cx.phase("analysis")?;
     let report = analyze(
         &cx.worktree,
@@ -633,8 +652,14 @@ fn plan_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Result<(), RunError>
                     cx.state.usage.completion += p.reply.usage.completion_tokens;
                     p.plan
                 }
-                Err(e) if e.is_unreachable() => return Err(RunError::LlmUnreachable(e.to_string())),
-                Err(e) => return Err(RunError::Llm(format!("the planner gave no usable plan: {e}"))),
+                Err(e) if e.is_unreachable() => {
+                    return Err(RunError::LlmUnreachable(e.to_string()));
+                }
+                Err(e) => {
+                    return Err(RunError::Llm(format!(
+                        "the planner gave no usable plan: {e}"
+                    )));
+                }
             }
         }
     };
@@ -831,7 +856,9 @@ fn run_subtask(
                     json!({"subtask_id": id, "attempt": attempt, "error": e.to_string()}),
                 );
                 record.outcome = "llm_error".into();
-                finish_attempt(cx, id, record, activity, &feedback, att_start, att_llm, att_tool);
+                finish_attempt(
+                    cx, id, record, activity, &feedback, att_start, att_llm, att_tool,
+                );
                 llm_time += att_llm;
                 continue;
             }
@@ -856,7 +883,9 @@ fn run_subtask(
                     json!({"subtask_id": id, "attempt": attempt, "error": e.to_string()}),
                 );
                 record.outcome = "apply_error".into();
-                finish_attempt(cx, id, record, activity, &feedback, att_start, att_llm, att_tool);
+                finish_attempt(
+                    cx, id, record, activity, &feedback, att_start, att_llm, att_tool,
+                );
                 llm_time += att_llm;
                 continue;
             }
@@ -892,17 +921,15 @@ fn run_subtask(
             }
             feedback = report.feedback();
             record.outcome = "blocked".into();
-            finish_attempt(cx, id, record, activity, &feedback, att_start, att_llm, att_tool);
+            finish_attempt(
+                cx, id, record, activity, &feedback, att_start, att_llm, att_tool,
+            );
             llm_time += att_llm;
             continue;
         }
         // Write, then the dynamic guards on the written tree.
         let written = dynamic::write_change(&cx.worktree, &change)?;
-        let dynr = dynamic::run_dynamic(
-            &cx.worktree,
-            cx.state.baseline.as_ref(),
-            &cx.opts.dynamic,
-        );
+        let dynr = dynamic::run_dynamic(&cx.worktree, cx.state.baseline.as_ref(), &cx.opts.dynamic);
         att_tool += dynr.elapsed;
         for (g, code, v) in &dynr.verdicts {
             cx.progress.on(&ProgressEvent::Guard {
@@ -940,7 +967,9 @@ fn run_subtask(
             );
             feedback = dynr.feedback();
             record.outcome = "blocked".into();
-            finish_attempt(cx, id, record, activity, &feedback, att_start, att_llm, att_tool);
+            finish_attempt(
+                cx, id, record, activity, &feedback, att_start, att_llm, att_tool,
+            );
             llm_time += att_llm;
             tool_time += att_tool;
             continue;
@@ -997,7 +1026,9 @@ fn run_subtask(
                         messages: vec![e.to_string()],
                     });
                     record.outcome = "git_error".into();
-                    finish_attempt(cx, id, record, activity, &feedback, att_start, att_llm, att_tool);
+                    finish_attempt(
+                        cx, id, record, activity, &feedback, att_start, att_llm, att_tool,
+                    );
                     llm_time += att_llm;
                     tool_time += att_tool;
                     continue;
@@ -1050,7 +1081,11 @@ fn run_subtask(
     } else {
         cx.emit(
             "execution",
-            if commit.is_some() { "worker.subtask.committed" } else { "worker.subtask.passed" },
+            if commit.is_some() {
+                "worker.subtask.committed"
+            } else {
+                "worker.subtask.passed"
+            },
             json!({"subtask_id": id, "commit": commit, "files": touched}),
         );
     }

@@ -83,6 +83,9 @@ pub struct RunState {
     /// The final plan (after the post-processors), once planned.
     #[serde(default)]
     pub plan: Option<Plan>,
+    /// An operator plan (`--plan-from-file`), kept so a resume before planning finished uses it.
+    #[serde(default)]
+    pub operator_plan: Option<Plan>,
     /// Per task and subtask: status, commit, attempts, guard activity.
     #[serde(default)]
     pub tasks: Vec<TaskSummary>,
@@ -233,11 +236,20 @@ pub fn load(path: &Path) -> Result<RunState, StateError> {
 
 /// The most recent run of `repo` that is not done, if any.
 pub fn latest_unfinished(repo: &Path) -> Option<RunState> {
+    latest_where(repo, |st| st.phase != "done")
+}
+
+/// The most recent run of `repo`, finished or not.
+pub fn latest_run(repo: &Path) -> Option<RunState> {
+    latest_where(repo, |_| true)
+}
+
+fn latest_where(repo: &Path, keep: impl Fn(&RunState) -> bool) -> Option<RunState> {
     let runs = data_dir(repo).join("runs");
     let mut best: Option<RunState> = None;
     for e in std::fs::read_dir(runs).ok()?.flatten() {
         if let Ok(st) = load(&e.path().join("state.json"))
-            && st.phase != "done"
+            && keep(&st)
             && best.as_ref().is_none_or(|b| st.started_ms > b.started_ms)
         {
             best = Some(st);
