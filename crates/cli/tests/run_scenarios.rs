@@ -1,0 +1,677 @@
+//! End-to-end scenarios of `slopguard run` against the scripted OpenAI-compatible server (real
+//! HTTP on loopback), driving the built binary on copies of the bench ladder's rungs with an
+//! operator plan (`--plan-from-file`, so no planner call). The recorded model replies are
+//! fixtures under `tests/scenarios/<name>/` (`script.yaml`, `plan.json`).
+//!
+//! After every scenario: the branch holds only guarded commits (one per landed subtask, with the
+//! subtask and run trailers, touching exactly the files the summary reports), the user's working
+//! tree, index and HEAD are byte-identical to before (including uncommitted edits and untracked
+//! files), and the store (SQLite at a temp path) holds one observation per subtask.
+//!
+//! Toolchains: the Python rungs need `python3` (pytest is optional: the runner falls back to
+//! unittest), the JavaScript rung `node`, the Rust rung `cargo`. A scenario whose toolchain is
+//! missing is skipped with a notice on stderr.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use scripted_llm::{Script, ScriptedServer};
+use serde_json::Value;
+
+fn ladder(rung: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/ladder")
+        .join(rung)
+}
+
+fn scenario_dir(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/scenarios")
+        .join(name)
+}
+
+fn on_path(program: &str) -> bool {
+    Command::new(program)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// True (and a notice printed) when a required toolchain is missing.
+fn skip_without(scenario: &str, programs: &[&str]) -> bool {
+    for p in programs {
+        if !on_path(p) {
+            eprintln!("run_scenarios: skipping {scenario}: `{p}` is not installed");
+            return true;
+        }
+    }
+    false
+}
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read_dir") {
+        let entry = entry.expect("entry");
+        let name = entry.file_name();
+        if name == "target" || name == "node_modules" || name == "__pycache__" {
+            continue;
+        }
+        let src = entry.path();
+        let dst = to.join(&name);
+        if entry.file_type().expect("type").is_dir() {
+            copy_dir(&src, &dst);
+        } else {
+            std::fs::copy(&src, &dst).expect("copy");
+        }
+    }
+}
+
+/// Every file under `root` except `.git/` and `.slopguard/` (slopguard's git-ignored data
+/// directory), with its bytes.
+fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        for entry in std::fs::read_dir(dir).expect("read_dir") {
+            let entry = entry.expect("entry");
+            let path = entry.path();
+            let rel = path
+                .strip_prefix(root)
+                .expect("under root")
+                .to_string_lossy()
+                .replace('\\', "/");
+            if rel == ".git" || rel == ".slopguard" {
+                continue;
+            }
+            let ft = entry.file_type().expect("type");
+            if ft.is_dir() {
+                walk(root, &path, out);
+            } else if ft.is_symlink() {
+                let target = std::fs::read_link(&path).expect("link");
+                out.insert(rel, target.to_string_lossy().as_bytes().to_vec());
+            } else {
+                out.insert(rel, std::fs::read(&path).expect("read"));
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(root, root, &mut out);
+    out
+}
+
+/// The user's side of the repository: files, HEAD, index entries, status.
+#[derive(Debug, PartialEq)]
+struct UserState {
+    files: BTreeMap<String, Vec<u8>>,
+    head: String,
+    head_ref: String,
+    index: String,
+    status: String,
+}
+
+fn user_state(repo: &Path) -> UserState {
+    UserState {
+        files: snapshot(repo),
+        head: git(repo, &["rev-parse", "HEAD"]),
+        head_ref: git(repo, &["symbolic-ref", "HEAD"]),
+        index: git(repo, &["ls-files", "--stage"]),
+        status: git(
+            repo,
+            &[
+                "status",
+                "--porcelain=v1",
+                "--untracked-files=all",
+                "--ignored",
+            ],
+        )
+        .lines()
+        .filter(|l| !l.contains(".slopguard"))
+        .collect::<Vec<_>>()
+        .join("\n"),
+    }
+}
+
+/// A scenario's sandbox: the user's repository (a committed ladder rung plus uncommitted edits
+/// and an untracked file), a store path and a worktree path.
+struct Sandbox {
+    dir: tempfile::TempDir,
+}
+
+impl Sandbox {
+    fn new(rung: &str) -> Sandbox {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let s = Sandbox { dir };
+        let repo = s.repo();
+        copy_dir(&ladder(rung), &repo);
+        git(&repo, &["init", "-q", "-b", "main"]);
+        git(&repo, &["config", "user.email", "user@example.invalid"]);
+        git(&repo, &["config", "user.name", "User"]);
+        git(&repo, &["config", "commit.gpgsign", "false"]);
+        git(&repo, &["add", "-A"]);
+        git(&repo, &["commit", "-q", "-m", "ladder rung"]);
+        // The user's own work in progress, which the run must not touch.
+        let readme = repo.join("README.md");
+        let mut text = std::fs::read_to_string(&readme).expect("README");
+        text.push_str("\nLocal notes, not committed.\n");
+        std::fs::write(&readme, text).expect("write");
+        std::fs::write(repo.join("scratch-notes.txt"), "untracked\n").expect("write");
+        s
+    }
+
+    fn repo(&self) -> PathBuf {
+        self.dir.path().join("repo")
+    }
+
+    fn db_path(&self) -> PathBuf {
+        self.dir.path().join("store.db")
+    }
+
+    fn worktree(&self) -> PathBuf {
+        self.dir.path().join("worktree")
+    }
+}
+
+/// What one run produced.
+struct RunResult {
+    code: i32,
+    summary: Value,
+    stderr: String,
+    requests: Vec<Value>,
+}
+
+fn run_scenario(sb: &Sandbox, name: &str, extra: &[&str]) -> RunResult {
+    let dir = scenario_dir(name);
+    let script = Script::from_file(&dir.join("script.yaml")).expect("script fixture");
+    let server = ScriptedServer::start(script).expect("scripted server");
+    let db = format!("sqlite://{}", sb.db_path().display());
+    let plan = dir.join("plan.json");
+    let repo = sb.repo();
+    let worktree = sb.worktree();
+    let mut args: Vec<&str> = vec![
+        "run",
+        repo.to_str().expect("utf-8 path"),
+        "--plan-from-file",
+        plan.to_str().expect("utf-8 path"),
+        "--model",
+        "scripted-model",
+        "--db",
+        &db,
+        "--worktree",
+        worktree.to_str().expect("utf-8 path"),
+        "--no-analysis-run",
+        "--timeout",
+        "300",
+        "--format",
+        "json",
+        "--quiet",
+    ];
+    let url = server.url();
+    args.extend(["--llm-url", &url]);
+    args.extend_from_slice(extra);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_slopguard"));
+    cmd.current_dir(sb.dir.path())
+        .args(&args)
+        .env("NO_COLOR", "1");
+    for (k, _) in std::env::vars() {
+        if k.starts_with("SLOPGUARD_") || k == "GITHUB_TOKEN" || k == "GH_TOKEN" {
+            cmd.env_remove(k);
+        }
+    }
+    let out = cmd.output().expect("slopguard runs");
+    let code = out.status.code().unwrap_or(-1);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{name}: stdout is not the JSON summary ({e}); exit {code}\nstdout: {}\nstderr: {stderr}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    });
+    RunResult {
+        code,
+        summary,
+        stderr,
+        requests: server.chat_requests(),
+    }
+}
+
+fn subtasks(summary: &Value) -> Vec<Value> {
+    summary["tasks"]
+        .as_array()
+        .expect("tasks")
+        .iter()
+        .flat_map(|t| t["subtasks"].as_array().cloned().unwrap_or_default())
+        .collect()
+}
+
+/// Guard slugs that blocked `attempt` of a subtask.
+fn blocked_on(st: &Value, attempt: u64) -> Vec<String> {
+    let mut v: Vec<String> = st["guard_activity"]
+        .as_array()
+        .expect("guard_activity")
+        .iter()
+        .filter(|a| a["attempt"].as_u64() == Some(attempt) && a["status"] == "blocked")
+        .map(|a| a["guard"].as_str().unwrap_or("").to_string())
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// The last user message of a chat request.
+fn last_user_message(req: &Value) -> String {
+    req["messages"]
+        .as_array()
+        .and_then(|m| m.iter().rev().find(|m| m["role"] == "user"))
+        .and_then(|m| m["content"].as_str())
+        .unwrap_or("")
+        .to_string()
+}
+
+/// Observations of the run in the SQLite store, read with Python's sqlite3 (no async runtime
+/// needed here): (subtask id, outcome, failure modes JSON, commit).
+fn observations(db: &Path, run_id: &str) -> Vec<(String, String, String, String)> {
+    let code = "import json, sqlite3, sys\n\
+                c = sqlite3.connect(sys.argv[1])\n\
+                rows = c.execute('SELECT subtask_id, outcome, failure_modes, commit_sha FROM observations WHERE run_id = ? ORDER BY id', (sys.argv[2],)).fetchall()\n\
+                print(json.dumps([[r[0] or '', r[1], r[2], r[3] or ''] for r in rows]))\n";
+    let out = Command::new("python3")
+        .args(["-c", code, db.to_str().expect("utf-8"), run_id])
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "reading the store: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: Vec<Vec<String>> = serde_json::from_slice(&out.stdout).expect("rows");
+    rows.into_iter()
+        .map(|r| (r[0].clone(), r[1].clone(), r[2].clone(), r[3].clone()))
+        .collect()
+}
+
+/// The invariants every scenario must keep.
+fn assert_invariants(sb: &Sandbox, before: &UserState, r: &RunResult) {
+    let repo = sb.repo();
+    let s = &r.summary;
+    // 1. The user's working tree, index and HEAD are untouched.
+    let after = user_state(&repo);
+    assert_eq!(
+        before.files.keys().collect::<Vec<_>>(),
+        after.files.keys().collect::<Vec<_>>(),
+        "the set of files in the user's working tree changed"
+    );
+    for (path, bytes) in &before.files {
+        assert!(
+            after.files.get(path) == Some(bytes),
+            "the user's file {path} changed"
+        );
+    }
+    assert_eq!(before, &after, "the user's HEAD, index or status changed");
+
+    // 2. The branch holds only guarded commits: one per committed subtask, in order, each with
+    //    the subtask and run trailers and touching exactly the reported files.
+    let run_id = s["run_id"].as_str().expect("run_id");
+    let branch = s["branch"].as_str().expect("branch");
+    let base = s["base_commit"].as_str().expect("base_commit");
+    assert_eq!(
+        base,
+        before.head.trim(),
+        "the branch starts at the user's HEAD"
+    );
+    let commits: Vec<String> = git(
+        &repo,
+        &[
+            "rev-list",
+            "--reverse",
+            &format!("{base}..refs/heads/{branch}"),
+        ],
+    )
+    .lines()
+    .map(str::to_string)
+    .collect();
+    let committed: Vec<Value> = subtasks(s)
+        .into_iter()
+        .filter(|st| st["status"] == "committed")
+        .collect();
+    assert_eq!(
+        commits.len(),
+        committed.len(),
+        "one commit per committed subtask; commits: {commits:?}"
+    );
+    for (commit, st) in commits.iter().zip(&committed) {
+        assert_eq!(st["commit"].as_str(), Some(commit.as_str()));
+        let msg = git(&repo, &["log", "-1", "--format=%B", commit]);
+        let id = st["id"].as_str().expect("id");
+        assert!(
+            msg.contains(&format!("Slopguard-Subtask: {id}\n")),
+            "{commit} lacks the subtask trailer:\n{msg}"
+        );
+        assert!(
+            msg.contains(&format!("Slopguard-Run: {run_id}")),
+            "{commit} lacks the run trailer:\n{msg}"
+        );
+        let mut files: Vec<String> = git(
+            &repo,
+            &["diff-tree", "--no-commit-id", "--name-only", "-r", commit],
+        )
+        .lines()
+        .map(str::to_string)
+        .collect();
+        files.sort();
+        let mut reported: Vec<String> = st["touched_files"]
+            .as_array()
+            .expect("touched_files")
+            .iter()
+            .map(|f| f.as_str().unwrap_or("").to_string())
+            .collect();
+        reported.sort();
+        assert_eq!(
+            files, reported,
+            "{commit} touches other files than reported"
+        );
+        // The guards that passed the landed attempt are named in the message.
+        assert!(msg.contains("Guards passed: "), "{msg}");
+    }
+    // The worktree is gone (not kept) and the branch is not checked out anywhere else.
+    assert!(
+        !sb.worktree().exists(),
+        "the run's worktree was not removed"
+    );
+
+    // 3. One observation per subtask in the store, with the right outcome.
+    let obs = observations(&sb.db_path(), run_id);
+    let all = subtasks(s);
+    assert_eq!(
+        obs.len(),
+        all.len(),
+        "one observation per subtask; got {obs:?}"
+    );
+    for st in &all {
+        let id = st["id"].as_str().expect("id");
+        let mine: Vec<_> = obs.iter().filter(|o| o.0 == id).collect();
+        assert_eq!(mine.len(), 1, "observations of {id}: {mine:?}");
+        let expected = if st["status"] == "failed" {
+            "fail"
+        } else {
+            "success"
+        };
+        assert_eq!(mine[0].1, expected, "outcome of {id}");
+        assert_eq!(
+            mine[0].3,
+            st["commit"].as_str().unwrap_or(""),
+            "commit of {id} in the store"
+        );
+    }
+}
+
+fn file_on_branch(repo: &Path, branch: &str, path: &str) -> String {
+    git(repo, &["show", &format!("refs/heads/{branch}:{path}")])
+}
+
+#[test]
+fn a_model_fixes_the_bug_in_one_go() {
+    if skip_without("a", &["python3"]) {
+        return;
+    }
+    let sb = Sandbox::new("rung-3-python-sql");
+    let before = user_state(&sb.repo());
+    let r = run_scenario(&sb, "a_fix_in_one_go", &[]);
+    assert_eq!(r.code, 0, "stderr: {}", r.stderr);
+    assert_eq!(r.summary["status"], "completed");
+    let st = &subtasks(&r.summary)[0];
+    assert_eq!(st["status"], "committed");
+    assert_eq!(st["attempts"], 1);
+    assert!(blocked_on(st, 1).is_empty(), "{st:#}");
+    assert_eq!(r.requests.len(), 1);
+    let branch = r.summary["branch"].as_str().expect("branch");
+    let db = file_on_branch(&sb.repo(), branch, "src/db.py");
+    assert!(db.contains("WHERE name = ?\", (name,)"), "{db}");
+    assert!(db.contains("conn.row_factory = sqlite3.Row"));
+    // The fix made the failing tests pass: the baseline advanced, nothing regressed.
+    let passed: Vec<&str> = st["guard_activity"]
+        .as_array()
+        .expect("activity")
+        .iter()
+        .filter(|a| a["status"] == "passed")
+        .map(|a| a["guard"].as_str().unwrap_or(""))
+        .collect();
+    assert!(passed.contains(&"test-regression"), "{passed:?}");
+    assert!(passed.contains(&"symbol-preservation"), "{passed:?}");
+    assert_invariants(&sb, &before, &r);
+}
+
+#[test]
+fn b_dropped_function_is_blocked_by_g7_and_the_retry_lands() {
+    if skip_without("b", &["python3"]) {
+        return;
+    }
+    let sb = Sandbox::new("rung-3-python-sql");
+    let before = user_state(&sb.repo());
+    let r = run_scenario(&sb, "b_drop_function_g7", &[]);
+    assert_eq!(r.code, 0, "stderr: {}", r.stderr);
+    let st = &subtasks(&r.summary)[0];
+    assert_eq!(st["status"], "committed", "{st:#}");
+    assert_eq!(st["attempts"], 2);
+    assert!(
+        blocked_on(st, 1).contains(&"symbol-preservation".to_string()),
+        "{st:#}"
+    );
+    assert!(blocked_on(st, 2).is_empty(), "{st:#}");
+    // G7 blocked before anything was written: no dynamic guard ran on attempt 1.
+    assert!(
+        !st["guard_activity"]
+            .as_array()
+            .expect("activity")
+            .iter()
+            .any(|a| a["attempt"] == 1 && a["phase"] == "dynamic"),
+        "{st:#}"
+    );
+    // The retry was told what it dropped.
+    assert_eq!(r.requests.len(), 2);
+    let feedback = last_user_message(&r.requests[1]);
+    assert!(
+        feedback.contains("init_schema") && feedback.contains("seed"),
+        "feedback: {feedback}"
+    );
+    let db = file_on_branch(
+        &sb.repo(),
+        r.summary["branch"].as_str().expect("b"),
+        "src/db.py",
+    );
+    assert!(db.contains("def init_schema(conn):") && db.contains("def seed(conn):"));
+    assert_invariants(&sb, &before, &r);
+}
+
+#[test]
+fn c_broken_passing_test_is_blocked_by_g8_and_the_retry_lands() {
+    if skip_without("c", &["python3"]) {
+        return;
+    }
+    let sb = Sandbox::new("rung-3-python-sql");
+    let before = user_state(&sb.repo());
+    let r = run_scenario(&sb, "c_break_passing_test_g8", &[]);
+    assert_eq!(r.code, 0, "stderr: {}", r.stderr);
+    let st = &subtasks(&r.summary)[0];
+    assert_eq!(st["status"], "committed", "{st:#}");
+    assert_eq!(st["attempts"], 2);
+    assert_eq!(
+        blocked_on(st, 1),
+        vec!["test-regression".to_string()],
+        "{st:#}"
+    );
+    assert!(blocked_on(st, 2).is_empty(), "{st:#}");
+    let g8 = st["guard_activity"]
+        .as_array()
+        .expect("activity")
+        .iter()
+        .find(|a| a["attempt"] == 1 && a["guard"] == "test-regression")
+        .expect("G8 verdict")
+        .clone();
+    assert_eq!(g8["code"], "G8");
+    assert!(
+        g8["messages"][0]
+            .as_str()
+            .unwrap_or("")
+            .contains("test_find_known_user"),
+        "{g8:#}"
+    );
+    // The retry's prompt carries the broken tests.
+    assert_eq!(r.requests.len(), 2);
+    assert!(last_user_message(&r.requests[1]).contains("test_find_known_user"));
+    let db = file_on_branch(
+        &sb.repo(),
+        r.summary["branch"].as_str().expect("b"),
+        "src/db.py",
+    );
+    assert!(db.contains("conn.row_factory = sqlite3.Row"), "{db}");
+    assert!(db.contains("WHERE name = ?\", (name,)"), "{db}");
+    assert_invariants(&sb, &before, &r);
+}
+
+#[test]
+fn d_skipping_the_failing_test_is_blocked_by_test_integrity() {
+    if skip_without("d", &["node", "python3"]) {
+        return;
+    }
+    let sb = Sandbox::new("rung-4-js-slugify");
+    let before = user_state(&sb.repo());
+    let r = run_scenario(&sb, "d_skip_failing_test", &[]);
+    assert_eq!(r.code, 0, "stderr: {}", r.stderr);
+    let st = &subtasks(&r.summary)[0];
+    assert_eq!(st["status"], "committed", "{st:#}");
+    assert_eq!(st["attempts"], 2);
+    assert!(
+        blocked_on(st, 1).contains(&"test-integrity".to_string()),
+        "{st:#}"
+    );
+    assert!(blocked_on(st, 2).is_empty(), "{st:#}");
+    assert_eq!(r.requests.len(), 2);
+    // The skipped test never reached the branch; the code fix did.
+    let branch = r.summary["branch"].as_str().expect("b");
+    let t = file_on_branch(&sb.repo(), branch, "test/slugify.test.js");
+    assert!(!t.contains("test.skip"), "{t}");
+    assert!(file_on_branch(&sb.repo(), branch, "src/slugify.js").contains("/[^a-z0-9]+/g"));
+    assert_eq!(
+        st["touched_files"],
+        serde_json::json!(["src/slugify.js"]),
+        "{st:#}"
+    );
+    assert_invariants(&sb, &before, &r);
+}
+
+#[test]
+fn e_unparseable_output_fails_the_subtask_cleanly_and_the_run_continues() {
+    if skip_without("e", &["python3"]) {
+        return;
+    }
+    let sb = Sandbox::new("rung-0-python-calc");
+    let before = user_state(&sb.repo());
+    let r = run_scenario(&sb, "e_unparseable_three_times", &[]);
+    // Some subtasks failed: exit 1, status partial.
+    assert_eq!(r.code, 1, "stderr: {}", r.stderr);
+    assert_eq!(r.summary["status"], "partial");
+    let all = subtasks(&r.summary);
+    assert_eq!(all.len(), 2);
+    let first = &all[0];
+    assert_eq!(first["status"], "failed", "{first:#}");
+    assert_eq!(first["attempts"], 3);
+    assert!(first["commit"].is_null());
+    for attempt in 1..=3 {
+        assert_eq!(
+            blocked_on(first, attempt),
+            vec!["json".to_string()],
+            "{first:#}"
+        );
+    }
+    assert_eq!(
+        first["failure_modes"],
+        serde_json::json!(["json_parse_bad"])
+    );
+    assert!(
+        first["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("failed after 3 attempt"),
+        "{first:#}"
+    );
+    let second = &all[1];
+    assert_eq!(second["status"], "committed", "{second:#}");
+    assert_eq!(second["attempts"], 1);
+    // Nine unusable replies (three attempts with two correction turns each), then the fix.
+    assert_eq!(r.requests.len(), 10);
+    let stats = file_on_branch(
+        &sb.repo(),
+        r.summary["branch"].as_str().expect("b"),
+        "calc/stats.py",
+    );
+    assert!(
+        stats.contains("return total(values) / len(values)"),
+        "{stats}"
+    );
+    let obs = observations(&sb.db_path(), r.summary["run_id"].as_str().expect("id"));
+    let failed = obs.iter().find(|o| o.0 == "T001-S01").expect("S01");
+    assert!(failed.2.contains("json_parse_bad"), "{failed:?}");
+    assert_invariants(&sb, &before, &r);
+}
+
+#[test]
+fn f_unasked_package_json_edit_is_blocked_by_g1() {
+    if skip_without("f", &["node", "python3"]) {
+        return;
+    }
+    let sb = Sandbox::new("rung-4-js-slugify");
+    let before = user_state(&sb.repo());
+    let r = run_scenario(&sb, "f_manifest_edit_g1", &[]);
+    assert_eq!(r.code, 0, "stderr: {}", r.stderr);
+    let st = &subtasks(&r.summary)[0];
+    assert_eq!(st["status"], "committed", "{st:#}");
+    assert_eq!(st["attempts"], 2);
+    assert!(
+        blocked_on(st, 1).contains(&"manifest-block".to_string()),
+        "{st:#}"
+    );
+    assert!(blocked_on(st, 2).is_empty(), "{st:#}");
+    assert!(last_user_message(&r.requests[1]).contains("package.json"));
+    let branch = r.summary["branch"].as_str().expect("b");
+    assert_eq!(
+        file_on_branch(&sb.repo(), branch, "package.json"),
+        std::fs::read_to_string(ladder("rung-4-js-slugify").join("package.json")).expect("read")
+    );
+    assert_invariants(&sb, &before, &r);
+}
+
+#[test]
+fn f_unasked_cargo_toml_edit_is_blocked_by_g1() {
+    if skip_without("f2", &["cargo", "python3"]) {
+        return;
+    }
+    let sb = Sandbox::new("rung-2-rust-stack");
+    let before = user_state(&sb.repo());
+    let r = run_scenario(&sb, "f2_cargo_manifest_g1", &[]);
+    assert_eq!(r.code, 0, "stderr: {}", r.stderr);
+    let st = &subtasks(&r.summary)[0];
+    assert_eq!(st["status"], "committed", "{st:#}");
+    assert_eq!(st["attempts"], 2);
+    assert!(
+        blocked_on(st, 1).contains(&"manifest-block".to_string()),
+        "{st:#}"
+    );
+    assert!(blocked_on(st, 2).is_empty(), "{st:#}");
+    let branch = r.summary["branch"].as_str().expect("b");
+    assert!(!file_on_branch(&sb.repo(), branch, "Cargo.toml").contains("smallvec"));
+    assert!(file_on_branch(&sb.repo(), branch, "src/lib.rs").contains("self.items.last()"));
+    assert_invariants(&sb, &before, &r);
+}
