@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# The main job in one command: set up the local model if needed, then `slopguard run` on a
+# shipped sample repository (a rung of the bench ladder with a seeded bug), ending with the
+# branch, the PR body and the run summary.
+#
+#   scripts/main-job.sh                      # rung-3-python-sql (SQL injection), 0.5B model
+#   scripts/main-job.sh rung-4-js-slugify    # another rung of tests/ladder
+#   LLM_MODEL=1.5b scripts/main-job.sh       # Qwen2.5-Coder-1.5B instead of 0.5B
+#
+# Against any OpenAI-compatible endpoint instead of the local model (LM Studio, Ollama, vLLM):
+#   SLOPGUARD_LLM_URL=http://127.0.0.1:1234/v1 SLOPGUARD_LLM_MODEL=<model id> scripts/main-job.sh
+#
+# Env: MAIN_JOB_DIR (work directory; default a new temp dir), SLOPGUARD_BIN (default: build
+#      target/debug/slopguard), MAIN_JOB_PLAN (an operator plan file: skips the planner),
+#      MAIN_JOB_MAX_ATTEMPTS (3).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+RUNG="${1:-rung-3-python-sql}"
+SRC="$ROOT/tests/ladder/$RUNG"
+if [[ ! -d "$SRC" ]]; then
+    echo "main-job: no rung $RUNG; choose one of: $(ls "$ROOT/tests/ladder" | grep '^rung-' | tr '\n' ' ')" >&2
+    exit 2
+fi
+WORK="${MAIN_JOB_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/slopguard-main-job.XXXXXX")}"
+REPO="$WORK/$RUNG"
+
+# 1. The binary.
+BIN="${SLOPGUARD_BIN:-}"
+if [[ -z "$BIN" ]]; then
+    echo "== building slopguard" >&2
+    (cd "$ROOT" && cargo build -q -j2 -p slopguard-cli)
+    BIN="$ROOT/target/debug/slopguard"
+fi
+
+# 2. The model: the local one unless an endpoint is given.
+if [[ -z "${SLOPGUARD_LLM_URL:-}" ]]; then
+    echo "== local model (scripts/llm-setup.sh)" >&2
+    setup_out="$(bash "$ROOT/scripts/llm-setup.sh")"
+    echo "$setup_out" >&2
+    export_line="$(echo "$setup_out" | grep -E '^\s*export SLOPGUARD_LLM_URL=' | tail -1)"
+    [[ -n "$export_line" ]] || { echo "main-job: llm-setup.sh did not print the endpoint" >&2; exit 2; }
+    eval "$export_line"
+fi
+export SLOPGUARD_LLM_URL
+[[ -n "${SLOPGUARD_LLM_MODEL:-}" ]] && export SLOPGUARD_LLM_MODEL
+
+# 3. The sample repository: a fresh git repository with one seeded bug.
+echo "== sample repository $REPO" >&2
+rm -rf "$REPO"
+mkdir -p "$WORK"
+cp -r "$SRC" "$REPO"
+rm -f "$REPO/golden.json"
+(
+    cd "$REPO"
+    git init -q -b main
+    git add -A
+    git -c user.email=demo@example.invalid -c user.name=demo -c commit.gpgsign=false \
+        commit -q -m "sample: $RUNG"
+)
+BASE="$(git -C "$REPO" rev-parse HEAD)"
+
+# 4. The run (progress on stderr, the run summary on stdout).
+plan_args=()
+[[ -n "${MAIN_JOB_PLAN:-}" ]] && plan_args=(--plan-from-file "$MAIN_JOB_PLAN")
+echo "== slopguard run $REPO (model ${SLOPGUARD_LLM_MODEL:-server default} at $SLOPGUARD_LLM_URL)" >&2
+set +e
+"$BIN" run "$REPO" "${plan_args[@]}" --max-attempts "${MAIN_JOB_MAX_ATTEMPTS:-3}" \
+    --db "sqlite://$WORK/store.db" | tee "$WORK/summary.txt"
+code=${PIPESTATUS[0]}
+set -e
+
+# 5. The branch, the PR body, the summary.
+RUN_DIR="$(ls -td "$REPO"/.slopguard/runs/*/ 2>/dev/null | head -1 || true)"
+BRANCH="$(git -C "$REPO" for-each-ref --format='%(refname:short)' 'refs/heads/slopguard/*' | tail -1)"
+echo
+echo "== branch"
+if [[ -n "$BRANCH" ]]; then
+    echo "$BRANCH (base $(git -C "$REPO" rev-parse --short "$BASE"))"
+    git -C "$REPO" log --format='  %h %s' "$BASE..$BRANCH"
+    git -C "$REPO" diff --stat "$BASE" "$BRANCH" | sed 's/^/  /'
+else
+    echo "(no branch: nothing was committed)"
+fi
+echo
+echo "== PR body"
+if [[ -n "$RUN_DIR" && -f "$RUN_DIR/PR.md" ]]; then
+    echo "($RUN_DIR""PR.md)"
+    cat "$RUN_DIR/PR.md"
+else
+    echo "(no PR body was written by this build)"
+fi
+echo
+echo "== run summary"
+cat "$WORK/summary.txt"
+[[ -n "$RUN_DIR" ]] && echo "run directory: $RUN_DIR (state.json, trace.jsonl)"
+exit "$code"
