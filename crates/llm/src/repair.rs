@@ -469,6 +469,21 @@ mod tests {
     }
 
     #[test]
+    fn python_triple_quoted_strings_are_recovered() {
+        let text = "{\"path\": \"a.py\", \"content\": \"\"\"def f():\n    return 1\n\"\"\"}";
+        let r = repair_json(text).unwrap();
+        assert_eq!(r.value["path"], "a.py");
+        assert!(
+            r.value["content"]
+                .as_str()
+                .unwrap()
+                .contains("def f():\n    return 1"),
+            "{:?}",
+            r.value
+        );
+    }
+
+    #[test]
     fn prose_without_json_is_an_error() {
         assert!(repair_json("I cannot help with that.").is_err());
     }

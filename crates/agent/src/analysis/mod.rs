@@ -346,10 +346,20 @@ fn language_of(path: &str) -> Option<&'static str> {
     })
 }
 
-/// The fingerprint used by analysis and planning.
-///
-/// A small local computation (languages, manifests, stack, entry points); it will be replaced by
-/// `slopguard_fingerprint::compute` once that lands in the fingerprint crate.
+/// The fingerprint used by analysis and planning: `slopguard_fingerprint::compute` (declared
+/// dependencies, frameworks, entry points), falling back to [`local_fingerprint`] when the
+/// root cannot be read by it.
+pub fn fingerprint(root: &Path, files: &RepoFiles) -> Fingerprint {
+    match slopguard_fingerprint::compute(root) {
+        Ok(fp) => fp,
+        Err(e) => {
+            tracing::warn!(%e, "fingerprint failed; using the local summary");
+            local_fingerprint(files)
+        }
+    }
+}
+
+/// A small local fingerprint (languages, manifests, stack, entry points; no dependencies).
 pub fn local_fingerprint(files: &RepoFiles) -> Fingerprint {
     let mut langs: BTreeMap<&str, usize> = BTreeMap::new();
     for f in &files.files {
@@ -494,7 +504,7 @@ pub fn brief(files: &RepoFiles, fp: &Fingerprint) -> RepoBrief {
 pub fn analyze(root: &Path, opts: &AnalyzeOptions) -> AnalysisReport {
     let start = Instant::now();
     let files = RepoFiles::walk(root);
-    let fp = local_fingerprint(&files);
+    let fp = fingerprint(root, &files);
     let stack = files.stack();
     let (build, tests_run) = if opts.run_toolchain {
         (
