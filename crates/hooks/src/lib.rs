@@ -18,6 +18,7 @@
 
 pub mod config;
 pub mod counts;
+pub mod db_store;
 pub mod edits;
 pub mod engine;
 pub mod goal;

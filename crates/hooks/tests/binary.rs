@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 fn binary() -> PathBuf {
     static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
@@ -87,6 +87,7 @@ impl Repo {
         let mut child = Command::new(binary())
             .args(["hook", agent])
             .current_dir(self.path())
+            .env("SLOPGUARD_DB", db_url(self.path()))
             .env_remove("SLOPGUARD_CONFIG")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -303,6 +304,7 @@ fn guard_failure_denies_by_default_and_passes_when_configured() {
         let mut child = Command::new(binary())
             .args(["--config", "/nonexistent/slopguard.toml", "hook", "claude"])
             .current_dir(repo.path())
+            .env("SLOPGUARD_DB", db_url(repo.path()))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -349,6 +351,7 @@ fn concurrent_hook_processes_never_lose_an_update() {
             let mut c = Command::new(binary())
                 .args(["hook", "claude"])
                 .current_dir(repo.path())
+                .env("SLOPGUARD_DB", db_url(repo.path()))
                 .stdin(Stdio::piped())
                 .stdout(Stdio::null())
                 .stderr(Stdio::null())
@@ -361,11 +364,26 @@ fn concurrent_hook_processes_never_lose_an_update() {
     for mut c in children {
         assert!(c.wait().unwrap().success());
     }
-    let state: Value = serde_json::from_str(
-        &std::fs::read_to_string(repo.path().join(".slopguard/hooks/sess-concurrent.json"))
-            .unwrap(),
+    // Read the session back from the same database the hook processes wrote.
+    use slopguard_hooks::store::SessionStore;
+    let store = slopguard_hooks::db_store::DbStore::open(Some(&db_url(repo.path()))).unwrap();
+    let state = store.update("sess-concurrent", Box::new(|_| {})).unwrap();
+    assert_eq!(state.edits, 12);
+    assert_eq!(state.files["calc.py"].total, 12);
+}
+
+/// Each test's own session store (SQLite beside the test repository, not inside it).
+fn db_url(repo: impl AsRef<std::path::Path>) -> String {
+    let name = repo
+        .as_ref()
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("repo");
+    let dir = std::env::temp_dir().join("slopguard-hook-tests");
+    let _ = std::fs::create_dir_all(&dir);
+    format!(
+        "sqlite://{}/{name}-{}.db",
+        dir.display(),
+        std::process::id()
     )
-    .unwrap();
-    assert_eq!(state["edits"], json!(12));
-    assert_eq!(state["files"]["calc.py"]["total"], json!(12));
 }

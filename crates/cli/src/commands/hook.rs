@@ -6,6 +6,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use slopguard_hooks::db_store::DbStore;
 use slopguard_hooks::edits::{ChangeKind, FileChange};
 use slopguard_hooks::install::{self, Scope};
 use slopguard_hooks::store::{FileStore, SessionStore, StoreError};
@@ -81,8 +82,19 @@ fn answer(agent: Agent, args: RunArgs, global: &crate::Global) -> u8 {
     let judge = GuardsJudge {
         config: global.config.clone(),
     };
+    // Session state lives in the store (SLOPGUARD_DB, else SQLite in the user's data
+    // directory); if it cannot be opened the hook still works, keeping state in files under
+    // the repository's .slopguard/hooks/.
     let store = |root: &Path| -> Result<Box<dyn SessionStore>, StoreError> {
-        Ok(Box::new(FileStore::for_repo(root)))
+        match DbStore::open(None) {
+            Ok(db) => Ok(Box::new(db)),
+            Err(e) => {
+                eprintln!(
+                    "slopguard hook: session store unavailable ({e}); using files under .slopguard/hooks/"
+                );
+                Ok(Box::new(FileStore::for_repo(root)))
+            }
+        }
     };
     let deps = Deps {
         store: &store,
