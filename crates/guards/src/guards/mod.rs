@@ -15,3 +15,4 @@ pub mod psi_lite;
 pub mod scratch_file;
 pub mod symbol_preservation;
 pub mod syntax;
+pub mod test_integrity;

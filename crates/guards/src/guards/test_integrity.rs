@@ -1,0 +1,359 @@
+//! test-integrity: weakening the tests to get green — new skip/xfail/ignore markers, removed or
+//! emptied assertions, test files changed by a task that is not about tests, and
+//! `--passWithNoTests`-style escapes in configs and scripts. (The dynamic half, fewer tests
+//! collected than at the baseline, runs in the pipeline on the written tree.)
+
+use crate::text::{added_lines, file_name};
+use crate::{Context, Finding, Guard, GuardInfo, Severity};
+
+/// The test-integrity guard.
+pub struct TestIntegrity;
+
+/// Static description.
+pub static INFO: GuardInfo = GuardInfo {
+    slug: "test-integrity",
+    code: None,
+    summary: "weakened tests: new skip/xfail/ignore markers, removed or emptied assertions, test files edited by a task not about tests, --passWithNoTests-style escapes",
+    doc: include_str!("../../docs/test-integrity.md"),
+    default_enabled: true,
+};
+
+/// Whether `path` is a test file (by directory or name conventions of the common languages).
+pub fn is_test_path(path: &str) -> bool {
+    let name = file_name(path).to_ascii_lowercase();
+    let in_test_dir = path.split('/').rev().skip(1).any(|c| {
+        matches!(
+            c,
+            "tests" | "test" | "__tests__" | "spec" | "specs" | "testing" | "e2e"
+        )
+    });
+    let (stem, ext) = name.rsplit_once('.').unwrap_or((name.as_str(), ""));
+    let code = matches!(
+        ext,
+        "py" | "rs" | "go" | "js" | "ts" | "jsx" | "tsx" | "mjs" | "cjs" | "rb" | "java"
+    );
+    code && (in_test_dir
+        || stem.starts_with("test_")
+        || stem.ends_with("_test")
+        || stem.ends_with(".test")
+        || stem.ends_with(".spec")
+        || stem.ends_with("_spec")
+        || stem == "conftest"
+        || (ext == "java" && stem.ends_with("test")))
+}
+
+/// Skip / xfail / ignore / focus markers: (needle, what it does).
+const MARKERS: &[(&str, &str)] = &[
+    ("@pytest.mark.skip", "skips the test"),
+    ("@pytest.mark.xfail", "marks the test as expected to fail"),
+    ("pytest.skip(", "skips the test"),
+    ("pytest.xfail(", "marks the test as expected to fail"),
+    ("@unittest.skip", "skips the test"),
+    ("@skip(", "skips the test"),
+    ("self.skiptest(", "skips the test"),
+    (
+        "@unittest.expectedfailure",
+        "marks the test as expected to fail",
+    ),
+    ("#[ignore", "ignores the test"),
+    ("t.skip(", "skips the test"),
+    ("t.skipf(", "skips the test"),
+    ("t.skipnow(", "skips the test"),
+    ("it.skip(", "skips the test"),
+    ("test.skip(", "skips the test"),
+    ("describe.skip(", "skips the suite"),
+    ("xit(", "skips the test"),
+    ("xdescribe(", "skips the suite"),
+    ("xtest(", "skips the test"),
+    ("it.todo(", "turns the test into a todo"),
+    ("test.todo(", "turns the test into a todo"),
+    ("it.only(", "focuses one test, skipping all others"),
+    ("test.only(", "focuses one test, skipping all others"),
+    ("describe.only(", "focuses one suite, skipping all others"),
+    ("@disabled", "disables the test"),
+];
+
+/// Assertion forms counted per file.
+const ASSERTIONS: &[&str] = &[
+    "assert ",
+    "assert(",
+    "self.assert",
+    "assert!(",
+    "assert_eq!(",
+    "assert_ne!(",
+    "debug_assert",
+    "expect(",
+    "assert.",
+    "t.error",
+    "t.fatal",
+    "require.",
+    "should.",
+    "assertthat(",
+    "assertequals(",
+];
+
+/// Assertions that can never fail.
+const VACUOUS: &[&str] = &[
+    "assert true",
+    "assert 1",
+    "assert(true)",
+    "assert!(true)",
+    "assert_eq!(1, 1)",
+    "assert_eq!(true, true)",
+    "self.asserttrue(true)",
+    "expect(true).tobe(true)",
+    "expect(true).tobetruthy()",
+    "expect(1).tobe(1)",
+    "assert.ok(true)",
+];
+
+/// Escapes that make a test command succeed without tests or despite failures.
+const ESCAPES: &[(&str, &str)] = &[
+    (
+        "passwithnotests",
+        "lets the test run pass when no test is found (--passWithNoTests)",
+    ),
+    ("--exitzero", "makes the checker exit 0 whatever it finds"),
+    (
+        "continue-on-error: true",
+        "lets the CI job pass when its tests fail",
+    ),
+    ("--deselect", "deselects tests from the run"),
+    ("-k \"not ", "deselects tests from the run"),
+    ("-k 'not ", "deselects tests from the run"),
+    ("--ignore=test", "excludes test files from the run"),
+    ("--ignore test", "excludes test files from the run"),
+    ("testpathignorepatterns", "excludes test files from the run"),
+];
+
+fn count(text: &str, needle: &str) -> usize {
+    text.matches(needle).count()
+}
+
+fn assertions(lower: &str) -> usize {
+    // Comments are not assertions: drop `#`/`//` comment lines.
+    lower
+        .lines()
+        .filter(|l| {
+            let t = l.trim_start();
+            !t.starts_with('#') && !t.starts_with("//")
+        })
+        .map(|l| ASSERTIONS.iter().map(|a| count(l, a)).sum::<usize>())
+        .sum()
+}
+
+fn task_is_about_tests(cx: &Context<'_>) -> bool {
+    let Some(task) = cx.task() else {
+        return false;
+    };
+    let text = task.text().to_ascii_lowercase();
+    let words = [
+        "test", "tests", "testing", "spec", "specs", "coverage", "fixture", "fixtures", "pytest",
+        "unittest", "jest", "vitest",
+    ];
+    text.split(|c: char| !c.is_alphanumeric())
+        .any(|w| words.contains(&w))
+        || task.file_hints.iter().any(|h| is_test_path(h))
+}
+
+fn task_mentions(cx: &Context<'_>, words: &[&str]) -> bool {
+    cx.task().is_some_and(|t| {
+        let text = t.text().to_ascii_lowercase();
+        words.iter().any(|w| text.contains(w))
+    })
+}
+
+impl Guard for TestIntegrity {
+    fn info(&self) -> &'static GuardInfo {
+        &INFO
+    }
+
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
+        let about_tests = task_is_about_tests(cx);
+        let skip_asked = task_mentions(cx, &["skip", "xfail", "ignore", "disable", "flaky"]);
+        for file in cx.files() {
+            let path = file.path();
+            let before = file.before_text().unwrap_or("");
+            let after = file.after_text();
+            let test_file = is_test_path(path);
+            let before_l = before.to_ascii_lowercase();
+
+            // A test file changed or deleted by a task that is not about tests.
+            if test_file && cx.task().is_some() && !about_tests && file.change().before.is_some() {
+                let what = if after.is_none() { "deletes" } else { "edits" };
+                out.push(
+                    Finding::new(
+                        &INFO,
+                        cx.intent_severity(),
+                        format!("the change {what} test file `{path}`, but the task is not about tests"),
+                    )
+                    .at(path, None, None)
+                    .feedback(format!(
+                        "Do not change `{path}`: the task is not about tests. Tests define the expected behaviour; fix the code under test so the existing tests pass."
+                    ))
+                    .data(serde_json::json!({"check": "test_file_touched"})),
+                );
+            }
+
+            let Some(after) = after else {
+                continue;
+            };
+            let after_l = after.to_ascii_lowercase();
+            let added = added_lines(before, after);
+
+            // New skip / xfail / ignore / focus markers (counted, so moved lines do not fire).
+            if test_file || file.kind() != slopguard_lang::FileKind::Other {
+                for (needle, what) in MARKERS {
+                    let (b, a) = (count(&before_l, needle), count(&after_l, needle));
+                    if a > b {
+                        let line = added
+                            .iter()
+                            .find(|(_, l)| l.to_ascii_lowercase().contains(needle))
+                            .map(|(n, _)| *n);
+                        let severity = if skip_asked {
+                            Severity::Warn
+                        } else {
+                            Severity::Block
+                        };
+                        out.push(
+                            Finding::new(
+                                &INFO,
+                                severity,
+                                format!("new `{}` marker in `{path}` ({what})", needle.trim_end_matches('(')),
+                            )
+                            .at(path, line, None)
+                            .feedback(format!(
+                                "Do not add `{}` to `{path}`: it {what} instead of making it pass. Remove the marker and fix the code under test.",
+                                needle.trim_end_matches('(')
+                            ))
+                            .data(serde_json::json!({"check": "skip_marker", "marker": needle})),
+                        );
+                    }
+                }
+            }
+
+            if test_file && file.change().before.is_some() {
+                // Removed assertions.
+                let (b, a) = (assertions(&before_l), assertions(&after_l));
+                if a < b {
+                    let severity = if about_tests {
+                        Severity::Warn
+                    } else {
+                        Severity::Block
+                    };
+                    out.push(
+                        Finding::new(
+                            &INFO,
+                            severity,
+                            format!("{} assertion(s) removed from `{path}` ({b} -> {a})", b - a),
+                        )
+                        .at(path, None, None)
+                        .feedback(format!(
+                            "Keep every assertion in `{path}`: removing {} assertion(s) hides failures instead of fixing them. Restore them and fix the code under test.",
+                            b - a
+                        ))
+                        .data(serde_json::json!({"check": "assertions_removed", "before": b, "after": a})),
+                    );
+                }
+            }
+            if test_file {
+                // Vacuous assertions added.
+                for (n, l) in &added {
+                    let t = l.trim().to_ascii_lowercase().replace("  ", " ");
+                    let t = t.trim_end_matches(';');
+                    if VACUOUS
+                        .iter()
+                        .any(|v| t == *v || t.starts_with(&format!("{v} ")))
+                    {
+                        out.push(
+                            Finding::new(
+                                &INFO,
+                                Severity::Block,
+                                format!("vacuous assertion `{}` added to `{path}`", l.trim()),
+                            )
+                            .at(path, Some(*n), None)
+                            .feedback(format!(
+                                "`{}` can never fail: it empties the test. Assert the real expected value instead.",
+                                l.trim()
+                            ))
+                            .data(serde_json::json!({"check": "vacuous_assertion"})),
+                        );
+                    }
+                }
+            }
+
+            // Escapes in configs and scripts.
+            if !test_file {
+                for (n, l) in &added {
+                    let ll = l.to_ascii_lowercase();
+                    let hit = ESCAPES
+                        .iter()
+                        .find(|(needle, _)| ll.contains(needle))
+                        .map(|(needle, what)| (needle.to_string(), *what))
+                        .or_else(|| {
+                            (ll.contains("test")
+                                && (ll.contains("|| true") || ll.contains("|| exit 0")))
+                            .then(|| {
+                                (
+                                    "|| true".to_string(),
+                                    "makes a failing test command succeed",
+                                )
+                            })
+                        });
+                    if let Some((needle, what)) = hit {
+                        out.push(
+                            Finding::new(
+                                &INFO,
+                                Severity::Block,
+                                format!("`{path}`: added `{}` {what}", needle.trim()),
+                            )
+                            .at(path, Some(*n), None)
+                            .feedback(format!(
+                                "Do not add `{}` in `{path}`: it {what}. Tests must run and fail when the code is wrong.",
+                                needle.trim()
+                            ))
+                            .data(serde_json::json!({"check": "escape", "escape": needle})),
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_paths() {
+        for p in [
+            "tests/test_db.py",
+            "test_x.py",
+            "pkg/db_test.go",
+            "src/app.test.ts",
+            "web/__tests__/a.js",
+            "tests/cli.rs",
+            "conftest.py",
+            "spec/user_spec.rb",
+        ] {
+            assert!(is_test_path(p), "{p}");
+        }
+        for p in [
+            "src/db.py",
+            "src/testing_utils.md",
+            "README.md",
+            "src/contest.py",
+        ] {
+            assert!(!is_test_path(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn counts_assertions_not_comments() {
+        assert_eq!(
+            assertions("assert x == 1\n# assert y\nself.assertequal(a, b)\n"),
+            2
+        );
+    }
+}
