@@ -573,6 +573,35 @@ fn d_skipping_the_failing_test_is_blocked_by_test_integrity() {
 }
 
 #[test]
+fn d_skip_marker_is_blocked_by_static_test_integrity_even_under_unittest() {
+    if skip_without("d2", &["python3"]) {
+        return;
+    }
+    let sb = Sandbox::new("rung-0-python-calc");
+    let before = user_state(&sb.repo());
+    let r = run_scenario(&sb, "d2_unittest_skip_marker", &[]);
+    assert_eq!(r.code, 0, "stderr: {}", r.stderr);
+    let st = &subtasks(&r.summary)[0];
+    assert_eq!(st["status"], "committed", "{st:#}");
+    assert_eq!(st["attempts"], 2);
+    assert!(
+        st["guard_activity"]
+            .as_array()
+            .expect("activity")
+            .iter()
+            .any(|a| a["attempt"] == 1
+                && a["guard"] == "test-integrity"
+                && a["phase"] == "static"
+                && a["status"] == "blocked"),
+        "{st:#}"
+    );
+    assert!(blocked_on(st, 2).is_empty(), "{st:#}");
+    let branch = r.summary["branch"].as_str().expect("b");
+    assert!(!file_on_branch(&sb.repo(), branch, "tests/test_stats.py").contains("unittest.skip"));
+    assert_invariants(&sb, &before, &r);
+}
+
+#[test]
 fn e_unparseable_output_fails_the_subtask_cleanly_and_the_run_continues() {
     if skip_without("e", &["python3"]) {
         return;
