@@ -167,9 +167,10 @@ fn one_seed(seed: u64, max_delay_ms: u64) -> (usize, Duration) {
             .stderr(std::fs::File::create(dir.path().join("stderr.txt")).unwrap())
             .process_group(0);
         // Killed before the run state was first written: nothing to resume, start again.
-        let started = repo.join(".slopguard/runs").read_dir().is_ok_and(|mut d| {
-            d.any(|e| e.is_ok_and(|e| e.path().join("state.json").exists()))
-        });
+        let started = repo
+            .join(".slopguard/runs")
+            .read_dir()
+            .is_ok_and(|mut d| d.any(|e| e.is_ok_and(|e| e.path().join("state.json").exists())));
         if !started {
             cmd.arg("--plan-from-file")
                 .arg(&plan)
@@ -191,7 +192,11 @@ fn one_seed(seed: u64, max_delay_ms: u64) -> (usize, Duration) {
             if t0.elapsed() >= Duration::from_millis(delay) {
                 // Half the time the whole process group (a crash), else only the run process.
                 let pid = child.id() as i32;
-                let target = if rng.next() % 2 == 0 { -pid } else { pid };
+                let target = if rng.next().is_multiple_of(2) {
+                    -pid
+                } else {
+                    pid
+                };
                 unsafe {
                     libc::kill(target, libc::SIGKILL);
                 }

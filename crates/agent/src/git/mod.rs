@@ -260,7 +260,7 @@ pub fn commit_paths(worktree: &Path, paths: &[String], message: &str) -> Result<
     add.extend(paths.iter().map(|s| s.as_str()));
     git(worktree, &add)?;
     let mut env: Vec<(&str, &str)> = Vec::new();
-    if git(worktree, &["config", "user.email"]).is_err() {
+    if !has_identity(worktree) {
         env.extend([
             ("GIT_AUTHOR_NAME", "slopguard"),
             ("GIT_AUTHOR_EMAIL", "slopguard@localhost"),
@@ -272,6 +272,22 @@ pub fn commit_paths(worktree: &Path, paths: &[String], message: &str) -> Result<
     args.extend(paths.iter().map(|s| s.as_str()));
     git_env(worktree, &args, &env)?;
     Ok(git(worktree, &["rev-parse", "HEAD"])?.trim().to_string())
+}
+
+/// Whether the repository at `dir` has a committer e-mail configured (asked once per directory
+/// and process).
+fn has_identity(dir: &Path) -> bool {
+    static CACHE: std::sync::Mutex<Vec<(PathBuf, bool)>> = std::sync::Mutex::new(Vec::new());
+    if let Ok(c) = CACHE.lock()
+        && let Some((_, v)) = c.iter().find(|(p, _)| p == dir)
+    {
+        return *v;
+    }
+    let v = git(dir, &["config", "user.email"]).is_ok();
+    if let Ok(mut c) = CACHE.lock() {
+        c.push((dir.to_path_buf(), v));
+    }
+    v
 }
 
 /// A commit of the run branch that carries a subtask trailer.

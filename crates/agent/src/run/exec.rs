@@ -353,12 +353,24 @@ struct Ctx<'a> {
     worktree: PathBuf,
     config: Config,
     obs: Observations,
+    /// Time per pipeline part (for the overhead breakdown).
+    timers: std::cell::RefCell<std::collections::BTreeMap<&'static str, Duration>>,
+    /// The fingerprint, computed once and refreshed when a landed change touches a manifest.
+    fingerprint: Option<slopguard_fingerprint::Fingerprint>,
 }
 
 impl Ctx<'_> {
     fn save(&self) -> Result<(), RunError> {
+        let t = Instant::now();
         state::save(&self.state_path, &self.state)?;
+        self.time("state", t);
         Ok(())
+    }
+
+    fn time(&self, part: &'static str, since: Instant) {
+        if let Ok(mut m) = self.timers.try_borrow_mut() {
+            *m.entry(part).or_default() += since.elapsed();
+        }
     }
 
     fn emit(&self, phase: &str, event: &str, data: serde_json::Value) {
@@ -502,6 +514,8 @@ pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary,
         worktree: worktree.clone(),
         config,
         obs: Observations::open(opts.db.as_deref(), opts.no_store || opts.dry_run),
+        timers: Default::default(),
+        fingerprint: None,
     };
     cx.save()?;
     progress.on(&ProgressEvent::Phase("preflight"));
@@ -593,10 +607,10 @@ pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary,
         json!({"status": cx.state.status, "landed": landed, "failed": failed}),
     );
     cx.obs.close();
-    if !opts.keep_worktree {
-        if let Err(e) = git::remove_worktree(&repo, &worktree) {
-            tracing::warn!(%e, "worktree not removed");
-        }
+    if !opts.keep_worktree
+        && let Err(e) = git::remove_worktree(&repo, &worktree)
+    {
+        tracing::warn!(%e, "worktree not removed");
     }
     let mut summary = summarize(&cx.state, &cx.trace_path, &cx.state_path);
     summary.metrics_after = metrics_after;
@@ -774,7 +788,13 @@ fn run_subtask(
         cx.save()?;
     }
     let guard_task = worker::guard_task(&subtask, &task_title);
-    let fingerprint = slopguard_fingerprint::compute(&cx.worktree).ok();
+    cx.timers.borrow_mut().clear();
+    if cx.fingerprint.is_none() {
+        let t = Instant::now();
+        cx.fingerprint = slopguard_fingerprint::compute(&cx.worktree).ok();
+        cx.time("fingerprint", t);
+    }
+    let fingerprint = cx.fingerprint.clone();
     let max = cx.state.max_attempts.max(1);
     let mut feedback = String::new();
     let mut modes: Vec<FailureMode> = Vec::new();
@@ -797,8 +817,8 @@ fn run_subtask(
         if let Some(s) = cx.state.subtask_mut(id) {
             s.attempts = attempt;
         }
-        cx.save()?;
         let tree: Arc<dyn Tree> = Arc::new(WorkTree::new(&cx.worktree));
+        let t_prompt = Instant::now();
         let pr = prompt::build(
             &subtask,
             &task_title,
@@ -807,6 +827,7 @@ fn run_subtask(
             &feedback,
             attempt,
         );
+        cx.time("prompt", t_prompt);
         let t = Instant::now();
         let reply = client.chat_json_value(Role::Worker, &pr.messages, &worker::reply_schema());
         att_llm += t.elapsed();
@@ -893,7 +914,9 @@ fn run_subtask(
         let touched: Vec<String> = change.changes.iter().map(|c| c.path.clone()).collect();
         record.touched = touched.clone();
         // Static guards on the overlay, before anything is written.
+        let t_guards = Instant::now();
         let report = worker::static_guards(&change, &guard_task, &cx.config, fingerprint.as_ref());
+        cx.time("static_guards", t_guards);
         let act = worker::activity(&report, attempt);
         for a in &act {
             cx.progress.on(&ProgressEvent::Guard {
@@ -928,7 +951,9 @@ fn run_subtask(
             continue;
         }
         // Write, then the dynamic guards on the written tree.
+        let t_write = Instant::now();
         let written = dynamic::write_change(&cx.worktree, &change)?;
+        cx.time("write", t_write);
         let dynr = dynamic::run_dynamic(&cx.worktree, cx.state.baseline.as_ref(), &cx.opts.dynamic);
         att_tool += dynr.elapsed;
         for (g, code, v) in &dynr.verdicts {
@@ -1008,7 +1033,28 @@ fn run_subtask(
                     .join(", ")
             );
             let msg = git::commit_message(&commit_title, &why, &paths, id, &cx.state.run_id);
-            match git::commit_paths(&cx.worktree, &paths, &msg) {
+            let t_git = Instant::now();
+            let committed = git::commit_paths(&cx.worktree, &paths, &msg);
+            cx.time("git_commit", t_git);
+            if committed.is_ok()
+                && paths.iter().any(|p| {
+                    let name = p.rsplit('/').next().unwrap_or(p);
+                    matches!(
+                        name,
+                        "Cargo.toml"
+                            | "package.json"
+                            | "pyproject.toml"
+                            | "go.mod"
+                            | "setup.py"
+                            | "setup.cfg"
+                            | "Pipfile"
+                            | "Gemfile"
+                    ) || name.starts_with("requirements")
+                })
+            {
+                cx.fingerprint = None;
+            }
+            match committed {
                 Ok(c) => {
                     record.outcome = "committed".into();
                     (SubtaskStatus::Committed, Some(c))
@@ -1129,7 +1175,9 @@ fn run_subtask(
         Vec::new()
     };
     obs.extra = Some(json!({"attempts": cx.state.subtask_mut(id).map(|s| s.attempts)}));
+    let t_store = Instant::now();
     cx.obs.record(&obs);
+    cx.time("store", t_store);
     let overhead = sub_start
         .elapsed()
         .saturating_sub(llm_time)
@@ -1139,7 +1187,8 @@ fn run_subtask(
         "worker.subtask.timing",
         json!({"subtask_id": id, "total_ms": sub_start.elapsed().as_secs_f64() * 1000.0,
                "llm_ms": llm_time.as_secs_f64() * 1000.0, "toolchain_ms": tool_time.as_secs_f64() * 1000.0,
-               "overhead_ms": overhead.as_secs_f64() * 1000.0}),
+               "overhead_ms": overhead.as_secs_f64() * 1000.0,
+               "parts_ms": cx.timers.borrow().iter().map(|(k, v)| (k.to_string(), json!(v.as_secs_f64() * 1000.0))).collect::<serde_json::Map<_, _>>()}),
     );
     Ok(())
 }
@@ -1170,11 +1219,14 @@ fn finish_attempt(
         .saturating_sub(tool)
         .as_secs_f64()
         * 1000.0;
+    let landed = feedback.is_empty();
     if let Some(s) = cx.state.subtask_mut(id) {
         s.guard_activity.extend(activity);
         s.attempt_log.push(record);
     }
-    if let Err(e) = cx.save() {
+    // A landed attempt is saved with the subtask's outcome right after (one write, not two);
+    // a crash in between is repaired by reconciling the branch's commits.
+    if !landed && let Err(e) = cx.save() {
         tracing::warn!(%e, "state not saved");
     }
 }
