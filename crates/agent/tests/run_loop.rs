@@ -1,0 +1,248 @@
+//! The run loop in-process against a scripted model, on a Python repository whose tests run
+//! with `unittest`: G7 and G8 block and the retry lands; a subtask whose replies never parse
+//! fails cleanly and the run goes on; a dry run commits nothing. The user's tree stays
+//! byte-identical and the store holds one observation per subtask.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+use scripted_llm::{Script, ScriptedServer};
+use slopguard_agent::dynamic::DynamicOptions;
+use slopguard_agent::plan::{Action, Plan, Subtask, Task};
+use slopguard_agent::run::{NoProgress, PlanSource, RunOptions, RunStatus, SubtaskStatus, execute};
+use slopguard_llm::LlmConfig;
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+const CALC: &str = "def add(a, b):\n    return a - b\n\n\ndef helper():\n    return 5\n";
+const TESTS: &str = "import unittest\n\nfrom calc import add, helper\n\n\nclass CalcTest(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n\n    def test_helper(self):\n        self.assertEqual(helper(), 5)\n";
+
+fn repo() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    git(r, &["init", "-q", "-b", "main"]);
+    git(r, &["config", "user.email", "t@example.com"]);
+    git(r, &["config", "user.name", "t"]);
+    std::fs::write(r.join("calc.py"), CALC).unwrap();
+    std::fs::write(r.join("notes.txt"), "notes\n").unwrap();
+    std::fs::create_dir_all(r.join("tests")).unwrap();
+    std::fs::write(r.join("tests/__init__.py"), "").unwrap();
+    std::fs::write(r.join("tests/test_calc.py"), TESTS).unwrap();
+    git(r, &["add", "-A"]);
+    git(r, &["commit", "-q", "-m", "init"]);
+    std::fs::write(r.join("notes.txt"), "uncommitted user work\n").unwrap();
+    dir
+}
+
+fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut m = BTreeMap::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name == ".git" || name == ".slopguard" {
+                continue;
+            }
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                m.insert(
+                    p.strip_prefix(root).unwrap().display().to_string(),
+                    std::fs::read(&p).unwrap(),
+                );
+            }
+        }
+    }
+    m
+}
+
+fn plan() -> Plan {
+    let st = |title: &str, hints: &[&str]| Subtask {
+        id: String::new(),
+        title: title.into(),
+        description: String::new(),
+        file_hints: hints.iter().map(|s| s.to_string()).collect(),
+        action: Action::Modify,
+    };
+    Plan {
+        tasks: vec![Task {
+            id: "T001".into(),
+            title: "Fix add".into(),
+            priority: 1,
+            description: String::new(),
+            subtasks: vec![
+                st("Make add return the sum", &["calc.py"]),
+                st("Document add in notes", &["notes.txt"]),
+            ],
+        }],
+    }
+}
+
+fn patch(search: &str, replace: &str) -> String {
+    serde_json::json!({"commit_message": "Fix add: return the sum", "patches": [{"action": "modify",
+        "path": "calc.py", "edits": [{"search": search, "replace": replace}]}]})
+    .to_string()
+}
+
+fn opts(repo: &Path, url: &str, db: &str, wt: &Path) -> RunOptions {
+    RunOptions {
+        path: repo.to_path_buf(),
+        branch: Some("sg/loop".into()),
+        plan: PlanSource::Given(plan()),
+        llm: LlmConfig::single(url, "scripted-model"),
+        db: Some(db.to_string()),
+        analysis_toolchain: false,
+        measure_after: false,
+        worktree: Some(wt.to_path_buf()),
+        dynamic: DynamicOptions::default(),
+        ..RunOptions::default()
+    }
+}
+
+#[test]
+fn guards_block_then_retry_lands_and_bad_json_fails_cleanly() {
+    if Command::new("python3").arg("--version").output().is_err() {
+        eprintln!("python3 missing; skipped");
+        return;
+    }
+    let dir = repo();
+    let r = dir.path();
+    let before = snapshot(r);
+    let tmp = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", tmp.path().join("store.db").display());
+    let drop_helper = serde_json::json!({"commit_message": "fix", "patches": [{"action": "modify",
+        "path": "calc.py", "content": "def add(a, b):\n    return a + b\n"}]})
+    .to_string();
+    let script = Script::new()
+        // S01 attempt 1: drops `helper` (G7 blocks before anything is written).
+        .content(drop_helper)
+        // attempt 2: fixes add but breaks helper (G8: test_helper passed at the baseline).
+        .content(patch(
+            "    return a - b\n\n\ndef helper():\n    return 5\n",
+            "    return a + b\n\n\ndef helper():\n    return 6\n",
+        ))
+        // attempt 3: the fix.
+        .content(patch("    return a - b\n", "    return a + b\n"))
+        // S02: never valid JSON (every attempt and every correction turn).
+        .content("I think you should edit notes.txt, here is how: {oops")
+        .repeat_last();
+    let server = ScriptedServer::start(script).unwrap();
+    let summary = execute(
+        &opts(r, &server.url(), &db, &tmp.path().join("wt")),
+        &NoProgress,
+    )
+    .unwrap();
+
+    let s1 = &summary.tasks[0].subtasks[0];
+    assert_eq!(s1.status, SubtaskStatus::Committed, "{s1:#?}");
+    assert_eq!(s1.attempts, 3);
+    let fired = s1.guards_fired();
+    assert!(
+        fired.contains(&"symbol-preservation".to_string()),
+        "{fired:?}"
+    );
+    assert!(fired.contains(&"test-regression".to_string()), "{fired:?}");
+    let s2 = &summary.tasks[0].subtasks[1];
+    assert_eq!(s2.status, SubtaskStatus::Failed);
+    assert!(
+        s2.failure_modes.contains(&"json_parse_bad".to_string()),
+        "{:?}",
+        s2.failure_modes
+    );
+    assert_eq!(summary.status, RunStatus::Partial);
+
+    // The branch holds exactly the guarded commit; the fix is in it.
+    let log = git(r, &["log", "--format=%s", "main..sg/loop"]);
+    assert_eq!(log.lines().count(), 1, "{log}");
+    let calc = git(r, &["show", "sg/loop:calc.py"]);
+    assert!(
+        calc.contains("return a + b") && calc.contains("return 5"),
+        "{calc}"
+    );
+    let body = git(r, &["log", "-1", "--format=%B", "sg/loop"]);
+    assert!(body.contains("Slopguard-Subtask: T001-S01"), "{body}");
+    // The user's tree is untouched and the worktree is gone.
+    assert_eq!(snapshot(r), before);
+    assert!(!tmp.path().join("wt").exists());
+    // The baseline advanced: test_add no longer counts as failing.
+    let st = slopguard_agent::state::load(Path::new(&summary.state_path)).unwrap();
+    assert!(st.baseline.unwrap().failing.is_empty());
+    // Trace events of the seeds are there.
+    let trace = std::fs::read_to_string(&summary.trace_path).unwrap();
+    for ev in [
+        "run.begin",
+        "critic_ast_diff.fail",
+        "critic_test_regression.fail",
+        "critic_build_retry.success",
+        "worker.subtask.failed",
+        "run.exit_clean",
+    ] {
+        assert!(
+            trace.contains(&format!("\"event\":\"{ev}\"")),
+            "missing {ev}"
+        );
+    }
+    // One observation per subtask.
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let rows = rt.block_on(async {
+        let store = slopguard_store::Store::open(&db).await.unwrap();
+        store
+            .agent_log(&slopguard_store::LogQuery {
+                run_id: Some(summary.run_id.clone()),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+    });
+    assert_eq!(rows.len(), 2, "{rows:#?}");
+}
+
+#[test]
+fn dry_run_commits_nothing() {
+    let dir = repo();
+    let r = dir.path();
+    let before = snapshot(r);
+    let branches = git(r, &["branch", "--list"]);
+    let tmp = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", tmp.path().join("store.db").display());
+    let script = Script::new()
+        .content(patch("    return a - b\n", "    return a + b\n"))
+        .content(
+            serde_json::json!({"commit_message": "notes", "patches": [{"action": "modify",
+                "path": "notes.txt", "content": "notes\nadd returns the sum\n"}]})
+            .to_string(),
+        );
+    let server = ScriptedServer::start(script).unwrap();
+    let mut o = opts(r, &server.url(), &db, &tmp.path().join("wt"));
+    o.dry_run = true;
+    o.dynamic.tests = false;
+    let summary = execute(&o, &NoProgress).unwrap();
+    assert!(summary.dry_run);
+    assert!(
+        summary
+            .subtasks()
+            .all(|s| s.status == SubtaskStatus::Passed),
+        "{summary:#?}"
+    );
+    assert!(summary.commits().is_empty());
+    assert_eq!(git(r, &["branch", "--list"]), branches);
+    assert_eq!(snapshot(r), before);
+}
