@@ -273,7 +273,9 @@ impl slopguard_fingerprint::FileSource for AfterTree<'_, '_> {
     /// does to the file list and to manifests (the only inputs of a fingerprint).
     fn cache_key(&self) -> Option<String> {
         let base = self.cx.base().id();
-        if base.starts_with("worktree:") {
+        // Only commit ids name immutable content; working trees change and every in-memory
+        // tree shares the id `memory`.
+        if base.starts_with("worktree:") || base == "memory" {
             return None;
         }
         use std::hash::{Hash, Hasher};
