@@ -728,6 +728,42 @@ fn reconcile(cx: &mut Ctx<'_>) -> Result<(), RunError> {
         cx.state.baseline = None;
         cx.save()?;
     }
+    // A run killed between a commit and its observation records it now (at least once).
+    let pending: Vec<(String, Option<String>, Vec<String>, u32)> = cx
+        .state
+        .tasks
+        .iter()
+        .flat_map(|t| t.subtasks.iter())
+        .filter(|s| s.status == SubtaskStatus::Committed && !s.observed)
+        .map(|s| {
+            let files = if s.touched_files.is_empty() {
+                s.file_hints.clone()
+            } else {
+                s.touched_files.clone()
+            };
+            (s.id.clone(), s.commit.clone(), files, s.attempts)
+        })
+        .collect();
+    for (id, commit, files, attempts) in pending {
+        let mut obs = NewObservation::new(
+            &cx.state.repo_id,
+            &cx.state.run_id,
+            "slopguard-worker",
+            Outcome::Success,
+        );
+        obs.subtask_id = Some(id.clone());
+        obs.model = (!cx.state.model.is_empty()).then(|| cx.state.model.clone());
+        obs.branch = Some(cx.state.branch.clone());
+        obs.commit_sha = commit;
+        obs.touched_files = files;
+        obs.extra = Some(json!({"attempts": attempts, "reconciled": true}));
+        if cx.obs.record(&obs).is_some()
+            && let Some(s) = cx.state.subtask_mut(&id)
+        {
+            s.observed = true;
+        }
+    }
+    cx.save()?;
     Ok(())
 }
 
@@ -1176,7 +1212,13 @@ fn run_subtask(
     };
     obs.extra = Some(json!({"attempts": cx.state.subtask_mut(id).map(|s| s.attempts)}));
     let t_store = Instant::now();
-    cx.obs.record(&obs);
+    if cx.obs.record(&obs).is_some()
+        && let Some(s) = cx.state.subtask_mut(id)
+    {
+        // Persisted with the next state write; a crash before it records the observation
+        // again on resume (at least once, never lost).
+        s.observed = true;
+    }
     cx.time("store", t_store);
     let overhead = sub_start
         .elapsed()

@@ -124,6 +124,9 @@ pub struct SubtaskSummary {
     /// Why it failed or was skipped, for humans.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// The subtask's observation was recorded in the store.
+    #[serde(default)]
+    pub observed: bool,
 }
 
 impl SubtaskSummary {
