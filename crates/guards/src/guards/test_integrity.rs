@@ -142,18 +142,38 @@ fn assertions(lower: &str) -> usize {
         .sum()
 }
 
+/// Whether the task is about the tests themselves: it names a test file, or asks to write,
+/// change or extend tests. "Fix the bug behind the failing tests" is about the code, not the
+/// tests, so it does not count.
 fn task_is_about_tests(cx: &Context<'_>) -> bool {
     let Some(task) = cx.task() else {
         return false;
     };
+    if task.file_hints.iter().any(|h| is_test_path(h)) {
+        return true;
+    }
     let text = task.text().to_ascii_lowercase();
-    let words = [
-        "test", "tests", "testing", "spec", "specs", "coverage", "fixture", "fixtures", "pytest",
-        "unittest", "jest", "vitest",
+    const PHRASES: &[&str] = &[
+        "add test",
+        "add a test",
+        "add tests",
+        "write test",
+        "write a test",
+        "new test",
+        "tests for",
+        "test for",
+        "unit test",
+        "regression test",
+        "test suite",
+        "test coverage",
+        "coverage",
+        "fixture",
+        "refactor the test",
+        "update the test",
+        "update test",
+        "quarantine",
     ];
-    text.split(|c: char| !c.is_alphanumeric())
-        .any(|w| words.contains(&w))
-        || task.file_hints.iter().any(|h| is_test_path(h))
+    PHRASES.iter().any(|p| text.contains(p))
 }
 
 fn task_mentions(cx: &Context<'_>, words: &[&str]) -> bool {
@@ -347,6 +367,30 @@ mod tests {
         ] {
             assert!(!is_test_path(p), "{p}");
         }
+    }
+
+    #[test]
+    fn failing_tests_task_is_about_code() {
+        use slopguard_change::{ChangeSet, MemTree, Task};
+        let change = ChangeSet::new(std::sync::Arc::new(MemTree::default()), vec![], "t");
+        let config = crate::Config::default();
+        let about = |title: &str, hints: &[&str]| {
+            let task = Task {
+                title: title.into(),
+                file_hints: hints.iter().map(|s| s.to_string()).collect(),
+                ..Task::default()
+            };
+            task_is_about_tests(&Context::new(&change, Some(&task), &config))
+        };
+        assert!(!about(
+            "Fix the bug in shop/pricing.py behind the failing tests",
+            &["shop/pricing.py"]
+        ));
+        assert!(about(
+            "Add a regression test for apply_discount",
+            &["shop/pricing.py"]
+        ));
+        assert!(about("Tidy up", &["tests/test_pricing.py"]));
     }
 
     #[test]
