@@ -435,6 +435,29 @@ pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary,
     let config = Config::discover(&repo, opts.config.as_deref())
         .map_err(|e| RunError::Input(e.to_string()))?;
     let worker_cfg = opts.llm.role(Role::Worker).clone();
+    // The model is needed for every unfinished subtask (and for planning without a file); a
+    // dead endpoint fails before anything (branch, worktree, state) is created.
+    let client = BlockingClient::new(opts.llm.clone()).map_err(|e| RunError::Llm(e.to_string()))?;
+    let needs_llm = resumed
+        .as_ref()
+        .is_none_or(|st| st.plan.is_none() || st.first_unfinished().is_some());
+    let mut listed_model = None;
+    if needs_llm {
+        let health = client.health(Role::Worker);
+        if !health.reachable {
+            return Err(RunError::LlmUnreachable(format!(
+                "cannot reach the LLM endpoint at {}: {}. Start an OpenAI-compatible server there, or pass --llm-url / SLOPGUARD_LLM_URL (base URL including /v1) and --model; `slopguard doctor` checks the setup.{}",
+                health.url,
+                health.error.unwrap_or_else(|| "no answer".into()),
+                if resumed.is_some() {
+                    " The run state is kept: `slopguard run --resume` continues."
+                } else {
+                    " Nothing was created."
+                }
+            )));
+        }
+        listed_model = health.models.first().cloned();
+    }
     let state = match resumed {
         Some(mut st) => {
             st.resumes += 1;
@@ -521,24 +544,10 @@ pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary,
     progress.on(&ProgressEvent::Phase("preflight"));
     let branch = (!cx.state.dry_run).then(|| cx.state.branch.clone());
     git::ensure_worktree(&repo, &worktree, branch.as_deref(), &cx.state.base_commit)?;
-
-    // The model is needed for every unfinished subtask (and for planning without a file).
-    let client = BlockingClient::new(opts.llm.clone()).map_err(|e| RunError::Llm(e.to_string()))?;
-    let needs_llm = cx.state.plan.is_none() || cx.state.first_unfinished().is_some();
-    if needs_llm {
-        let health = client.health(Role::Worker);
-        if !health.reachable {
-            return Err(RunError::LlmUnreachable(format!(
-                "cannot reach the LLM endpoint at {}: {}. Start an OpenAI-compatible server there, or pass --llm-url / SLOPGUARD_LLM_URL (base URL including /v1) and --model; `slopguard doctor` checks the setup. The run state is kept: `slopguard run --resume` continues.",
-                health.url,
-                health.error.unwrap_or_else(|| "no answer".into())
-            )));
-        }
-        if cx.state.model.is_empty()
-            && let Some(m) = health.models.first()
-        {
-            cx.state.model = m.clone();
-        }
+    if cx.state.model.is_empty()
+        && let Some(m) = listed_model
+    {
+        cx.state.model = m;
     }
 
     if cx.state.plan.is_none() {
