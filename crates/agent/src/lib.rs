@@ -6,6 +6,12 @@
 //! * [`plan::post::run_all`] — Layer-A, Layer-2, Layer-B, G9, scope filter.
 //! * [`process::run`] — toolchain commands with a timeout, killed as a process group.
 //! * [`trace::Trace`] — JSON-lines trace events.
+//! * [`run::execute`] — `slopguard run`: the guarded execution loop, resume, dry run; returns a
+//!   [`run::RunSummary`] (the PR phase's input).
+//! * [`worker`] — prompt, reply schema, reply to change set, static guards on the overlay.
+//! * [`dynamic`] — writes and exact reverts, build, G8 test-regression, test count.
+//! * [`git`] — the run's worktree and branch, commits with `Slopguard-Subtask:` trailers.
+//! * [`state`] — atomic run state and the repository lock.
 
 pub mod analysis;
 pub mod dynamic;
