@@ -142,7 +142,13 @@ fn binds(line: &str, word: &str) -> bool {
         let assign = after.starts_with('=') && !after.starts_with("==") && !after.starts_with("=>");
         let typed = after.starts_with(':') && !after.starts_with("::");
         // `name = ...` / `name: T = ...` at the start of a statement.
+        let targets_only = !before.is_empty()
+            && before.chars().all(|c| {
+                c.is_alphanumeric() || c == '_' || c == ',' || c == '=' || c.is_whitespace()
+            })
+            && !before.contains("==");
         let at_start = before.is_empty()
+            || targets_only
             || before.ends_with("export")
             || before.ends_with("pub")
             || before.ends_with(')') && before.starts_with("pub(");
@@ -176,7 +182,9 @@ struct Removed<'a> {
 fn first_use(text: &str, r: &Removed<'_>, same_file: bool) -> Option<u32> {
     let is_macro = r.def.kind == DefKind::Macro;
     for (i, line) in text.lines().enumerate() {
-        if is_comment_line(r.lang, line) || (same_file && binds(line, r.rname)) {
+        if is_comment_line(r.lang, line)
+            || (same_file && (binds(line, r.rname) || is_import_line(line)))
+        {
             continue;
         }
         for p in word_positions(line, r.rname) {
@@ -197,8 +205,9 @@ fn first_use(text: &str, r: &Removed<'_>, same_file: bool) -> Option<u32> {
                         .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
                         .next()
                         .unwrap_or("");
-                    let mine = r.qualifiers.iter().any(|x| x.eq_ignore_ascii_case(q))
-                        || (same_file && matches!(q, "self" | "Self" | "this" | "cls"));
+                    // `self.x` / `Self::x` may reach an inherited or renamed owner's member: only
+                    // the module, package or owner's own name proves the removed one is meant.
+                    let mine = r.qualifiers.iter().any(|x| x.eq_ignore_ascii_case(q));
                     if mine {
                         return Some(i as u32 + 1);
                     }
@@ -331,6 +340,112 @@ fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option<Vec<Use>>>
     result
 }
 
+/// Protocol methods (`__eq__`) are called implicitly; their removal is never "still used".
+fn is_dunder(name: &str) -> bool {
+    name.len() > 4 && name.starts_with("__") && name.ends_with("__")
+}
+
+/// Names the language provides anyway: a removed polyfill of a builtin is not "still used".
+fn is_builtin(lang: Language, name: &str) -> bool {
+    const PYTHON: &[&str] = &[
+        "abs",
+        "all",
+        "any",
+        "ascii",
+        "bin",
+        "bool",
+        "bytes",
+        "callable",
+        "chr",
+        "compile",
+        "dict",
+        "dir",
+        "divmod",
+        "enumerate",
+        "eval",
+        "exec",
+        "filter",
+        "float",
+        "format",
+        "frozenset",
+        "getattr",
+        "globals",
+        "hasattr",
+        "hash",
+        "hex",
+        "id",
+        "input",
+        "int",
+        "isinstance",
+        "issubclass",
+        "iter",
+        "len",
+        "list",
+        "map",
+        "max",
+        "min",
+        "next",
+        "object",
+        "oct",
+        "open",
+        "ord",
+        "pow",
+        "print",
+        "range",
+        "repr",
+        "reversed",
+        "round",
+        "set",
+        "setattr",
+        "slice",
+        "sorted",
+        "str",
+        "sum",
+        "super",
+        "tuple",
+        "type",
+        "vars",
+        "zip",
+        "unicode",
+        "basestring",
+        "long",
+        "unichr",
+        "xrange",
+        "reduce",
+        "cmp",
+    ];
+    const JS: &[&str] = &[
+        "Object",
+        "Array",
+        "Promise",
+        "Symbol",
+        "Map",
+        "Set",
+        "WeakMap",
+        "JSON",
+        "Math",
+        "Number",
+        "String",
+        "Boolean",
+        "Error",
+        "TypeError",
+        "Reflect",
+        "Proxy",
+        "parseInt",
+        "parseFloat",
+        "isNaN",
+        "setTimeout",
+        "clearTimeout",
+        "structuredClone",
+        "queueMicrotask",
+    ];
+    match lang {
+        Language::Python => PYTHON.contains(&name),
+        Language::JavaScript | Language::TypeScript | Language::Tsx => JS.contains(&name),
+        _ => false,
+    }
+}
+
 fn is_test_name(name: &str) -> bool {
     name.starts_with("test_")
         || name.starts_with("Test")
@@ -375,11 +490,17 @@ impl SymbolPreservation {
                     && f.after_analysis()
                         .is_some_and(|a| a.definitions.iter().any(|d| reference_name(d) == rname))
             });
-            if moved || (owner.is_none() && after_text.lines().any(|l| binds(l, rname))) {
+            let rebound = after_text.lines().any(|l| {
+                binds(l, rname) || (is_import_line(l) && word_positions(l, rname).next().is_some())
+            });
+            if moved || (owner.is_none() && rebound) || is_builtin(lang, rname) || is_dunder(rname)
+            {
                 continue;
             }
+            // One- and two-line definitions (`mod x;`, signatures) hash alike under any name.
             let renamed_to = added
                 .iter()
+                .filter(|_| def.end_line >= def.start_line + 2)
                 .find(|d| d.body_hash == def.body_hash && d.kind == def.kind)
                 .map(|d| d.name.clone());
             out.push(Removed {
@@ -496,6 +617,8 @@ mod tests {
         assert!(!binds("x = helper(1)", "helper"));
         assert!(!binds("if helper == 1:", "helper"));
         assert!(!binds("print(helper())", "helper"));
+        assert!(binds("attributes = attrs = _make_attrs", "attributes"));
+        assert!(binds("a, helper = 1, 2", "helper"));
     }
 
     #[test]
