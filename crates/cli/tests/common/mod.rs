@@ -10,6 +10,12 @@ pub struct Repo {
     pub dir: tempfile::TempDir,
 }
 
+impl Default for Repo {
+    fn default() -> Self {
+        Repo::new()
+    }
+}
+
 impl Repo {
     pub fn new() -> Repo {
         let dir = tempfile::tempdir().expect("tempdir");
