@@ -249,13 +249,33 @@ pub fn from_commit(repo_path: &Path, rev: &str) -> Result<ChangeSet, ChangeError
 /// A commit against its first parent, reading through an already opened repository (replay
 /// opens one per worker thread so blob reads do not contend).
 pub fn from_commit_in(repo: &Arc<GitRepo>, rev: &str) -> Result<ChangeSet, ChangeError> {
-    let commit = repo.resolve_commit(rev)?;
-    let parents = repo.parents(&commit)?;
-    let message = repo
-        .run(&["log", "-1", "--format=%B", &commit])
-        .map(|m| String::from_utf8_lossy(&m).trim().to_string())
-        .ok();
-    from_commit_parts(repo, &commit, parents.first().map(String::as_str), message)
+    if rev.starts_with('-') || rev.is_empty() {
+        return Err(ChangeError::UnknownRevision(rev.to_string()));
+    }
+    // One git call for id, parents and message.
+    let spec = format!("{rev}^{{commit}}");
+    let out = repo
+        .run(&[
+            "log",
+            "-1",
+            "--no-walk",
+            "--format=%H%x1f%P%x1f%B",
+            &spec,
+            "--",
+        ])
+        .map_err(|_| ChangeError::UnknownRevision(rev.to_string()))?;
+    let text = String::from_utf8_lossy(&out);
+    let mut fields = text.splitn(3, '\x1f');
+    let commit = fields.next().unwrap_or("").trim().to_string();
+    if commit.is_empty() {
+        return Err(ChangeError::UnknownRevision(rev.to_string()));
+    }
+    let parent = fields
+        .next()
+        .and_then(|p| p.split_whitespace().next())
+        .map(str::to_string);
+    let message = fields.next().map(|m| m.trim().to_string());
+    from_commit_parts(repo, &commit, parent.as_deref(), message)
 }
 
 /// A commit whose id, first parent and message the caller already knows (from one `git log`
