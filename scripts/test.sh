@@ -14,4 +14,4 @@ if [ -z "${SLOPGUARD_TEST_PG:-}" ]; then
     fi
 fi
 
-cargo test --workspace -j2 "$@"
+cargo test --workspace --no-fail-fast -j2 "$@"
