@@ -43,6 +43,9 @@ if [[ -z "${SLOPGUARD_LLM_URL:-}" ]]; then
     eval "$export_line"
 fi
 export SLOPGUARD_LLM_URL
+# A small local model on one thread writes ~6-10 tokens/s: give each call time and bound it.
+export SLOPGUARD_LLM_TIMEOUT="${SLOPGUARD_LLM_TIMEOUT:-600}"
+export SLOPGUARD_WORKER_MAX_TOKENS="${SLOPGUARD_WORKER_MAX_TOKENS:-1024}"
 [[ -n "${SLOPGUARD_LLM_MODEL:-}" ]] && export SLOPGUARD_LLM_MODEL
 
 # 3. The sample repository: a fresh git repository with one seeded bug.
@@ -60,14 +63,14 @@ rm -f "$REPO/golden.json"
 )
 BASE="$(git -C "$REPO" rev-parse HEAD)"
 
-# 4. The run (progress on stderr, the run summary on stdout).
+# 4. The run (progress on stderr; the run summary is printed at the end).
 plan_args=()
 [[ -n "${MAIN_JOB_PLAN:-}" ]] && plan_args=(--plan-from-file "$MAIN_JOB_PLAN")
 echo "== slopguard run $REPO (model ${SLOPGUARD_LLM_MODEL:-server default} at $SLOPGUARD_LLM_URL)" >&2
 set +e
 "$BIN" run "$REPO" "${plan_args[@]}" --max-attempts "${MAIN_JOB_MAX_ATTEMPTS:-3}" \
-    --db "sqlite://$WORK/store.db" | tee "$WORK/summary.txt"
-code=${PIPESTATUS[0]}
+    --db "sqlite://$WORK/store.db" >"$WORK/summary.txt"
+code=$?
 set -e
 
 # 5. The branch, the PR body, the summary.
