@@ -450,6 +450,15 @@ fn a_model_fixes_the_bug_in_one_go() {
         .collect();
     assert!(passed.contains(&"test-regression"), "{passed:?}");
     assert!(passed.contains(&"symbol-preservation"), "{passed:?}");
+    // No GitHub remote: the PR body is written locally and its path reported.
+    let pr = &r.summary["pr"];
+    assert_eq!(pr["opened"], false, "{pr:#}");
+    let body_path = pr["body_path"].as_str().expect("pr.body_path");
+    let body = std::fs::read_to_string(body_path).expect("PR body file");
+    assert!(
+        body.contains(branch) || body.contains("src/db.py"),
+        "{body}"
+    );
     assert_invariants(&sb, &before, &r);
 }
 

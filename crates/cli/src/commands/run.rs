@@ -1,12 +1,13 @@
 //! `slopguard run PATH`: analysis, planning and guarded execution on a branch in a separate
 //! worktree; ends with a run summary (branch, commits, failed subtasks and why).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use slopguard_agent::dynamic::DynamicOptions;
+use slopguard_agent::forge::{self, ForgeConfig, PrOutcome, PublishRequest};
 use slopguard_agent::plan::post::Scope;
 use slopguard_agent::run::{
     PlanSource, Progress, ProgressEvent, RunError, RunOptions, RunStatus, RunSummary, execute,
@@ -202,8 +203,16 @@ impl Progress for TermView {
 /// environment errors (the state is kept; `--resume` continues).
 pub fn run(args: RunArgs, global: &crate::Global) -> anyhow::Result<u8> {
     slopguard_llm::install_crypto_provider();
+    // A git URL is cloned into the cache first; a local path is used as it is.
+    let target = match forge::prepare_target(&args.path.to_string_lossy()) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("slopguard: error: {e}");
+            return Ok(crate::EXIT_ERROR);
+        }
+    };
     let opts = RunOptions {
-        path: args.path.clone(),
+        path: target.path.clone(),
         base: args.base.clone(),
         branch: args.branch.clone(),
         resume: args.resume.clone(),
@@ -248,17 +257,81 @@ pub fn run(args: RunArgs, global: &crate::Global) -> anyhow::Result<u8> {
             });
         }
     };
-    print_summary(&summary, args.format)?;
+    let pr = (!summary.dry_run).then(|| publish_pr(&summary));
+    print_summary(&summary, pr.as_ref(), args.format)?;
     Ok(match summary.status {
         RunStatus::Completed => crate::EXIT_OK,
         _ => crate::EXIT_BLOCKED,
     })
 }
 
-fn print_summary(summary: &RunSummary, format: RunFormat) -> anyhow::Result<()> {
+/// The PR phase: push and open a PR when the repository has a GitHub remote and a token, else
+/// write the PR body to `.slopguard/runs/<id>/PR.md`. Never fails the run.
+fn publish_pr(summary: &RunSummary) -> Result<PrOutcome, String> {
+    let repo = Path::new(&summary.repo);
+    let out_dir = repo.join(".slopguard/runs").join(&summary.run_id);
+    // GitHub needs a branch name as the PR base, not `HEAD`.
+    let base = if summary.base == "HEAD" {
+        std::process::Command::new("git")
+            .arg("-C")
+            .arg(repo)
+            .args(["symbolic-ref", "--short", "-q", "HEAD"])
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+            .filter(|b| !b.is_empty())
+            .unwrap_or_else(|| summary.base.clone())
+    } else {
+        summary.base.clone()
+    };
+    forge::publish(
+        &PublishRequest {
+            repo_dir: repo,
+            branch: &summary.branch,
+            base: &base,
+            summary,
+            out_dir: &out_dir,
+        },
+        &ForgeConfig::from_env(),
+    )
+    .map_err(|e| e.to_string())
+}
+
+fn print_summary(
+    summary: &RunSummary,
+    pr: Option<&Result<PrOutcome, String>>,
+    format: RunFormat,
+) -> anyhow::Result<()> {
     match format {
-        RunFormat::Json => println!("{}", serde_json::to_string_pretty(summary)?),
-        RunFormat::Text => print!("{}", summary.to_text()),
+        RunFormat::Json => {
+            let mut v = serde_json::to_value(summary)?;
+            if let (Some(pr), Some(obj)) = (pr, v.as_object_mut()) {
+                let pr_json = match pr {
+                    Ok(PrOutcome::Opened {
+                        number,
+                        url,
+                        body_path,
+                    }) => serde_json::json!({
+                        "opened": true, "number": number, "url": url, "body_path": body_path,
+                    }),
+                    Ok(PrOutcome::Local { body_path, reason }) => serde_json::json!({
+                        "opened": false, "body_path": body_path, "reason": reason,
+                    }),
+                    Err(e) => serde_json::json!({"opened": false, "error": e}),
+                };
+                obj.insert("pr".into(), pr_json);
+            }
+            println!("{}", serde_json::to_string_pretty(&v)?);
+        }
+        RunFormat::Text => {
+            print!("{}", summary.to_text());
+            match pr {
+                Some(Ok(outcome)) => println!("{}", outcome.describe()),
+                Some(Err(e)) => println!("PR body not written: {e}"),
+                None => {}
+            }
+        }
     }
     Ok(())
 }
