@@ -390,26 +390,7 @@ impl Store {
         on_write!(self, |p| {
             let mut tx = p.begin().await?;
             for chunk in rows.chunks(CHUNK) {
-                let mut sql = String::from(
-                    "INSERT INTO observations (ts, repo, run_id, agent, subtask_id, model, \
-                     branch, commit_sha, outcome, touched_files, failure_modes, confidence, \
-                     extra) VALUES ",
-                );
-                for i in 0..chunk.len() {
-                    let b = i * 13;
-                    if i > 0 {
-                        sql.push(',');
-                    }
-                    sql.push('(');
-                    for k in 1..=13 {
-                        if k > 1 {
-                            sql.push(',');
-                        }
-                        sql.push('$');
-                        sql.push_str(&(b + k).to_string());
-                    }
-                    sql.push(')');
-                }
+                let sql = insert_observations_sql(chunk.len());
                 let mut q = sqlx::query(AssertSqlSafe(sql));
                 for obs in chunk {
                     q = q
@@ -961,6 +942,32 @@ fn lock_queue(
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+/// `INSERT INTO observations (...) VALUES ($1..$13), ($14..$26), ...` for `rows` observations.
+/// Every insert binds, per row, in this column order: ts, repo, run_id, agent, subtask_id,
+/// model, branch, commit_sha, outcome, touched_files, failure_modes, confidence, extra.
+fn insert_observations_sql(rows: usize) -> String {
+    const COLUMNS: usize = 13;
+    let mut sql = String::from(
+        "INSERT INTO observations (ts, repo, run_id, agent, subtask_id, model, branch, \
+         commit_sha, outcome, touched_files, failure_modes, confidence, extra) VALUES ",
+    );
+    for i in 0..rows {
+        if i > 0 {
+            sql.push(',');
+        }
+        sql.push('(');
+        for k in 1..=COLUMNS {
+            if k > 1 {
+                sql.push(',');
+            }
+            sql.push('$');
+            sql.push_str(&(i * COLUMNS + k).to_string());
+        }
+        sql.push(')');
+    }
+    sql
+}
+
 /// Inserts a batch in one statement (one implicit transaction) and returns the ids in batch
 /// order. SQLite assigns AUTOINCREMENT ids to a multi-row VALUES list in order; RETURNING's row
 /// order is unspecified, so the returned ids are sorted.
@@ -969,24 +976,7 @@ async fn insert_batch(
     batch: &[PendingObservation],
 ) -> Result<Vec<i64>> {
     let now = now_ms();
-    let mut sql = String::from(
-        "INSERT INTO observations (ts, repo, run_id, agent, subtask_id, model, branch, \
-         commit_sha, outcome, touched_files, failure_modes, confidence, extra) VALUES ",
-    );
-    for i in 0..batch.len() {
-        if i > 0 {
-            sql.push(',');
-        }
-        sql.push('(');
-        for k in 1..=13 {
-            if k > 1 {
-                sql.push(',');
-            }
-            sql.push('$');
-            sql.push_str(&(i * 13 + k).to_string());
-        }
-        sql.push(')');
-    }
+    let mut sql = insert_observations_sql(batch.len());
     sql.push_str(" RETURNING id");
     let mut q = sqlx::query_scalar::<_, i64>(AssertSqlSafe(sql));
     for (obs, _) in batch {
