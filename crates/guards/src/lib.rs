@@ -30,13 +30,3 @@ pub use guard::{Guard, GuardInfo};
 pub use registry::{find_guard, registry};
 pub use report::{GuardOutcome, GuardStatus, Report, Verdict};
 pub use runner::{run_static, run_static_with};
-
-/// Whole-word containment, as the guards use it for cheap pre-filtering.
-pub(crate) fn tree_text_has_word(text: &str, word: &str) -> bool {
-    text.match_indices(word).any(|(i, _)| {
-        let before = text[..i].chars().next_back();
-        let after = text[i + word.len()..].chars().next();
-        !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
-            && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
-    })
-}

@@ -58,8 +58,10 @@ fn by_name(defs: &[Definition]) -> BTreeMap<&str, &Definition> {
     map
 }
 
+/// Identifier bytes: ASCII alphanumerics, `_`, `$`, and any byte of a multi-byte UTF-8
+/// character (non-ASCII letters continue an identifier rather than bound it).
 fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
 }
 
 /// Byte offsets of `word` in `line` as a whole word.
@@ -308,7 +310,7 @@ fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option<Vec<Use>>>
         for (i, r) in removed.iter().enumerate() {
             if path == r.path
                 || family(other) != family(r.lang)
-                || !crate::tree_text_has_word(text, r.rname)
+                || word_positions(text, r.rname).next().is_none()
             {
                 continue;
             }
@@ -619,6 +621,18 @@ mod tests {
         assert!(!binds("print(helper())", "helper"));
         assert!(binds("attributes = attrs = _make_attrs", "attributes"));
         assert!(binds("a, helper = 1, 2", "helper"));
+    }
+
+    #[test]
+    fn word_boundaries() {
+        assert_eq!(
+            word_positions("x = helper(1)", "helper").collect::<Vec<_>>(),
+            vec![4]
+        );
+        assert!(word_positions("helpers()", "helper").next().is_none());
+        assert!(word_positions("$helper", "helper").next().is_none());
+        assert!(word_positions("éhelper", "helper").next().is_none());
+        assert!(word_positions("é helper", "helper").next().is_some());
     }
 
     #[test]
