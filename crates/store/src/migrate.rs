@@ -11,13 +11,22 @@ use sqlx::{PgPool, SqlitePool};
 use crate::Result;
 
 /// SQLite migrations: (version, SQL). Versions start at 1 and increase by one.
-const SQLITE: &[(i64, &str)] = &[(1, include_str!("../migrations/sqlite/0001_init.sql"))];
+const SQLITE: &[(i64, &str)] = &[
+    (1, include_str!("../migrations/sqlite/0001_init.sql")),
+    (
+        2,
+        include_str!("../migrations/sqlite/0002_agent_log_covering_index.sql"),
+    ),
+];
 
 /// PostgreSQL migrations: (version, SQL).
 const POSTGRES: &[(i64, &str)] = &[(1, include_str!("../migrations/postgres/0001_init.sql"))];
 
-/// The schema version this build expects.
-pub(crate) const LATEST: i64 = 1;
+/// The schema version this build expects on SQLite.
+pub(crate) const LATEST: i64 = 2;
+
+/// The schema version this build expects on PostgreSQL.
+pub(crate) const LATEST_POSTGRES: i64 = 1;
 
 /// Applies pending SQLite migrations.
 pub(crate) async fn sqlite(pool: &SqlitePool) -> Result<()> {
@@ -51,7 +60,7 @@ pub(crate) async fn postgres(pool: &PgPool) -> Result<()> {
             .fetch_one(pool)
             .await;
     if let Ok(Some(v)) = current
-        && v >= LATEST
+        && v >= LATEST_POSTGRES
     {
         return Ok(());
     }
@@ -87,13 +96,80 @@ pub(crate) async fn postgres(pool: &PgPool) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
+    use sqlx::sqlite::SqlitePoolOptions;
+
+    use crate::{LogQuery, NewObservation, Outcome, Store};
+
+    /// A file made by a version-1 build opens, is upgraded in place, and keeps its rows; the
+    /// agent-log query then reads through the covering index.
+    #[tokio::test]
+    async fn version_1_file_is_upgraded_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v1.db");
+        let opts = Store::sqlite_options(&path);
+        let pool = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(opts)
+            .await
+            .unwrap();
+        sqlx::raw_sql(super::SQLITE[0].1)
+            .execute(&pool)
+            .await
+            .unwrap();
+        sqlx::raw_sql(
+            "PRAGMA user_version = 1; \
+             INSERT INTO observations (ts, repo, run_id, agent, outcome) \
+             VALUES (5, 'r', 'run-1', 'a', 'fail')",
+        )
+        .execute(&pool)
+        .await
+        .unwrap();
+        pool.close().await;
+
+        let store = Store::open_sqlite(&path).await.unwrap();
+        store
+            .record_observation(&NewObservation::new("r", "run-2", "a", Outcome::Success))
+            .await
+            .unwrap();
+        let rows = store
+            .agent_log(&LogQuery {
+                repo: Some("r".into()),
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+        let runs: Vec<&str> = rows.iter().map(|r| r.run_id.as_str()).collect();
+        assert_eq!(runs, ["run-2", "run-1"]);
+        let read = store.sqlite_read_pool().expect("an SQLite store");
+        let version: i64 = sqlx::query_scalar("PRAGMA user_version")
+            .fetch_one(read)
+            .await
+            .unwrap();
+        assert_eq!(version, super::LATEST);
+        let plan: Vec<(i64, i64, i64, String)> = sqlx::query_as(
+            "EXPLAIN QUERY PLAN SELECT * FROM observations WHERE repo = 'r' AND ts >= 0 \
+             ORDER BY ts DESC, id DESC LIMIT 20",
+        )
+        .fetch_all(read)
+        .await
+        .unwrap();
+        let plan = plan.into_iter().map(|r| r.3).collect::<Vec<_>>().join("; ");
+        assert!(
+            plan.contains("COVERING INDEX observations_repo_ts_cover"),
+            "{plan}"
+        );
+    }
+
     #[test]
     fn versions_are_contiguous() {
-        for list in [super::SQLITE, super::POSTGRES] {
+        for (list, latest) in [
+            (super::SQLITE, super::LATEST),
+            (super::POSTGRES, super::LATEST_POSTGRES),
+        ] {
             for (i, (v, _)) in list.iter().enumerate() {
                 assert_eq!(*v, i as i64 + 1);
             }
-            assert_eq!(list.last().map(|(v, _)| *v), Some(super::LATEST));
+            assert_eq!(list.last().map(|(v, _)| *v), Some(latest));
         }
     }
 }

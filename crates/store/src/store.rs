@@ -31,6 +31,8 @@ enum Pools {
         /// Observations waiting for the writer: whoever holds the single write connection
         /// inserts everything queued in one statement (group commit) and answers each waiter.
         queue: Arc<std::sync::Mutex<Vec<PendingObservation>>>,
+        /// Background WAL checkpoints of a file store (`None` in memory, which has no WAL).
+        checkpoints: Option<Arc<Checkpoints>>,
     },
     Postgres(PgPool),
 }
@@ -43,6 +45,48 @@ type PendingObservation = (
 
 /// Most observations one group commit inserts (13 parameters each).
 const GROUP_COMMIT_MAX: usize = 500;
+
+/// WAL pages after which a connection checkpoints by itself when it commits. The store's own
+/// checkpoints (see [`Checkpoints`]) normally run long before this; it bounds the WAL when they
+/// cannot keep up, or when other processes write.
+const WAL_AUTOCHECKPOINT_PAGES: &str = "8192";
+
+/// Group commits between two background checkpoints.
+const COMMITS_PER_CHECKPOINT: u64 = 128;
+
+/// Background checkpoints of an SQLite store's WAL.
+///
+/// SQLite's automatic checkpoint runs inside the COMMIT that crosses its threshold, so the
+/// single writer (and every POST queued behind it) stalls while pages are copied and the file
+/// is synced: up to hundreds of milliseconds under load. Instead, every
+/// [`COMMITS_PER_CHECKPOINT`] group commits a PASSIVE checkpoint runs on a read connection,
+/// concurrently with the writer, and at most one at a time.
+#[derive(Debug, Default)]
+struct Checkpoints {
+    commits: std::sync::atomic::AtomicU64,
+    running: std::sync::atomic::AtomicBool,
+}
+
+impl Checkpoints {
+    /// Counts one commit and starts a checkpoint on `read` when one is due and none is running.
+    fn after_commit(self: &Arc<Self>, read: &SqlitePool) {
+        use std::sync::atomic::Ordering;
+        let n = self.commits.fetch_add(1, Ordering::Relaxed) + 1;
+        if !n.is_multiple_of(COMMITS_PER_CHECKPOINT) || self.running.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let (this, read) = (self.clone(), read.clone());
+        tokio::spawn(async move {
+            if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
+                .execute(&read)
+                .await
+            {
+                tracing::warn!("background WAL checkpoint failed: {e}");
+            }
+            this.running.store(false, Ordering::Release);
+        });
+    }
+}
 
 /// The observation store. Cheap to clone (shared pools).
 #[derive(Debug, Clone)]
@@ -223,7 +267,16 @@ impl Store {
         Store::open_sqlite(Path::new(path)).await
     }
 
-    fn sqlite_options(path: &Path) -> SqliteConnectOptions {
+    /// The SQLite read pool (`None` on PostgreSQL), for this crate's own checks.
+    #[cfg(test)]
+    pub(crate) fn sqlite_read_pool(&self) -> Option<&SqlitePool> {
+        match &*self.pools {
+            Pools::Sqlite { read, .. } => Some(read),
+            Pools::Postgres(_) => None,
+        }
+    }
+
+    pub(crate) fn sqlite_options(path: &Path) -> SqliteConnectOptions {
         SqliteConnectOptions::new()
             .filename(path)
             .create_if_missing(true)
@@ -234,6 +287,10 @@ impl Store {
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(Duration::from_secs(10))
             .pragma("temp_store", "memory")
+            // Reads through a memory map instead of one pread() copy per page, and a 16 MiB page
+            // cache per connection: the agent-log queries of a busy gateway stay in memory.
+            .pragma("cache_size", "-16384")
+            .pragma("wal_autocheckpoint", WAL_AUTOCHECKPOINT_PAGES)
     }
 
     /// Opens (creating when missing) an SQLite store file.
@@ -264,6 +321,7 @@ impl Store {
                 write,
                 read,
                 queue: Arc::default(),
+                checkpoints: Some(Arc::default()),
             }),
             url: format!("sqlite://{}", path.display()).into(),
         })
@@ -286,6 +344,7 @@ impl Store {
                 write: pool.clone(),
                 read: pool,
                 queue: Arc::default(),
+                checkpoints: None,
             }),
             url: "sqlite::memory:".into(),
         })
@@ -351,8 +410,19 @@ impl Store {
     /// connection inserts every queued observation in one statement, and each caller gets its
     /// own id only after that commit.
     pub async fn record_observation(&self, obs: &NewObservation) -> Result<i64> {
-        if let Pools::Sqlite { write, queue, .. } = &*self.pools {
-            return group_commit(write, queue, obs).await;
+        if let Pools::Sqlite {
+            write,
+            read,
+            queue,
+            checkpoints,
+        } = &*self.pools
+        {
+            let after_commit = || {
+                if let Some(c) = checkpoints {
+                    c.after_commit(read);
+                }
+            };
+            return group_commit(write, queue, obs, after_commit).await;
         }
         let ts = obs.ts_ms.unwrap_or_else(now_ms);
         let touched = json_text(&obs.touched_files)?;
@@ -441,15 +511,18 @@ impl Store {
         let json: Option<String> = match &*self.pools {
             Pools::Sqlite { read, .. } => {
                 let sql = format!(
-                    "SELECT json_group_array(json(o)) FROM (SELECT json_object(\
+                    // The objects are built in the aggregate itself (building them in the
+                    // subquery would lose their JSON subtype and re-parse each one); the
+                    // aggregate's ORDER BY keeps the subquery's order.
+                    "SELECT json_group_array(json_object(\
                      'id', id, \
-                     'ts', printf('%s.%03dZ', strftime('%Y-%m-%dT%H:%M:%S', ts / 1000, 'unixepoch'), ts % 1000), \
+                     'ts', strftime('%Y-%m-%dT%H:%M:%fZ', ts / 1000.0, 'unixepoch'), \
                      'ts_ms', ts, 'repo', repo, 'run_id', run_id, 'agent', agent, \
                      'subtask_id', subtask_id, 'model', model, 'branch', branch, \
                      'commit_sha', commit_sha, 'outcome', outcome, \
                      'touched_files', json(touched_files), 'failure_modes', json(failure_modes), \
-                     'confidence', confidence, 'extra', json(extra)) AS o \
-                     FROM observations{filter})"
+                     'confidence', confidence, 'extra', json(extra)) ORDER BY ts DESC, id DESC) \
+                     FROM (SELECT * FROM observations{filter})"
                 );
                 bind_log_query!(sqlx::query_scalar(AssertSqlSafe(sql)), q, limit)
                     .fetch_one(read)
@@ -889,6 +962,7 @@ async fn group_commit(
     write: &SqlitePool,
     queue: &std::sync::Mutex<Vec<PendingObservation>>,
     obs: &NewObservation,
+    after_commit: impl Fn(),
 ) -> Result<i64> {
     let (tx, mut rx) = tokio::sync::oneshot::channel();
     lock_queue(queue).push((obs.clone(), tx));
@@ -915,6 +989,7 @@ async fn group_commit(
                     }
                     match insert_batch(&mut conn, &batch).await {
                         Ok(ids) => {
+                            after_commit();
                             for ((_, tx), id) in batch.into_iter().zip(ids) {
                                 let _ = tx.send(Ok(id));
                             }
@@ -968,9 +1043,13 @@ fn insert_observations_sql(rows: usize) -> String {
     sql
 }
 
-/// Inserts a batch in one statement (one implicit transaction) and returns the ids in batch
-/// order. SQLite assigns AUTOINCREMENT ids to a multi-row VALUES list in order; RETURNING's row
-/// order is unspecified, so the returned ids are sorted.
+/// Inserts a batch in one statement and returns the ids in batch order. SQLite assigns
+/// AUTOINCREMENT ids to a multi-row VALUES list in order; RETURNING's row order is unspecified,
+/// so the returned ids are sorted.
+///
+/// The statement runs in autocommit mode: its implicit transaction commits when the statement
+/// completes, which `fetch_all` waits for, so the ids are handed out only after the COMMIT (one
+/// round trip to the connection's thread instead of three for BEGIN, INSERT and COMMIT).
 async fn insert_batch(
     conn: &mut sqlx::pool::PoolConnection<sqlx::Sqlite>,
     batch: &[PendingObservation],
@@ -995,10 +1074,7 @@ async fn insert_batch(
             .bind(obs.confidence)
             .bind(obs.extra.as_ref().map(json_text).transpose()?);
     }
-    // An explicit transaction: the ids are only handed out after COMMIT has returned.
-    let mut tx = sqlx::Connection::begin(&mut **conn).await?;
-    let mut ids = q.fetch_all(&mut *tx).await?;
-    tx.commit().await?;
+    let mut ids = q.fetch_all(&mut **conn).await?;
     if ids.len() != batch.len() {
         return Err(StoreError::Corrupt(format!(
             "inserted {} of {} observations",

@@ -481,3 +481,29 @@ async fn writes_are_committed_before_they_return() {
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_wal_is_checkpointed_in_the_background() {
+    // The connections' own automatic checkpoint only starts at thousands of WAL pages; the
+    // store checkpoints every few hundred commits on a read connection instead, so the main file
+    // receives the pages long before that.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("wal.db");
+    let store = Store::open_sqlite(&path).await.unwrap();
+    let main_size = || std::fs::metadata(&path).unwrap().len();
+    let before = main_size();
+    for i in 0..300 {
+        let mut o = obs("r", "run", "a", Outcome::Fail, i);
+        o.touched_files = vec![format!("src/file_{i}.rs"); 8];
+        store.record_observation(&o).await.unwrap();
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while main_size() == before && std::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(
+        main_size() > before,
+        "no checkpoint copied the WAL into the main file ({before} bytes)"
+    );
+    assert_eq!(store.count_observations().await.unwrap(), 300);
+}
