@@ -145,6 +145,28 @@ macro_rules! decode_observation {
     }};
 }
 
+/// Binds one observation's 13 values to `$q` in the column order of [`insert_observations_sql`]
+/// (owned values, so the query does not borrow the observation). `$now` stands in for a missing
+/// `ts_ms`. A macro because the query types differ per backend and per call (rows or scalar).
+macro_rules! bind_observation {
+    ($q:expr, $obs:expr, $now:expr) => {{
+        let obs: &NewObservation = $obs;
+        $q.bind(obs.ts_ms.unwrap_or($now))
+            .bind(obs.repo.clone())
+            .bind(obs.run_id.clone())
+            .bind(obs.agent.clone())
+            .bind(obs.subtask_id.clone())
+            .bind(obs.model.clone())
+            .bind(obs.branch.clone())
+            .bind(obs.commit_sha.clone())
+            .bind(obs.outcome.as_str())
+            .bind(json_text(&obs.touched_files)?)
+            .bind(json_text(&obs.failure_modes)?)
+            .bind(obs.confidence)
+            .bind(obs.extra.as_ref().map(json_text).transpose()?)
+    }};
+}
+
 /// Binds the parameters of [`log_filter`]'s SQL, in order.
 macro_rules! bind_log_query {
     ($query:expr, $q:expr, $limit:expr) => {{
@@ -424,30 +446,15 @@ impl Store {
             };
             return group_commit(write, queue, obs, after_commit).await;
         }
-        let ts = obs.ts_ms.unwrap_or_else(now_ms);
-        let touched = json_text(&obs.touched_files)?;
-        let modes = json_text(&obs.failure_modes)?;
-        let extra = obs.extra.as_ref().map(json_text).transpose()?;
-        let sql = "INSERT INTO observations (ts, repo, run_id, agent, subtask_id, model, branch, \
-                   commit_sha, outcome, touched_files, failure_modes, confidence, extra) \
-                   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id";
+        let sql = insert_observations_sql(1) + " RETURNING id";
         let id: i64 = on_write!(self, |p| {
-            sqlx::query_scalar(sql)
-                .bind(ts)
-                .bind(&obs.repo)
-                .bind(&obs.run_id)
-                .bind(&obs.agent)
-                .bind(&obs.subtask_id)
-                .bind(&obs.model)
-                .bind(&obs.branch)
-                .bind(&obs.commit_sha)
-                .bind(obs.outcome.as_str())
-                .bind(&touched)
-                .bind(&modes)
-                .bind(obs.confidence)
-                .bind(&extra)
-                .fetch_one(p)
-                .await?
+            bind_observation!(
+                sqlx::query_scalar(AssertSqlSafe(sql.clone())),
+                obs,
+                now_ms()
+            )
+            .fetch_one(p)
+            .await?
         });
         Ok(id)
     }
@@ -463,20 +470,7 @@ impl Store {
                 let sql = insert_observations_sql(chunk.len());
                 let mut q = sqlx::query(AssertSqlSafe(sql));
                 for obs in chunk {
-                    q = q
-                        .bind(obs.ts_ms.unwrap_or(now))
-                        .bind(obs.repo.clone())
-                        .bind(obs.run_id.clone())
-                        .bind(obs.agent.clone())
-                        .bind(obs.subtask_id.clone())
-                        .bind(obs.model.clone())
-                        .bind(obs.branch.clone())
-                        .bind(obs.commit_sha.clone())
-                        .bind(obs.outcome.as_str())
-                        .bind(json_text(&obs.touched_files)?)
-                        .bind(json_text(&obs.failure_modes)?)
-                        .bind(obs.confidence)
-                        .bind(obs.extra.as_ref().map(json_text).transpose()?);
+                    q = bind_observation!(q, obs, now);
                 }
                 n += q.execute(&mut *tx).await?.rows_affected();
             }
@@ -1059,20 +1053,7 @@ async fn insert_batch(
     sql.push_str(" RETURNING id");
     let mut q = sqlx::query_scalar::<_, i64>(AssertSqlSafe(sql));
     for (obs, _) in batch {
-        q = q
-            .bind(obs.ts_ms.unwrap_or(now))
-            .bind(obs.repo.clone())
-            .bind(obs.run_id.clone())
-            .bind(obs.agent.clone())
-            .bind(obs.subtask_id.clone())
-            .bind(obs.model.clone())
-            .bind(obs.branch.clone())
-            .bind(obs.commit_sha.clone())
-            .bind(obs.outcome.as_str())
-            .bind(json_text(&obs.touched_files)?)
-            .bind(json_text(&obs.failure_modes)?)
-            .bind(obs.confidence)
-            .bind(obs.extra.as_ref().map(json_text).transpose()?);
+        q = bind_observation!(q, obs, now);
     }
     let mut ids = q.fetch_all(&mut **conn).await?;
     if ids.len() != batch.len() {
