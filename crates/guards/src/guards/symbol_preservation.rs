@@ -296,17 +296,27 @@ fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option<Vec<Use>>>
         if never_a_user(&path) || cx.config().excluded(&path) {
             continue;
         }
-        let Some(bytes) = cx.read_after(&path) else {
+        // A file of the change is already held (and parsed at most once) by the context; any
+        // other file is read from the base tree and parsed here, only when a name occurs in it.
+        let view = cx.files().iter().find(|f| f.path() == path);
+        let bytes;
+        let (text, kind) = match view {
+            Some(v) => (v.after_text(), v.kind()),
+            None => {
+                bytes = cx.read_after(&path);
+                let Some(b) = bytes.as_deref() else {
+                    continue;
+                };
+                (
+                    crate::context::decode_text(b),
+                    slopguard_lang::detect(&path, &b[..b.len().min(256)]),
+                )
+            }
+        };
+        let (Some(text), FileKind::Code(other)) = (text, kind) else {
             continue;
         };
-        let Some(text) = crate::context::decode_text(&bytes) else {
-            continue;
-        };
-        let FileKind::Code(other) = slopguard_lang::detect(&path, &bytes[..bytes.len().min(256)])
-        else {
-            continue;
-        };
-        let mut analysis = None;
+        let mut parsed = None;
         for (i, r) in removed.iter().enumerate() {
             if path == r.path
                 || family(other) != family(r.lang)
@@ -314,7 +324,10 @@ fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option<Vec<Use>>>
             {
                 continue;
             }
-            let a = analysis.get_or_insert_with(|| slopguard_lang::analyze(other, text));
+            let a = match view.and_then(|v| v.after_analysis()) {
+                Some(a) => a,
+                None => parsed.get_or_insert_with(|| slopguard_lang::analyze(other, text)),
+            };
             if a.definitions
                 .iter()
                 .any(|d| reference_name(d) == r.rname && split_member(&d.name).0 == r.owner)
