@@ -650,6 +650,18 @@ fn e_unparseable_output_fails_the_subtask_cleanly_and_the_run_continues() {
     assert_eq!(second["attempts"], 1);
     // Nine unusable replies (three attempts with two correction turns each), then the fix.
     assert_eq!(r.requests.len(), 10);
+    // All ten count in the run's token tally, the unusable ones included (the scripted server
+    // reports a quarter of each request's length as its prompt tokens).
+    let prompt: u64 = r
+        .requests
+        .iter()
+        .map(|q| q.to_string().len() as u64 / 4)
+        .sum();
+    assert_eq!(
+        r.summary["usage"]["prompt"], prompt,
+        "{:#}",
+        r.summary["usage"]
+    );
     let stats = file_on_branch(
         &sb.repo(),
         r.summary["branch"].as_str().expect("b"),

@@ -631,6 +631,15 @@ pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary,
     Ok(summary)
 }
 
+/// The client's running token totals over all roles (prompt, completion). The run's tally
+/// takes the difference around each call, so replies that were cut off, unusable or followed
+/// by correction turns count as well as the one that was used.
+fn tokens_spent(client: &BlockingClient) -> (u64, u64) {
+    client.usage().values().fold((0, 0), |(p, c), u| {
+        (p + u.prompt_tokens, c + u.completion_tokens)
+    })
+}
+
 fn plan_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Result<(), RunError> {
     let opts = cx.opts;
     let operator = cx.state.operator_plan.clone();
@@ -669,12 +678,11 @@ fn plan_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Result<(), RunError>
                 scope: opts.scope,
                 files: files.files.clone(),
             };
-            match request_plan_blocking(client, &planner_report, &input) {
-                Ok(p) => {
-                    cx.state.usage.prompt += p.reply.usage.prompt_tokens;
-                    cx.state.usage.completion += p.reply.usage.completion_tokens;
-                    p.plan
-                }
+            let spent = tokens_spent(client);
+            let planned = request_plan_blocking(client, &planner_report, &input);
+            cx.state.usage.add_since(spent, tokens_spent(client));
+            match planned {
+                Ok(p) => p.plan,
                 Err(e) if e.is_unreachable() => {
                     return Err(RunError::LlmUnreachable(e.to_string()));
                 }
@@ -874,7 +882,9 @@ fn run_subtask(
         );
         cx.time("prompt", t_prompt);
         let t = Instant::now();
+        let spent = tokens_spent(client);
         let reply = client.chat_json_value(Role::Worker, &pr.messages, &worker::reply_schema());
+        cx.state.usage.add_since(spent, tokens_spent(client));
         att_llm += t.elapsed();
         let mut record = AttemptRecord {
             attempt,
@@ -883,8 +893,6 @@ fn run_subtask(
         let mut activity: Vec<GuardActivity> = Vec::new();
         let reply = match reply {
             Ok(r) => {
-                cx.state.usage.prompt += r.usage.prompt_tokens;
-                cx.state.usage.completion += r.usage.completion_tokens;
                 cx.emit(
                     "execution",
                     "worker.llm.reply",

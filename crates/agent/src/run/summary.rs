@@ -180,6 +180,15 @@ pub struct TokenUsage {
     pub completion: u64,
 }
 
+impl TokenUsage {
+    /// Adds what was spent between two readings of a client's running totals (prompt,
+    /// completion), so a call that failed still counts what it cost.
+    pub fn add_since(&mut self, before: (u64, u64), after: (u64, u64)) {
+        self.prompt += after.0.saturating_sub(before.0);
+        self.completion += after.1.saturating_sub(before.1);
+    }
+}
+
 /// Overall status of a run.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
