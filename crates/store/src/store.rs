@@ -169,7 +169,7 @@ macro_rules! bind_observation {
 
 /// Binds the parameters of [`log_filter`]'s SQL, in order.
 macro_rules! bind_log_query {
-    ($query:expr, $q:expr, $limit:expr) => {{
+    ($query:expr, $q:expr) => {{
         let mut query = $query;
         if let Some(r) = &$q.repo {
             query = query.bind(r.as_str());
@@ -183,7 +183,7 @@ macro_rules! bind_log_query {
         if let Some(a) = &$q.agent {
             query = query.bind(a.as_str());
         }
-        query.bind($limit)
+        query
     }};
 }
 
@@ -481,10 +481,10 @@ impl Store {
 
     /// Observations matching `q`, newest first.
     pub async fn agent_log(&self, q: &LogQuery) -> Result<Vec<ObservationRow>> {
-        let (filter, limit) = log_filter(q);
+        let filter = log_filter(q);
         let sql = format!("SELECT {OBS_COLUMNS} FROM observations{filter}");
         let rows = on_read!(self, |p| {
-            let rows = bind_log_query!(sqlx::query(AssertSqlSafe(sql)), q, limit)
+            let rows = bind_log_query!(sqlx::query(AssertSqlSafe(sql)), q)
                 .fetch_all(p)
                 .await?;
             let mut out = Vec::with_capacity(rows.len());
@@ -501,7 +501,7 @@ impl Store {
     /// `GET /repo/agent-log`). Deserialises to the same [`ObservationRow`]s, with `extra: null`
     /// where absent.
     pub async fn agent_log_json(&self, q: &LogQuery) -> Result<String> {
-        let (filter, limit) = log_filter(q);
+        let filter = log_filter(q);
         let json: Option<String> = match &*self.pools {
             Pools::Sqlite { read, .. } => {
                 let sql = format!(
@@ -518,7 +518,7 @@ impl Store {
                      'confidence', confidence, 'extra', json(extra)) ORDER BY ts DESC, id DESC) \
                      FROM (SELECT * FROM observations{filter})"
                 );
-                bind_log_query!(sqlx::query_scalar(AssertSqlSafe(sql)), q, limit)
+                bind_log_query!(sqlx::query_scalar(AssertSqlSafe(sql)), q)
                     .fetch_one(read)
                     .await?
             }
@@ -536,7 +536,7 @@ impl Store {
                      'confidence', confidence, 'extra', extra::json) AS o \
                      FROM observations{filter}) t"
                 );
-                bind_log_query!(sqlx::query_scalar(AssertSqlSafe(sql)), q, limit)
+                bind_log_query!(sqlx::query_scalar(AssertSqlSafe(sql)), q)
                     .fetch_one(pool)
                     .await?
             }
@@ -1067,10 +1067,15 @@ async fn insert_batch(
     Ok(ids)
 }
 
-/// The `WHERE .. ORDER BY .. LIMIT` tail of an agent-log query (`$n` placeholders in the order
-/// [`bind_log_query`] binds them) and the effective limit.
-fn log_filter(q: &LogQuery) -> (String, i64) {
-    let limit = i64::from(q.limit.unwrap_or(DEFAULT_LOG_LIMIT).min(MAX_LOG_LIMIT));
+/// The `WHERE .. ORDER BY .. LIMIT` tail of an agent-log query, with `$n` placeholders in the
+/// order [`bind_log_query`] binds them.
+///
+/// The limit is written into the SQL rather than bound: SQLite lets a bound LIMIT shape the
+/// plan, so it marks the statement expired whenever that parameter is re-bound, and every
+/// execution of a cached statement was parsed and planned again. The limit is our own clamped
+/// integer, and the few distinct values each get their own cached statement.
+fn log_filter(q: &LogQuery) -> String {
+    let limit = q.limit.unwrap_or(DEFAULT_LOG_LIMIT).min(MAX_LOG_LIMIT);
     let mut conds: Vec<String> = Vec::new();
     let mut n = 0;
     let mut next = || {
@@ -1094,8 +1099,8 @@ fn log_filter(q: &LogQuery) -> (String, i64) {
         sql.push_str(" WHERE ");
         sql.push_str(&conds.join(" AND "));
     }
-    sql.push_str(&format!(" ORDER BY ts DESC, id DESC LIMIT {}", next()));
-    (sql, limit)
+    sql.push_str(&format!(" ORDER BY ts DESC, id DESC LIMIT {limit}"));
+    sql
 }
 
 fn empty_state() -> serde_json::Value {
