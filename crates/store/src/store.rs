@@ -506,8 +506,10 @@ impl Store {
             Pools::Sqlite { read, .. } => {
                 let sql = format!(
                     // The objects are built in the aggregate itself (building them in the
-                    // subquery would lose their JSON subtype and re-parse each one); the
-                    // aggregate's ORDER BY keeps the subquery's order.
+                    // subquery would lose their JSON subtype and re-parse each one). The
+                    // aggregate takes the rows in the order the LIMITed subquery yields them
+                    // (an ORDER BY inside the aggregate would sort them again in a temporary
+                    // b-tree); the store's tests check the order.
                     "SELECT json_group_array(json_object(\
                      'id', id, \
                      'ts', strftime('%Y-%m-%dT%H:%M:%fZ', ts / 1000.0, 'unixepoch'), \
@@ -515,7 +517,7 @@ impl Store {
                      'subtask_id', subtask_id, 'model', model, 'branch', branch, \
                      'commit_sha', commit_sha, 'outcome', outcome, \
                      'touched_files', json(touched_files), 'failure_modes', json(failure_modes), \
-                     'confidence', confidence, 'extra', json(extra)) ORDER BY ts DESC, id DESC) \
+                     'confidence', confidence, 'extra', json(extra))) \
                      FROM (SELECT * FROM observations{filter})"
                 );
                 bind_log_query!(sqlx::query_scalar(AssertSqlSafe(sql)), q)
