@@ -86,6 +86,15 @@ fn analyze_one(lang: Language, src: &str) -> SourceAnalysis {
             uncertain = u;
             certain.extend(cfamily::bracket_balance(src));
         }
+        Language::TypeScript | Language::Tsx => {
+            for e in walked.errors {
+                if typescript_uncertain(src, &e) {
+                    uncertain.push(e.error);
+                } else {
+                    certain.push(e.error);
+                }
+            }
+        }
         Language::Bash => {
             for e in walked.errors {
                 if bash_uncertain(src, &e) {
@@ -299,6 +308,50 @@ fn c_explained(node: Node<'_>, src: &str) -> bool {
         p = n.parent();
     }
     false
+}
+
+/// tree-sitter-typescript predates two valid constructs: `export type * from "m"` /
+/// `export type * as ns from "m"` (TypeScript 5.0) and variance annotations on type parameters
+/// (`interface State<in out T>`, TypeScript 4.7). Errors on a line holding one are uncertain.
+fn typescript_uncertain(src: &str, e: &RawError) -> bool {
+    let Some(line) = src.lines().nth((e.error.line as usize).saturating_sub(1)) else {
+        return false;
+    };
+    is_export_type_star(line) || has_variance_annotation(line)
+}
+
+/// `export type * from "m";` or `export type * as ns from "m";`, alone on its line.
+fn is_export_type_star(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let rest = match words.as_slice() {
+        ["export", "type", "*", "as", _, "from", rest @ ..] => rest,
+        ["export", "type", "*", "from", rest @ ..] => rest,
+        _ => return false,
+    };
+    let spec = rest.concat();
+    let spec = spec.strip_suffix(';').unwrap_or(&spec);
+    spec.len() >= 2
+        && ((spec.starts_with('"') && spec.ends_with('"'))
+            || (spec.starts_with('\'') && spec.ends_with('\'')))
+}
+
+/// A type parameter list entry starting with `in`, `out` or `in out` and a name: `<in T`,
+/// `, out U`.
+fn has_variance_annotation(line: &str) -> bool {
+    let bytes = line.as_bytes();
+    bytes.iter().enumerate().any(|(i, b)| {
+        if *b != b'<' && *b != b',' {
+            return false;
+        }
+        let mut words = line[i + 1..].split_whitespace();
+        let name = match (words.next(), words.next()) {
+            (Some("in"), Some("out")) => words.next(),
+            (Some("in" | "out"), name) => name,
+            _ => return false,
+        };
+        name.and_then(|n| n.chars().next())
+            .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+    })
 }
 
 /// tree-sitter-bash misparses some valid heredocs (`<<\\EOF ||`, `: <<=cut`) and commands
