@@ -121,6 +121,33 @@ fn rust_sample_fails_on_sub_subtracts() {
 }
 
 #[test]
+fn rust_sample_with_nextest_config_runs_nextest() {
+    if !on_path("cargo")
+        || !std::process::Command::new("cargo")
+            .args(["nextest", "--version"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    {
+        eprintln!("NOTICE: cargo-nextest not installed: nextest runner test skipped");
+        return;
+    }
+    let (_d, root) = sample("rust");
+    std::fs::create_dir_all(root.join(".config")).unwrap();
+    std::fs::write(root.join(".config/nextest.toml"), "[profile.default]\n").unwrap();
+    let r = analyze(&root, &opts());
+    let tr = r.metric("test_results").unwrap();
+    assert_eq!(tr.status, Status::Fail, "{tr:?}");
+    assert!(tr.details[0].starts_with("2 passed, 1 failed"), "{tr:?}");
+    // nextest names a test by its binary and its path: the id says nextest ran it.
+    assert_eq!(r.failing_tests.len(), 1, "{:?}", r.failing_tests);
+    assert_eq!(r.failing_tests[0].id, "sample-calc::ops_test sub_subtracts");
+    assert_eq!(
+        r.failing_tests[0].file.as_deref(),
+        Some("tests/ops_test.rs")
+    );
+}
+
+#[test]
 fn go_sample_fails_on_testsub_or_is_unknown_without_go() {
     let (_d, root) = sample("go");
     let r = analyze(&root, &opts());

@@ -272,9 +272,26 @@ fn timed_out(tool: &str, out: &RunOutput) -> TestOutcome {
     ))
 }
 
+/// Whether the repository runs its Rust tests with cargo-nextest (it has nextest's config file)
+/// and nextest is installed.
+fn uses_nextest(files: &RepoFiles) -> bool {
+    files.has(".config/nextest.toml")
+        && process::run(
+            "cargo",
+            &["nextest", "--version"],
+            &files.root,
+            &[],
+            Duration::from_secs(20),
+        )
+        .success()
+}
+
 fn run_cargo(files: &RepoFiles, timeout: Duration) -> TestOutcome {
     if !process::on_path("cargo") {
         return TestOutcome::not_run(&missing("cargo", "install Rust with rustup"));
+    }
+    if uses_nextest(files) {
+        return run_nextest(files, timeout);
     }
     // One stream, so that `Running <file>` lines stay in order with the test lines.
     let out = process::run(
@@ -292,6 +309,94 @@ fn run_cargo(files: &RepoFiles, timeout: Duration) -> TestOutcome {
         t.broken = true;
         t.details
             .push(format!("cargo test: did not run: {}", tail(&out.stdout, 4)));
+    }
+    t
+}
+
+/// `cargo nextest run`, for repositories configured for it: only failures are printed, each
+/// with its binary id and test name.
+fn run_nextest(files: &RepoFiles, timeout: Duration) -> TestOutcome {
+    let out = process::run(
+        "sh",
+        &[
+            "-c",
+            "exec cargo nextest run --no-fail-fast --color never --status-level fail \
+             --final-status-level fail --failure-output never --success-output never 2>&1",
+        ],
+        &files.root,
+        &[("CARGO_TERM_COLOR", "never")],
+        timeout,
+    );
+    if out.timed_out {
+        return timed_out("cargo nextest", &out);
+    }
+    let mut t = parse_nextest(&out.stdout, |binary| nextest_binary_file(files, binary));
+    if !t.ran && !out.success() {
+        t.broken = true;
+        t.details.push(format!(
+            "cargo nextest: did not run: {}",
+            tail(&out.stdout, 4)
+        ));
+    }
+    t
+}
+
+/// The source file of a nextest binary id, when the repository has it at the usual place:
+/// `crate::name` is an integration test (`tests/name.rs`) or a binary (`src/bin/name.rs`), a
+/// bare `crate` its library's unit tests (`src/lib.rs`).
+fn nextest_binary_file(files: &RepoFiles, binary: &str) -> Option<String> {
+    let candidates = match binary.split_once("::") {
+        Some((_, name)) => {
+            let name = name.strip_prefix("bin/").unwrap_or(name);
+            vec![format!("tests/{name}.rs"), format!("src/bin/{name}.rs")]
+        }
+        None => vec!["src/lib.rs".to_string(), "src/main.rs".to_string()],
+    };
+    candidates.into_iter().find(|c| files.has(c))
+}
+
+/// Parses `cargo nextest run` output: the `Summary` line gives the counts, the status lines of
+/// failed tests (`FAIL`, `TIMEOUT`, `SIGSEGV`, ...) their ids (`binary-id test-name`);
+/// `locate` maps a binary id to its source file.
+pub fn parse_nextest(text: &str, locate: impl Fn(&str) -> Option<String>) -> TestOutcome {
+    const FAILED: &[&str] = &["FAIL", "TIMEOUT", "ABORT", "LEAK-FAIL"];
+    let mut t = TestOutcome::default();
+    for line in text.lines() {
+        let l = line.trim();
+        if let Some(rest) = l.strip_prefix("Summary [") {
+            let Some((_, counts)) = rest.split_once(']') else {
+                continue;
+            };
+            t.ran = true;
+            t.passed += count_before(counts, " passed");
+            t.failed += count_before(counts, " failed") + count_before(counts, " timed out");
+            continue;
+        }
+        let Some((status, rest)) = l.split_once(" [") else {
+            continue;
+        };
+        if !(FAILED.contains(&status) || status.starts_with("SIG")) {
+            continue;
+        }
+        let Some((_, after)) = rest.split_once(']') else {
+            continue;
+        };
+        let mut after = after.trim_start();
+        if after.starts_with('(')
+            && let Some((_, r)) = after.split_once(')')
+        {
+            after = r.trim_start();
+        }
+        let Some((binary, name)) = after.split_once(' ') else {
+            continue;
+        };
+        let id = format!("{binary} {}", name.trim());
+        if !t.failing.iter().any(|f| f.id == id) {
+            t.failing.push(FailingTest {
+                id,
+                file: locate(binary),
+            });
+        }
     }
     t
 }
@@ -731,6 +836,49 @@ pub fn parse_jest_summary(text: &str) -> TestOutcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nextest_output_with_files() {
+        // Real output of `cargo nextest run` (0.9) with the flags run_nextest passes.
+        let text = "\
+    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.00s
+────────────
+ Nextest run ID 9954d4f8-a9e5-48d2-9ba3-f14985683192 with nextest profile: default
+    Starting 5 tests across 2 binaries
+        FAIL [   0.089s] (4/5) sample-calc unit::unit_fails
+        FAIL [   0.079s] (5/5) sample-calc::ops_test sub_subtracts
+     TIMEOUT [  60.002s] (6/7) sample-calc::slow never_ends
+────────────
+     Summary [   0.095s] 7 tests run: 4 passed, 2 failed, 1 timed out, 0 skipped
+        FAIL [   0.089s] (4/5) sample-calc unit::unit_fails
+        FAIL [   0.079s] (5/5) sample-calc::ops_test sub_subtracts
+     TIMEOUT [  60.002s] (6/7) sample-calc::slow never_ends
+error: test run failed";
+        let t = parse_nextest(text, |b| match b {
+            "sample-calc::ops_test" => Some("tests/ops_test.rs".to_string()),
+            _ => None,
+        });
+        assert!(t.ran);
+        assert_eq!((t.passed, t.failed), (4, 3));
+        let ids: Vec<(&str, Option<&str>)> = t
+            .failing
+            .iter()
+            .map(|f| (f.id.as_str(), f.file.as_deref()))
+            .collect();
+        assert_eq!(
+            ids,
+            [
+                ("sample-calc unit::unit_fails", None),
+                (
+                    "sample-calc::ops_test sub_subtracts",
+                    Some("tests/ops_test.rs")
+                ),
+                ("sample-calc::slow never_ends", None),
+            ]
+        );
+        // A build failure prints no summary: nothing ran.
+        assert!(!parse_nextest("error[E0425]: cannot find value `x`", |_| None).ran);
+    }
 
     #[test]
     fn cargo_output_with_files() {
