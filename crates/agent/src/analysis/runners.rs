@@ -812,18 +812,28 @@ pub fn parse_tap(text: &str, root: &str) -> TestOutcome {
     t
 }
 
-/// Parses a Jest / Vitest summary line (`Tests: 1 failed, 2 passed, 3 total`).
+/// Parses a Jest summary line (`Tests: 1 failed, 2 passed, 3 total`) or a Vitest one
+/// (`Tests  1 failed | 2 passed (3)`), and the `✕` / `×` lines of failed tests.
 pub fn parse_jest_summary(text: &str) -> TestOutcome {
     let mut t = TestOutcome::default();
     for line in text.lines() {
         let l = line.trim();
-        if let Some(rest) = l.strip_prefix("Tests:") {
+        if let Some(rest) = l
+            .strip_prefix("Tests:")
+            .or_else(|| l.strip_prefix("Tests "))
+        {
             t.ran = true;
             t.passed += count_before(rest, " passed");
             t.failed += count_before(rest, " failed");
         }
         if let Some(name) = l.strip_prefix("✕ ").or_else(|| l.strip_prefix("× ")) {
+            // Jest appends the duration in brackets (`(3 ms)`), Vitest bare (`3ms`): an id
+            // must not change from run to run.
             let name = name.rsplit_once(" (").map(|(n, _)| n).unwrap_or(name);
+            let name = match name.trim().rsplit_once(' ') {
+                Some((n, last)) if is_duration(last) => n,
+                _ => name,
+            };
             t.failing.push(FailingTest {
                 id: name.trim().to_string(),
                 file: None,
@@ -831,6 +841,15 @@ pub fn parse_jest_summary(text: &str) -> TestOutcome {
         }
     }
     t
+}
+
+/// `3ms`, `1.2s`: a test runner's timing.
+fn is_duration(word: &str) -> bool {
+    let digits = word
+        .strip_suffix("ms")
+        .or_else(|| word.strip_suffix('s'))
+        .unwrap_or_default();
+    !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit() || c == '.')
 }
 
 #[cfg(test)]
@@ -995,6 +1014,28 @@ ok 2 - other
         );
         assert_eq!((t.passed, t.failed), (2, 1));
         assert_eq!(t.failing[0].id, "sub subtracts");
+    }
+
+    #[test]
+    fn vitest_summary() {
+        // Vitest 3's default reporter.
+        let text = " ❯ test/ops.test.ts (3 tests | 1 failed) 4ms
+   × ops > sub subtracts 3ms
+     → expected 8 to be 2 // Object.is equality
+
+ Test Files  1 failed (1)
+      Tests  1 failed | 2 passed (3)
+   Start at  17:30:01
+   Duration  312ms";
+        let t = parse_jest_summary(text);
+        assert!(t.ran);
+        assert_eq!((t.passed, t.failed), (2, 1));
+        assert_eq!(t.failing.len(), 1);
+        assert!(
+            t.failing[0].id.starts_with("ops > sub subtracts"),
+            "{:?}",
+            t.failing
+        );
     }
 
     #[test]
