@@ -28,6 +28,12 @@ use crate::state::Evidence;
 /// The default goal file, relative to the repository root.
 pub const DEFAULT_GOAL_FILE: &str = ".slopguard/goal.toml";
 
+/// The session's task, relative to the repository root: the same TOML as `slopguard check
+/// --task-file` (title, description, file_hints, allowed_manifests). When it exists, every edit
+/// is judged against it, so the intent-dependent guards (manifest edits, scratch files, large
+/// deletions, test files touched) block instead of warning.
+pub const TASK_FILE: &str = ".slopguard/task.toml";
+
 /// A parsed goal file.
 #[derive(Debug, Clone, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
 pub struct Goal {

@@ -162,6 +162,52 @@ fn allowed_edit_prints_nothing() {
 }
 
 #[test]
+fn task_file_states_the_intent_edits_are_judged_against() {
+    let repo = Repo::new("task");
+    let manifest = "{\n  \"name\": \"calc\",\n  \"dependencies\": {}\n}\n";
+    repo.write("package.json", manifest);
+    git(&repo.path(), &["add", "."]);
+    git(&repo.path(), &["commit", "-qm", "manifest"]);
+    let path = repo.path().join("package.json");
+    let edit = serde_json::json!({
+        "session_id": repo.session, "transcript_path": "/tmp/t.jsonl",
+        "cwd": repo.path(), "permission_mode": "default", "hook_event_name": "PreToolUse",
+        "tool_name": "Edit", "tool_use_id": "toolu_task",
+        "tool_input": {"file_path": path, "old_string": "\"dependencies\": {}",
+                       "new_string": "\"dependencies\": {\"left-pad\": \"1.3.0\"}",
+                       "replace_all": false}
+    })
+    .to_string();
+    let answer = |stdin: &str| {
+        let out = repo.run_raw("claude", stdin);
+        assert_eq!(out.status.code(), Some(0));
+        let stdout = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        (!stdout.is_empty()).then(|| serde_json::from_str::<Value>(&stdout).unwrap())
+    };
+    // No task file: the hook does not know the task, so an unasked manifest edit only warns.
+    assert_eq!(answer(&edit), None);
+    // A task about calc.py: the dependency was not asked for.
+    std::fs::create_dir_all(repo.path().join(".slopguard")).unwrap();
+    repo.write(
+        ".slopguard/task.toml",
+        "title = \"Fix the subtraction in calc.py\"\n",
+    );
+    let reason = deny_reason(&answer(&edit).expect("a deny answer"));
+    assert!(reason.contains("package.json"), "{reason}");
+    assert!(reason.contains("manifest"), "{reason}");
+    // The same task, allowing the manifest.
+    repo.write(
+        ".slopguard/task.toml",
+        "title = \"Add left-pad\"\nallowed_manifests = [\"package.json\"]\n",
+    );
+    assert_eq!(answer(&edit), None);
+    // A task file that does not parse denies (fail closed on a guard error) and says so.
+    repo.write(".slopguard/task.toml", "title = \n");
+    let reason = deny_reason(&answer(&edit).expect("a deny answer"));
+    assert!(reason.contains(".slopguard/task.toml"), "{reason}");
+}
+
+#[test]
 fn codex_apply_patch_that_breaks_syntax_is_denied() {
     let repo = Repo::new("codex-syntax");
     let (code, out, _) = repo.run("codex", "codex_apply_patch_breaks_syntax.json");

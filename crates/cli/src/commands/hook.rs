@@ -170,11 +170,23 @@ impl EditJudge for GuardsJudge {
         let base: Arc<dyn slopguard_change::Tree> =
             Arc::new(slopguard_change::WorkTree::new(root.to_path_buf()));
         let set = slopguard_change::ChangeSet::new(base, changes, "agent hook");
-        // The hook does not know the agent's task. A whole-file Write that drops definitions is
-        // judged as an edit whose task did not ask for the removal (blocking); targeted edits
-        // and patch hunks that remove code are deliberate enough to be warnings only.
-        // (An empty task text mentions no symbol, so no removal counts as asked for.)
-        let task = (tool == "Write").then(|| slopguard_change::Task::from_text(""));
+        // The session's task file, when there is one, states the intent every edit is judged
+        // against. Without it the hook does not know the agent's task: a whole-file Write that
+        // drops definitions is judged as an edit whose task did not ask for the removal
+        // (blocking); targeted edits and patch hunks that remove code are deliberate enough to
+        // be warnings only. (An empty task text mentions no symbol, so no removal counts as
+        // asked for.)
+        let task_file = root.join(slopguard_hooks::goal::TASK_FILE);
+        let task = if task_file.is_file() {
+            Some(slopguard_change::Task::from_file(&task_file).map_err(|e| {
+                format!(
+                    "task file {}: {e} (fix it or remove it)",
+                    slopguard_hooks::goal::TASK_FILE
+                )
+            })?)
+        } else {
+            (tool == "Write").then(|| slopguard_change::Task::from_text(""))
+        };
         let report = slopguard_guards::run_static(&set, task.as_ref(), &config);
         let mut slugs: Vec<&str> = report.blocking().map(|f| f.guard).collect();
         slugs.sort_unstable();
