@@ -421,6 +421,28 @@ fn file_on_branch(repo: &Path, branch: &str, path: &str) -> String {
     git(repo, &["show", &format!("refs/heads/{branch}:{path}")])
 }
 
+/// A "blocked once, then the retry lands" scenario: runs `scenario` on a copy of `rung` and
+/// checks that its only subtask was committed by attempt 2 after `guard` blocked attempt 1, with
+/// one model request per attempt. Returns the sandbox, the user's state before the run, the run
+/// and the subtask, for the scenario's own checks.
+fn blocked_once_then_landed(
+    rung: &str,
+    scenario: &str,
+    guard: &str,
+) -> (Sandbox, UserState, RunResult, Value) {
+    let sb = Sandbox::new(rung);
+    let before = user_state(&sb.repo());
+    let r = run_scenario(&sb, scenario, &[]);
+    assert_eq!(r.code, 0, "stderr: {}", r.stderr);
+    let st = subtasks(&r.summary)[0].clone();
+    assert_eq!(st["status"], "committed", "{st:#}");
+    assert_eq!(st["attempts"], 2);
+    assert!(blocked_on(&st, 1).contains(&guard.to_string()), "{st:#}");
+    assert!(blocked_on(&st, 2).is_empty(), "{st:#}");
+    assert_eq!(r.requests.len(), 2);
+    (sb, before, r, st)
+}
+
 #[test]
 fn a_model_fixes_the_bug_in_one_go() {
     if skip_without("a", &["python3"]) {
@@ -467,18 +489,11 @@ fn b_dropped_function_is_blocked_by_g7_and_the_retry_lands() {
     if skip_without("b", &["python3"]) {
         return;
     }
-    let sb = Sandbox::new("rung-3-python-sql");
-    let before = user_state(&sb.repo());
-    let r = run_scenario(&sb, "b_drop_function_g7", &[]);
-    assert_eq!(r.code, 0, "stderr: {}", r.stderr);
-    let st = &subtasks(&r.summary)[0];
-    assert_eq!(st["status"], "committed", "{st:#}");
-    assert_eq!(st["attempts"], 2);
-    assert!(
-        blocked_on(st, 1).contains(&"symbol-preservation".to_string()),
-        "{st:#}"
+    let (sb, before, r, st) = blocked_once_then_landed(
+        "rung-3-python-sql",
+        "b_drop_function_g7",
+        "symbol-preservation",
     );
-    assert!(blocked_on(st, 2).is_empty(), "{st:#}");
     // G7 blocked before anything was written: no dynamic guard ran on attempt 1.
     assert!(
         !st["guard_activity"]
@@ -489,7 +504,6 @@ fn b_dropped_function_is_blocked_by_g7_and_the_retry_lands() {
         "{st:#}"
     );
     // The retry was told what it dropped.
-    assert_eq!(r.requests.len(), 2);
     let feedback = last_user_message(&r.requests[1]);
     assert!(
         feedback.contains("init_schema") && feedback.contains("seed"),
@@ -509,19 +523,16 @@ fn c_broken_passing_test_is_blocked_by_g8_and_the_retry_lands() {
     if skip_without("c", &["python3"]) {
         return;
     }
-    let sb = Sandbox::new("rung-3-python-sql");
-    let before = user_state(&sb.repo());
-    let r = run_scenario(&sb, "c_break_passing_test_g8", &[]);
-    assert_eq!(r.code, 0, "stderr: {}", r.stderr);
-    let st = &subtasks(&r.summary)[0];
-    assert_eq!(st["status"], "committed", "{st:#}");
-    assert_eq!(st["attempts"], 2);
+    let (sb, before, r, st) = blocked_once_then_landed(
+        "rung-3-python-sql",
+        "c_break_passing_test_g8",
+        "test-regression",
+    );
     assert_eq!(
-        blocked_on(st, 1),
+        blocked_on(&st, 1),
         vec!["test-regression".to_string()],
         "{st:#}"
     );
-    assert!(blocked_on(st, 2).is_empty(), "{st:#}");
     let g8 = st["guard_activity"]
         .as_array()
         .expect("activity")
@@ -538,7 +549,6 @@ fn c_broken_passing_test_is_blocked_by_g8_and_the_retry_lands() {
         "{g8:#}"
     );
     // The retry's prompt carries the broken tests.
-    assert_eq!(r.requests.len(), 2);
     assert!(last_user_message(&r.requests[1]).contains("test_find_known_user"));
     let db = file_on_branch(
         &sb.repo(),
@@ -555,19 +565,8 @@ fn d_skipping_the_failing_test_is_blocked_by_test_integrity() {
     if skip_without("d", &["node", "python3"]) {
         return;
     }
-    let sb = Sandbox::new("rung-4-js-slugify");
-    let before = user_state(&sb.repo());
-    let r = run_scenario(&sb, "d_skip_failing_test", &[]);
-    assert_eq!(r.code, 0, "stderr: {}", r.stderr);
-    let st = &subtasks(&r.summary)[0];
-    assert_eq!(st["status"], "committed", "{st:#}");
-    assert_eq!(st["attempts"], 2);
-    assert!(
-        blocked_on(st, 1).contains(&"test-integrity".to_string()),
-        "{st:#}"
-    );
-    assert!(blocked_on(st, 2).is_empty(), "{st:#}");
-    assert_eq!(r.requests.len(), 2);
+    let (sb, before, r, st) =
+        blocked_once_then_landed("rung-4-js-slugify", "d_skip_failing_test", "test-integrity");
     // The skipped test never reached the branch; the code fix did.
     let branch = r.summary["branch"].as_str().expect("b");
     let t = file_on_branch(&sb.repo(), branch, "test/slugify.test.js");
@@ -682,18 +681,8 @@ fn f_unasked_package_json_edit_is_blocked_by_g1() {
     if skip_without("f", &["node", "python3"]) {
         return;
     }
-    let sb = Sandbox::new("rung-4-js-slugify");
-    let before = user_state(&sb.repo());
-    let r = run_scenario(&sb, "f_manifest_edit_g1", &[]);
-    assert_eq!(r.code, 0, "stderr: {}", r.stderr);
-    let st = &subtasks(&r.summary)[0];
-    assert_eq!(st["status"], "committed", "{st:#}");
-    assert_eq!(st["attempts"], 2);
-    assert!(
-        blocked_on(st, 1).contains(&"manifest-block".to_string()),
-        "{st:#}"
-    );
-    assert!(blocked_on(st, 2).is_empty(), "{st:#}");
+    let (sb, before, r, _) =
+        blocked_once_then_landed("rung-4-js-slugify", "f_manifest_edit_g1", "manifest-block");
     assert!(last_user_message(&r.requests[1]).contains("package.json"));
     let branch = r.summary["branch"].as_str().expect("b");
     assert_eq!(
@@ -708,18 +697,11 @@ fn f_unasked_cargo_toml_edit_is_blocked_by_g1() {
     if skip_without("f2", &["cargo", "python3"]) {
         return;
     }
-    let sb = Sandbox::new("rung-2-rust-stack");
-    let before = user_state(&sb.repo());
-    let r = run_scenario(&sb, "f2_cargo_manifest_g1", &[]);
-    assert_eq!(r.code, 0, "stderr: {}", r.stderr);
-    let st = &subtasks(&r.summary)[0];
-    assert_eq!(st["status"], "committed", "{st:#}");
-    assert_eq!(st["attempts"], 2);
-    assert!(
-        blocked_on(st, 1).contains(&"manifest-block".to_string()),
-        "{st:#}"
+    let (sb, before, r, _) = blocked_once_then_landed(
+        "rung-2-rust-stack",
+        "f2_cargo_manifest_g1",
+        "manifest-block",
     );
-    assert!(blocked_on(st, 2).is_empty(), "{st:#}");
     let branch = r.summary["branch"].as_str().expect("b");
     assert!(!file_on_branch(&sb.repo(), branch, "Cargo.toml").contains("smallvec"));
     assert!(file_on_branch(&sb.repo(), branch, "src/lib.rs").contains("self.items.last()"));
