@@ -310,14 +310,34 @@ fn c_explained(node: Node<'_>, src: &str) -> bool {
     false
 }
 
-/// tree-sitter-typescript predates two valid constructs: `export type * from "m"` /
-/// `export type * as ns from "m"` (TypeScript 5.0) and variance annotations on type parameters
-/// (`interface State<in out T>`, TypeScript 4.7). Errors on a line holding one are uncertain.
+/// tree-sitter-typescript predates or lacks three valid constructs: `export type * from "m"` /
+/// `export type * as ns from "m"` (TypeScript 5.0), variance annotations on type parameters
+/// (`interface State<in out T>`, TypeScript 4.7), and a body-less default function declaration
+/// (`export default function (): T;`, as `.d.ts` files emitted by tsc have it). Errors on a line
+/// holding one are uncertain.
 fn typescript_uncertain(src: &str, e: &RawError) -> bool {
     let Some(line) = src.lines().nth((e.error.line as usize).saturating_sub(1)) else {
         return false;
     };
-    is_export_type_star(line) || has_variance_annotation(line)
+    is_export_type_star(line) || has_variance_annotation(line) || is_default_function_decl(line)
+}
+
+/// `export default function (` or `export default function<T>(`: an anonymous default
+/// function's signature starts here.
+fn is_default_function_decl(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    if (words.next(), words.next()) != (Some("export"), Some("default")) {
+        return false;
+    }
+    let rest = line
+        .trim_start()
+        .strip_prefix("export")
+        .map(str::trim_start)
+        .and_then(|t| t.strip_prefix("default"))
+        .map(str::trim_start)
+        .and_then(|t| t.strip_prefix("function"))
+        .map(str::trim_start);
+    rest.is_some_and(|r| r.starts_with('(') || r.starts_with('<'))
 }
 
 /// `export type * from "m";` or `export type * as ns from "m";`, alone on its line.
