@@ -8,6 +8,7 @@ static GUARDS: &[&dyn Guard] = &[
     &guards::manifest_block::ManifestBlock,
     &guards::syntax::Syntax,
     &guards::symbol_preservation::SymbolPreservation,
+    &guards::dangling_import::DanglingImport,
     &guards::deletion_budget::DeletionBudget,
     &guards::placeholder::Placeholder,
     &guards::scratch_file::ScratchFile,

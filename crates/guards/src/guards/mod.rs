@@ -5,6 +5,7 @@ pub mod config_grounding;
 pub mod config_schema;
 pub mod containment;
 pub mod content_grounding;
+pub mod dangling_import;
 pub mod deletion_budget;
 pub mod doc_preservation;
 pub mod link_grounding;
