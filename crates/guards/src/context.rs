@@ -1,7 +1,7 @@
 //! What a guard sees: the change, per-file views with lazily parsed before/after versions,
 //! the task, the configuration and (lazily) the repository fingerprint.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Mutex, OnceLock};
 
 use slopguard_change::{ChangeKind, ChangeSet, FileChange, Task, Tree};
@@ -185,6 +185,29 @@ impl<'a> Context<'a> {
             return false;
         }
         self.base().exists(p)
+    }
+
+    /// Paths that may contain one of `words` as a whole word after the change: the base tree's
+    /// matches (one search for all words) less the paths the change removes, plus every path
+    /// the change leaves with content, whether it matches or not (callers read those from the
+    /// change anyway). For guards that look for users of something the change removed.
+    pub fn files_mentioning(&self, words: &[String]) -> BTreeSet<String> {
+        let mut words = words.to_vec();
+        words.sort();
+        words.dedup();
+        let mut paths: BTreeSet<String> = self
+            .base()
+            .grep_words(&words)
+            .unwrap_or_default()
+            .into_iter()
+            .collect();
+        for c in &self.change.changes {
+            paths.remove(c.old_path());
+            if c.after.is_some() {
+                paths.insert(c.path.clone());
+            }
+        }
+        paths
     }
 
     /// Reads `path` as it is after the change.

@@ -164,25 +164,11 @@ impl Guard for DanglingImport {
         let gone_paths: BTreeSet<&str> = gone.iter().map(|g| g.path).collect();
         // Importers mention the module's name: one grep of the base tree, plus the change's own
         // files (they may be the importers, edited or not).
-        let mut words: Vec<String> = gone
+        let words: Vec<String> = gone
             .iter()
             .map(|g| module_word(g.path).to_string())
             .collect();
-        words.sort();
-        words.dedup();
-        let mut paths: BTreeSet<String> = cx
-            .base()
-            .grep_words(&words)
-            .unwrap_or_default()
-            .into_iter()
-            .collect();
-        for c in &cx.change().changes {
-            paths.remove(c.old_path());
-            if c.after.is_some() {
-                paths.insert(c.path.clone());
-            }
-        }
-        for path in paths {
+        for path in cx.files_mentioning(&words) {
             if gone_paths.contains(path.as_str()) || cx.config().excluded(&path) {
                 continue;
             }

@@ -1,6 +1,6 @@
 //! G7 symbol-preservation: a modify must not silently drop top-level definitions.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use slopguard_lang::{DefKind, Definition, FileKind, Language};
 
@@ -277,22 +277,8 @@ fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option<Vec<Use>>>
         }
     }
     // Other files: one grep for every name, each candidate read and parsed at most once.
-    let mut words: Vec<String> = removed.iter().map(|r| r.rname.to_string()).collect();
-    words.sort();
-    words.dedup();
-    let mut paths: BTreeSet<String> = cx
-        .base()
-        .grep_words(&words)
-        .unwrap_or_default()
-        .into_iter()
-        .collect();
-    for c in &cx.change().changes {
-        paths.remove(c.old_path());
-        if c.after.is_some() {
-            paths.insert(c.path.clone());
-        }
-    }
-    for path in paths {
+    let words: Vec<String> = removed.iter().map(|r| r.rname.to_string()).collect();
+    for path in cx.files_mentioning(&words) {
         if never_a_user(&path) || cx.config().excluded(&path) {
             continue;
         }
