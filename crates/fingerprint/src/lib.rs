@@ -20,7 +20,7 @@ mod manifests;
 mod source;
 
 pub use frameworks::{FRAMEWORKS, FrameworkDef, framework, frameworks_for, package_matches};
-pub use manifests::{is_manifest, pep508_name};
+pub use manifests::{go_module_path, is_manifest, pep508_name};
 pub use source::{DiskSource, FileSource, MemorySource};
 
 /// Number of files of one language.

@@ -582,11 +582,8 @@ fn go_mod(path: &str, text: &str, facts: &mut Facts) {
             }
             continue;
         }
-        if let Some(rest) = line.strip_prefix("module") {
-            let m = rest.trim().trim_matches('"');
-            if !m.is_empty() {
-                facts.local.insert(m.to_string());
-            }
+        if let Some(m) = module_directive(line) {
+            facts.local.insert(m.to_string());
         } else if let Some(rest) = line.strip_prefix("require") {
             let rest = rest.trim();
             if rest.starts_with('(') {
@@ -646,9 +643,31 @@ fn gemspec(path: &str, text: &str, facts: &mut Facts) {
     }
 }
 
+/// The module path a `go.mod` line declares (`module example.com/m`, quoted or not), for a
+/// line already stripped of its comment.
+fn module_directive(line: &str) -> Option<&str> {
+    let m = line.strip_prefix("module")?.trim().trim_matches('"');
+    (!m.is_empty()).then_some(m)
+}
+
+/// The module path a `go.mod` declares, when it declares one.
+pub fn go_module_path(go_mod: &str) -> Option<String> {
+    go_mod
+        .lines()
+        .find_map(|l| module_directive(l.split("//").next().unwrap_or("").trim()))
+        .map(str::to_string)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn go_module_path_reads_the_module_directive() {
+        let go_mod = "// header\nmodule \"example.com/m\" // the module\n\ngo 1.22\n";
+        assert_eq!(go_module_path(go_mod).as_deref(), Some("example.com/m"));
+        assert_eq!(go_module_path("go 1.22\n"), None);
+    }
 
     fn facts_of(path: &str, text: &str) -> Facts {
         let mut f = Facts::default();

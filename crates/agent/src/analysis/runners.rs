@@ -610,13 +610,7 @@ fn run_go(files: &RepoFiles, timeout: Duration) -> TestOutcome {
     }
     let module = files
         .read("go.mod")
-        .and_then(|m| {
-            m.lines().find_map(|l| {
-                l.trim()
-                    .strip_prefix("module ")
-                    .map(|s| s.trim().to_string())
-            })
-        })
+        .and_then(|m| slopguard_fingerprint::go_module_path(&m))
         .unwrap_or_default();
     let mut t = parse_go_json(&out.stdout, |pkg, test| {
         go_test_file(files, &module, pkg, test)

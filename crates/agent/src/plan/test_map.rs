@@ -315,13 +315,7 @@ fn go(view: &dyn FileView, test_file: &str, text: &str, out: &mut BTreeSet<Strin
     let imp = re(&IMP, r#""([\w\.\-/]+)""#);
     let module = view
         .read("go.mod")
-        .and_then(|m| {
-            m.lines().find_map(|l| {
-                l.trim()
-                    .strip_prefix("module ")
-                    .map(|s| s.trim().to_string())
-            })
-        })
+        .and_then(|m| slopguard_fingerprint::go_module_path(&m))
         .unwrap_or_default();
     if module.is_empty() {
         return;
