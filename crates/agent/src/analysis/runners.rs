@@ -203,11 +203,13 @@ fn verdict(out: &RunOutput) -> Result<(), String> {
     }
 }
 
-/// Compiles every Python file in memory (no `__pycache__` written) and prints the failures.
-const PY_COMPILE_ALL: &str = r#"
+/// Compiles every Python file in memory (no `__pycache__` written) and prints the failures;
+/// the build metric and the dynamic build guard both run it. Virtualenvs, build output and
+/// slopguard's own `.slopguard/` are not the project's code.
+pub(crate) const PY_COMPILE_ALL: &str = r#"
 import os, sys
 bad = 0
-skip = {'.git', 'node_modules', '__pycache__', '.venv', 'venv', '.tox', 'build', 'dist', 'target'}
+skip = {'.git', 'node_modules', '__pycache__', '.venv', 'venv', '.tox', 'build', 'dist', 'target', '.slopguard'}
 for d, dirs, files in os.walk('.'):
     dirs[:] = [x for x in dirs if x not in skip and not x.startswith('.venv')]
     for f in files:

@@ -208,25 +208,6 @@ fn judge(name: &str, out: &RunOutput, timeout: Duration) -> Result<(), String> {
     }
 }
 
-/// Compiles every Python file in memory (no `__pycache__` written).
-const PY_COMPILE: &str = r#"
-import os, sys
-bad = 0
-skip = {'.git', 'node_modules', '__pycache__', '.venv', 'venv', '.tox', 'build', 'dist', 'target', '.slopguard'}
-for d, dirs, files in os.walk('.'):
-    dirs[:] = [x for x in dirs if x not in skip]
-    for f in files:
-        if f.endswith('.py'):
-            p = os.path.join(d, f)
-            try:
-                with open(p, 'rb') as fh:
-                    compile(fh.read(), p, 'exec')
-            except (SyntaxError, ValueError) as e:
-                bad += 1
-                print(f"{p}: {e}")
-sys.exit(1 if bad else 0)
-"#;
-
 /// The build guard: cargo check, go build + go vet, tsc --noEmit (when the repo has TypeScript
 /// and tsc is available), python compile of every file.
 pub fn build_guard(root: &Path, stack: Stack, has_ts: bool, timeout: Duration) -> Verdict {
@@ -293,7 +274,7 @@ pub fn build_guard(root: &Path, stack: Stack, has_ts: bool, timeout: Duration) -
                 ran += 1;
                 let out = process::run(
                     py,
-                    &["-c", PY_COMPILE],
+                    &["-c", runners::PY_COMPILE_ALL],
                     root,
                     &[("PYTHONDONTWRITEBYTECODE", "1")],
                     timeout,
