@@ -275,17 +275,21 @@ fn timed_out(tool: &str, out: &RunOutput) -> TestOutcome {
 }
 
 /// Whether the repository runs its Rust tests with cargo-nextest (it has nextest's config file)
-/// and nextest is installed.
+/// and nextest is installed. Whether it is installed is asked once per process: the test runs
+/// of every attempt would otherwise each start one more cargo.
 fn uses_nextest(files: &RepoFiles) -> bool {
+    static INSTALLED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     files.has(".config/nextest.toml")
-        && process::run(
-            "cargo",
-            &["nextest", "--version"],
-            &files.root,
-            &[],
-            Duration::from_secs(20),
-        )
-        .success()
+        && *INSTALLED.get_or_init(|| {
+            process::run(
+                "cargo",
+                &["nextest", "--version"],
+                &files.root,
+                &[],
+                Duration::from_secs(20),
+            )
+            .success()
+        })
 }
 
 fn run_cargo(files: &RepoFiles, timeout: Duration) -> TestOutcome {
