@@ -916,14 +916,7 @@ fn run_subtask(
                     "- Your reply could not be used: {e}. Answer with ONE JSON object matching the \
                      schema, with short search/replace edits rather than whole files."
                 );
-                activity.push(GuardActivity {
-                    attempt,
-                    phase: "apply".into(),
-                    guard: guard.into(),
-                    code: None,
-                    status: "blocked".into(),
-                    messages: vec![e.to_string()],
-                });
+                activity.push(GuardActivity::apply_blocked(attempt, guard, e.to_string()));
                 cx.emit(
                     "execution",
                     "worker.llm.invalid",
@@ -943,14 +936,11 @@ fn run_subtask(
             Err(e) => {
                 push_mode(&mut modes, FailureMode::PatcherReject);
                 feedback = format!("- [apply] {e}");
-                activity.push(GuardActivity {
+                activity.push(GuardActivity::apply_blocked(
                     attempt,
-                    phase: "apply".into(),
-                    guard: "apply".into(),
-                    code: None,
-                    status: "blocked".into(),
-                    messages: vec![e.to_string()],
-                });
+                    "apply",
+                    e.to_string(),
+                ));
                 cx.emit(
                     "execution",
                     "worker.apply.failed",
@@ -1116,14 +1106,7 @@ fn run_subtask(
                     written.revert()?;
                     push_mode(&mut modes, FailureMode::GitRefused);
                     feedback = format!("- [git] the commit failed: {e}");
-                    activity.push(GuardActivity {
-                        attempt,
-                        phase: "apply".into(),
-                        guard: "git".into(),
-                        code: None,
-                        status: "blocked".into(),
-                        messages: vec![e.to_string()],
-                    });
+                    activity.push(GuardActivity::apply_blocked(attempt, "git", e.to_string()));
                     record.outcome = "git_error".into();
                     finish_attempt(
                         cx, id, record, activity, &feedback, att_start, att_llm, att_tool,

@@ -62,6 +62,21 @@ pub struct GuardActivity {
     pub messages: Vec<String>,
 }
 
+impl GuardActivity {
+    /// The `apply` phase's block: the reply could not become a committed change (`guard` is
+    /// `json`, `json-emit`, `apply` or `git`), for the reason `message`.
+    pub fn apply_blocked(attempt: u32, guard: &str, message: String) -> GuardActivity {
+        GuardActivity {
+            attempt,
+            phase: "apply".into(),
+            guard: guard.into(),
+            code: None,
+            status: "blocked".into(),
+            messages: vec![message],
+        }
+    }
+}
+
 /// One attempt of a subtask.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct AttemptRecord {
