@@ -13,6 +13,7 @@
 //! error that says which, so the model can correct itself.
 
 use crate::ChangeError;
+use crate::matcher::{self, Matcher};
 
 /// One search/replace edit of one file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -111,34 +112,28 @@ pub fn apply_edit(
     search: &str,
     replace: &str,
 ) -> Result<String, ChangeError> {
+    apply_edit_traced(path, content, search, replace).map(|(text, _)| text)
+}
+
+/// [`apply_edit`], also saying which matcher of the chain ([`crate::matcher`]) placed the
+/// search text (`None` for an append).
+pub fn apply_edit_traced(
+    path: &str,
+    content: &str,
+    search: &str,
+    replace: &str,
+) -> Result<(String, Option<Matcher>), ChangeError> {
     if search.is_empty() {
         let mut out = content.to_string();
         out.push_str(replace);
-        return Ok(out);
+        return Ok((out, None));
     }
-    let fail = |reason: String| ChangeError::EditFailed {
-        path: path.to_string(),
-        reason,
-    };
-    let count = content.matches(search).count();
-    match count {
-        1 => Ok(content.replacen(search, replace, 1)),
-        0 => {
-            // Models often drop the final newline of the search text, or add one.
-            let trimmed = search.trim_end_matches('\n');
-            if !trimmed.is_empty() && trimmed != search && content.matches(trimmed).count() == 1 {
-                let rep = replace.strip_suffix('\n').unwrap_or(replace);
-                return Ok(content.replacen(trimmed, rep, 1));
-            }
-            Err(fail(format!(
-                "search text not found (it must match the file exactly, including indentation): `{}`",
-                first_line(search)
-            )))
-        }
-        n => Err(fail(format!(
-            "search text matches {n} places; include more surrounding lines so it matches exactly one: `{}`",
-            first_line(search)
-        ))),
+    match matcher::apply(content, search, replace) {
+        Ok((text, m)) => Ok((text, Some(m))),
+        Err(e) => Err(ChangeError::EditFailed {
+            path: path.to_string(),
+            reason: format!("{e}; search starting `{}`", first_line(search)),
+        }),
     }
 }
 
@@ -170,9 +165,9 @@ mod tests {
     #[test]
     fn ambiguous_and_missing() {
         let e = apply_edit("a", "x\nx\n", "x\n", "y\n").unwrap_err();
-        assert!(e.to_string().contains("matches 2 places"), "{e}");
+        assert!(e.to_string().contains("2 places"), "{e}");
         let e = apply_edit("a", "x\n", "zz\n", "y\n").unwrap_err();
-        assert!(e.to_string().contains("not found"), "{e}");
+        assert!(e.to_string().contains("not in the file"), "{e}");
     }
 
     #[test]

@@ -8,6 +8,7 @@
 mod edit_blocks;
 mod error;
 pub mod git;
+pub mod matcher;
 mod model;
 mod patches;
 mod sources;
@@ -15,13 +16,14 @@ mod task;
 mod tree;
 pub mod unified;
 
-pub use edit_blocks::{EditBlock, apply_edit, parse_edit_blocks};
+pub use edit_blocks::{EditBlock, apply_edit, apply_edit_traced, parse_edit_blocks};
 pub use error::ChangeError;
 pub use model::{ChangeKind, ChangeSet, FileChange};
 pub use patches::{LlmPatch, LlmPatchList, PatchAction, SearchReplace, parse_patches};
 pub use sources::{
-    from_commit, from_commit_in, from_commit_parts, from_diff, from_edit_blocks, from_patch_list,
-    from_patches_file, from_staged, from_worktree, from_worktree_paths,
+    AppliedEdit, from_commit, from_commit_in, from_commit_parts, from_diff, from_edit_blocks,
+    from_patch_list, from_patch_list_traced, from_patches_file, from_staged, from_worktree,
+    from_worktree_paths,
 };
 pub use task::Task;
 pub use tree::{MemTree, Tree, WorkTree};

@@ -8,7 +8,7 @@ use crate::git::{GitRepo, Object, split_nul};
 use crate::patches::{LlmPatchList, PatchAction};
 use crate::tree::{GitTree, MemTree, Tree, WorkTree};
 use crate::unified;
-use crate::{ChangeError, ChangeKind, ChangeSet, EditBlock, FileChange, apply_edit};
+use crate::{ChangeError, ChangeKind, ChangeSet, EditBlock, FileChange, apply_edit_traced};
 
 /// git's well-known empty tree, the base of a repository without commits.
 const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
@@ -395,6 +395,25 @@ pub fn from_diff(
 
 /// The LLM JSON patch list applied to `base`.
 pub fn from_patch_list(base: Arc<dyn Tree>, list: &LlmPatchList) -> Result<ChangeSet, ChangeError> {
+    from_patch_list_traced(base, list).map(|(set, _)| set)
+}
+
+/// How one patch of a list was applied: the matcher that placed each search/replace edit
+/// (`None` for an append), nothing for whole-file content and deletions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AppliedEdit {
+    /// The file.
+    pub path: String,
+    /// The matcher of the chain that placed the edit's search text.
+    pub matcher: Option<crate::matcher::Matcher>,
+}
+
+/// [`from_patch_list`], also saying which matcher applied each search/replace edit.
+pub fn from_patch_list_traced(
+    base: Arc<dyn Tree>,
+    list: &LlmPatchList,
+) -> Result<(ChangeSet, Vec<AppliedEdit>), ChangeError> {
+    let mut applied = Vec::new();
     let mut current: BTreeMap<String, Option<Vec<u8>>> = BTreeMap::new();
     let mut order: Vec<String> = Vec::new();
     for p in &list.patches {
@@ -415,7 +434,13 @@ pub fn from_patch_list(base: Arc<dyn Tree>, list: &LlmPatchList) -> Result<Chang
                             reason: "file is not UTF-8 text; search/replace edits need text".into(),
                         })?;
                     for e in p.all_edits() {
-                        text = apply_edit(&path, &text, &e.search, &e.replace)?;
+                        let (next, matcher) =
+                            apply_edit_traced(&path, &text, &e.search, &e.replace)?;
+                        text = next;
+                        applied.push(AppliedEdit {
+                            path: path.clone(),
+                            matcher,
+                        });
                     }
                     Some(text.into_bytes())
                 }
@@ -450,7 +475,7 @@ pub fn from_patch_list(base: Arc<dyn Tree>, list: &LlmPatchList) -> Result<Chang
     }
     let mut set = ChangeSet::new(base, changes, "patches");
     set.message = list.commit_message.clone();
-    Ok(set)
+    Ok((set, applied))
 }
 
 /// Search/replace edit blocks applied to `base`.

@@ -141,6 +141,15 @@ impl Usage {
     }
 }
 
+/// Per-call sampling overrides (candidates are sampled at different temperatures and seeds).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Sampling {
+    /// Temperature instead of the role's.
+    pub temperature: Option<f32>,
+    /// `seed` sent to the server (llama.cpp, vLLM and OpenAI honour it).
+    pub seed: Option<u64>,
+}
+
 /// Structured-output support level of a server, strongest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -257,6 +266,7 @@ pub struct LlmClient {
     http: reqwest::Client,
     formats: Mutex<HashMap<String, FormatSupport>>,
     usage: Mutex<BTreeMap<&'static str, Usage>>,
+    transcript: Mutex<Option<std::fs::File>>,
 }
 
 /// Installs rustls' ring provider as the process default (idempotent).
@@ -277,7 +287,51 @@ impl LlmClient {
             http,
             formats: Mutex::new(HashMap::new()),
             usage: Mutex::new(BTreeMap::new()),
+            transcript: Mutex::new(None),
         })
+    }
+
+    /// Appends every request from now on to `path` as one JSON line: the role, the request
+    /// body as sent (messages included), the reply as received (or the error), `finish_reason`,
+    /// usage and time. The file is created (with its directory) if missing.
+    pub fn set_transcript(&self, path: &std::path::Path) -> std::io::Result<()> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)?;
+        if let Ok(mut t) = self.transcript.lock() {
+            *t = Some(file);
+        }
+        Ok(())
+    }
+
+    fn record(&self, role: Role, body: &Value, result: &Result<ChatResponse, LlmError>, ms: u128) {
+        use std::io::Write;
+        let Ok(mut guard) = self.transcript.lock() else {
+            return;
+        };
+        let Some(file) = guard.as_mut() else {
+            return;
+        };
+        let ts = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
+        let mut line =
+            json!({"ts_ms": ts, "role": role.as_str(), "request": body, "ms": ms as u64});
+        match result {
+            Ok(r) => {
+                line["reply"] = Value::String(r.content.clone());
+                line["finish_reason"] = json!(r.finish_reason);
+                line["usage"] = json!(r.usage);
+            }
+            Err(e) => line["error"] = Value::String(e.to_string()),
+        }
+        if let Err(e) = writeln!(file, "{line}") {
+            tracing::warn!(%e, "model transcript not written");
+        }
     }
 
     /// The configuration in use.
@@ -302,7 +356,18 @@ impl LlmClient {
     /// errors are returned at once. `finish_reason: length` is *not* an error here (see
     /// [`ChatResponse::finish_reason`]).
     pub async fn chat(&self, role: Role, messages: &[Message]) -> Result<ChatResponse, LlmError> {
-        self.chat_with_format(role, messages, None).await
+        self.chat_with_format(role, messages, None, Sampling::default())
+            .await
+    }
+
+    /// A plain chat call with per-call sampling overrides (see [`LlmClient::chat`]).
+    pub async fn chat_sampled(
+        &self,
+        role: Role,
+        messages: &[Message],
+        sampling: Sampling,
+    ) -> Result<ChatResponse, LlmError> {
+        self.chat_with_format(role, messages, None, sampling).await
     }
 
     /// Asks for JSON matching `schema`, repairs what comes back, validates it, and spends up to
@@ -356,7 +421,9 @@ impl LlmClient {
         let mut attempts = 0u32;
         loop {
             attempts += 1;
-            let resp = self.chat_with_format(role, &msgs, Some(schema)).await?;
+            let resp = self
+                .chat_with_format(role, &msgs, Some(schema), Sampling::default())
+                .await?;
             usage.add(resp.usage);
             elapsed += resp.elapsed;
             if resp.finish_reason.as_deref() == Some("length") {
@@ -416,6 +483,7 @@ impl LlmClient {
         role: Role,
         messages: &[Message],
         schema: Option<&Value>,
+        sampling: Sampling,
     ) -> Result<ChatResponse, LlmError> {
         let rc = self.config.role(role);
         let mut level = schema.map(|_| {
@@ -424,7 +492,13 @@ impl LlmClient {
         });
         let start = Instant::now();
         loop {
-            let body = self.request_body(rc, messages, schema, level);
+            let mut body = self.request_body(rc, messages, schema, level);
+            if let Some(t) = sampling.temperature {
+                body["temperature"] = json!(t);
+            }
+            if let Some(seed) = sampling.seed {
+                body["seed"] = json!(seed);
+            }
             match self.send(role, rc, &body).await {
                 Ok(mut resp) => {
                     if let Some(l) = level
@@ -505,7 +579,10 @@ impl LlmClient {
         let retries = self.config.retries.min(5);
         let mut attempt = 0u32;
         loop {
-            match self.send_once(rc, &url, body).await {
+            let started = Instant::now();
+            let result = self.send_once(rc, &url, body).await;
+            self.record(role, body, &result, started.elapsed().as_millis());
+            match result {
                 Ok(resp) => {
                     if let Ok(mut u) = self.usage.lock() {
                         u.entry(role.as_str()).or_default().add(resp.usage);

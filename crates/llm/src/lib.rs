@@ -33,7 +33,7 @@ pub mod repair;
 pub mod schema;
 
 pub use client::{
-    ChatResponse, FormatSupport, Health, JsonReply, LlmClient, LlmError, Message, Usage,
+    ChatResponse, FormatSupport, Health, JsonReply, LlmClient, LlmError, Message, Sampling, Usage,
     install_crypto_provider, strip_think,
 };
 pub use config::{
@@ -77,6 +77,22 @@ impl BlockingClient {
     /// See [`LlmClient::chat`].
     pub fn chat(&self, role: Role, messages: &[Message]) -> Result<ChatResponse, LlmError> {
         self.runtime.block_on(self.inner.chat(role, messages))
+    }
+
+    /// See [`LlmClient::chat_sampled`].
+    pub fn chat_sampled(
+        &self,
+        role: Role,
+        messages: &[Message],
+        sampling: Sampling,
+    ) -> Result<ChatResponse, LlmError> {
+        self.runtime
+            .block_on(self.inner.chat_sampled(role, messages, sampling))
+    }
+
+    /// See [`LlmClient::set_transcript`].
+    pub fn set_transcript(&self, path: &std::path::Path) -> std::io::Result<()> {
+        self.inner.set_transcript(path)
     }
 
     /// See [`LlmClient::chat_json`].
