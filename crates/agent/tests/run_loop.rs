@@ -110,6 +110,7 @@ fn opts(repo: &Path, url: &str, db: &str, wt: &Path) -> RunOptions {
         measure_after: false,
         worktree: Some(wt.to_path_buf()),
         dynamic: DynamicOptions::default(),
+        candidates: 1,
         ..RunOptions::default()
     }
 }

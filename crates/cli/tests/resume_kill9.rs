@@ -157,6 +157,8 @@ fn one_seed(seed: u64, max_delay_ms: u64) -> (usize, Duration) {
             .args([
                 "--no-tests",
                 "--no-analysis-run",
+                "--candidates",
+                "1",
                 "--quiet",
                 "--format",
                 "json",

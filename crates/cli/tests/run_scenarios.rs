@@ -217,6 +217,8 @@ fn run_scenario(sb: &Sandbox, name: &str, extra: &[&str]) -> RunResult {
         "--format",
         "json",
         "--quiet",
+        "--candidates",
+        "1",
     ];
     let url = server.url();
     args.extend(["--llm-url", &url]);
@@ -647,9 +649,9 @@ fn e_unparseable_output_fails_the_subtask_cleanly_and_the_run_continues() {
     let second = &all[1];
     assert_eq!(second["status"], "committed", "{second:#}");
     assert_eq!(second["attempts"], 1);
-    // Nine unusable replies (three attempts with two correction turns each), then the fix.
-    assert_eq!(r.requests.len(), 10);
-    // All ten count in the run's token tally, the unusable ones included (the scripted server
+    // Three unusable replies (one per attempt), then the fix.
+    assert_eq!(r.requests.len(), 4);
+    // All four count in the run's token tally, the unusable ones included (the scripted server
     // reports a quarter of each request's length as its prompt tokens).
     let prompt: u64 = r
         .requests

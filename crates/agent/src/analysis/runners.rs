@@ -26,6 +26,26 @@ pub struct TestOutcome {
     pub details: Vec<String>,
     /// A runner reported failure without test counts (compile error, collection error).
     pub broken: bool,
+    /// What the runners printed (capped to the last [`MAX_LOG_BYTES`]), for the failing tests'
+    /// messages in the worker's prompt. Not serialized.
+    #[serde(skip)]
+    pub log: String,
+}
+
+/// Most bytes of runner output kept in [`TestOutcome::log`].
+pub const MAX_LOG_BYTES: usize = 64 * 1024;
+
+/// The last `MAX_LOG_BYTES` of `text`, cut at a line start.
+fn log_tail(text: &str) -> String {
+    if text.len() <= MAX_LOG_BYTES {
+        return text.to_string();
+    }
+    let mut from = text.len() - MAX_LOG_BYTES;
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let rest = &text[from..];
+    rest.find('\n').map_or(rest, |i| &rest[i + 1..]).to_string()
 }
 
 impl TestOutcome {
@@ -44,6 +64,13 @@ impl TestOutcome {
         self.failing.extend(other.failing);
         self.details.extend(other.details);
         self.broken |= other.broken;
+        if !other.log.is_empty() {
+            if !self.log.is_empty() {
+                self.log.push('\n');
+            }
+            self.log.push_str(&other.log);
+            self.log = log_tail(&self.log);
+        }
     }
 
     /// The `test_results` metric: unknown when nothing ran; otherwise the pass ratio, and a
@@ -311,6 +338,7 @@ fn run_cargo(files: &RepoFiles, timeout: Duration) -> TestOutcome {
         return timed_out("cargo test", &out);
     }
     let mut t = parse_cargo(&out.stdout);
+    t.log = log_tail(&out.stdout);
     if !t.ran && !out.success() {
         t.broken = true;
         t.details
@@ -337,6 +365,7 @@ fn run_nextest(files: &RepoFiles, timeout: Duration) -> TestOutcome {
         return timed_out("cargo nextest", &out);
     }
     let mut t = parse_nextest(&out.stdout, |binary| nextest_binary_file(files, binary));
+    t.log = log_tail(&out.stdout);
     if !t.ran && !out.success() {
         t.broken = true;
         t.details.push(format!(
@@ -490,6 +519,7 @@ fn run_python(files: &RepoFiles, timeout: Duration) -> TestOutcome {
             return timed_out("pytest", &out);
         }
         let mut t = parse_pytest(&out.stdout);
+        t.log = log_tail(&out.stdout);
         // Exit 5: no tests collected.
         if out.code == Some(5) {
             t.details.push("pytest: no tests collected".into());
@@ -512,6 +542,7 @@ fn run_python(files: &RepoFiles, timeout: Duration) -> TestOutcome {
         return timed_out("unittest", &out);
     }
     let mut t = parse_unittest(&out.stderr);
+    t.log = log_tail(&out.stderr);
     if !t.ran && !out.success() {
         t.broken = true;
         t.details
@@ -621,6 +652,7 @@ fn run_go(files: &RepoFiles, timeout: Duration) -> TestOutcome {
     let mut t = parse_go_json(&out.stdout, |pkg, test| {
         go_test_file(files, &module, pkg, test)
     });
+    t.log = log_tail(&go_json_output(&out.stdout));
     if !t.ran && !out.success() {
         t.broken = true;
         t.details.push(format!(
@@ -629,6 +661,25 @@ fn run_go(files: &RepoFiles, timeout: Duration) -> TestOutcome {
         ));
     }
     t
+}
+
+/// The text `go test -json` printed: the `Output` fields of its events, in order.
+pub fn go_json_output(json_lines: &str) -> String {
+    let mut out = String::new();
+    for line in json_lines.lines() {
+        match serde_json::from_str::<Value>(line) {
+            Ok(v) => {
+                if let Some(o) = v.get("Output").and_then(Value::as_str) {
+                    out.push_str(o);
+                }
+            }
+            Err(_) => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    out
 }
 
 /// Finds the `_test.go` file of `pkg` that defines `func <test>(`.
@@ -740,6 +791,7 @@ fn run_node(files: &RepoFiles, timeout: Duration) -> TestOutcome {
             t = j;
         }
     }
+    t.log = log_tail(&out.combined());
     if !t.ran && !out.success() {
         t.broken = true;
         t.details.push(format!(

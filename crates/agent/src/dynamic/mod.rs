@@ -320,6 +320,8 @@ pub fn baseline_of(t: &TestOutcome) -> Baseline {
         total: t.passed + t.failed,
         broken: t.broken,
         reason: if t.ran { Vec::new() } else { t.details.clone() },
+        failing_tests: t.failing.clone(),
+        log: t.log.clone(),
     }
 }
 
@@ -534,6 +536,7 @@ mod tests {
                 .collect(),
             details: vec![],
             broken: false,
+            log: String::new(),
         }
     }
 

@@ -1,7 +1,10 @@
 //! The deterministic post-plan processors, in pipeline order:
 //!
-//! 1. [`layer_a`] — failing tests that no task addresses: prepend a priority-1 `T000` that
-//!    fixes the source under test (`plan.real_bug_synthesized`).
+//! 0. [`drop_existing_creates`] — subtasks that would create files which already exist are
+//!    dropped (`plan.create_existing_dropped`).
+//! 1. [`layer_a`] — failing tests that no task is about: prepend a priority-1 `T000` that
+//!    fixes the source under test (`plan.real_bug_synthesized`); a task that is about them
+//!    moves to the front.
 //! 2. [`layer_2`] — subtasks whose hints are only test files get the sources those tests
 //!    import (`plan.occam_rewrite`).
 //! 3. [`layer_b`] — README-only subtasks dropped unless the docs metric fails and cites the
@@ -77,13 +80,19 @@ pub fn layer_a(
     if sources.is_empty() {
         return (plan, None);
     }
-    let covered = plan
-        .tasks
-        .iter()
-        .flat_map(|t| &t.subtasks)
-        .flat_map(|s| &s.file_hints)
-        .any(|h| sources.contains(h));
-    if covered {
+    let failing_ids: std::collections::BTreeSet<String> =
+        failing.iter().map(|f| f.id.clone()).collect();
+    if let Some(pos) = plan.tasks.iter().position(|t| {
+        t.subtasks
+            .iter()
+            .any(|s| is_about_failing_tests(s, &failing_ids))
+    }) {
+        // The planner has a task about the failing tests: it goes first.
+        let mut plan = plan;
+        if pos > 0 {
+            let task = plan.tasks.remove(pos);
+            plan.tasks.insert(0, task);
+        }
         return (plan, None);
     }
     let ids_for = |src: &str| -> Vec<String> {
@@ -143,6 +152,56 @@ pub fn layer_a(
     plan.tasks.retain(|t| t.id != "T000");
     plan.tasks.insert(0, task);
     (plan, Some(ev))
+}
+
+/// Whether a subtask is about the failing tests `failing` (ids): Layer-A's own `T000`, or a
+/// title or description that names one of them or says it fixes failing tests.
+pub fn is_about_failing_tests(
+    subtask: &Subtask,
+    failing: &std::collections::BTreeSet<String>,
+) -> bool {
+    if failing.is_empty() {
+        return false;
+    }
+    let text = format!("{} {}", subtask.title, subtask.description).to_lowercase();
+    subtask.id.starts_with("T000")
+        || text.contains("failing test")
+        || text.contains("tests fail")
+        || failing.iter().any(|id| {
+            let name = crate::worker::context::short_name(id).to_lowercase();
+            name.len() >= 4 && text.contains(&name)
+        })
+}
+
+/// Subtasks that would create files which already exist are dropped: the planner did not see
+/// them (`plan.create_existing_dropped`).
+pub fn drop_existing_creates(plan: Plan, view: &dyn FileView) -> (Plan, Option<TraceEvent>) {
+    let mut plan = plan;
+    let mut dropped = Vec::new();
+    for t in &mut plan.tasks {
+        t.subtasks.retain(|s| {
+            let exists = s.action == Action::Create
+                && !s.file_hints.is_empty()
+                && s.file_hints.iter().all(|h| view.exists(h));
+            if exists {
+                dropped.push(
+                    json!({"subtask_id": s.id, "title": s.title, "file_hints": s.file_hints}),
+                );
+            }
+            !exists
+        });
+    }
+    plan.tasks.retain(|t| !t.subtasks.is_empty());
+    if dropped.is_empty() {
+        return (plan, None);
+    }
+    (
+        plan,
+        Some(event(
+            "plan.create_existing_dropped",
+            json!({"subtasks": dropped}),
+        )),
+    )
 }
 
 fn adds_tests(st: &Subtask) -> bool {
@@ -383,6 +442,8 @@ pub fn run_all(plan: Plan, ctx: &PostContext<'_>, trace: &Trace) -> Plan {
             trace.emit(e);
         }
     };
+    let (plan, ev) = drop_existing_creates(plan, ctx.view);
+    emit(ev);
     let (plan, ev) = layer_a(
         plan,
         ctx.report.metric("test_results"),
@@ -488,17 +549,29 @@ mod tests {
     }
 
     #[test]
-    fn layer_a_respects_a_plan_that_covers_the_source() {
+    fn layer_a_respects_a_plan_about_the_failing_tests_and_puts_it_first() {
+        let about = task(
+            "T002",
+            vec![st("T002-S01", "Make test_sub pass", &["calc/ops.py"])],
+        );
+        let other = task("T001", vec![st("T001-S01", "Add README", &["README.md"])]);
         let plan = Plan {
-            tasks: vec![task(
-                "T001",
-                vec![st("T001-S01", "Fix sub", &["calc/ops.py"])],
-            )],
+            tasks: vec![other.clone(), about.clone()],
         };
         let tr = metric("test_results", Status::Fail, &[]);
-        let (out, ev) = layer_a(plan.clone(), Some(&tr), &failing(), &view());
-        assert_eq!(out, plan);
+        let (out, ev) = layer_a(plan, Some(&tr), &failing(), &view());
+        assert_eq!(out.tasks, vec![about, other]);
         assert!(ev.is_none());
+        // A subtask that only names the file is not about the failing tests: T000 comes first.
+        let named = Plan {
+            tasks: vec![task(
+                "T001",
+                vec![st("T001-S01", "Create ops module", &["calc/ops.py"])],
+            )],
+        };
+        let (out, ev) = layer_a(named, Some(&tr), &failing(), &view());
+        assert_eq!(out.tasks[0].id, "T000");
+        assert!(ev.is_some());
         // Passing tests: nothing to do either.
         let ok = metric("test_results", Status::Pass, &[]);
         let (_, ev) = layer_a(Plan::default(), Some(&ok), &failing(), &view());

@@ -3,6 +3,7 @@
 //! revert and retry), with the state persisted after every step so `--resume` continues at the
 //! first unfinished subtask.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -10,18 +11,19 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use slopguard_change::{Tree, WorkTree};
 use slopguard_guards::Config;
-use slopguard_llm::{BlockingClient, LlmConfig, LlmError, Role};
+use slopguard_llm::{BlockingClient, LlmConfig, Role, Sampling};
 use slopguard_store::{FailureMode, NewObservation, Outcome, Store};
 
 use crate::analysis::{AnalysisReport, AnalyzeOptions, RepoFiles, analyze};
 use crate::dynamic::{self, DynamicOptions, Verdict};
 use crate::git;
-use crate::plan::post::{PostContext, Scope, run_all, scope_metrics};
+use crate::plan::post::{PostContext, Scope, is_about_failing_tests, run_all, scope_metrics};
 use crate::plan::{Plan, PlannerInput, Subtask, load_plan_file, memory, request_plan_blocking};
+use crate::run::candidates::{self, Reached};
 use crate::run::summary::*;
 use crate::state::{self, Baseline, RepoLock, RunState, STATE_VERSION};
 use crate::trace::{Trace, TraceEvent, now_ms};
-use crate::worker::{self, prompt};
+use crate::worker::{self, context, context::FailureContext, prompt};
 
 /// Where the plan comes from.
 #[derive(Debug, Clone, Default)]
@@ -76,6 +78,12 @@ pub struct RunOptions {
     pub worktree: Option<PathBuf>,
     /// Keep the worktree after the run.
     pub keep_worktree: bool,
+    /// Candidate replies sampled per attempt (fewer when the subtask budget runs out).
+    pub candidates: u32,
+    /// Wall-clock budget of one subtask: no new candidate or attempt starts after it.
+    pub subtask_budget: Duration,
+    /// Wall-clock budget of the run: once spent, subtasks not about failing tests are skipped.
+    pub run_budget: Option<Duration>,
 }
 
 impl Default for RunOptions {
@@ -100,6 +108,9 @@ impl Default for RunOptions {
             file_budget_tokens: 6000,
             worktree: None,
             keep_worktree: false,
+            candidates: 3,
+            subtask_budget: Duration::from_secs(600),
+            run_budget: None,
         }
     }
 }
@@ -178,6 +189,8 @@ pub enum ProgressEvent {
         /// Commit, when committed.
         commit: Option<String>,
     },
+    /// One sampled candidate and its verdict, as one line.
+    Candidate(String),
     /// Free text (warnings, notes).
     Note(String),
 }
@@ -541,6 +554,10 @@ pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary,
         fingerprint: None,
     };
     cx.save()?;
+    let exchanges = state::run_dir(&repo, &run_id).join("exchanges.jsonl");
+    if let Err(e) = client.set_transcript(&exchanges) {
+        tracing::warn!(%e, path = %exchanges.display(), "model exchanges not kept");
+    }
     progress.on(&ProgressEvent::Phase("preflight"));
     let branch = (!cx.state.dry_run).then(|| cx.state.branch.clone());
     git::ensure_worktree(&repo, &worktree, branch.as_deref(), &cx.state.base_commit)?;
@@ -558,6 +575,7 @@ pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary,
     let total = cx.state.subtask_ids().len();
     progress.on(&ProgressEvent::Planned { subtasks: total });
     let ids = cx.state.subtask_ids();
+    let execution_started = Instant::now();
     for (i, id) in ids.iter().enumerate() {
         let done = cx
             .state
@@ -566,6 +584,14 @@ pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary,
             .flat_map(|t| t.subtasks.iter())
             .any(|s| &s.id == id && s.status.is_final());
         if done {
+            continue;
+        }
+        if opts
+            .run_budget
+            .is_some_and(|b| execution_started.elapsed() >= b)
+            && !subtask_is_about_failing_tests(&cx, id)
+        {
+            skip_for_budget(&mut cx, id)?;
             continue;
         }
         run_subtask(&mut cx, &client, i, total, id)?;
@@ -784,6 +810,43 @@ fn reconcile(cx: &mut Ctx<'_>) -> Result<(), RunError> {
     Ok(())
 }
 
+/// Whether subtask `id` is behind the baseline's failing tests (those run whatever the budget).
+fn subtask_is_about_failing_tests(cx: &Ctx<'_>, id: &str) -> bool {
+    let failing = cx
+        .state
+        .baseline
+        .as_ref()
+        .map(|b| b.failing.clone())
+        .unwrap_or_default();
+    cx.state
+        .plan
+        .as_ref()
+        .and_then(|p| find_subtask(p, id))
+        .is_some_and(|(_, st)| is_about_failing_tests(&st, &failing) || st.id.starts_with("T000"))
+}
+
+/// Marks subtask `id` skipped because the run's time budget is spent.
+fn skip_for_budget(cx: &mut Ctx<'_>, id: &str) -> Result<(), RunError> {
+    let budget = cx.opts.run_budget.unwrap_or_default().as_secs();
+    if let Some(s) = cx.state.subtask_mut(id) {
+        s.status = SubtaskStatus::Skipped;
+        s.error = Some(format!(
+            "skipped: the run's time budget ({budget} s) was spent"
+        ));
+    }
+    cx.emit(
+        "execution",
+        "worker.subtask.skipped",
+        json!({"subtask_id": id, "reason": "run budget spent", "budget_s": budget}),
+    );
+    cx.progress.on(&ProgressEvent::SubtaskEnd {
+        id: id.to_string(),
+        status: SubtaskStatus::Skipped,
+        commit: None,
+    });
+    cx.save()
+}
+
 fn find_subtask(plan: &Plan, id: &str) -> Option<(String, Subtask)> {
     plan.tasks.iter().find_map(|t| {
         t.subtasks
@@ -791,6 +854,49 @@ fn find_subtask(plan: &Plan, id: &str) -> Option<(String, Subtask)> {
             .find(|s| s.id == id)
             .map(|s| (t.title.clone(), s.clone()))
     })
+}
+
+/// What one subtask carries from attempt to attempt.
+struct SubtaskRun {
+    id: String,
+    task_title: String,
+    subtask: Subtask,
+    guard_task: slopguard_change::Task,
+    fingerprint: Option<slopguard_fingerprint::Fingerprint>,
+    /// Baseline failing tests this subtask is behind (empty: only "no regression" counts).
+    targets: BTreeSet<String>,
+    /// Their output and source, for the prompt.
+    failure: Option<FailureContext>,
+    modes: Vec<FailureMode>,
+    started: Instant,
+    llm_time: Duration,
+    tool_time: Duration,
+    /// Candidates sampled so far, over all attempts.
+    sampled: u32,
+    dynamic_failed_before: bool,
+}
+
+/// How an attempt ended.
+enum AttemptEnd {
+    /// A candidate landed: (status, commit, touched paths, commit title).
+    Landed(SubtaskStatus, Option<String>, Vec<String>, String),
+    /// Every candidate was rejected; the feedback for the next attempt.
+    Rejected(String),
+}
+
+/// A candidate that passed the static gates, waiting for the toolchain.
+struct Survivor {
+    index: u32,
+    applied: worker::AppliedReply,
+    key: String,
+    votes: u32,
+    size: usize,
+}
+
+/// A rejected candidate: how far it got and what the next attempt should hear about it.
+struct Rejection {
+    reached: Reached,
+    feedback: String,
 }
 
 fn run_subtask(
@@ -804,9 +910,59 @@ fn run_subtask(
     else {
         return Ok(());
     };
-    let sub_start = Instant::now();
-    let mut llm_time = Duration::ZERO;
-    let mut tool_time = Duration::ZERO;
+    let started = Instant::now();
+    announce_subtask(cx, index, total, id, &subtask);
+    let tool_time = ensure_baseline(cx)?;
+    cx.timers.borrow_mut().clear();
+    if cx.fingerprint.is_none() {
+        let t = Instant::now();
+        cx.fingerprint = slopguard_fingerprint::compute(&cx.worktree).ok();
+        cx.time("fingerprint", t);
+    }
+    let mut run = SubtaskRun {
+        id: id.to_string(),
+        guard_task: worker::guard_task(&subtask, &task_title),
+        fingerprint: cx.fingerprint.clone(),
+        targets: BTreeSet::new(),
+        failure: None,
+        task_title,
+        subtask,
+        modes: Vec::new(),
+        started,
+        llm_time: Duration::ZERO,
+        tool_time,
+        sampled: 0,
+        dynamic_failed_before: false,
+    };
+    attach_failure_context(cx, &mut run);
+    let max = cx.state.max_attempts.max(1);
+    let mut feedback = String::new();
+    let mut outcome = None;
+    for attempt in 1..=max {
+        if attempt > 1 && run.started.elapsed() >= cx.opts.subtask_budget {
+            cx.emit(
+                "execution",
+                "worker.budget.exhausted",
+                json!({"subtask_id": id, "attempt": attempt, "budget_s": cx.opts.subtask_budget.as_secs()}),
+            );
+            feedback.push_str(&format!(
+                "\n- [budget] the subtask's time budget ({} s) ran out before attempt {attempt}",
+                cx.opts.subtask_budget.as_secs()
+            ));
+            break;
+        }
+        match run_attempt(cx, client, &mut run, attempt, &feedback)? {
+            AttemptEnd::Landed(status, commit, paths, title) => {
+                outcome = Some((status, commit, paths, title));
+                break;
+            }
+            AttemptEnd::Rejected(f) => feedback = f,
+        }
+    }
+    record_outcome(cx, &run, outcome, &feedback, max)
+}
+
+fn announce_subtask(cx: &mut Ctx<'_>, index: usize, total: usize, id: &str, subtask: &Subtask) {
     cx.progress.on(&ProgressEvent::SubtaskStart {
         index: index + 1,
         total,
@@ -826,315 +982,663 @@ fn run_subtask(
         s.failure_modes.clear();
         s.error = None;
     }
-    // The test baseline, captured once per run (lazily, before the first gate).
-    if cx.state.baseline.is_none() && cx.opts.dynamic.tests {
-        let t = Instant::now();
-        let out = dynamic::run_tests(&cx.worktree, cx.opts.dynamic.test_timeout);
-        tool_time += t.elapsed();
-        let b = dynamic::baseline_of(&out);
-        cx.emit(
-            "execution",
-            "test_baseline.captured",
-            json!({"ran": b.ran, "total": b.total, "failing": b.failing, "broken": b.broken, "reason": b.reason}),
-        );
-        cx.state.baseline = Some(b);
-        cx.save()?;
+}
+
+/// Captures the test baseline once per run (lazily, before the first gate); returns the
+/// toolchain time spent.
+fn ensure_baseline(cx: &mut Ctx<'_>) -> Result<Duration, RunError> {
+    if cx.state.baseline.is_some() || !cx.opts.dynamic.tests {
+        return Ok(Duration::ZERO);
     }
-    let guard_task = worker::guard_task(&subtask, &task_title);
-    cx.timers.borrow_mut().clear();
-    if cx.fingerprint.is_none() {
-        let t = Instant::now();
-        cx.fingerprint = slopguard_fingerprint::compute(&cx.worktree).ok();
-        cx.time("fingerprint", t);
+    let t = Instant::now();
+    let out = dynamic::run_tests(&cx.worktree, cx.opts.dynamic.test_timeout);
+    let spent = t.elapsed();
+    let b = dynamic::baseline_of(&out);
+    cx.emit(
+        "execution",
+        "test_baseline.captured",
+        json!({"ran": b.ran, "total": b.total, "failing": b.failing, "broken": b.broken, "reason": b.reason}),
+    );
+    cx.state.baseline = Some(b);
+    cx.save()?;
+    Ok(spent)
+}
+
+/// Targets and failure context for a subtask behind the baseline's failing tests.
+fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
+    let Some(base) = cx.state.baseline.as_ref() else {
+        return;
+    };
+    if !is_about_failing_tests(&run.subtask, &base.failing) {
+        return;
     }
-    let fingerprint = cx.fingerprint.clone();
-    let max = cx.state.max_attempts.max(1);
-    let mut feedback = String::new();
-    let mut modes: Vec<FailureMode> = Vec::new();
-    let mut dynamic_failed_before = false;
-    let mut outcome: Option<(SubtaskStatus, Option<String>, Vec<String>, String)> = None;
-    for attempt in 1..=max {
-        let att_start = Instant::now();
-        let mut att_llm = Duration::ZERO;
-        let mut att_tool = Duration::ZERO;
-        cx.progress.on(&ProgressEvent::Attempt {
-            id: id.to_string(),
-            attempt,
-            max,
-        });
-        cx.emit(
-            "execution",
-            "worker.attempt.begin",
-            json!({"subtask_id": id, "attempt": attempt}),
-        );
-        if let Some(s) = cx.state.subtask_mut(id) {
-            s.attempts = attempt;
+    run.targets = base.failing.clone();
+    let tree = WorkTree::new(&cx.worktree);
+    let fc = context::failure_context(&tree, &base.failing_tests, &base.log, FAILURE_OUTPUT_CHARS);
+    cx.emit(
+        "execution",
+        "worker.failure_context",
+        json!({"subtask_id": run.id, "targets": run.targets, "output_chars": fc.output.len(),
+               "tests": fc.tests.iter().map(|(p, l, _)| format!("{p}:{l}")).collect::<Vec<_>>(),
+               "frame_files": fc.frame_files}),
+    );
+    run.failure = Some(fc);
+}
+
+/// Characters of failing-test output shown to the worker.
+const FAILURE_OUTPUT_CHARS: usize = 1800;
+
+fn run_attempt(
+    cx: &mut Ctx<'_>,
+    client: &BlockingClient,
+    run: &mut SubtaskRun,
+    attempt: u32,
+    feedback: &str,
+) -> Result<AttemptEnd, RunError> {
+    let att_start = Instant::now();
+    cx.progress.on(&ProgressEvent::Attempt {
+        id: run.id.clone(),
+        attempt,
+        max: cx.state.max_attempts.max(1),
+    });
+    cx.emit(
+        "execution",
+        "worker.attempt.begin",
+        json!({"subtask_id": run.id, "attempt": attempt}),
+    );
+    if let Some(s) = cx.state.subtask_mut(&run.id) {
+        s.attempts = attempt;
+    }
+    let tree: Arc<dyn Tree> = Arc::new(WorkTree::new(&cx.worktree));
+    let t_prompt = Instant::now();
+    let worker_cfg = cx.opts.llm.role(Role::Worker);
+    let pr = prompt::build(&prompt::PromptInput {
+        subtask: &run.subtask,
+        task_title: &run.task_title,
+        tree: tree.as_ref(),
+        budget_tokens: cx.opts.file_budget_tokens,
+        feedback,
+        attempt,
+        failure: run.failure.as_ref(),
+        policy: prompt::FormatPolicy::for_model(&cx.state.model, worker_cfg.max_tokens),
+    });
+    cx.time("prompt", t_prompt);
+    let mut record = AttemptRecord {
+        attempt,
+        ..Default::default()
+    };
+    let mut activity: Vec<GuardActivity> = Vec::new();
+    let mut rejections: Vec<Rejection> = Vec::new();
+    let mut survivors: Vec<Survivor> = Vec::new();
+    let mut att_llm = Duration::ZERO;
+    let mut last_call = Duration::ZERO;
+    for index in 0..cx.opts.candidates.max(1) {
+        let left = cx.opts.subtask_budget.saturating_sub(run.started.elapsed());
+        if index > 0 && left < last_call {
+            break;
         }
-        let tree: Arc<dyn Tree> = Arc::new(WorkTree::new(&cx.worktree));
-        let t_prompt = Instant::now();
-        let pr = prompt::build(
-            &subtask,
-            &task_title,
-            tree.as_ref(),
-            cx.opts.file_budget_tokens,
-            &feedback,
-            attempt,
-        );
-        cx.time("prompt", t_prompt);
         let t = Instant::now();
         let spent = tokens_spent(client);
-        let reply = client.chat_json_value(Role::Worker, &pr.messages, &worker::reply_schema());
-        cx.state.usage.add_since(spent, tokens_spent(client));
-        att_llm += t.elapsed();
-        let mut record = AttemptRecord {
-            attempt,
-            ..Default::default()
+        let sampling = Sampling {
+            temperature: Some(candidates::temperature(attempt, index)),
+            seed: Some(candidates::seed(&cx.state.run_id, &run.id, attempt, index)),
         };
-        let mut activity: Vec<GuardActivity> = Vec::new();
+        let reply = client.chat_sampled(Role::Worker, &pr.messages, sampling);
+        let used = tokens_spent(client);
+        cx.state.usage.add_since(spent, used);
+        last_call = t.elapsed();
+        att_llm += last_call;
+        run.sampled += 1;
         let reply = match reply {
-            Ok(r) => {
-                cx.emit(
-                    "execution",
-                    "worker.llm.reply",
-                    json!({"subtask_id": id, "attempt": attempt, "repairs": r.repairs, "corrections": r.corrections, "ms": r.elapsed.as_millis() as u64}),
-                );
-                r
-            }
+            Ok(r) => r,
             Err(e) if e.is_unreachable() => {
                 cx.save()?;
                 return Err(RunError::LlmUnreachable(format!(
-                    "{e}. The run state is kept: `slopguard run --resume` continues at {id}."
+                    "{e}. The run state is kept: `slopguard run --resume` continues at {}.",
+                    run.id
                 )));
             }
             Err(e) => {
-                let (mode, guard) = match &e {
-                    LlmError::Truncated { .. } => (FailureMode::JsonEmit, "json-emit"),
-                    _ => (FailureMode::JsonParseBad, "json"),
-                };
-                push_mode(&mut modes, mode);
-                feedback = format!(
-                    "- Your reply could not be used: {e}. Answer with ONE JSON object matching the \
-                     schema, with short search/replace edits rather than whole files."
-                );
-                activity.push(GuardActivity::apply_blocked(attempt, guard, e.to_string()));
-                cx.emit(
-                    "execution",
-                    "worker.llm.invalid",
-                    json!({"subtask_id": id, "attempt": attempt, "error": e.to_string()}),
-                );
-                record.outcome = "llm_error".into();
-                finish_attempt(
-                    cx, id, record, activity, &feedback, att_start, att_llm, att_tool,
-                );
-                llm_time += att_llm;
-                continue;
-            }
-        };
-        // Reply -> change set over the worktree.
-        let change = match worker::change_from_reply(tree.clone(), &reply.value, &pr) {
-            Ok(c) => c,
-            Err(e) => {
-                push_mode(&mut modes, FailureMode::PatcherReject);
-                feedback = format!("- [apply] {e}");
-                activity.push(GuardActivity::apply_blocked(
+                let r = reject(
+                    cx,
+                    run,
                     attempt,
+                    &mut activity,
+                    "llm",
                     "apply",
-                    e.to_string(),
-                ));
-                cx.emit(
-                    "execution",
-                    "worker.apply.failed",
-                    json!({"subtask_id": id, "attempt": attempt, "error": e.to_string()}),
+                    vec![e.to_string()],
                 );
-                record.outcome = "apply_error".into();
-                finish_attempt(
-                    cx, id, record, activity, &feedback, att_start, att_llm, att_tool,
+                candidate_line(
+                    cx,
+                    &mut record,
+                    run,
+                    attempt,
+                    index,
+                    sampling,
+                    last_call,
+                    used.1 - spent.1,
+                    "model error",
+                    &e.to_string(),
                 );
-                llm_time += att_llm;
+                rejections.push(Rejection {
+                    reached: Reached::Model,
+                    feedback: format!("- [llm] {r}"),
+                });
                 continue;
             }
         };
-        let touched: Vec<String> = change.changes.iter().map(|c| c.path.clone()).collect();
-        record.touched = touched.clone();
-        // Static guards on the overlay, before anything is written.
-        let t_guards = Instant::now();
-        let report = worker::static_guards(&change, &guard_task, &cx.config, fingerprint.as_ref());
-        cx.time("static_guards", t_guards);
-        let act = worker::activity(&report, attempt);
-        for a in &act {
-            cx.progress.on(&ProgressEvent::Guard {
-                id: id.to_string(),
-                guard: a.guard.clone(),
-                status: a.status.clone(),
-            });
-        }
-        if let Some(psi) = report.metrics.get("psi") {
-            cx.emit(
-                "execution",
-                "psi_lite.scored",
-                json!({"subtask_id": id, "attempt": attempt, "psi": psi}),
-            );
-        }
-        activity.extend(act);
-        if report.blocked() {
-            for f in report.blocking() {
-                push_mode(&mut modes, failure_mode(f.guard));
-                cx.emit(
-                    "execution",
-                    &fail_event(f.guard),
-                    json!({"subtask_id": id, "attempt": attempt, "phase": "worker", "path": f.path, "error": f.message, "data": f.data}),
-                );
+        let t_apply = Instant::now();
+        let judged = judge_statically(
+            cx,
+            run,
+            attempt,
+            &pr,
+            tree.clone(),
+            &reply.content,
+            &mut activity,
+        );
+        cx.time("apply_and_static", t_apply);
+        let verdict = match judged {
+            Ok(applied) => {
+                let key = candidates::normalised_key(&applied.change);
+                match survivors.iter_mut().find(|s| s.key == key) {
+                    Some(same) => {
+                        same.votes += 1;
+                        format!("same patch as candidate {}", same.index + 1)
+                    }
+                    None => {
+                        let size = candidates::changed_lines(&applied.change);
+                        let line = format!(
+                            "passed static gates ({}, {size} lines; {})",
+                            applied.format.name(),
+                            applied.matchers.join(", ")
+                        );
+                        survivors.push(Survivor {
+                            index,
+                            applied,
+                            key,
+                            votes: 1,
+                            size,
+                        });
+                        line
+                    }
+                }
             }
-            feedback = report.feedback();
-            record.outcome = "blocked".into();
-            finish_attempt(
-                cx, id, record, activity, &feedback, att_start, att_llm, att_tool,
+            Err(r) => {
+                let line = r.feedback.lines().next().unwrap_or("").to_string();
+                rejections.push(r);
+                line
+            }
+        };
+        let truncated = reply.finish_reason.as_deref() == Some("length");
+        candidate_line(
+            cx,
+            &mut record,
+            run,
+            attempt,
+            index,
+            sampling,
+            last_call,
+            used.1 - spent.1,
+            if truncated {
+                "cut off at max_tokens"
+            } else {
+                "reply"
+            },
+            &verdict,
+        );
+    }
+    run.llm_time += att_llm;
+    let order = candidates::evaluation_order(
+        &survivors
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (i, s.votes, s.size))
+            .collect::<Vec<_>>(),
+    );
+    let considered = run.sampled;
+    let mut att_tool = Duration::ZERO;
+    let mut best_partial: Option<(usize, usize)> = None;
+    for i in order {
+        let s = &survivors[i];
+        let (written, dynr) = match judge_dynamically(cx, run, attempt, &s.applied, &mut activity)?
+        {
+            Ok(v) => v,
+            Err(r) => {
+                att_tool += r.1;
+                rejections.push(r.0);
+                continue;
+            }
+        };
+        att_tool += dynr.elapsed;
+        let fixed = fixed_targets(&run.targets, dynr.tests.as_ref());
+        if run.targets.is_empty() || dynr.tests.is_none() || fixed == run.targets.len() {
+            run.tool_time += att_tool;
+            return land(
+                cx, run, attempt, &s.applied, written, dynr, activity, record, att_start, att_llm,
+                att_tool, considered,
             );
-            llm_time += att_llm;
-            continue;
         }
-        // Write, then the dynamic guards on the written tree.
-        let t_write = Instant::now();
-        let written = dynamic::write_change(&cx.worktree, &change)?;
-        cx.time("write", t_write);
+        written.revert()?;
+        if fixed > 0 && best_partial.is_none_or(|(_, f)| fixed > f) {
+            best_partial = Some((i, fixed));
+        } else if fixed == 0 {
+            rejections.push(still_failing(
+                cx,
+                run,
+                attempt,
+                &s.applied,
+                dynr.tests.as_ref(),
+            ));
+        }
+    }
+    if let Some((i, _)) = best_partial {
+        let s = &survivors[i];
+        let written = dynamic::write_change(&cx.worktree, &s.applied.change)?;
         let dynr = dynamic::run_dynamic(&cx.worktree, cx.state.baseline.as_ref(), &cx.opts.dynamic);
         att_tool += dynr.elapsed;
-        for (g, code, v) in &dynr.verdicts {
-            cx.progress.on(&ProgressEvent::Guard {
-                id: id.to_string(),
-                guard: g.to_string(),
-                status: v.status().into(),
-            });
-            activity.push(GuardActivity {
-                attempt,
-                phase: "dynamic".into(),
-                guard: g.to_string(),
-                code: code.map(str::to_string),
-                status: v.status().into(),
-                messages: match v {
-                    Verdict::Pass => vec![],
-                    Verdict::Block(m) | Verdict::Skipped(m) => vec![m.clone()],
-                },
-            });
-            if let Verdict::Block(m) = v {
-                push_mode(&mut modes, failure_mode(g));
-                cx.emit(
-                    "execution",
-                    &fail_event(g),
-                    json!({"subtask_id": id, "attempt": attempt, "phase": "worker", "error": m}),
-                );
-            }
-        }
-        if dynr.blocked() {
-            written.revert()?;
-            dynamic_failed_before = true;
-            cx.emit(
-                "execution",
-                "worker.revert",
-                json!({"subtask_id": id, "attempt": attempt, "files": written.paths()}),
-            );
-            feedback = dynr.feedback();
-            record.outcome = "blocked".into();
-            finish_attempt(
-                cx, id, record, activity, &feedback, att_start, att_llm, att_tool,
-            );
-            llm_time += att_llm;
-            tool_time += att_tool;
-            continue;
-        }
-        if dynamic_failed_before {
-            cx.emit(
-                "execution",
-                "critic_build_retry.success",
-                json!({"subtask_id": id, "attempt": attempt}),
+        if !dynr.blocked() {
+            run.tool_time += att_tool;
+            return land(
+                cx, run, attempt, &s.applied, written, dynr, activity, record, att_start, att_llm,
+                att_tool, considered,
             );
         }
-        // Landed.
-        let paths = written.paths();
-        let commit_title = change
-            .message
-            .clone()
-            .unwrap_or_else(|| subtask.title.clone());
-        let status = if cx.state.dry_run {
-            written.revert()?;
-            record.outcome = "passed".into();
-            (SubtaskStatus::Passed, None)
-        } else {
-            let why = format!(
-                "Subtask {id} of task \"{task_title}\": {}{}\nGuards passed: {}.",
-                subtask.title,
-                if subtask.description.trim().is_empty() {
-                    String::new()
-                } else {
-                    format!("\n{}", subtask.description.trim())
-                },
-                activity
-                    .iter()
-                    .filter(|a| a.attempt == attempt && a.status == "passed")
-                    .map(|a| a.guard.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
-            let msg = git::commit_message(&commit_title, &why, &paths, id, &cx.state.run_id);
-            let t_git = Instant::now();
-            let committed = git::commit_paths(&cx.worktree, &paths, &msg);
-            cx.time("git_commit", t_git);
-            if committed.is_ok()
-                && paths.iter().any(|p| {
-                    let name = p.rsplit('/').next().unwrap_or(p);
-                    matches!(
-                        name,
-                        "Cargo.toml"
-                            | "package.json"
-                            | "pyproject.toml"
-                            | "go.mod"
-                            | "setup.py"
-                            | "setup.cfg"
-                            | "Pipfile"
-                            | "Gemfile"
-                    ) || name.starts_with("requirements")
-                })
-            {
-                cx.fingerprint = None;
-            }
-            match committed {
-                Ok(c) => {
-                    record.outcome = "committed".into();
-                    (SubtaskStatus::Committed, Some(c))
-                }
-                Err(e) => {
-                    written.revert()?;
-                    push_mode(&mut modes, FailureMode::GitRefused);
-                    feedback = format!("- [git] the commit failed: {e}");
-                    activity.push(GuardActivity::apply_blocked(attempt, "git", e.to_string()));
-                    record.outcome = "git_error".into();
-                    finish_attempt(
-                        cx, id, record, activity, &feedback, att_start, att_llm, att_tool,
-                    );
-                    llm_time += att_llm;
-                    tool_time += att_tool;
-                    continue;
-                }
-            }
-        };
-        if let Some(t) = dynr.tests.as_ref() {
-            // The baseline advances: fixed tests leave the failing set.
-            cx.state.baseline = Some(dynamic::baseline_of(t));
-        }
-        llm_time += att_llm;
-        tool_time += att_tool;
-        finish_attempt(cx, id, record, activity, "", att_start, att_llm, att_tool);
-        outcome = Some((status.0, status.1, paths, commit_title));
-        break;
+        written.revert()?;
     }
-    // Record the outcome.
-    let (status, commit, touched, title) = match outcome {
-        Some(o) => o,
-        None => (SubtaskStatus::Failed, None, Vec::new(), String::new()),
+    run.tool_time += att_tool;
+    let best = rejections.iter().max_by_key(|r| r.reached);
+    let fb = best.map_or_else(
+        || "- [apply] no candidate could be judged".to_string(),
+        |r| r.feedback.clone(),
+    );
+    record.outcome = if survivors.is_empty() {
+        "apply_error"
+    } else {
+        "blocked"
+    }
+    .into();
+    finish_attempt(
+        cx, &run.id, record, activity, &fb, att_start, att_llm, att_tool,
+    );
+    Ok(AttemptEnd::Rejected(fb))
+}
+
+/// Targets (baseline failing tests) that pass in `now`.
+fn fixed_targets(
+    targets: &BTreeSet<String>,
+    now: Option<&crate::analysis::runners::TestOutcome>,
+) -> usize {
+    let Some(now) = now else {
+        return 0;
     };
+    let failing: BTreeSet<&str> = now.failing.iter().map(|f| f.id.as_str()).collect();
+    targets
+        .iter()
+        .filter(|t| !failing.contains(t.as_str()))
+        .count()
+}
+
+/// The rejection of a candidate that passed every gate but left the failing tests failing.
+fn still_failing(
+    cx: &Ctx<'_>,
+    run: &mut SubtaskRun,
+    attempt: u32,
+    applied: &worker::AppliedReply,
+    now: Option<&crate::analysis::runners::TestOutcome>,
+) -> Rejection {
+    push_mode(&mut run.modes, FailureMode::TestRegression);
+    let failing: Vec<crate::analysis::FailingTest> =
+        now.map(|n| n.failing.clone()).unwrap_or_default();
+    let tree = WorkTree::new(&cx.worktree);
+    let printed = now.map_or_else(String::new, |n| {
+        context::failure_context(&tree, &failing, &n.log, FAILURE_OUTPUT_CHARS).output
+    });
+    cx.emit(
+        "execution",
+        "worker.tests.still_failing",
+        json!({"subtask_id": run.id, "attempt": attempt, "failing": failing.iter().map(|f| &f.id).collect::<Vec<_>>()}),
+    );
+    Rejection {
+        reached: Reached::Tests,
+        feedback: format!(
+            "- [tests] {} The build and the other tests pass, but the failing tests still fail. \
+             What they printed after your change:\n{}",
+            candidates::describe_change(&applied.change),
+            printed.trim_end()
+        ),
+    }
+}
+
+/// Records one rejection (failure mode, guard activity, trace event); returns its message.
+fn reject(
+    cx: &Ctx<'_>,
+    run: &mut SubtaskRun,
+    attempt: u32,
+    activity: &mut Vec<GuardActivity>,
+    gate: &str,
+    phase: &str,
+    messages: Vec<String>,
+) -> String {
+    push_mode(&mut run.modes, failure_mode(gate));
+    let text = messages.join("\n");
+    if phase == "apply" {
+        activity.push(GuardActivity::apply_blocked(attempt, gate, text.clone()));
+    }
+    cx.emit(
+        "execution",
+        &fail_event(gate),
+        json!({"subtask_id": run.id, "attempt": attempt, "phase": phase, "error": text}),
+    );
+    text
+}
+
+/// Parse, apply and run the static gates on one reply.
+fn judge_statically(
+    cx: &Ctx<'_>,
+    run: &mut SubtaskRun,
+    attempt: u32,
+    pr: &prompt::WorkerPrompt,
+    tree: Arc<dyn Tree>,
+    text: &str,
+    activity: &mut Vec<GuardActivity>,
+) -> Result<worker::AppliedReply, Rejection> {
+    let applied = worker::change_from_reply(tree, text, pr).map_err(|e| {
+        // An unreadable reply counts as unparseable model output, like bad JSON did.
+        let gate = if e.unreadable { "json" } else { "apply" };
+        let msg = reject(
+            cx,
+            run,
+            attempt,
+            activity,
+            gate,
+            "apply",
+            vec![e.to_string()],
+        );
+        Rejection {
+            reached: Reached::Apply,
+            feedback: format!("- [{}] {msg}", if e.unreadable { "reply" } else { "apply" }),
+        }
+    })?;
+    cx.emit(
+        "execution",
+        "worker.edits.applied",
+        json!({"subtask_id": run.id, "attempt": attempt, "format": applied.format.name(), "matchers": applied.matchers}),
+    );
+    let report = worker::static_guards(
+        &applied.change,
+        &run.guard_task,
+        &cx.config,
+        run.fingerprint.as_ref(),
+    );
+    let act = worker::activity(&report, attempt);
+    for a in &act {
+        cx.progress.on(&ProgressEvent::Guard {
+            id: run.id.clone(),
+            guard: a.guard.clone(),
+            status: a.status.clone(),
+        });
+    }
+    activity.extend(act);
+    if let Some(psi) = report.metrics.get("psi") {
+        cx.emit(
+            "execution",
+            "psi_lite.scored",
+            json!({"subtask_id": run.id, "attempt": attempt, "psi": psi}),
+        );
+    }
+    if !report.blocked() {
+        return Ok(applied);
+    }
+    for f in report.blocking() {
+        push_mode(&mut run.modes, failure_mode(f.guard));
+        cx.emit(
+            "execution",
+            &fail_event(f.guard),
+            json!({"subtask_id": run.id, "attempt": attempt, "phase": "worker", "path": f.path, "error": f.message, "data": f.data}),
+        );
+    }
+    Err(Rejection {
+        reached: Reached::StaticGates,
+        feedback: format!(
+            "{}\n{}",
+            candidates::describe_change(&applied.change),
+            report.feedback()
+        ),
+    })
+}
+
+/// Writes one survivor and runs the dynamic gates on it. A blocked candidate is reverted.
+#[allow(clippy::type_complexity)]
+fn judge_dynamically(
+    cx: &Ctx<'_>,
+    run: &mut SubtaskRun,
+    attempt: u32,
+    applied: &worker::AppliedReply,
+    activity: &mut Vec<GuardActivity>,
+) -> Result<Result<(dynamic::Written, dynamic::DynamicReport), (Rejection, Duration)>, RunError> {
+    let t_write = Instant::now();
+    let written = dynamic::write_change(&cx.worktree, &applied.change)?;
+    cx.time("write", t_write);
+    let dynr = dynamic::run_dynamic(&cx.worktree, cx.state.baseline.as_ref(), &cx.opts.dynamic);
+    for (g, code, v) in &dynr.verdicts {
+        cx.progress.on(&ProgressEvent::Guard {
+            id: run.id.clone(),
+            guard: g.to_string(),
+            status: v.status().into(),
+        });
+        activity.push(GuardActivity {
+            attempt,
+            phase: "dynamic".into(),
+            guard: g.to_string(),
+            code: code.map(str::to_string),
+            status: v.status().into(),
+            messages: match v {
+                Verdict::Pass => vec![],
+                Verdict::Block(m) | Verdict::Skipped(m) => vec![m.clone()],
+            },
+        });
+        if let Verdict::Block(m) = v {
+            push_mode(&mut run.modes, failure_mode(g));
+            cx.emit(
+                "execution",
+                &fail_event(g),
+                json!({"subtask_id": run.id, "attempt": attempt, "phase": "worker", "error": m}),
+            );
+        }
+    }
+    if !dynr.blocked() {
+        return Ok(Ok((written, dynr)));
+    }
+    written.revert()?;
+    run.dynamic_failed_before = true;
+    cx.emit(
+        "execution",
+        "worker.revert",
+        json!({"subtask_id": run.id, "attempt": attempt, "files": written.paths()}),
+    );
+    Ok(Err((
+        Rejection {
+            reached: Reached::DynamicGates,
+            feedback: format!(
+                "{}\n{}",
+                candidates::describe_change(&applied.change),
+                dynr.feedback()
+            ),
+        },
+        dynr.elapsed,
+    )))
+}
+
+/// One progress line and one attempt-log line for a sampled candidate.
+#[allow(clippy::too_many_arguments)]
+fn candidate_line(
+    cx: &Ctx<'_>,
+    record: &mut AttemptRecord,
+    run: &SubtaskRun,
+    attempt: u32,
+    index: u32,
+    sampling: Sampling,
+    took: Duration,
+    completion_tokens: u64,
+    what: &str,
+    verdict: &str,
+) {
+    let secs = took.as_secs_f64();
+    let rate = if secs > 0.0 {
+        completion_tokens as f64 / secs
+    } else {
+        0.0
+    };
+    let line = format!(
+        "{} attempt {attempt} candidate {} (t={:.1}): {what}, {completion_tokens} tokens in {secs:.1} s ({rate:.1} tok/s): {verdict}",
+        run.id,
+        index + 1,
+        sampling.temperature.unwrap_or_default(),
+    );
+    cx.progress.on(&ProgressEvent::Candidate(line.clone()));
+    cx.emit(
+        "execution",
+        "worker.candidate",
+        json!({"subtask_id": run.id, "attempt": attempt, "candidate": index + 1,
+               "temperature": sampling.temperature, "seed": sampling.seed, "ms": took.as_millis() as u64,
+               "completion_tokens": completion_tokens, "verdict": verdict}),
+    );
+    record.candidates.push(line);
+}
+
+/// Commits the winning candidate (already written, every gate passed).
+#[allow(clippy::too_many_arguments)]
+fn land(
+    cx: &mut Ctx<'_>,
+    run: &mut SubtaskRun,
+    attempt: u32,
+    applied: &worker::AppliedReply,
+    written: dynamic::Written,
+    dynr: dynamic::DynamicReport,
+    mut activity: Vec<GuardActivity>,
+    mut record: AttemptRecord,
+    att_start: Instant,
+    att_llm: Duration,
+    att_tool: Duration,
+    considered: u32,
+) -> Result<AttemptEnd, RunError> {
+    let id = run.id.clone();
+    record.touched = applied
+        .change
+        .changes
+        .iter()
+        .map(|c| c.path.clone())
+        .collect();
+    if run.dynamic_failed_before {
+        cx.emit(
+            "execution",
+            "critic_build_retry.success",
+            json!({"subtask_id": id, "attempt": attempt}),
+        );
+    }
+    cx.emit(
+        "execution",
+        "worker.candidate.chosen",
+        json!({"subtask_id": id, "attempt": attempt, "format": applied.format.name(),
+               "matchers": applied.matchers, "beat": considered.saturating_sub(1)}),
+    );
+    let paths = written.paths();
+    let commit_title = applied
+        .change
+        .message
+        .clone()
+        .unwrap_or_else(|| run.subtask.title.clone());
+    let status = if cx.state.dry_run {
+        written.revert()?;
+        record.outcome = "passed".into();
+        (SubtaskStatus::Passed, None)
+    } else {
+        let why = format!(
+            "Subtask {id} of task \"{}\": {}{}\nGuards passed: {}.\nChosen among {considered} candidate(s).",
+            run.task_title,
+            run.subtask.title,
+            if run.subtask.description.trim().is_empty() {
+                String::new()
+            } else {
+                format!("\n{}", run.subtask.description.trim())
+            },
+            activity
+                .iter()
+                .filter(|a| a.attempt == attempt && a.status == "passed")
+                .map(|a| a.guard.as_str())
+                .collect::<BTreeSet<_>>()
+                .into_iter()
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let msg = git::commit_message(&commit_title, &why, &paths, &id, &cx.state.run_id);
+        let t_git = Instant::now();
+        let committed = git::commit_paths(&cx.worktree, &paths, &msg);
+        cx.time("git_commit", t_git);
+        match committed {
+            Ok(c) => {
+                if paths.iter().any(|p| is_manifest(p)) {
+                    cx.fingerprint = None;
+                }
+                record.outcome = "committed".into();
+                (SubtaskStatus::Committed, Some(c))
+            }
+            Err(e) => {
+                written.revert()?;
+                push_mode(&mut run.modes, FailureMode::GitRefused);
+                let feedback = format!("- [git] the commit failed: {e}");
+                activity.push(GuardActivity::apply_blocked(attempt, "git", e.to_string()));
+                record.outcome = "git_error".into();
+                finish_attempt(
+                    cx, &id, record, activity, &feedback, att_start, att_llm, att_tool,
+                );
+                return Ok(AttemptEnd::Rejected(feedback));
+            }
+        }
+    };
+    if let Some(t) = dynr.tests.as_ref() {
+        // The baseline advances: fixed tests leave the failing set.
+        cx.state.baseline = Some(dynamic::baseline_of(t));
+    }
+    if let Some(s) = cx.state.subtask_mut(&id) {
+        s.candidates_beaten = Some(considered.saturating_sub(1));
+    }
+    finish_attempt(cx, &id, record, activity, "", att_start, att_llm, att_tool);
+    Ok(AttemptEnd::Landed(status.0, status.1, paths, commit_title))
+}
+
+/// Whether a landed path is a manifest (the fingerprint is computed again after it).
+fn is_manifest(p: &str) -> bool {
+    let name = p.rsplit('/').next().unwrap_or(p);
+    matches!(
+        name,
+        "Cargo.toml"
+            | "package.json"
+            | "pyproject.toml"
+            | "go.mod"
+            | "setup.py"
+            | "setup.cfg"
+            | "Pipfile"
+            | "Gemfile"
+    ) || name.starts_with("requirements")
+}
+
+/// Writes the subtask's outcome into the state, the trace, the progress view and the store.
+fn record_outcome(
+    cx: &mut Ctx<'_>,
+    run: &SubtaskRun,
+    outcome: Option<(SubtaskStatus, Option<String>, Vec<String>, String)>,
+    feedback: &str,
+    max: u32,
+) -> Result<(), RunError> {
+    let id = run.id.as_str();
+    let (status, commit, touched, title) =
+        outcome.unwrap_or((SubtaskStatus::Failed, None, Vec::new(), String::new()));
     if let Some(s) = cx.state.subtask_mut(id) {
         s.status = status;
         s.commit = commit.clone();
+        s.candidates = run.sampled;
         if !title.is_empty() {
             s.commit_title = Some(title.lines().next().unwrap_or("").to_string());
         }
@@ -1144,10 +1648,15 @@ fn run_subtask(
             s.touched_files = last.touched.clone();
         }
         if status == SubtaskStatus::Failed {
-            s.failure_modes = modes.iter().map(|m| m.as_str().to_string()).collect();
+            s.failure_modes = run.modes.iter().map(|m| m.as_str().to_string()).collect();
             s.error = Some(format!(
-                "failed after {max} attempt(s); last findings:\n{}",
-                feedback.trim()
+                "failed after {} attempt(s); last findings:\n{}",
+                s.attempts.clamp(1, max),
+                if feedback.trim().is_empty() {
+                    "(none recorded)"
+                } else {
+                    feedback.trim()
+                }
             ));
         }
     }
@@ -1156,9 +1665,9 @@ fn run_subtask(
         cx.emit(
             "execution",
             "worker.subtask.failed",
-            json!({"task_id": id.split('-').next().unwrap_or(""), "subtask_id": id, "title": subtask.title,
-                   "file_hints": subtask.file_hints, "error": feedback.chars().take(2000).collect::<String>(),
-                   "failure_modes": modes.iter().map(|m| m.as_str()).collect::<Vec<_>>()}),
+            json!({"task_id": id.split('-').next().unwrap_or(""), "subtask_id": id, "title": run.subtask.title,
+                   "file_hints": run.subtask.file_hints, "error": feedback.chars().take(2000).collect::<String>(),
+                   "failure_modes": run.modes.iter().map(|m| m.as_str()).collect::<Vec<_>>()}),
         );
     } else {
         cx.emit(
@@ -1176,16 +1685,34 @@ fn run_subtask(
         status,
         commit: commit.clone(),
     });
-    // One observation per subtask.
-    let (repo_id, run_id, model, branch) = (
-        cx.state.repo_id.clone(),
-        cx.state.run_id.clone(),
-        cx.state.model.clone(),
-        cx.state.branch.clone(),
+    observe_subtask(cx, run, status, commit);
+    let overhead = run
+        .started
+        .elapsed()
+        .saturating_sub(run.llm_time)
+        .saturating_sub(run.tool_time);
+    cx.emit(
+        "execution",
+        "worker.subtask.timing",
+        json!({"subtask_id": id, "total_ms": run.started.elapsed().as_secs_f64() * 1000.0,
+               "llm_ms": run.llm_time.as_secs_f64() * 1000.0, "toolchain_ms": run.tool_time.as_secs_f64() * 1000.0,
+               "overhead_ms": overhead.as_secs_f64() * 1000.0, "candidates": run.sampled,
+               "parts_ms": cx.timers.borrow().iter().map(|(k, v)| (k.to_string(), json!(v.as_secs_f64() * 1000.0))).collect::<serde_json::Map<_, _>>()}),
     );
+    Ok(())
+}
+
+/// One observation per subtask.
+fn observe_subtask(
+    cx: &mut Ctx<'_>,
+    run: &SubtaskRun,
+    status: SubtaskStatus,
+    commit: Option<String>,
+) {
+    let id = run.id.as_str();
     let mut obs = NewObservation::new(
-        &repo_id,
-        &run_id,
+        &cx.state.repo_id,
+        &cx.state.run_id,
         "slopguard-worker",
         if status == SubtaskStatus::Failed {
             Outcome::Fail
@@ -1194,8 +1721,8 @@ fn run_subtask(
         },
     );
     obs.subtask_id = Some(id.to_string());
-    obs.model = (!model.is_empty()).then_some(model);
-    obs.branch = (!branch.is_empty()).then_some(branch);
+    obs.model = (!cx.state.model.is_empty()).then(|| cx.state.model.clone());
+    obs.branch = (!cx.state.branch.is_empty()).then(|| cx.state.branch.clone());
     obs.commit_sha = commit;
     obs.touched_files = cx
         .state
@@ -1203,14 +1730,16 @@ fn run_subtask(
         .map(|s| s.touched_files.clone())
         .unwrap_or_default();
     if obs.touched_files.is_empty() {
-        obs.touched_files = subtask.file_hints.clone();
+        obs.touched_files = run.subtask.file_hints.clone();
     }
     obs.failure_modes = if status == SubtaskStatus::Failed {
-        modes.clone()
+        run.modes.clone()
     } else {
         Vec::new()
     };
-    obs.extra = Some(json!({"attempts": cx.state.subtask_mut(id).map(|s| s.attempts)}));
+    obs.extra = Some(
+        json!({"attempts": cx.state.subtask_mut(id).map(|s| s.attempts), "candidates": run.sampled}),
+    );
     let t_store = Instant::now();
     if cx.obs.record(&obs).is_some()
         && let Some(s) = cx.state.subtask_mut(id)
@@ -1220,19 +1749,6 @@ fn run_subtask(
         s.observed = true;
     }
     cx.time("store", t_store);
-    let overhead = sub_start
-        .elapsed()
-        .saturating_sub(llm_time)
-        .saturating_sub(tool_time);
-    cx.emit(
-        "execution",
-        "worker.subtask.timing",
-        json!({"subtask_id": id, "total_ms": sub_start.elapsed().as_secs_f64() * 1000.0,
-               "llm_ms": llm_time.as_secs_f64() * 1000.0, "toolchain_ms": tool_time.as_secs_f64() * 1000.0,
-               "overhead_ms": overhead.as_secs_f64() * 1000.0,
-               "parts_ms": cx.timers.borrow().iter().map(|(k, v)| (k.to_string(), json!(v.as_secs_f64() * 1000.0))).collect::<serde_json::Map<_, _>>()}),
-    );
-    Ok(())
 }
 
 fn push_mode(modes: &mut Vec<FailureMode>, m: FailureMode) {

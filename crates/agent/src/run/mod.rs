@@ -8,6 +8,7 @@ pub use summary::{
     SubtaskSummary, TaskSummary, TokenUsage,
 };
 
+pub mod candidates;
 pub mod exec;
 
 pub use exec::{

@@ -99,6 +99,9 @@ pub struct AttemptRecord {
     /// Milliseconds of everything else (prompt, parsing, static guards, writes, git, state).
     #[serde(default)]
     pub overhead_ms: f64,
+    /// One line per candidate sampled in this attempt (temperature, format, matchers, verdict).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub candidates: Vec<String>,
 }
 
 /// One subtask of the run, as it ended.
@@ -133,6 +136,12 @@ pub struct SubtaskSummary {
     /// Per-attempt details.
     #[serde(default)]
     pub attempt_log: Vec<AttemptRecord>,
+    /// Candidate replies sampled, over all attempts.
+    #[serde(default)]
+    pub candidates: u32,
+    /// How many other candidates the landed one beat (sampled minus one), when it landed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub candidates_beaten: Option<u32>,
     /// Failure modes (the store's closed set, wire spelling) when it failed.
     #[serde(default)]
     pub failure_modes: Vec<String>,

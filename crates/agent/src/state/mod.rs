@@ -55,6 +55,12 @@ pub struct Baseline {
     /// Why nothing ran (missing toolchain, timeout), when `ran` is false.
     #[serde(default)]
     pub reason: Vec<String>,
+    /// The failing tests with their files, for the worker's failure context.
+    #[serde(default)]
+    pub failing_tests: Vec<crate::analysis::FailingTest>,
+    /// What the test runners printed at the baseline (capped), for the failing tests' messages.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub log: String,
 }
 
 /// Everything a resumed run needs.

@@ -1,131 +1,175 @@
 //! The worker: one subtask attempt from prompt to a judged change.
 //!
-//! [`prompt::build`] writes the prompt; [`reply_schema`] is passed to the model as
-//! `response_format`; [`change_from_reply`] turns the reply into a [`ChangeSet`] over the
-//! worktree (exact-match search/replace, ambiguous matches rejected, whole-file content only
-//! where the prompt allowed it); [`static_guards`] judges the overlay before anything is
-//! written. Every rejection becomes feedback text for the next attempt.
+//! [`prompt::build`] writes the prompt (with [`context::failure_context`] for a subtask behind
+//! failing tests); [`reply::parse`] reads the plain-text reply; [`change_from_reply`] turns it
+//! into a [`ChangeSet`] over the worktree (search texts placed by the matcher chain of
+//! [`slopguard_change::matcher`], elided whole files refused, whole files only where the prompt
+//! showed the file in full); [`static_guards`] judges the overlay before anything is written.
+//! Every rejection becomes feedback text for the next attempt.
 
+pub mod context;
 pub mod prompt;
+pub mod reply;
 
 use std::sync::Arc;
 
-use serde_json::{Value, json};
-use slopguard_change::{ChangeSet, LlmPatchList, PatchAction, Tree, from_patch_list};
+use slopguard_change::{
+    ChangeSet, LlmPatch, LlmPatchList, PatchAction, SearchReplace, Tree, from_patch_list_traced,
+};
 use slopguard_fingerprint::Fingerprint;
 use slopguard_guards::{Config, GuardStatus, Report, run_static_with};
 
 use crate::plan::Subtask;
 use crate::run::summary::GuardActivity;
-
-/// Most patches in one reply.
-pub const MAX_PATCHES: usize = 12;
-/// Longest string in a reply (characters).
-pub const MAX_STRING: usize = 60_000;
-
-/// The JSON schema of a worker reply, with bounds so a small model cannot loop forever.
-pub fn reply_schema() -> Value {
-    json!({
-        "type": "object",
-        "required": ["commit_message", "patches"],
-        "properties": {
-            "commit_message": {"type": "string", "maxLength": 200},
-            "patches": {
-                "type": "array",
-                "minItems": 1,
-                "maxItems": MAX_PATCHES,
-                "items": {
-                    "type": "object",
-                    "required": ["action", "path"],
-                    "properties": {
-                        "action": {"type": "string", "enum": ["create", "modify", "delete"]},
-                        "path": {"type": "string", "maxLength": 300},
-                        "content": {"type": "string", "maxLength": MAX_STRING},
-                        "edits": {
-                            "type": "array",
-                            "maxItems": 20,
-                            "items": {
-                                "type": "object",
-                                "required": ["search", "replace"],
-                                "properties": {
-                                    "search": {"type": "string", "maxLength": 8000},
-                                    "replace": {"type": "string", "maxLength": 16000}
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    })
-}
+use reply::{FileEdit, ReplyFormat};
 
 /// Why a reply could not become a change. The text is written for the model's retry.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct ApplyError(pub String);
+#[error("{message}")]
+pub struct ApplyError {
+    /// What was wrong, for the model.
+    pub message: String,
+    /// The reply could not be read at all (no file, a cut-off fence), as opposed to edits that
+    /// could not be applied.
+    pub unreadable: bool,
+}
 
-/// Turns a worker reply (already valid JSON) into a change set over `base`.
+impl ApplyError {
+    fn apply(message: String) -> Self {
+        ApplyError {
+            message,
+            unreadable: false,
+        }
+    }
+}
+
+/// A reply turned into a change.
+#[derive(Debug, Clone)]
+pub struct AppliedReply {
+    /// The change over the worktree.
+    pub change: ChangeSet,
+    /// The reply's format.
+    pub format: ReplyFormat,
+    /// `path: matcher` for each search/replace edit (`path: whole-file` for whole files).
+    pub matchers: Vec<String>,
+}
+
+/// Turns a worker reply (plain text) into a change set over `base`.
 pub fn change_from_reply(
     base: Arc<dyn Tree>,
-    value: &Value,
+    text: &str,
     prompt: &prompt::WorkerPrompt,
-) -> Result<ChangeSet, ApplyError> {
-    let list: LlmPatchList = serde_json::from_value(value.clone())
-        .map_err(|e| ApplyError(format!("the reply does not have the patch shape: {e}")))?;
-    if list.patches.is_empty() {
-        return Err(ApplyError(
-            "the reply contains no patches; send at least one change that does the subtask".into(),
-        ));
+) -> Result<AppliedReply, ApplyError> {
+    let parsed = reply::parse(text, &prompt.paths()).map_err(|e| ApplyError {
+        message: e.0,
+        unreadable: true,
+    })?;
+    let mut list = LlmPatchList {
+        commit_message: parsed.message.clone(),
+        patches: Vec::new(),
+    };
+    let mut matchers = Vec::new();
+    for edit in &parsed.edits {
+        let path = edit.path().trim_start_matches("./").to_string();
+        let current = base.read(&path).ok().flatten();
+        list.patches.push(match edit {
+            FileEdit::Whole { content, .. } => {
+                check_whole(&path, content, current.as_deref(), prompt)?;
+                matchers.push(format!("{path}: whole-file"));
+                patch(
+                    if current.is_some() {
+                        PatchAction::Modify
+                    } else {
+                        PatchAction::Create
+                    },
+                    &path,
+                    Some(content.clone()),
+                    Vec::new(),
+                )
+            }
+            FileEdit::SearchReplace {
+                search, replace, ..
+            } => {
+                if current.is_none() {
+                    return Err(ApplyError::apply(format!(
+                        "`{path}` does not exist, so there is nothing to search in; to create \
+                         it, write the path and the whole file in a ``` fence"
+                    )));
+                }
+                let edit = SearchReplace {
+                    search: search.clone(),
+                    replace: replace.clone(),
+                };
+                patch(PatchAction::Modify, &path, None, vec![edit])
+            }
+            FileEdit::Delete { .. } => patch(PatchAction::Delete, &path, None, Vec::new()),
+        });
     }
-    for p in &list.patches {
-        let path = p.path.trim_start_matches("./");
-        match p.action {
-            PatchAction::Create if p.content.is_none() => {
-                return Err(ApplyError(format!("create of `{path}` has no `content`")));
-            }
-            PatchAction::Modify if p.content.is_none() && p.all_edits().is_empty() => {
-                return Err(ApplyError(format!(
-                    "modify of `{path}` has neither `edits` nor `content`"
-                )));
-            }
-            PatchAction::Modify | PatchAction::Create
-                if p.content.is_some()
-                    && base.read(path).ok().flatten().is_some()
-                    && !prompt.content_allowed(path) =>
-            {
-                return Err(ApplyError(format!(
-                    "`{path}` is too large to rewrite whole (you were not shown all of it): \
-                     send search/replace `edits` for it instead of `content`"
-                )));
-            }
-            _ => {}
-        }
-        for e in p.all_edits() {
-            if e.search.is_empty() {
-                return Err(ApplyError(format!(
-                    "an edit of `{path}` has an empty `search`; copy the exact text to replace"
-                )));
-            }
-        }
-    }
-    let mut set = from_patch_list(base, &list).map_err(|e| {
-        ApplyError(format!(
-            "{e}. Copy each `search` exactly from the file as shown (whitespace included) and \
-             include enough lines to make it occur exactly once."
+    let (mut set, applied) = from_patch_list_traced(base, &list).map_err(|e| {
+        ApplyError::apply(format!(
+            "{e}\nCopy SEARCH lines exactly from the file as it is now, or write the whole file."
         ))
     })?;
+    matchers.extend(
+        applied
+            .iter()
+            .map(|a| format!("{}: {}", a.path, a.matcher.map_or("append", |m| m.name()))),
+    );
     if set.is_empty() {
-        return Err(ApplyError(
-            "the patches change nothing (the result equals the current files); make the change \
-             the subtask asks for"
+        return Err(ApplyError::apply(
+            "the answer changes nothing (the files would stay exactly as they are); make the \
+             change the subtask asks for"
                 .into(),
         ));
     }
     if set.message.as_deref().is_none_or(|m| m.trim().is_empty()) {
         set.message = None;
     }
-    Ok(set)
+    Ok(AppliedReply {
+        change: set,
+        format: parsed.format,
+        matchers,
+    })
+}
+
+fn patch(
+    action: PatchAction,
+    path: &str,
+    content: Option<String>,
+    edits: Vec<SearchReplace>,
+) -> LlmPatch {
+    LlmPatch {
+        action,
+        path: path.to_string(),
+        content,
+        edits,
+        search: None,
+        replace: None,
+    }
+}
+
+/// A whole-file rewrite is refused when the prompt did not show the file in full or when it
+/// elides code.
+fn check_whole(
+    path: &str,
+    content: &str,
+    current: Option<&[u8]>,
+    prompt: &prompt::WorkerPrompt,
+) -> Result<(), ApplyError> {
+    if current.is_some() && !prompt.whole_allowed(path) {
+        return Err(ApplyError::apply(format!(
+            "`{path}` was not shown in full, so it cannot be rewritten whole: send SEARCH/REPLACE \
+             blocks that quote the lines shown"
+        )));
+    }
+    let old = current.map(String::from_utf8_lossy).unwrap_or_default();
+    if let Some((line, text)) = reply::elided_line(content, &old) {
+        return Err(ApplyError::apply(format!(
+            "your `{path}` leaves code out at line {line} (`{text}`): nothing was applied. Write \
+             the complete file, every line of it, the unchanged ones too"
+        )));
+    }
+    Ok(())
 }
 
 /// The subtask as the guards' intent.
@@ -194,71 +238,92 @@ mod tests {
     use slopguard_change::MemTree;
     use std::collections::BTreeMap;
 
+    const CALC: &str = "def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a - b\n";
+
     fn tree() -> Arc<dyn Tree> {
         let mut m = BTreeMap::new();
-        m.insert(
-            "calc.py".to_string(),
-            b"def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a - b\n".to_vec(),
-        );
+        m.insert("calc.py".to_string(), CALC.as_bytes().to_vec());
         Arc::new(MemTree::new(m))
     }
 
-    fn prompt_for(t: &dyn Tree) -> prompt::WorkerPrompt {
-        let st = Subtask {
+    fn st() -> Subtask {
+        Subtask {
             id: "T001-S01".into(),
             title: "fix add".into(),
             description: String::new(),
             file_hints: vec!["calc.py".into()],
             action: crate::plan::Action::Modify,
-        };
-        prompt::build(&st, "t", t, 4000, "", 1)
+        }
+    }
+
+    fn prompt_for(t: &dyn Tree) -> prompt::WorkerPrompt {
+        let s = st();
+        prompt::build(&prompt::PromptInput {
+            subtask: &s,
+            task_title: "t",
+            tree: t,
+            budget_tokens: 4000,
+            feedback: "",
+            attempt: 1,
+            failure: None,
+            policy: prompt::FormatPolicy::default(),
+        })
     }
 
     #[test]
-    fn edits_apply_and_errors_are_feedback() {
+    fn whole_file_reply_applies_with_its_commit_line() {
         let t = tree();
         let p = prompt_for(t.as_ref());
-        let ok = json!({"commit_message": "fix add", "patches": [{"action": "modify", "path": "calc.py",
-            "edits": [{"search": "def add(a, b):\n    return a - b", "replace": "def add(a, b):\n    return a + b"}]}]});
-        let set = change_from_reply(t.clone(), &ok, &p).unwrap();
-        assert_eq!(set.changes.len(), 1);
-        assert_eq!(set.message.as_deref(), Some("fix add"));
-        let ambiguous = json!({"commit_message": "x", "patches": [{"action": "modify", "path": "calc.py",
-            "edits": [{"search": "return a - b", "replace": "return a + b"}]}]});
-        let e = change_from_reply(t.clone(), &ambiguous, &p).unwrap_err();
-        assert!(e.0.contains("exactly once"), "{e}");
-        let missing = json!({"commit_message": "x", "patches": [{"action": "modify", "path": "calc.py",
-            "edits": [{"search": "return a * b", "replace": "x"}]}]});
-        assert!(change_from_reply(t.clone(), &missing, &p).is_err());
-        let noop = json!({"commit_message": "x", "patches": [{"action": "modify", "path": "calc.py",
-            "edits": [{"search": "def add(a, b):", "replace": "def add(a, b):"}]}]});
-        assert!(
-            change_from_reply(t.clone(), &noop, &p)
-                .unwrap_err()
-                .0
-                .contains("change nothing")
+        let reply = format!(
+            "Fix add to add\n\ncalc.py\n```python\n{}```\n",
+            CALC.replacen("a - b", "a + b", 1)
         );
-        assert!(slopguard_llm::schema::validate(&reply_schema(), &ok).is_empty());
+        let a = change_from_reply(t.clone(), &reply, &p).unwrap();
+        assert_eq!(a.format, ReplyFormat::WholeFile);
+        assert_eq!(a.change.message.as_deref(), Some("Fix add to add"));
+        assert_eq!(a.matchers, vec!["calc.py: whole-file".to_string()]);
+    }
+
+    #[test]
+    fn blocks_apply_and_errors_are_feedback() {
+        let t = tree();
+        let p = prompt_for(t.as_ref());
+        let ok = "fix add\ncalc.py\n<<<<<<< SEARCH\ndef add(a, b):\n    return a - b\n=======\ndef add(a, b):\n    return a + b\n>>>>>>> REPLACE\n";
+        let a = change_from_reply(t.clone(), ok, &p).unwrap();
+        assert_eq!(a.change.changes.len(), 1);
+        assert_eq!(a.matchers, vec!["calc.py: exact".to_string()]);
+        let ambiguous = "x\ncalc.py\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n";
+        let e = change_from_reply(t.clone(), ambiguous, &p).unwrap_err();
+        assert!(e.message.contains("2 places"), "{e}");
+        let missing = "x\ncalc.py\n<<<<<<< SEARCH\n    return a * b\n=======\nx\n>>>>>>> REPLACE\n";
+        let e = change_from_reply(t.clone(), missing, &p).unwrap_err();
+        assert!(e.message.contains("closest lines"), "{e}");
+        let noop = "x\ncalc.py\n<<<<<<< SEARCH\ndef add(a, b):\n=======\ndef add(a, b):\n>>>>>>> REPLACE\n";
+        assert!(
+            change_from_reply(t.clone(), noop, &p)
+                .unwrap_err()
+                .message
+                .contains("changes nothing")
+        );
+    }
+
+    #[test]
+    fn elided_whole_file_is_refused() {
+        let t = tree();
+        let p = prompt_for(t.as_ref());
+        let reply = "fix\ncalc.py\n```python\ndef add(a, b):\n    return a + b\n\n# ... rest of the file unchanged\n```\n";
+        let e = change_from_reply(t.clone(), reply, &p).unwrap_err();
+        assert!(e.message.contains("leaves code out at line 4"), "{e}");
     }
 
     #[test]
     fn static_guards_block_dropped_function() {
         let t = tree();
         let p = prompt_for(t.as_ref());
-        let bad = json!({"commit_message": "fix add", "patches": [{"action": "modify", "path": "calc.py",
-            "content": "def add(a, b):\n    return a + b\n"}]});
-        let set = change_from_reply(t.clone(), &bad, &p).unwrap();
-        let st = guard_task(
-            &Subtask {
-                id: "T001-S01".into(),
-                title: "fix add".into(),
-                description: String::new(),
-                file_hints: vec!["calc.py".into()],
-                action: crate::plan::Action::Modify,
-            },
-            "t",
-        );
-        let r = static_guards(&set, &st, &Config::default(), None);
+        let bad = "fix add\ncalc.py\n```python\ndef add(a, b):\n    return a + b\n```\n";
+        let a = change_from_reply(t.clone(), bad, &p).unwrap();
+        let gt = guard_task(&st(), "t");
+        let r = static_guards(&a.change, &gt, &Config::default(), None);
         assert!(r.blocked(), "{}", r.feedback());
         let act = activity(&r, 1);
         assert!(

@@ -1,10 +1,13 @@
-//! The worker prompt: the subtask, the six SCOPE BOUNDARIES with their WRONG/RIGHT examples
-//! (seeds G4/G5), the relevant files under a token budget, and the previous attempt's findings.
+//! The worker prompt: the subtask, short scope rules, the failing tests' output and source when
+//! the subtask is behind failing tests, the files under a token budget, the answer format, and
+//! the previous attempt's findings.
 //!
-//! Files are never silently truncated: a file that fits the remaining budget is shown in full
-//! and may be rewritten with `content`; a file that does not is offered for search/replace
-//! `edits` only, with the regions around its relevant symbols (definitions found by
-//! `slopguard_lang::analyze`) and an explicit note that the rest is not shown.
+//! Code is asked for as plain text (see [`super::reply`]): a file small enough is shown in full
+//! and rewritten whole; a larger one gets SEARCH/REPLACE blocks. Nothing in the prompt is
+//! placeholder prose a model could copy into its answer, and no example is in another language
+//! than the repository's. Files are never silently truncated: a file that does not fit the
+//! budget is shown as the regions around its relevant definitions, with a note that the rest is
+//! not shown.
 
 use std::collections::BTreeSet;
 
@@ -12,6 +15,7 @@ use slopguard_change::Tree;
 use slopguard_lang::{FileKind, analyze, detect};
 use slopguard_llm::Message;
 
+use super::context::FailureContext;
 use crate::plan::Subtask;
 
 /// Rough token count of a text (4 characters per token).
@@ -21,29 +25,74 @@ pub fn estimate_tokens(text: &str) -> usize {
 
 /// Lines of context shown around a relevant symbol of a large file.
 const CONTEXT_LINES: usize = 3;
-/// Files at most this large (in tokens) may be rewritten whole with `content`; larger existing
-/// files take `edits` only, even when shown in full.
-pub const SMALL_FILE_TOKENS: usize = 1500;
 
 /// How a file is presented to the model.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Presented {
-    /// Shown in full; whole-file `content` allowed when small.
+    /// Shown in full.
     Full {
-        /// Whole-file `content` allowed.
-        content_allowed: bool,
+        /// The model rewrites it whole (otherwise SEARCH/REPLACE blocks).
+        whole: bool,
     },
-    /// Too large for the budget: regions shown, `edits` only.
+    /// Too large for the budget: regions shown, SEARCH/REPLACE only.
     Regions {
         /// 1-based inclusive line ranges shown.
         ranges: Vec<(usize, usize)>,
         /// Lines in the file.
         total_lines: usize,
     },
-    /// A hinted file that does not exist yet (create it with `content`).
+    /// A hinted file that does not exist yet (written whole).
     Missing,
     /// Binary or unreadable: not shown, must not be edited.
     Unreadable,
+}
+
+/// Which files are rewritten whole: the limits come from the model (a small model copies a
+/// whole small file more reliably than it quotes search text) and from its `max_tokens` (a
+/// whole file must fit in one reply).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FormatPolicy {
+    /// Files of at most this many lines are rewritten whole.
+    pub whole_file_max_lines: usize,
+    /// Reply budget in tokens; a file needing more than 60 % of it takes SEARCH/REPLACE.
+    pub max_reply_tokens: usize,
+}
+
+impl FormatPolicy {
+    /// The policy for `model` (an id like `qwen2.5-coder-1.5b-instruct`) with `max_tokens`:
+    /// whole files up to 250 lines for models under 7B parameters or of unknown size, up to 80
+    /// lines for larger ones.
+    pub fn for_model(model: &str, max_tokens: u32) -> Self {
+        let small = model_billions(model).is_none_or(|b| b < 7.0);
+        FormatPolicy {
+            whole_file_max_lines: if small { 250 } else { 80 },
+            max_reply_tokens: max_tokens as usize,
+        }
+    }
+
+    fn whole(&self, text: &str) -> bool {
+        text.lines().count() <= self.whole_file_max_lines
+            && estimate_tokens(text) * 10 <= self.max_reply_tokens * 6
+    }
+}
+
+impl Default for FormatPolicy {
+    fn default() -> Self {
+        FormatPolicy {
+            whole_file_max_lines: 250,
+            max_reply_tokens: 2048,
+        }
+    }
+}
+
+/// The parameter count in billions named in a model id (`...-1.5b-...`, `7B`, `qwen2.5:14b`).
+pub fn model_billions(model: &str) -> Option<f64> {
+    let lower = model.to_ascii_lowercase();
+    lower
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '.'))
+        .filter_map(|w| w.strip_suffix('b'))
+        .filter_map(|n| n.parse::<f64>().ok())
+        .find(|n| *n > 0.0 && *n < 2000.0)
 }
 
 /// The prompt with what it promised about each file.
@@ -56,179 +105,240 @@ pub struct WorkerPrompt {
 }
 
 impl WorkerPrompt {
-    /// Whether `path` may be rewritten with whole-file `content`.
-    pub fn content_allowed(&self, path: &str) -> bool {
+    /// Whether `path` may be rewritten whole.
+    pub fn whole_allowed(&self, path: &str) -> bool {
         match self.files.iter().find(|(p, _)| p == path) {
-            Some((_, Presented::Full { content_allowed })) => *content_allowed,
+            Some((_, Presented::Full { .. })) | Some((_, Presented::Missing)) | None => true,
             Some((_, Presented::Regions { .. })) | Some((_, Presented::Unreadable)) => false,
-            Some((_, Presented::Missing)) | None => true,
         }
+    }
+
+    /// The files the prompt showed or named.
+    pub fn paths(&self) -> Vec<String> {
+        self.files.iter().map(|(p, _)| p.clone()).collect()
     }
 }
 
 /// The worker's system message.
-pub const SYSTEM: &str = "You are a careful software engineer working on one small subtask of a \
-plan in an existing repository. You answer with ONE JSON object only (no markdown fences, no \
-prose), matching the schema you are given. You change as little as possible, and every change \
-you make will be checked by deterministic guards (syntax, dropped definitions, manifests, tests) \
-before it is accepted.";
+pub const SYSTEM: &str = "You are a careful software engineer fixing one small thing in an \
+existing repository. You change as little as possible. Deterministic checks (syntax, dropped \
+definitions, manifests, build, tests) judge your answer before it is accepted.";
 
-/// The six SCOPE BOUNDARIES with WRONG/RIGHT examples (seeds: G4, G5).
-pub const SCOPE_BOUNDARIES: &str = r##"SCOPE BOUNDARIES (read before writing any patch):
-1. File-fence: only change the files listed under "Files to touch". Do not patch anything else.
-2. No new top-level import/use/require unless the subtask explicitly asks for a new dependency.
-   (Seen: asked to parameterise SQL in a sqlite3 module, a worker rewrote it to use psycopg2,
-   which is not installed. Stay on the libraries the file already uses.)
-3. Do not change public function signatures (names, parameters, return types).
-4. Do not delete unrelated helpers. Every function, class and constant you did not need to
-   change stays in the file, verbatim.
-   WRONG (the helpers are gone, a comment pretends they are still there):
-       import sqlite3
-       # get_conn, init_schema and seed remain unchanged   <- LIE: they are not in the file
-       def find_user(conn, name):
-           return conn.execute("SELECT * FROM users WHERE name = ?", (name,)).fetchone()
-   RIGHT (every helper kept verbatim; only the edited function differs):
-       import sqlite3
-       def get_conn(path):
-           conn = sqlite3.connect(path)
-           conn.row_factory = sqlite3.Row
-           return conn
-       def init_schema(conn): ...unchanged body, written out in full...
-       def seed(conn): ...unchanged body, written out in full...
-       def find_user(conn, name):
-           return conn.execute("SELECT * FROM users WHERE name = ?", (name,)).fetchone()
-   If you write a comment like "# X remains unchanged" and X is NOT in your file content, you
-   are lying. The parser does not read comments; tests will fail at import time. Prefer
-   search/replace `edits`: they cannot drop what you do not touch.
-5. Cross-module imports must reference symbols that ACTUALLY EXIST in the files shown.
-6. Minimal change wins: the smallest patch that does the subtask. No reformatting, no
-   renaming, no drive-by refactors, no new files unless the subtask asks for them. Never weaken
-   or skip tests (no skip/xfail/ignore markers, no deleted assertions) to make them pass."##;
+/// The scope rules, in a few lines.
+pub const SCOPE_RULES: &str = "Rules:
+- Change only the files listed under FILES.
+- Keep every function, class, import and constant you do not need to change, exactly as it is.
+- No new imports of packages the file does not already use; no changed function signatures.
+- Never change, skip or delete tests to make them pass: fix the code.
+- The smallest change that does the subtask; no reformatting, no renaming.";
 
-/// Output rules, after the scope block.
-const FORMAT_RULES: &str = r#"REPLY FORMAT (JSON only):
-{"commit_message": "<one line: what and why>",
- "patches": [
-   {"action": "modify", "path": "<existing file>", "edits": [{"search": "<exact text copied from the file>", "replace": "<new text>"}]},
-   {"action": "create", "path": "<new file>", "content": "<whole file>"},
-   {"action": "modify", "path": "<small file shown in full>", "content": "<whole new file>"},
-   {"action": "delete", "path": "<file>"}]}
-- For existing files prefer `edits`. Each `search` must be copied EXACTLY from the file
-  (whitespace included) and must occur exactly once: include enough surrounding lines to make
-  it unique. Keep each search short (a few lines).
-- Whole-file `content` only for new files and for files marked "content allowed".
-- Use \n for newlines inside JSON strings."#;
+/// What the prompt is built from.
+#[derive(Clone, Copy)]
+pub struct PromptInput<'a> {
+    /// The subtask.
+    pub subtask: &'a Subtask,
+    /// Its task's title.
+    pub task_title: &'a str,
+    /// The worktree at the branch head.
+    pub tree: &'a dyn Tree,
+    /// Token budget for file contents.
+    pub budget_tokens: usize,
+    /// The previous attempt's findings (empty on the first attempt).
+    pub feedback: &'a str,
+    /// This attempt's number (1-based).
+    pub attempt: u32,
+    /// The failing tests behind the subtask, when there are.
+    pub failure: Option<&'a FailureContext>,
+    /// Whole file or SEARCH/REPLACE, per file.
+    pub policy: FormatPolicy,
+}
 
-/// Builds the worker prompt for `subtask` over `tree` (the worktree at the branch head).
-/// `budget_tokens` bounds the file contents shown; `feedback` is the previous attempt's
-/// findings (empty on the first attempt).
-pub fn build(
-    subtask: &Subtask,
-    task_title: &str,
-    tree: &dyn Tree,
-    budget_tokens: usize,
-    feedback: &str,
-    attempt: u32,
-) -> WorkerPrompt {
-    let mut user = String::new();
-    user.push_str(&format!(
-        "TASK: {task_title}\nSUBTASK {}: {}\n",
-        subtask.id, subtask.title
-    ));
+/// Builds the worker prompt.
+pub fn build(input: &PromptInput<'_>) -> WorkerPrompt {
+    let subtask = input.subtask;
+    let mut user = format!("TASK: {}\nSUBTASK: {}\n", input.task_title, subtask.title);
     if !subtask.description.trim().is_empty() {
         user.push_str(&format!("What to do: {}\n", subtask.description.trim()));
     }
-    user.push_str(&format!(
-        "Files to touch: {}\n\n",
-        if subtask.file_hints.is_empty() {
-            "(none named: change as few files as possible)".to_string()
-        } else {
-            subtask.file_hints.join(", ")
-        }
-    ));
-    user.push_str(SCOPE_BOUNDARIES);
+    user.push('\n');
+    user.push_str(SCOPE_RULES);
     user.push_str("\n\n");
-    user.push_str(FORMAT_RULES);
-    user.push_str("\n\n");
-
-    let words = subtask_words(subtask, task_title);
-    let mut files = Vec::new();
-    let mut remaining = budget_tokens;
-    user.push_str("FILES:\n");
-    for path in &subtask.file_hints {
-        let content = tree.read(path).ok().flatten();
-        let Some(bytes) = content else {
-            user.push_str(&format!(
-                "--- {path} (does not exist yet; create it with `content`)\n"
-            ));
-            files.push((path.clone(), Presented::Missing));
-            continue;
-        };
-        let Ok(text) = String::from_utf8(bytes) else {
-            user.push_str(&format!("--- {path} (binary; do not edit)\n"));
-            files.push((path.clone(), Presented::Unreadable));
-            continue;
-        };
-        let tokens = estimate_tokens(&text);
-        if tokens <= remaining {
-            remaining -= tokens;
-            let content_allowed = tokens <= SMALL_FILE_TOKENS;
-            user.push_str(&format!(
-                "--- {path} (shown in full, {} lines; {})\n{}{}--- end of {path}\n",
-                text.lines().count(),
-                if content_allowed {
-                    "content allowed"
-                } else {
-                    "edits only"
-                },
-                text,
-                if text.ends_with('\n') { "" } else { "\n" }
-            ));
-            files.push((path.clone(), Presented::Full { content_allowed }));
-        } else {
-            let total_lines = text.lines().count();
-            let ranges = relevant_ranges(path, &text, &words, remaining);
-            let lines: Vec<&str> = text.lines().collect();
-            user.push_str(&format!(
-                "--- {path} (TOO LARGE TO SHOW IN FULL: {total_lines} lines, about {tokens} tokens; \
-                 only the regions below are shown. Edit it with search/replace `edits` only, \
-                 searching for text inside the regions shown; never send `content` for it)\n"
-            ));
-            let mut shown = 0usize;
-            for (a, b) in &ranges {
-                user.push_str(&format!("[lines {a}-{b}]\n"));
-                for l in &lines[a - 1..*b] {
-                    user.push_str(l);
-                    user.push('\n');
-                    shown += l.len() + 1;
-                }
-            }
-            if ranges.is_empty() {
-                user.push_str("[no region fits the budget: ask for a smaller subtask]\n");
-            }
-            user.push_str(&format!("--- end of regions of {path}\n"));
-            remaining = remaining.saturating_sub(estimate_tokens(&" ".repeat(shown)));
-            files.push((
-                path.clone(),
-                Presented::Regions {
-                    ranges,
-                    total_lines,
-                },
-            ));
-        }
+    if let Some(f) = input.failure.filter(|f| !f.is_empty()) {
+        push_failure(&mut user, f);
     }
-    if !feedback.trim().is_empty() {
+    let (files_text, files) = show_files(input);
+    user.push_str(&files_text);
+    user.push('\n');
+    user.push_str(&answer_format(&files));
+    if !input.feedback.trim().is_empty() {
         user.push_str(&format!(
-            "\nYOUR PREVIOUS ATTEMPT (attempt {}) WAS REJECTED. Nothing of it was kept; the files \
-             above are unchanged. Fix every point below and answer again with a complete reply:\n{}\n",
-            attempt.saturating_sub(1),
-            feedback.trim()
+            "\n\nYOUR PREVIOUS ANSWER (attempt {}) WAS REJECTED and nothing of it was kept; the \
+             files above are unchanged. Do not send the same answer again. What was wrong:\n{}\n",
+            input.attempt.saturating_sub(1),
+            input.feedback.trim()
         ));
     }
     WorkerPrompt {
         messages: vec![Message::system(SYSTEM), Message::user(user)],
         files,
     }
+}
+
+fn push_failure(user: &mut String, f: &FailureContext) {
+    if !f.output.trim().is_empty() {
+        user.push_str("FAILING TESTS (what the test run printed):\n");
+        user.push_str(f.output.trim_end());
+        user.push_str("\n\n");
+    }
+    for (path, line, src) in &f.tests {
+        user.push_str(&format!("TEST {path} (line {line}; do not change it):\n"));
+        user.push_str(src.trim_end());
+        user.push_str("\n\n");
+    }
+}
+
+/// The FILES section and how each hinted file was shown.
+fn show_files(input: &PromptInput<'_>) -> (String, Vec<(String, Presented)>) {
+    let words = subtask_words(input.subtask, input.task_title);
+    let mut files = Vec::new();
+    let mut remaining = input.budget_tokens;
+    let mut out = String::from("FILES:\n");
+    for path in &input.subtask.file_hints {
+        let Some(bytes) = input.tree.read(path).ok().flatten() else {
+            out.push_str(&format!("{path} (does not exist yet: write it whole)\n\n"));
+            files.push((path.clone(), Presented::Missing));
+            continue;
+        };
+        let Ok(text) = String::from_utf8(bytes) else {
+            out.push_str(&format!("{path} (binary: do not edit)\n\n"));
+            files.push((path.clone(), Presented::Unreadable));
+            continue;
+        };
+        let tokens = estimate_tokens(&text);
+        if tokens <= remaining {
+            remaining -= tokens;
+            let whole = input.policy.whole(&text);
+            out.push_str(&format!("{path}\n{}\n", fenced(path, &text)));
+            files.push((path.clone(), Presented::Full { whole }));
+        } else {
+            let (shown, ranges) = show_regions(path, &text, &words, remaining);
+            remaining = remaining.saturating_sub(estimate_tokens(&shown));
+            out.push_str(&shown);
+            files.push((
+                path.clone(),
+                Presented::Regions {
+                    ranges,
+                    total_lines: text.lines().count(),
+                },
+            ));
+        }
+    }
+    (out, files)
+}
+
+/// `text` in a fence tagged with the file's language.
+fn fenced(path: &str, text: &str) -> String {
+    let fence = if text.contains("```") { "````" } else { "```" };
+    format!(
+        "{fence}{}\n{}{}{fence}\n",
+        fence_language(path),
+        text,
+        if text.ends_with('\n') { "" } else { "\n" }
+    )
+}
+
+/// The fence info string for a path (`python`, `rust`, ...; empty when unknown).
+pub fn fence_language(path: &str) -> &'static str {
+    match path.rsplit('.').next().unwrap_or("") {
+        "py" => "python",
+        "rs" => "rust",
+        "go" => "go",
+        "js" | "mjs" | "cjs" => "javascript",
+        "ts" | "mts" | "cts" => "typescript",
+        "tsx" => "tsx",
+        "jsx" => "jsx",
+        "java" => "java",
+        "rb" => "ruby",
+        "c" | "h" => "c",
+        "cc" | "cpp" | "hpp" | "cxx" => "cpp",
+        "sh" | "bash" => "bash",
+        "toml" => "toml",
+        "json" => "json",
+        "yml" | "yaml" => "yaml",
+        "md" => "markdown",
+        _ => "",
+    }
+}
+
+/// The regions of a file too large for the budget, with a note saying so.
+fn show_regions(
+    path: &str,
+    text: &str,
+    words: &BTreeSet<String>,
+    budget: usize,
+) -> (String, Vec<(usize, usize)>) {
+    let total = text.lines().count();
+    let ranges = relevant_ranges(path, text, words, budget);
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = format!(
+        "{path} (too large to show in full: {total} lines; only the lines below are shown. Edit \
+         it with SEARCH/REPLACE blocks that quote lines shown here)\n"
+    );
+    for (a, b) in &ranges {
+        let mut region = String::new();
+        for l in &lines[a - 1..*b] {
+            region.push_str(l);
+            region.push('\n');
+        }
+        out.push_str(&format!("lines {a}-{b}:\n{}", fenced(path, &region)));
+    }
+    if ranges.is_empty() {
+        out.push_str("(no region fits the budget)\n");
+    }
+    out.push('\n');
+    (out, ranges)
+}
+
+/// How to answer, for the files as they were shown.
+fn answer_format(files: &[(String, Presented)]) -> String {
+    let whole: Vec<&str> = files
+        .iter()
+        .filter(|(_, p)| matches!(p, Presented::Full { whole: true } | Presented::Missing))
+        .map(|(f, _)| f.as_str())
+        .collect();
+    let blocks: Vec<&str> = files
+        .iter()
+        .filter(|(_, p)| {
+            matches!(
+                p,
+                Presented::Full { whole: false } | Presented::Regions { .. }
+            )
+        })
+        .map(|(f, _)| f.as_str())
+        .collect();
+    let mut s = String::from(
+        "ANSWER FORMAT: plain text, no JSON. The first line is a one-line commit message saying \
+         what you changed and why.\n",
+    );
+    if !whole.is_empty() {
+        s.push_str(&format!(
+            "For {}: write the path on its own line, then the COMPLETE new file in a ``` fence: \
+             every line of it, the unchanged ones too. Never shorten it with \"...\" or a comment \
+             about unchanged code.\n",
+            whole.join(", ")
+        ));
+    }
+    if !blocks.is_empty() {
+        s.push_str(&format!(
+            "For {}: write the path on its own line, then one or more blocks made of a line \
+             `<<<<<<< SEARCH`, lines copied exactly from the file as it is now (before your \
+             change, enough of them to occur only once), a line `=======`, the same lines as they \
+             must be after your change, and a line `>>>>>>> REPLACE`.\n",
+            blocks.join(", ")
+        ));
+    }
+    s.push_str("Write only files you change; nothing after the last file.");
+    s
 }
 
 /// Identifier-like words of the subtask (for picking the relevant regions of a large file).
@@ -335,8 +445,21 @@ mod tests {
         }
     }
 
+    fn input<'a>(st: &'a Subtask, tree: &'a dyn Tree, budget: usize) -> PromptInput<'a> {
+        PromptInput {
+            subtask: st,
+            task_title: "t",
+            tree,
+            budget_tokens: budget,
+            feedback: "",
+            attempt: 1,
+            failure: None,
+            policy: FormatPolicy::default(),
+        }
+    }
+
     #[test]
-    fn small_files_in_full_big_files_as_regions() {
+    fn small_files_whole_big_files_as_regions_with_blocks() {
         let mut big = String::new();
         for i in 0..400 {
             big.push_str(&format!("def helper_{i}(x):\n    return x + {i}\n\n"));
@@ -346,42 +469,74 @@ mod tests {
         files.insert("db.py".to_string(), big.clone().into_bytes());
         files.insert("small.py".to_string(), b"def a():\n    return 1\n".to_vec());
         let tree = MemTree::new(files);
-        let p = build(
-            &subtask(&["small.py", "db.py", "new.py"]),
-            "t",
-            &tree,
-            2000,
-            "",
-            1,
-        );
+        let st = subtask(&["small.py", "db.py", "new.py"]);
+        let p = build(&input(&st, &tree, 2000));
         let user = &p.messages[1].content;
-        assert!(user.contains("SCOPE BOUNDARIES"));
-        assert!(user.contains("WRONG") && user.contains("RIGHT"));
-        assert!(user.contains("--- small.py (shown in full"));
-        assert!(p.content_allowed("small.py"));
-        assert!(!p.content_allowed("db.py"));
-        assert!(p.content_allowed("new.py"));
-        assert!(user.contains("TOO LARGE TO SHOW IN FULL"));
+        assert!(
+            user.contains("small.py\n```python\ndef a():\n    return 1\n```"),
+            "{user}"
+        );
+        assert!(p.whole_allowed("small.py"));
+        assert!(!p.whole_allowed("db.py"));
+        assert!(p.whole_allowed("new.py"));
+        assert!(user.contains("too large to show in full"));
         assert!(user.contains("def find_user(conn, name):"));
         assert!(!user.contains("def helper_10(x)"));
-        match &p.files[1].1 {
-            Presented::Regions {
-                ranges,
-                total_lines,
-            } => {
-                assert_eq!(*total_lines, big.lines().count());
-                assert_eq!(ranges.len(), 1);
-            }
-            other => panic!("{other:?}"),
-        }
+        assert!(
+            user.contains("For small.py, new.py: write the path"),
+            "{user}"
+        );
+        assert!(
+            user.contains("For db.py: write the path on its own line, then one or more blocks")
+        );
+        // No placeholder prose and no other language's example to copy.
+        assert!(!user.contains("unchanged body"));
+        assert!(!user.contains("sqlite3"));
+        assert!(!user.contains("\"patches\""));
         assert!(estimate_tokens(user) < 4000);
     }
 
     #[test]
-    fn feedback_on_retry() {
+    fn failing_tests_and_feedback_are_shown() {
         let tree = MemTree::new(BTreeMap::new());
-        let p = build(&subtask(&[]), "t", &tree, 100, "- [G7] dropped get_conn", 2);
-        assert!(p.messages[1].content.contains("WAS REJECTED"));
-        assert!(p.messages[1].content.contains("dropped get_conn"));
+        let st = subtask(&[]);
+        let failure = FailureContext {
+            output: "AssertionError: 1 != 1.5\n".into(),
+            tests: vec![(
+                "tests/t.py".into(),
+                8,
+                "def test_avg(self):\n    ...".into(),
+            )],
+            frame_files: vec![],
+        };
+        let mut i = input(&st, &tree, 100);
+        i.failure = Some(&failure);
+        i.feedback = "- [G7] dropped get_conn";
+        i.attempt = 2;
+        let user = build(&i).messages[1].content.clone();
+        assert!(user.contains("FAILING TESTS"));
+        assert!(user.contains("AssertionError: 1 != 1.5"));
+        assert!(user.contains("TEST tests/t.py (line 8"));
+        assert!(user.contains("WAS REJECTED"));
+        assert!(user.contains("dropped get_conn"));
+    }
+
+    #[test]
+    fn model_sizes() {
+        assert_eq!(model_billions("qwen2.5-coder-1.5b-instruct"), Some(1.5));
+        assert_eq!(model_billions("Qwen/Qwen2.5-Coder-7B-Instruct"), Some(7.0));
+        assert_eq!(model_billions("qwen2.5-coder:14b"), Some(14.0));
+        assert_eq!(model_billions("scripted-model"), None);
+        assert_eq!(
+            FormatPolicy::for_model("x-7b", 4096).whole_file_max_lines,
+            80
+        );
+        assert_eq!(
+            FormatPolicy::for_model("x-0.5b", 4096).whole_file_max_lines,
+            250
+        );
+        // A file that would not fit in one reply takes blocks.
+        let p = FormatPolicy::for_model("x-0.5b", 100);
+        assert!(!p.whole(&"x = 1\n".repeat(200)));
     }
 }

@@ -113,6 +113,20 @@ pub struct RunArgs {
     #[arg(long)]
     pub keep_worktree: bool,
 
+    /// Candidate replies sampled per attempt; the toolchain picks the one that makes the
+    /// failing tests pass (most votes, then smallest). Fewer when the subtask budget runs out.
+    #[arg(long, env = "SLOPGUARD_CANDIDATES", default_value_t = 3)]
+    pub candidates: u32,
+
+    /// Wall-clock budget of one subtask in seconds: no candidate or attempt starts after it.
+    #[arg(long, env = "SLOPGUARD_SUBTASK_BUDGET", default_value_t = 600)]
+    pub subtask_budget: u64,
+
+    /// Wall-clock budget of the run's execution in seconds: once spent, only subtasks behind
+    /// failing tests still run; the others are skipped.
+    #[arg(long, env = "SLOPGUARD_RUN_BUDGET")]
+    pub run_budget: Option<u64>,
+
     /// No progress output.
     #[arg(long, short)]
     pub quiet: bool,
@@ -126,6 +140,8 @@ pub struct RunArgs {
 struct TermView {
     bar: ProgressBar,
     guards: Mutex<(u32, u32)>,
+    /// Print candidate lines (not quiet).
+    lines: bool,
 }
 
 impl TermView {
@@ -146,6 +162,7 @@ impl TermView {
         Self {
             bar,
             guards: Mutex::new((0, 0)),
+            lines: true,
         }
     }
 }
@@ -194,6 +211,14 @@ impl Progress for TermView {
                     .unwrap_or("");
                 self.bar.println(format!("  {id}: {} {c}", status.as_str()));
             }
+            ProgressEvent::Candidate(line) if self.lines => {
+                if self.bar.is_hidden() {
+                    eprintln!("{line}");
+                } else {
+                    self.bar.println(format!("  {line}"));
+                }
+            }
+            ProgressEvent::Candidate(_) => {}
             ProgressEvent::Note(n) => self.bar.println(n.clone()),
         }
     }
@@ -243,8 +268,12 @@ pub fn run(args: RunArgs, global: &crate::Global) -> anyhow::Result<u8> {
         file_budget_tokens: args.file_budget,
         worktree: args.worktree.clone(),
         keep_worktree: args.keep_worktree,
+        candidates: args.candidates.max(1),
+        subtask_budget: Duration::from_secs(args.subtask_budget.max(1)),
+        run_budget: args.run_budget.map(Duration::from_secs),
     };
-    let view = TermView::new(args.quiet || args.format == RunFormat::Json);
+    let mut view = TermView::new(args.quiet || args.format == RunFormat::Json);
+    view.lines = !args.quiet;
     let result = execute(&opts, &view);
     view.bar.finish_and_clear();
     let summary = match result {

@@ -1,0 +1,172 @@
+//! Candidates: several replies sampled per attempt, judged by the same gates, the winner chosen
+//! by the tests (after Agentless: sample, filter by the guards, run the tests, prefer the
+//! majority's diff, then the smallest).
+//!
+//! The pure parts live here: the temperature schedule, the normalised diff that makes two
+//! candidates the same, the order in which survivors meet the toolchain, and the ranking of a
+//! rejected attempt's candidates for the next attempt's feedback.
+
+use slopguard_change::ChangeSet;
+
+/// Temperatures of an attempt's candidates: the first candidate of the first attempt is nearly
+/// greedy, every later one hotter, so a retry cannot repeat a rejected reply word for word.
+pub fn temperature(attempt: u32, index: u32) -> f32 {
+    const SCHEDULE: [f32; 6] = [0.2, 0.7, 0.9, 1.0, 1.1, 1.2];
+    let step = (attempt.saturating_sub(1) + index) as usize;
+    SCHEDULE[step.min(SCHEDULE.len() - 1)]
+}
+
+/// A seed per (run, subtask, attempt, candidate), so repetitions of a run differ only where
+/// the run id does.
+pub fn seed(run_id: &str, subtask: &str, attempt: u32, index: u32) -> u64 {
+    // FNV-1a: stable across platforms and releases, unlike the std hasher.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in run_id
+        .bytes()
+        .chain(subtask.bytes())
+        .chain(attempt.to_le_bytes())
+        .chain(index.to_le_bytes())
+    {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h & 0x7fff_ffff
+}
+
+/// The change with whitespace at line ends and blank lines ignored: two candidates with the
+/// same key are the same patch (and vote for it).
+pub fn normalised_key(change: &ChangeSet) -> String {
+    let mut key = String::new();
+    for c in &change.changes {
+        key.push_str(&c.path);
+        key.push('\0');
+        match &c.after {
+            Some(bytes) => {
+                for line in String::from_utf8_lossy(bytes).lines() {
+                    let t = line.trim_end();
+                    if !t.is_empty() {
+                        key.push_str(t);
+                        key.push('\n');
+                    }
+                }
+            }
+            None => key.push_str("<deleted>"),
+        }
+        key.push('\0');
+    }
+    key
+}
+
+/// Lines the change adds or removes (its size, for preferring the smallest patch).
+pub fn changed_lines(change: &ChangeSet) -> usize {
+    change
+        .changes
+        .iter()
+        .map(|c| {
+            let before = c
+                .before
+                .as_deref()
+                .map(String::from_utf8_lossy)
+                .unwrap_or_default();
+            let after = c
+                .after
+                .as_deref()
+                .map(String::from_utf8_lossy)
+                .unwrap_or_default();
+            let old: std::collections::HashMap<&str, usize> =
+                before.lines().fold(Default::default(), |mut m, l| {
+                    *m.entry(l).or_default() += 1;
+                    m
+                });
+            let mut left = old.clone();
+            let mut added = 0;
+            for l in after.lines() {
+                match left.get_mut(l) {
+                    Some(n) if *n > 0 => *n -= 1,
+                    _ => added += 1,
+                }
+            }
+            added + left.values().sum::<usize>()
+        })
+        .sum()
+}
+
+/// How far a rejected candidate got, for choosing whose findings the next attempt sees: the
+/// one that got furthest (its tests ran after the patch) says the most.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Reached {
+    /// The model call failed or the reply was cut off.
+    Model,
+    /// The reply could not become a change.
+    Apply,
+    /// A static guard blocked it.
+    StaticGates,
+    /// The build or the tests blocked it.
+    DynamicGates,
+    /// Every gate passed but the failing tests still fail.
+    Tests,
+}
+
+/// Order in which the survivors meet the toolchain: most votes first, then the smallest.
+/// `(index, votes, size)` in, indexes out.
+pub fn evaluation_order(survivors: &[(usize, u32, usize)]) -> Vec<usize> {
+    let mut v = survivors.to_vec();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)).then(a.0.cmp(&b.0)));
+    v.into_iter().map(|(i, _, _)| i).collect()
+}
+
+/// One line saying what a rejected reply did, so the retry knows what not to send again.
+pub fn describe_change(change: &ChangeSet) -> String {
+    let files: Vec<String> = change
+        .changes
+        .iter()
+        .map(|c| format!("{} ({})", c.path, c.kind.name()))
+        .collect();
+    format!(
+        "Your answer changed {} ({} lines).",
+        files.join(", "),
+        changed_lines(change)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use slopguard_change::{FileChange, MemTree};
+    use std::sync::Arc;
+
+    fn set(before: &str, after: &str) -> ChangeSet {
+        ChangeSet::new(
+            Arc::new(MemTree::default()),
+            vec![FileChange::modify("a.py", before, after)],
+            "t",
+        )
+    }
+
+    #[test]
+    fn retries_are_hotter() {
+        assert!(temperature(1, 0) < temperature(1, 1));
+        assert!(temperature(1, 0) < temperature(2, 0));
+        assert_eq!(temperature(9, 9), 1.2);
+        assert_ne!(seed("r", "s", 1, 0), seed("r", "s", 1, 1));
+        assert_eq!(seed("r", "s", 1, 0), seed("r", "s", 1, 0));
+    }
+
+    #[test]
+    fn same_patch_modulo_trailing_space_has_one_key() {
+        let a = set("x = 1\n", "x = 2\n");
+        let b = set("x = 1\n", "x = 2   \n\n");
+        let c = set("x = 1\n", "x = 3\n");
+        assert_eq!(normalised_key(&a), normalised_key(&b));
+        assert_ne!(normalised_key(&a), normalised_key(&c));
+        assert_eq!(changed_lines(&a), 2);
+    }
+
+    #[test]
+    fn majority_then_smallest() {
+        assert_eq!(
+            evaluation_order(&[(0, 1, 2), (1, 2, 9), (2, 1, 1)]),
+            vec![1, 2, 0]
+        );
+    }
+}

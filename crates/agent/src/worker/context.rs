@@ -1,0 +1,321 @@
+//! The context for fixing failing tests, found without a model: what the failing tests printed
+//! (assertion, expected and actual, the frames inside the repository), the failing test
+//! functions' source, and the repository files the failures point at.
+//!
+//! Every runner prints a failing test's name near its message (pytest's `____ test_x ____`,
+//! unittest's `FAIL: test_x`, Go's `--- FAIL: TestX`, cargo's `---- x stdout ----`, TAP's
+//! `not ok 2 - x`), so the excerpt is the lines after each mention of a failing test's name,
+//! without the runners' noise, cut to a budget.
+
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+use regex::Regex;
+use slopguard_change::Tree;
+use slopguard_lang::{FileKind, analyze, detect};
+
+use crate::analysis::{FailingTest, is_test_file};
+
+/// The context of a subtask behind failing tests.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FailureContext {
+    /// What the failing tests printed, trimmed to the budget.
+    pub output: String,
+    /// The failing test functions: (path, first line, source).
+    pub tests: Vec<(String, usize, String)>,
+    /// Non-test repository files named by the failures' frames, most mentioned first.
+    pub frame_files: Vec<String>,
+}
+
+impl FailureContext {
+    /// Nothing to show.
+    pub fn is_empty(&self) -> bool {
+        self.output.trim().is_empty() && self.tests.is_empty()
+    }
+}
+
+/// Lines kept after each mention of a failing test.
+const LINES_AFTER_MENTION: usize = 18;
+/// Longest test function shown (lines).
+const MAX_TEST_LINES: usize = 40;
+
+/// Builds the context from the baseline's failing tests and the runners' output `log`, reading
+/// test sources from `tree`. `budget` bounds the output excerpt (characters).
+pub fn failure_context(
+    tree: &dyn Tree,
+    failing: &[FailingTest],
+    log: &str,
+    budget: usize,
+) -> FailureContext {
+    let names: Vec<String> = failing.iter().map(|f| short_name(&f.id)).collect();
+    let output = excerpt(log, &names, budget);
+    let frames = frame_paths(log, tree);
+    let mut tests = Vec::new();
+    let mut seen = BTreeSet::new();
+    for (f, name) in failing.iter().zip(&names) {
+        let files: Vec<String> = f
+            .file
+            .iter()
+            .cloned()
+            .chain(frames.iter().filter(|p| is_test_file(p)).cloned())
+            .collect();
+        for file in files {
+            if let Some((line, src)) = function_source(tree, &file, name)
+                && seen.insert((file.clone(), line))
+            {
+                tests.push((file, line, src));
+                break;
+            }
+        }
+    }
+    FailureContext {
+        output,
+        tests,
+        frame_files: frames.into_iter().filter(|p| !is_test_file(p)).collect(),
+    }
+}
+
+/// The last segment of a test id (`tests/t.py::C::test_x` -> `test_x`, `pkg::TestX` ->
+/// `TestX`, `stack peek` -> `stack peek`).
+pub fn short_name(id: &str) -> String {
+    let id = id.rsplit("::").next().unwrap_or(id);
+    let id = id.rsplit('#').next().unwrap_or(id);
+    let id = match id.rsplit_once('.') {
+        Some((_, last)) if !last.contains(' ') && !last.is_empty() => last,
+        _ => id,
+    };
+    id.trim().to_string()
+}
+
+/// Lines of runner noise: separators, timing, runner internals, stack frames outside the
+/// repository.
+fn is_noise(line: &str) -> bool {
+    let t = line.trim();
+    t.is_empty()
+        || (t.len() >= 8 && t.chars().all(|c| "=-_~*".contains(c)))
+        || t.starts_with("duration_ms")
+        || t.starts_with("type: '")
+        || t.starts_with("failureType")
+        || t.starts_with("code: 'ERR_")
+        || t.starts_with("stack: |")
+        || t.starts_with("at async ")
+        || t.contains("node:internal")
+        || t.contains("/site-packages/")
+        || t.contains("/lib/python3")
+        || t.contains("/rustc/")
+        || t.contains("/usr/lib/go")
+        || t.starts_with("note: run with `RUST_BACKTRACE")
+        || t.starts_with("=== RUN")
+        || t.starts_with("=== PAUSE")
+        || t.starts_with("=== CONT")
+        || t.starts_with("Traceback (most recent call last)")
+}
+
+/// The lines after each mention of a failing test's name, de-duplicated, without noise, cut
+/// to `budget` characters (whole lines).
+pub fn excerpt(log: &str, names: &[String], budget: usize) -> String {
+    let lines: Vec<&str> = log.lines().collect();
+    let mut keep = vec![false; lines.len()];
+    for (i, l) in lines.iter().enumerate() {
+        if names
+            .iter()
+            .any(|n| !n.is_empty() && l.contains(n.as_str()))
+        {
+            for k in keep.iter_mut().skip(i).take(LINES_AFTER_MENTION + 1) {
+                *k = true;
+            }
+        }
+    }
+    if !keep.iter().any(|k| *k) {
+        // No name found: the end of the log usually holds the summary and the error.
+        let from = lines.len().saturating_sub(30);
+        for k in keep.iter_mut().skip(from) {
+            *k = true;
+        }
+    }
+    let mut out = String::new();
+    let mut seen = BTreeSet::new();
+    for (i, l) in lines.iter().enumerate() {
+        if !keep[i] || is_noise(l) || !seen.insert(l.trim()) {
+            continue;
+        }
+        if out.len() + l.len() + 1 > budget {
+            out.push_str("[... more output cut ...]\n");
+            break;
+        }
+        out.push_str(l.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn frame_regex() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r#"(?:File "([^"]+)", line (\d+))|([A-Za-z0-9_./\\-]+\.(?:py|rs|go|js|mjs|cjs|ts|tsx|jsx|rb|java)):(\d+)"#,
+        )
+        .expect("frame regex")
+    })
+}
+
+/// Repository files named in the log's frames (`File "x.py", line 3`, `src/lib.rs:12:5`,
+/// `/abs/repo/src/a.js:3:9`), most mentioned first.
+pub fn frame_paths(log: &str, tree: &dyn Tree) -> Vec<String> {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for cap in frame_regex().captures_iter(log) {
+        let raw = cap.get(1).or_else(|| cap.get(3)).map_or("", |m| m.as_str());
+        let Some(path) = repo_path(raw, tree) else {
+            continue;
+        };
+        match counts.iter_mut().find(|(p, _)| *p == path) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((path, 1)),
+        }
+    }
+    counts.sort_by_key(|c| std::cmp::Reverse(c.1));
+    counts.into_iter().map(|(p, _)| p).collect()
+}
+
+/// `raw` as a path of the tree: as written, or the shortest suffix of an absolute path that
+/// exists.
+fn repo_path(raw: &str, tree: &dyn Tree) -> Option<String> {
+    let raw = raw.trim_start_matches("./");
+    let exists = |p: &str| tree.read(p).ok().flatten().is_some();
+    if !raw.starts_with('/') && exists(raw) {
+        return Some(raw.to_string());
+    }
+    let parts: Vec<&str> = raw.split('/').filter(|s| !s.is_empty()).collect();
+    (0..parts.len())
+        .rev()
+        .map(|i| parts[i..].join("/"))
+        .find(|p| exists(p))
+}
+
+/// The source of the definition named `name` in `path` (first line, text), capped at
+/// [`MAX_TEST_LINES`] lines.
+pub fn function_source(tree: &dyn Tree, path: &str, name: &str) -> Option<(usize, String)> {
+    let bytes = tree.read(path).ok().flatten()?;
+    let text = String::from_utf8(bytes).ok()?;
+    let lang = match detect(path, text.as_bytes()) {
+        FileKind::Code(lang) => lang,
+        _ => return None,
+    };
+    let word = name.split_whitespace().last().unwrap_or(name);
+    let def = analyze(lang, &text)
+        .definitions
+        .into_iter()
+        .find(|d| d.simple_name() == name || d.simple_name() == word);
+    let lines: Vec<&str> = text.lines().collect();
+    let (start, end) = match def {
+        Some(d) => (d.start_line as usize, d.end_line as usize),
+        // Tests named by a string (node:test, jest): the line that names them.
+        None => {
+            let i = lines.iter().position(|l| l.contains(name))?;
+            (i + 1, (i + 1 + 15).min(lines.len()))
+        }
+    };
+    let end = end.min(start + MAX_TEST_LINES - 1).min(lines.len());
+    if start == 0 || start > end {
+        return None;
+    }
+    Some((start, lines[start - 1..end].join("\n")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use slopguard_change::MemTree;
+    use std::collections::BTreeMap;
+
+    fn tree(files: &[(&str, &str)]) -> MemTree {
+        MemTree::new(
+            files
+                .iter()
+                .map(|(p, c)| (p.to_string(), c.as_bytes().to_vec()))
+                .collect::<BTreeMap<_, _>>(),
+        )
+    }
+
+    #[test]
+    fn names() {
+        assert_eq!(
+            short_name("tests/test_stats.py::StatsTest::test_average_fraction"),
+            "test_average_fraction"
+        );
+        assert_eq!(
+            short_name("tests.test_db.DbTest.test_name_with_quote"),
+            "test_name_with_quote"
+        );
+        assert_eq!(short_name("example.com/wc::TestCount"), "TestCount");
+        assert_eq!(
+            short_name("collapses punctuation and spaces into one dash"),
+            "collapses punctuation and spaces into one dash"
+        );
+    }
+
+    #[test]
+    fn unittest_output_test_source_and_frames() {
+        let log = "test_average (tests.test_stats.StatsTest.test_average) ... ok\n\
+test_average_fraction (tests.test_stats.StatsTest.test_average_fraction) ... FAIL\n\
+\n======================================================================\n\
+FAIL: test_average_fraction (tests.test_stats.StatsTest.test_average_fraction)\n\
+----------------------------------------------------------------------\n\
+Traceback (most recent call last):\n\
+  File \"/tmp/x/tests/test_stats.py\", line 8, in test_average_fraction\n\
+    self.assertEqual(average([1, 2]), 1.5)\n\
+AssertionError: 1 != 1.5\n\
+\n----------------------------------------------------------------------\nRan 2 tests in 0.001s\n\nFAILED (failures=1)\n";
+        let t = tree(&[
+            (
+                "tests/test_stats.py",
+                "import unittest\nfrom calc.stats import average\n\nclass StatsTest(unittest.TestCase):\n    def test_average(self):\n        self.assertEqual(average([2, 2]), 2)\n\n    def test_average_fraction(self):\n        self.assertEqual(average([1, 2]), 1.5)\n",
+            ),
+            (
+                "calc/stats.py",
+                "def average(v):\n    return sum(v) // len(v)\n",
+            ),
+        ]);
+        let failing = [FailingTest {
+            id: "tests.test_stats.StatsTest.test_average_fraction".into(),
+            file: Some("tests/test_stats.py".into()),
+        }];
+        let cx = failure_context(&t, &failing, log, 2000);
+        assert!(
+            cx.output.contains("AssertionError: 1 != 1.5"),
+            "{}",
+            cx.output
+        );
+        assert!(!cx.output.contains("Traceback"), "{}", cx.output);
+        assert!(!cx.output.contains("====="), "{}", cx.output);
+        assert_eq!(cx.tests.len(), 1);
+        assert_eq!(cx.tests[0].1, 8);
+        assert!(cx.tests[0].2.contains("assertEqual(average([1, 2]), 1.5)"));
+        assert_eq!(
+            frame_paths(log, &t),
+            vec!["tests/test_stats.py".to_string()]
+        );
+    }
+
+    #[test]
+    fn budget_cuts_whole_lines() {
+        let log =
+            "--- FAIL: TestX\n".to_string() + "    x_test.go:3: got 1 want 2 padding padding\n";
+        let out = excerpt(&log, &["TestX".into()], 20);
+        assert!(out.ends_with("cut ...]\n"), "{out}");
+        assert!(
+            out.lines()
+                .all(|l| l == "--- FAIL: TestX" || l.starts_with("[..."))
+        );
+    }
+
+    #[test]
+    fn frames_of_rust_and_node() {
+        let t = tree(&[("tests/stack.rs", "x"), ("src/slugify.js", "y")]);
+        let log = "thread 'peek' panicked at tests/stack.rs:12:5:\n  at slugify (/home/u/repo/src/slugify.js:4:10)\n";
+        assert_eq!(
+            frame_paths(log, &t),
+            vec!["tests/stack.rs".to_string(), "src/slugify.js".to_string()]
+        );
+    }
+}

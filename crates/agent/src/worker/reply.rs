@@ -1,0 +1,602 @@
+//! Reading a worker reply written as plain text.
+//!
+//! The worker asks for code as plain text, never wrapped in JSON (JSON escaping costs small
+//! models dearly: decoded `\u0300` escapes, broken quotes). A reply is one of:
+//!
+//! * **Whole files**: the path on its own line, then the complete file in a fence
+//!   (```` ```python ````); the path may also sit in the fence's info string.
+//! * **SEARCH/REPLACE blocks**: the path, then `<<<<<<< SEARCH`, the current lines, `=======`,
+//!   the new lines, `>>>>>>> REPLACE`.
+//! * **A unified diff** (`--- a/x`, `+++ b/x`, `@@`): each hunk becomes a search/replace edit,
+//!   so it is placed by the same tolerant matcher chain.
+//! * **The JSON patch list** (`{"commit_message": ..., "patches": [...]}`), still accepted.
+//!
+//! The commit message is the reply's first plain line. A whole file that elides code
+//! (`# ... rest unchanged`, a bare `...` the file did not have) and a fence the reply never
+//! closed (cut off at `max_tokens`) are refused here, before anything is applied.
+
+use slopguard_change::unified::{self, HunkLine};
+use slopguard_change::{LlmPatchList, PatchAction, parse_edit_blocks};
+
+/// One edit of one file, as the reply wrote it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileEdit {
+    /// The complete new content of the file.
+    Whole {
+        /// The file.
+        path: String,
+        /// Its new content.
+        content: String,
+    },
+    /// Replace `search` (the current text) with `replace`.
+    SearchReplace {
+        /// The file.
+        path: String,
+        /// Current text.
+        search: String,
+        /// New text.
+        replace: String,
+    },
+    /// Delete the file.
+    Delete {
+        /// The file.
+        path: String,
+    },
+}
+
+impl FileEdit {
+    /// The edited file.
+    pub fn path(&self) -> &str {
+        match self {
+            FileEdit::Whole { path, .. }
+            | FileEdit::SearchReplace { path, .. }
+            | FileEdit::Delete { path } => path,
+        }
+    }
+}
+
+/// The format a reply was written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReplyFormat {
+    /// Whole files in fences.
+    WholeFile,
+    /// SEARCH/REPLACE blocks.
+    SearchReplace,
+    /// A unified diff.
+    UnifiedDiff,
+    /// The JSON patch list.
+    Json,
+}
+
+impl ReplyFormat {
+    /// The name used in traces.
+    pub fn name(self) -> &'static str {
+        match self {
+            ReplyFormat::WholeFile => "whole-file",
+            ReplyFormat::SearchReplace => "search-replace",
+            ReplyFormat::UnifiedDiff => "unified-diff",
+            ReplyFormat::Json => "json",
+        }
+    }
+}
+
+/// A parsed reply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParsedReply {
+    /// How it was written.
+    pub format: ReplyFormat,
+    /// The commit message (first plain line), if any.
+    pub message: Option<String>,
+    /// The edits, in reply order.
+    pub edits: Vec<FileEdit>,
+}
+
+/// Why a reply could not be read; the text is written for the model's retry.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ReplyError(pub String);
+
+/// Reads `text`. `expected` are the files the prompt showed (a fence without a path goes to
+/// the only one; a bare file name is matched to the shown path with that name).
+pub fn parse(text: &str, expected: &[String]) -> Result<ParsedReply, ReplyError> {
+    let text = text.replace("\r\n", "\n");
+    let parsed = if has_search_markers(&text) {
+        search_replace(&text)?
+    } else if looks_like_diff(&text) {
+        diff(&text)?
+    } else if let Some(list) = json_patches(&text) {
+        from_json(list)
+    } else {
+        whole_files(&text, expected)?
+    };
+    if parsed.edits.is_empty() {
+        return Err(ReplyError(
+            "the reply contains no file: write the path on its own line, then the complete file \
+             in a ``` fence"
+                .into(),
+        ));
+    }
+    let edits = parsed
+        .edits
+        .into_iter()
+        .map(|e| resolve_path(e, expected))
+        .collect();
+    Ok(ParsedReply { edits, ..parsed })
+}
+
+fn has_search_markers(text: &str) -> bool {
+    text.lines().any(|l| {
+        let t = l.trim();
+        t.starts_with("<<<<<<<") && t.trim_start_matches('<').trim() == "SEARCH"
+    })
+}
+
+fn search_replace(text: &str) -> Result<ParsedReply, ReplyError> {
+    let blocks = parse_edit_blocks(text).map_err(|e| ReplyError(e.to_string()))?;
+    let first_marker = text.find("<<<<<<<").unwrap_or(text.len());
+    Ok(ParsedReply {
+        format: ReplyFormat::SearchReplace,
+        message: commit_line(&text[..first_marker], &[]),
+        edits: blocks
+            .into_iter()
+            .map(|b| FileEdit::SearchReplace {
+                path: b.path,
+                search: b.search,
+                replace: b.replace,
+            })
+            .collect(),
+    })
+}
+
+fn looks_like_diff(text: &str) -> bool {
+    let lines: Vec<&str> = text.lines().collect();
+    lines
+        .windows(2)
+        .any(|w| w[0].starts_with("--- ") && w[1].starts_with("+++ "))
+        && lines.iter().any(|l| l.starts_with("@@"))
+}
+
+/// Each hunk as a search/replace edit (old side -> new side).
+fn diff(text: &str) -> Result<ParsedReply, ReplyError> {
+    let start = text.find("--- ").unwrap_or(0);
+    let body = fence_body_around(text, start);
+    let files =
+        unified::parse(body).map_err(|e| ReplyError(format!("the diff does not parse: {e}")))?;
+    let mut edits = Vec::new();
+    for f in files {
+        match (&f.old_path, &f.new_path) {
+            (Some(old), None) => edits.push(FileEdit::Delete { path: old.clone() }),
+            (None, Some(new)) => edits.push(FileEdit::Whole {
+                path: new.clone(),
+                content: side(&f.hunks, false),
+            }),
+            (_, Some(path)) => {
+                for h in &f.hunks {
+                    let search = side(std::slice::from_ref(h), true);
+                    if search.trim().is_empty() {
+                        return Err(ReplyError(format!(
+                            "a hunk of `{path}` has no context or removed lines, so it cannot \
+                             be placed; include the lines around the change"
+                        )));
+                    }
+                    edits.push(FileEdit::SearchReplace {
+                        path: path.clone(),
+                        search,
+                        replace: side(std::slice::from_ref(h), false),
+                    });
+                }
+            }
+            (None, None) => {}
+        }
+    }
+    Ok(ParsedReply {
+        format: ReplyFormat::UnifiedDiff,
+        message: commit_line(&text[..start], &[]),
+        edits,
+    })
+}
+
+/// The old (`old == true`) or new side of hunks, as text with a final newline.
+fn side(hunks: &[unified::Hunk], old: bool) -> String {
+    let mut out = String::new();
+    for h in hunks {
+        for l in &h.lines {
+            let line = match (l, old) {
+                (HunkLine::Context(s), _) => s,
+                (HunkLine::Remove(s), true) | (HunkLine::Add(s), false) => s,
+                _ => continue,
+            };
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The body of the fence that contains byte `at`, or the whole text when `at` is not fenced.
+fn fence_body_around(text: &str, at: usize) -> &str {
+    let before = &text[..at];
+    let Some(open) = before.rfind("```") else {
+        return &text[at..];
+    };
+    if before[..open].matches("```").count() % 2 == 1 {
+        return &text[at..];
+    }
+    match text[at..].find("\n```") {
+        Some(end) => &text[at..at + end + 1],
+        None => &text[at..],
+    }
+}
+
+fn json_patches(text: &str) -> Option<LlmPatchList> {
+    let trimmed = text.trim_start();
+    if !(trimmed.starts_with('{') || trimmed.starts_with("```json") || trimmed.starts_with('[')) {
+        return None;
+    }
+    let repaired = slopguard_llm::repair::repair_json(text).ok()?;
+    serde_json::from_value::<LlmPatchList>(repaired.value)
+        .ok()
+        .filter(|l| !l.patches.is_empty())
+}
+
+fn from_json(list: LlmPatchList) -> ParsedReply {
+    let mut edits = Vec::new();
+    for p in list.patches {
+        let path = p.path.trim_start_matches("./").to_string();
+        match (p.action, &p.content) {
+            (PatchAction::Delete, _) => edits.push(FileEdit::Delete { path }),
+            (_, Some(content)) => edits.push(FileEdit::Whole {
+                path,
+                content: content.clone(),
+            }),
+            (_, None) => {
+                for e in p.all_edits() {
+                    edits.push(FileEdit::SearchReplace {
+                        path: path.clone(),
+                        search: e.search,
+                        replace: e.replace,
+                    });
+                }
+            }
+        }
+    }
+    ParsedReply {
+        format: ReplyFormat::Json,
+        message: list.commit_message.filter(|m| !m.trim().is_empty()),
+        edits,
+    }
+}
+
+/// A fence opening or closing line: the fence characters and the info string.
+fn fence(line: &str) -> Option<(&str, &str)> {
+    let t = line.trim_start();
+    let ch = t.chars().next().filter(|c| *c == '`' || *c == '~')?;
+    let n = t.chars().take_while(|c| *c == ch).count();
+    (n >= 3).then(|| (&t[..n], t[n..].trim()))
+}
+
+/// Whole files: each fence, with its path from the info string or the line before it.
+fn whole_files(text: &str, expected: &[String]) -> Result<ParsedReply, ReplyError> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let mut edits = Vec::new();
+    let mut first_fence = None;
+    let mut i = 0;
+    while i < lines.len() {
+        let Some((marks, info)) = fence(lines[i]) else {
+            i += 1;
+            continue;
+        };
+        first_fence.get_or_insert(i);
+        let close = (i + 1..lines.len()).find(|&j| {
+            fence(lines[j]).is_some_and(|(m, rest)| {
+                rest.is_empty() && m.starts_with(&marks[..1]) && m.len() >= marks.len()
+            })
+        });
+        let path = path_of_fence(info, &lines[..i], expected);
+        let Some(close) = close else {
+            return Err(ReplyError(format!(
+                "the reply was cut off before the closing ``` of {}: nothing was applied. Write \
+                 the file again, shorter if you can (SEARCH/REPLACE blocks for large files)",
+                path.as_deref()
+                    .map_or("the file".to_string(), |p| format!("`{p}`"))
+            )));
+        };
+        let mut content = lines[i + 1..close].join("\n");
+        content.push('\n');
+        match path {
+            Some(path) => edits.push(FileEdit::Whole { path, content }),
+            None if is_prose_block(info) => {}
+            None => {
+                return Err(ReplyError(
+                    "a code block has no file path: write the path on its own line right above \
+                     the ``` fence"
+                        .into(),
+                ));
+            }
+        }
+        i = close + 1;
+    }
+    let head_end = first_fence.unwrap_or(lines.len());
+    let message = commit_line(&lines[..head_end].join("\n"), expected);
+    Ok(ParsedReply {
+        format: ReplyFormat::WholeFile,
+        message,
+        edits,
+    })
+}
+
+/// Fences of shell sessions and plain output are explanation, not files.
+fn is_prose_block(info: &str) -> bool {
+    matches!(
+        info.split_whitespace().next().unwrap_or(""),
+        "sh" | "bash" | "shell" | "console" | "text" | "output"
+    )
+}
+
+/// The file a fence belongs to: a path in its info string, else the nearest non-empty line
+/// above it (within three lines) when that line is a path, else the only expected file.
+fn path_of_fence(info: &str, above: &[&str], expected: &[String]) -> Option<String> {
+    for word in info.split_whitespace() {
+        if let Some(p) = as_path(word, expected) {
+            return Some(p);
+        }
+    }
+    let near = above
+        .iter()
+        .rev()
+        .take(3)
+        .map(|l| l.trim())
+        .find(|l| !l.is_empty());
+    if let Some(p) = near.and_then(|l| as_path(l, expected)) {
+        return Some(p);
+    }
+    if expected.len() == 1 && !is_prose_block(info) {
+        return Some(expected[0].clone());
+    }
+    None
+}
+
+/// `line` as a file path: decorations (`###`, `**`, backticks, `File:`, a trailing colon)
+/// removed; it must be one word with a dot or slash, or an expected path.
+fn as_path(line: &str, expected: &[String]) -> Option<String> {
+    let mut t = line.trim().trim_start_matches('#').trim();
+    for prefix in ["File:", "file:", "Path:", "path:", "Filename:", "filename:"] {
+        if let Some(rest) = t.strip_prefix(prefix) {
+            t = rest.trim();
+        }
+    }
+    let t = t
+        .trim_matches(|c| c == '*' || c == '`' || c == '"' || c == '\'')
+        .trim_end_matches(':')
+        .trim_matches(|c| c == '*' || c == '`')
+        .trim_start_matches("./")
+        .trim();
+    if t.is_empty() || t.contains(char::is_whitespace) {
+        return None;
+    }
+    if expected.iter().any(|e| e == t) {
+        return Some(t.to_string());
+    }
+    let plausible = (t.contains('.') || t.contains('/'))
+        && t.chars()
+            .all(|c| c.is_alphanumeric() || "._-/+@".contains(c))
+        && !t.ends_with('.');
+    plausible.then(|| t.to_string())
+}
+
+/// A path that names an expected file only by its file name is that file.
+fn resolve_path(edit: FileEdit, expected: &[String]) -> FileEdit {
+    let fix = |path: String| -> String {
+        if expected.contains(&path) || path.contains('/') {
+            return path;
+        }
+        let same: Vec<&String> = expected
+            .iter()
+            .filter(|e| e.rsplit('/').next() == Some(path.as_str()))
+            .collect();
+        match same.as_slice() {
+            [one] => (*one).clone(),
+            _ => path,
+        }
+    };
+    match edit {
+        FileEdit::Whole { path, content } => FileEdit::Whole {
+            path: fix(path),
+            content,
+        },
+        FileEdit::SearchReplace {
+            path,
+            search,
+            replace,
+        } => FileEdit::SearchReplace {
+            path: fix(path),
+            search,
+            replace,
+        },
+        FileEdit::Delete { path } => FileEdit::Delete { path: fix(path) },
+    }
+}
+
+/// Longest commit title kept.
+const MAX_TITLE: usize = 100;
+
+/// The commit message: the first line of the reply's head that is neither a path nor a fence
+/// (`Commit message:` and similar prefixes removed).
+fn commit_line(head: &str, expected: &[String]) -> Option<String> {
+    let line = head
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && fence(l).is_none())
+        .find(|l| as_path(l, expected).is_none() || l.contains(' '))?;
+    let mut t = line.trim_start_matches('#').trim().trim_matches('*').trim();
+    for prefix in [
+        "Commit message:",
+        "commit message:",
+        "Commit:",
+        "commit:",
+        "Message:",
+    ] {
+        if let Some(rest) = t.strip_prefix(prefix) {
+            t = rest.trim();
+        }
+    }
+    let t = t.trim_matches(|c| c == '`' || c == '"' || c == '*').trim();
+    if t.is_empty() {
+        return None;
+    }
+    Some(t.chars().take(MAX_TITLE).collect())
+}
+
+/// Phrases that, in a comment, say code was left out.
+const ELISION_PHRASES: &[&str] = &[
+    "rest of the",
+    "rest unchanged",
+    "remains unchanged",
+    "remain unchanged",
+    "unchanged",
+    "existing code",
+    "omitted",
+    "for brevity",
+    "same as before",
+    "as before",
+    "previous code",
+    "other methods",
+    "other functions",
+    "code here",
+];
+
+/// The first line of `new` that elides code and is not in `old` (1-based number and text).
+pub fn elided_line(new: &str, old: &str) -> Option<(usize, String)> {
+    new.lines().enumerate().find_map(|(i, line)| {
+        let t = line.trim();
+        let comment = ["#", "//", "/*", "*", "<!--", "--"]
+            .iter()
+            .find_map(|m| t.strip_prefix(m))
+            .map(|rest| rest.trim_end_matches("*/").trim_end_matches("-->").trim());
+        let elides = match comment {
+            Some(c) => {
+                let lower = c.to_lowercase();
+                c.starts_with("...")
+                    || c.starts_with('…')
+                    || c.ends_with("...")
+                    || ELISION_PHRASES.iter().any(|p| lower.contains(p))
+            }
+            None => t == "..." || t == "…",
+        };
+        (elides && !old.lines().any(|o| o.trim() == t)).then(|| (i + 1, t.to_string()))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn exp(paths: &[&str]) -> Vec<String> {
+        paths.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn whole_file_after_path_line() {
+        let text = "Fix average to use true division\n\ncalc/stats.py\n```python\ndef average(v):\n    return sum(v) / len(v)\n```\n";
+        let r = parse(text, &exp(&["calc/stats.py"])).unwrap();
+        assert_eq!(r.format, ReplyFormat::WholeFile);
+        assert_eq!(
+            r.message.as_deref(),
+            Some("Fix average to use true division")
+        );
+        assert_eq!(
+            r.edits,
+            vec![FileEdit::Whole {
+                path: "calc/stats.py".into(),
+                content: "def average(v):\n    return sum(v) / len(v)\n".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn path_in_info_string_bare_name_and_single_file() {
+        let r = parse(
+            "```go wordcount.go\npackage x\n```",
+            &exp(&["wordcount.go"]),
+        )
+        .unwrap();
+        assert_eq!(r.edits[0].path(), "wordcount.go");
+        let r = parse(
+            "**stats.py**\n```python\nx = 1\n```",
+            &exp(&["calc/stats.py"]),
+        )
+        .unwrap();
+        assert_eq!(r.edits[0].path(), "calc/stats.py");
+        let r = parse(
+            "Here it is:\n```rust\nfn a() {}\n```",
+            &exp(&["src/lib.rs"]),
+        )
+        .unwrap();
+        assert_eq!(r.edits[0].path(), "src/lib.rs");
+        assert_eq!(r.message.as_deref(), Some("Here it is:"));
+    }
+
+    #[test]
+    fn unclosed_fence_is_a_cut_off_reply() {
+        let e = parse("src/db.py\n```python\ndef f():\n", &exp(&["src/db.py"])).unwrap_err();
+        assert!(e.0.contains("cut off"), "{e}");
+    }
+
+    #[test]
+    fn search_replace_blocks() {
+        let text = "Use a placeholder\nsrc/db.py\n<<<<<<< SEARCH\n    q = f\"{x}\"\n=======\n    q = \"?\"\n>>>>>>> REPLACE\n";
+        let r = parse(text, &exp(&["src/db.py"])).unwrap();
+        assert_eq!(r.format, ReplyFormat::SearchReplace);
+        assert_eq!(r.message.as_deref(), Some("Use a placeholder"));
+        assert!(
+            matches!(&r.edits[0], FileEdit::SearchReplace { search, .. } if search == "    q = f\"{x}\"\n")
+        );
+    }
+
+    #[test]
+    fn unified_diff_hunks_become_search_replace() {
+        let text = "Fix peek\n```diff\n--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -3,3 +3,3 @@\n fn peek(&self) -> Option<&T> {\n-    self.items.first()\n+    self.items.last()\n }\n```\n";
+        let r = parse(text, &exp(&["src/lib.rs"])).unwrap();
+        assert_eq!(r.format, ReplyFormat::UnifiedDiff);
+        assert_eq!(
+            r.edits,
+            vec![FileEdit::SearchReplace {
+                path: "src/lib.rs".into(),
+                search: "fn peek(&self) -> Option<&T> {\n    self.items.first()\n}\n".into(),
+                replace: "fn peek(&self) -> Option<&T> {\n    self.items.last()\n}\n".into(),
+            }]
+        );
+    }
+
+    #[test]
+    fn json_patches_still_accepted() {
+        let text = r#"{"commit_message": "fix", "patches": [{"action": "modify", "path": "a.py", "edits": [{"search": "x", "replace": "y"}]}]}"#;
+        let r = parse(text, &exp(&["a.py"])).unwrap();
+        assert_eq!(r.format, ReplyFormat::Json);
+        assert_eq!(r.message.as_deref(), Some("fix"));
+        assert_eq!(r.edits.len(), 1);
+    }
+
+    #[test]
+    fn prose_only_is_an_error() {
+        assert!(parse("I would change the division.", &exp(&["a.py"])).is_err());
+    }
+
+    #[test]
+    fn elisions_are_found_unless_the_file_had_them() {
+        let old = "def a():\n    return 1\n\ndef b():\n    return 2\n";
+        let new = "def a():\n    return 3\n\n# ... rest of the file unchanged\n";
+        assert_eq!(
+            elided_line(new, old),
+            Some((4, "# ... rest of the file unchanged".into()))
+        );
+        assert_eq!(
+            elided_line("x = 1\n...\n", "x = 2\n"),
+            Some((2, "...".into()))
+        );
+        // A Protocol stub's `...` that was already there is code, not an elision.
+        let stub = "class P(Protocol):\n    def f(self) -> int: ...\n    ...\n";
+        assert_eq!(elided_line(stub, stub), None);
+        assert_eq!(elided_line("// keep the sort stable\n", ""), None);
+    }
+}
