@@ -74,6 +74,7 @@ pub fn change_from_reply(
         let current = base.read(&path).ok().flatten();
         list.patches.push(match edit {
             FileEdit::Whole { content, .. } => {
+                check_fence(&path, current.is_some(), prompt)?;
                 check_whole(&path, content, current.as_deref(), prompt)?;
                 matchers.push(format!("{path}: whole-file"));
                 patch(
@@ -146,6 +147,20 @@ fn patch(
         search: None,
         replace: None,
     }
+}
+
+/// An existing file the prompt did not list may not be rewritten (the file fence of the scope
+/// rules, enforced before the guards: small models put a test file's path on the fixed source).
+fn check_fence(path: &str, exists: bool, prompt: &prompt::WorkerPrompt) -> Result<(), ApplyError> {
+    let listed = prompt.paths();
+    if !exists || listed.is_empty() || listed.iter().any(|p| p == path) {
+        return Ok(());
+    }
+    Err(ApplyError::apply(format!(
+        "`{path}` is not one of the files to change ({}); nothing was applied. Write the path of \
+         the file you changed on the line above its fence",
+        listed.join(", ")
+    )))
 }
 
 /// A whole-file rewrite is refused when the prompt did not show the file in full or when it
@@ -305,6 +320,18 @@ mod tests {
                 .message
                 .contains("changes nothing")
         );
+    }
+
+    #[test]
+    fn whole_file_outside_the_listed_files_is_refused() {
+        let mut m = BTreeMap::new();
+        m.insert("calc.py".to_string(), CALC.as_bytes().to_vec());
+        m.insert("test_calc.py".to_string(), b"import calc\n".to_vec());
+        let t: Arc<dyn Tree> = Arc::new(MemTree::new(m));
+        let p = prompt_for(t.as_ref());
+        let reply = format!("fix\ntest_calc.py\n```python\n{CALC}```\n");
+        let e = change_from_reply(t.clone(), &reply, &p).unwrap_err();
+        assert!(e.message.contains("not one of the files to change"), "{e}");
     }
 
     #[test]

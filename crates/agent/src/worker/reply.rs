@@ -301,7 +301,13 @@ fn whole_files(text: &str, expected: &[String]) -> Result<ParsedReply, ReplyErro
                     .map_or("the file".to_string(), |p| format!("`{p}`"))
             )));
         };
-        let mut content = lines[i + 1..close].join("\n");
+        let body = &lines[i + 1..close];
+        // A model that puts the language on the line after a bare fence: not file content.
+        let body = match body.first() {
+            Some(first) if info.is_empty() && is_language_word(first.trim()) => &body[1..],
+            _ => body,
+        };
+        let mut content = body.join("\n");
         content.push('\n');
         match path {
             Some(path) => edits.push(FileEdit::Whole { path, content }),
@@ -323,6 +329,31 @@ fn whole_files(text: &str, expected: &[String]) -> Result<ParsedReply, ReplyErro
         message,
         edits,
     })
+}
+
+/// A fence info word written on its own line (`python`, `rust`, ...).
+fn is_language_word(line: &str) -> bool {
+    matches!(
+        line,
+        "python"
+            | "py"
+            | "rust"
+            | "go"
+            | "golang"
+            | "javascript"
+            | "js"
+            | "typescript"
+            | "ts"
+            | "java"
+            | "ruby"
+            | "c"
+            | "cpp"
+            | "bash"
+            | "sh"
+            | "toml"
+            | "json"
+            | "yaml"
+    )
 }
 
 /// Fences of shell sessions and plain output are explanation, not files.
@@ -540,6 +571,18 @@ mod tests {
     fn unclosed_fence_is_a_cut_off_reply() {
         let e = parse("src/db.py\n```python\ndef f():\n", &exp(&["src/db.py"])).unwrap_err();
         assert!(e.0.contains("cut off"), "{e}");
+    }
+
+    #[test]
+    fn language_word_after_a_bare_fence_is_not_content() {
+        let r = parse("fix\na.py\n```\npython\nx = 1\n```\n", &exp(&["a.py"])).unwrap();
+        assert_eq!(
+            r.edits,
+            vec![FileEdit::Whole {
+                path: "a.py".into(),
+                content: "x = 1\n".into()
+            }]
+        );
     }
 
     #[test]
