@@ -24,7 +24,7 @@
 #      BENCH_MAX_ATTEMPTS (3), BENCH_RUN_TIMEOUT (seconds per rung, 2400), BENCH_TEST_TIMEOUT
 #      (seconds per build/test command, 300), SLOPGUARD_BIN (default: build target/debug),
 #      LLM_MODEL (0.5b | 1.5b, for llm-setup.sh), PYTHON (python3); defaults set here unless
-#      given: SLOPGUARD_LLM_TIMEOUT=600, SLOPGUARD_LLM_RETRIES=0, SLOPGUARD_WORKER_MAX_TOKENS=1024.
+#      given: SLOPGUARD_LLM_TIMEOUT=600, SLOPGUARD_LLM_RETRIES=0, SLOPGUARD_WORKER_MAX_TOKENS=1536.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -65,7 +65,7 @@ export SLOPGUARD_LLM_URL SLOPGUARD_LLM_MODEL="${SLOPGUARD_LLM_MODEL:-}"
 # not resend a request that merely timed out (the server is still busy with it).
 export SLOPGUARD_LLM_TIMEOUT="${SLOPGUARD_LLM_TIMEOUT:-600}"
 export SLOPGUARD_LLM_RETRIES="${SLOPGUARD_LLM_RETRIES:-0}"
-export SLOPGUARD_WORKER_MAX_TOKENS="${SLOPGUARD_WORKER_MAX_TOKENS:-1024}"
+export SLOPGUARD_WORKER_MAX_TOKENS="${SLOPGUARD_WORKER_MAX_TOKENS:-1536}"
 echo "live-bench: model ${SLOPGUARD_LLM_MODEL:-(server default)} at $SLOPGUARD_LLM_URL, plan: $PLAN_MODE, out: $OUT" >&2
 
 mkdir -p "$OUT"

@@ -45,7 +45,10 @@ fi
 export SLOPGUARD_LLM_URL
 # A small local model on one thread writes ~6-10 tokens/s: give each call time and bound it.
 export SLOPGUARD_LLM_TIMEOUT="${SLOPGUARD_LLM_TIMEOUT:-600}"
-export SLOPGUARD_WORKER_MAX_TOKENS="${SLOPGUARD_WORKER_MAX_TOKENS:-1024}"
+export SLOPGUARD_WORKER_MAX_TOKENS="${SLOPGUARD_WORKER_MAX_TOKENS:-1536}"
+# The run stays within the main job's ten minutes: once 300 s of execution are spent, only the
+# subtasks behind the failing tests still run.
+export SLOPGUARD_RUN_BUDGET="${SLOPGUARD_RUN_BUDGET:-300}"
 [[ -n "${SLOPGUARD_LLM_MODEL:-}" ]] && export SLOPGUARD_LLM_MODEL
 
 # 3. The sample repository: a fresh git repository with one seeded bug.
