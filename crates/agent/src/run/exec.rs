@@ -1014,7 +1014,13 @@ fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
     }
     run.targets = base.failing.clone();
     let tree = WorkTree::new(&cx.worktree);
-    let fc = context::failure_context(&tree, &base.failing_tests, &base.log, FAILURE_OUTPUT_CHARS);
+    let fc = context::failure_context(
+        &tree,
+        &base.failing_tests,
+        &base.log,
+        &run.subtask.file_hints,
+        FAILURE_OUTPUT_CHARS,
+    );
     cx.emit(
         "execution",
         "worker.failure_context",
@@ -1052,7 +1058,8 @@ fn run_attempt(
     let tree: Arc<dyn Tree> = Arc::new(WorkTree::new(&cx.worktree));
     let t_prompt = Instant::now();
     let worker_cfg = cx.opts.llm.role(Role::Worker);
-    let pr = prompt::build(&prompt::PromptInput {
+    let policy = prompt::FormatPolicy::for_model(&cx.state.model, worker_cfg.max_tokens);
+    let input = prompt::PromptInput {
         subtask: &run.subtask,
         task_title: &run.task_title,
         tree: tree.as_ref(),
@@ -1060,8 +1067,24 @@ fn run_attempt(
         feedback,
         attempt,
         failure: run.failure.as_ref(),
-        policy: prompt::FormatPolicy::for_model(&cx.state.model, worker_cfg.max_tokens),
-    });
+        policy,
+    };
+    // Every other candidate is asked for SEARCH/REPLACE blocks when the first format rewrites
+    // files whole: the two formats fail differently, and the tests pick.
+    let whole = prompt::build(&input);
+    let blocks = whole
+        .files
+        .iter()
+        .any(|(_, p)| matches!(p, prompt::Presented::Full { whole: true }))
+        .then(|| {
+            prompt::build(&prompt::PromptInput {
+                policy: prompt::FormatPolicy {
+                    blocks_only: true,
+                    ..policy
+                },
+                ..input
+            })
+        });
     cx.time("prompt", t_prompt);
     let mut record = AttemptRecord {
         attempt,
@@ -1082,6 +1105,10 @@ fn run_attempt(
         let sampling = Sampling {
             temperature: Some(candidates::temperature(attempt, index)),
             seed: Some(candidates::seed(&cx.state.run_id, &run.id, attempt, index)),
+        };
+        let pr = match &blocks {
+            Some(b) if index % 2 == 1 => b,
+            _ => &whole,
         };
         let reply = client.chat_sampled(Role::Worker, &pr.messages, sampling);
         let used = tokens_spent(client);
@@ -1292,7 +1319,7 @@ fn still_failing(
         now.map(|n| n.failing.clone()).unwrap_or_default();
     let tree = WorkTree::new(&cx.worktree);
     let printed = now.map_or_else(String::new, |n| {
-        context::failure_context(&tree, &failing, &n.log, FAILURE_OUTPUT_CHARS).output
+        context::failure_context(&tree, &failing, &n.log, &[], FAILURE_OUTPUT_CHARS).output
     });
     cx.emit(
         "execution",

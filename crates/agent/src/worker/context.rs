@@ -25,6 +25,9 @@ pub struct FailureContext {
     pub tests: Vec<(String, usize, String)>,
     /// Non-test repository files named by the failures' frames, most mentioned first.
     pub frame_files: Vec<String>,
+    /// Definitions of the files to change that the failing tests call: (path, name, first
+    /// line, last line). Where the bug most likely is.
+    pub exercised: Vec<(String, String, usize, usize)>,
 }
 
 impl FailureContext {
@@ -40,11 +43,13 @@ const LINES_AFTER_MENTION: usize = 18;
 const MAX_TEST_LINES: usize = 40;
 
 /// Builds the context from the baseline's failing tests and the runners' output `log`, reading
-/// test sources from `tree`. `budget` bounds the output excerpt (characters).
+/// test sources from `tree`; `sources` are the files to change (their definitions that the
+/// tests call are listed). `budget` bounds the output excerpt (characters).
 pub fn failure_context(
     tree: &dyn Tree,
     failing: &[FailingTest],
     log: &str,
+    sources: &[String],
     budget: usize,
 ) -> FailureContext {
     let names: Vec<String> = failing.iter().map(|f| short_name(&f.id)).collect();
@@ -68,11 +73,51 @@ pub fn failure_context(
             }
         }
     }
+    let exercised = exercised_definitions(tree, &tests, sources);
     FailureContext {
         output,
         tests,
         frame_files: frames.into_iter().filter(|p| !is_test_file(p)).collect(),
+        exercised,
     }
+}
+
+/// Definitions of `sources` whose names the test snippets use (functions, methods, types).
+fn exercised_definitions(
+    tree: &dyn Tree,
+    tests: &[(String, usize, String)],
+    sources: &[String],
+) -> Vec<(String, String, usize, usize)> {
+    let words: BTreeSet<&str> = tests
+        .iter()
+        .flat_map(|(_, _, src)| src.split(|c: char| !(c.is_alphanumeric() || c == '_')))
+        .filter(|w| w.len() >= 2)
+        .collect();
+    let mut out = Vec::new();
+    for path in sources {
+        let Some(text) = tree
+            .read(path)
+            .ok()
+            .flatten()
+            .and_then(|b| String::from_utf8(b).ok())
+        else {
+            continue;
+        };
+        let FileKind::Code(lang) = detect(path, text.as_bytes()) else {
+            continue;
+        };
+        for d in analyze(lang, &text).definitions {
+            if words.contains(d.simple_name()) {
+                out.push((
+                    path.clone(),
+                    d.name.clone(),
+                    d.start_line as usize,
+                    d.end_line as usize,
+                ));
+            }
+        }
+    }
+    out
 }
 
 /// The last segment of a test id (`tests/t.py::C::test_x` -> `test_x`, `pkg::TestX` ->
@@ -280,7 +325,7 @@ AssertionError: 1 != 1.5\n\
             id: "tests.test_stats.StatsTest.test_average_fraction".into(),
             file: Some("tests/test_stats.py".into()),
         }];
-        let cx = failure_context(&t, &failing, log, 2000);
+        let cx = failure_context(&t, &failing, log, &["calc/stats.py".to_string()], 2000);
         assert!(
             cx.output.contains("AssertionError: 1 != 1.5"),
             "{}",

@@ -116,10 +116,10 @@ pub fn change_from_reply(
             .iter()
             .map(|a| format!("{}: {}", a.path, a.matcher.map_or("append", |m| m.name()))),
     );
-    if set.is_empty() {
+    if set.is_empty() || set.changes.iter().all(only_whitespace) {
         return Err(ApplyError::apply(
-            "the answer changes nothing (the files would stay exactly as they are); make the \
-             change the subtask asks for"
+            "the answer changes nothing but blank lines or spaces: the code is the same as \
+             before. Make the change the subtask asks for"
                 .into(),
         ));
     }
@@ -131,6 +131,20 @@ pub fn change_from_reply(
         format: parsed.format,
         matchers,
     })
+}
+
+/// Whether a file change only adds or removes blank lines and trailing spaces.
+fn only_whitespace(c: &slopguard_change::FileChange) -> bool {
+    let code = |b: &Option<Vec<u8>>| -> Option<Vec<String>> {
+        let text = String::from_utf8_lossy(b.as_deref()?).into_owned();
+        Some(
+            text.lines()
+                .map(|l| l.trim_end().to_string())
+                .filter(|l| !l.is_empty())
+                .collect(),
+        )
+    };
+    matches!((code(&c.before), code(&c.after)), (Some(a), Some(b)) if a == b)
 }
 
 fn patch(
@@ -332,6 +346,18 @@ mod tests {
         let reply = format!("fix\ntest_calc.py\n```python\n{CALC}```\n");
         let e = change_from_reply(t.clone(), &reply, &p).unwrap_err();
         assert!(e.message.contains("not one of the files to change"), "{e}");
+    }
+
+    #[test]
+    fn whole_file_copied_back_unchanged_is_no_change() {
+        let t = tree();
+        let p = prompt_for(t.as_ref());
+        let reply = format!(
+            "fix\ncalc.py\n```python\n{}\n```\n",
+            CALC.replace("\n\n\n", "\n\n")
+        );
+        let e = change_from_reply(t.clone(), &reply, &p).unwrap_err();
+        assert!(e.message.contains("changes nothing but blank lines"), "{e}");
     }
 
     #[test]

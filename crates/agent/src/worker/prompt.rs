@@ -56,6 +56,8 @@ pub struct FormatPolicy {
     pub whole_file_max_lines: usize,
     /// Reply budget in tokens; a file needing more than 60 % of it takes SEARCH/REPLACE.
     pub max_reply_tokens: usize,
+    /// SEARCH/REPLACE for every file (a candidate asked in the other format).
+    pub blocks_only: bool,
 }
 
 impl FormatPolicy {
@@ -67,11 +69,13 @@ impl FormatPolicy {
         FormatPolicy {
             whole_file_max_lines: if small { 250 } else { 80 },
             max_reply_tokens: max_tokens as usize,
+            blocks_only: false,
         }
     }
 
     fn whole(&self, text: &str) -> bool {
-        text.lines().count() <= self.whole_file_max_lines
+        !self.blocks_only
+            && text.lines().count() <= self.whole_file_max_lines
             && estimate_tokens(text) * 10 <= self.max_reply_tokens * 6
     }
 }
@@ -81,6 +85,7 @@ impl Default for FormatPolicy {
         FormatPolicy {
             whole_file_max_lines: 250,
             max_reply_tokens: 2048,
+            blocks_only: false,
         }
     }
 }
@@ -178,6 +183,8 @@ pub fn build(input: &PromptInput<'_>) -> WorkerPrompt {
             input.feedback.trim()
         ));
     }
+    user.push('\n');
+    user.push_str(&final_cue(&files));
     WorkerPrompt {
         messages: vec![Message::system(SYSTEM), Message::user(user)],
         files,
@@ -194,6 +201,17 @@ fn push_failure(user: &mut String, f: &FailureContext) {
         user.push_str(&format!("TEST {path} (line {line}; do not change it):\n"));
         user.push_str(src.trim_end());
         user.push_str("\n\n");
+    }
+    if !f.exercised.is_empty() {
+        let names: Vec<String> = f
+            .exercised
+            .iter()
+            .map(|(p, n, a, b)| format!("`{n}` ({p}, lines {a}-{b})"))
+            .collect();
+        user.push_str(&format!(
+            "The failing tests call {}: the bug is most likely there.\n\n",
+            names.join(", ")
+        ));
     }
 }
 
@@ -339,6 +357,23 @@ fn answer_format(files: &[(String, Presented)]) -> String {
     }
     s.push_str("Write only files you change; nothing after the last file.");
     s
+}
+
+/// The last line of the prompt: what to write now (small models follow the last instruction).
+fn final_cue(files: &[(String, Presented)]) -> String {
+    let whole: Vec<&str> = files
+        .iter()
+        .filter(|(_, p)| matches!(p, Presented::Full { whole: true } | Presented::Missing))
+        .map(|(f, _)| f.as_str())
+        .collect();
+    if whole.len() == files.len() && !whole.is_empty() {
+        format!(
+            "Now answer: the commit message line, then {} with the complete fixed file.",
+            whole.join(" and ")
+        )
+    } else {
+        "Now answer: the commit message line, then your SEARCH/REPLACE blocks.".to_string()
+    }
 }
 
 /// Identifier-like words of the subtask (for picking the relevant regions of a large file).
@@ -508,6 +543,7 @@ mod tests {
                 "def test_avg(self):\n    ...".into(),
             )],
             frame_files: vec![],
+            exercised: vec![("calc.py".into(), "average".into(), 3, 6)],
         };
         let mut i = input(&st, &tree, 100);
         i.failure = Some(&failure);
@@ -517,6 +553,7 @@ mod tests {
         assert!(user.contains("FAILING TESTS"));
         assert!(user.contains("AssertionError: 1 != 1.5"));
         assert!(user.contains("TEST tests/t.py (line 8"));
+        assert!(user.contains("call `average` (calc.py, lines 3-6)"));
         assert!(user.contains("WAS REJECTED"));
         assert!(user.contains("dropped get_conn"));
     }
