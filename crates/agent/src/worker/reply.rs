@@ -275,10 +275,12 @@ fn fence(line: &str) -> Option<(&str, &str)> {
     (n >= 3).then(|| (&t[..n], t[n..].trim()))
 }
 
-/// Whole files: each fence, with its path from the info string or the line before it.
+/// Whole files: each fence, with its path from the info string or the line before it. When
+/// some fence names its file, fences that do not are explanation (a commit message or the test
+/// output repeated in a fence); when none does, a code fence belongs to the only expected file.
 fn whole_files(text: &str, expected: &[String]) -> Result<ParsedReply, ReplyError> {
     let lines: Vec<&str> = text.split('\n').collect();
-    let mut edits = Vec::new();
+    let mut fences: Vec<(Option<String>, &str, String)> = Vec::new();
     let mut first_fence = None;
     let mut i = 0;
     while i < lines.len() {
@@ -292,8 +294,11 @@ fn whole_files(text: &str, expected: &[String]) -> Result<ParsedReply, ReplyErro
                 rest.is_empty() && m.starts_with(&marks[..1]) && m.len() >= marks.len()
             })
         });
-        let path = path_of_fence(info, &lines[..i], expected);
+        let path = named_path_of_fence(info, &lines[..i], expected);
         let Some(close) = close else {
+            if is_prose_block(info) {
+                break;
+            }
             return Err(ReplyError(format!(
                 "the reply was cut off before the closing ``` of {}: nothing was applied. Write \
                  the file again, shorter if you can (SEARCH/REPLACE blocks for large files)",
@@ -309,9 +314,16 @@ fn whole_files(text: &str, expected: &[String]) -> Result<ParsedReply, ReplyErro
         };
         let mut content = body.join("\n");
         content.push('\n');
-        match path {
-            Some(path) => edits.push(FileEdit::Whole { path, content }),
-            None if is_prose_block(info) => {}
+        fences.push((path, info, content));
+        i = close + 1;
+    }
+    let any_named = fences.iter().any(|(p, _, _)| p.is_some());
+    let mut edits = Vec::new();
+    for (path, info, content) in fences {
+        let path = match path {
+            Some(p) => p,
+            None if any_named || is_prose_block(info) => continue,
+            None if expected.len() == 1 => expected[0].clone(),
             None => {
                 return Err(ReplyError(
                     "a code block has no file path: write the path on its own line right above \
@@ -319,8 +331,8 @@ fn whole_files(text: &str, expected: &[String]) -> Result<ParsedReply, ReplyErro
                         .into(),
                 ));
             }
-        }
-        i = close + 1;
+        };
+        edits.push(FileEdit::Whole { path, content });
     }
     let head_end = first_fence.unwrap_or(lines.len());
     let message = commit_line(&lines[..head_end].join("\n"), expected);
@@ -360,13 +372,22 @@ fn is_language_word(line: &str) -> bool {
 fn is_prose_block(info: &str) -> bool {
     matches!(
         info.split_whitespace().next().unwrap_or(""),
-        "sh" | "bash" | "shell" | "console" | "text" | "output"
+        "sh" | "bash"
+            | "shell"
+            | "console"
+            | "text"
+            | "txt"
+            | "plaintext"
+            | "plain"
+            | "output"
+            | "diff"
+            | "log"
     )
 }
 
-/// The file a fence belongs to: a path in its info string, else the nearest non-empty line
-/// above it (within three lines) when that line is a path, else the only expected file.
-fn path_of_fence(info: &str, above: &[&str], expected: &[String]) -> Option<String> {
+/// The file a fence names: a path in its info string, else the nearest non-empty line above
+/// it (within three lines) when that line is a path.
+fn named_path_of_fence(info: &str, above: &[&str], expected: &[String]) -> Option<String> {
     for word in info.split_whitespace() {
         if let Some(p) = as_path(word, expected) {
             return Some(p);
@@ -377,14 +398,8 @@ fn path_of_fence(info: &str, above: &[&str], expected: &[String]) -> Option<Stri
         .rev()
         .take(3)
         .map(|l| l.trim())
-        .find(|l| !l.is_empty());
-    if let Some(p) = near.and_then(|l| as_path(l, expected)) {
-        return Some(p);
-    }
-    if expected.len() == 1 && !is_prose_block(info) {
-        return Some(expected[0].clone());
-    }
-    None
+        .find(|l| !l.is_empty() && fence(l).is_none());
+    near.and_then(|l| as_path(l, expected))
 }
 
 /// `line` as a file path: decorations (`###`, `**`, backticks, `File:`, a trailing colon)
@@ -565,6 +580,21 @@ mod tests {
         .unwrap();
         assert_eq!(r.edits[0].path(), "src/lib.rs");
         assert_eq!(r.message.as_deref(), Some("Here it is:"));
+    }
+
+    #[test]
+    fn fences_without_a_path_are_explanation_when_another_names_its_file() {
+        let text = "```plaintext\nfix tests\n```\n";
+        assert!(parse(text, &exp(&["src/slugify.js"])).is_err());
+        let text = "```\nfix tests\n```\n\nsrc/slugify.js\n```javascript\nx();\n```\n";
+        let r = parse(text, &exp(&["src/slugify.js"])).unwrap();
+        assert_eq!(
+            r.edits,
+            vec![FileEdit::Whole {
+                path: "src/slugify.js".into(),
+                content: "x();\n".into()
+            }]
+        );
     }
 
     #[test]
