@@ -49,6 +49,24 @@ if [[ -z "$BIN" ]]; then
     BIN="$ROOT/target/debug/slopguard"
 fi
 
+# The rungs' toolchains: Go from Debian's golang-go, pytest from PyPI (Rust, Python and Node
+# are on the machine). Installed once; skipped with a note when they cannot be installed.
+ensure_toolchains() {
+    if ! command -v go >/dev/null 2>&1; then
+        local sudo=""
+        [[ $(id -u) -ne 0 ]] && sudo="sudo -n"
+        echo "live-bench: installing golang-go (Debian) for the Go rung" >&2
+        { $sudo apt-get update -qq && $sudo apt-get install -y -qq golang-go; } >/dev/null 2>&1 \
+            || echo "live-bench: golang-go could not be installed; the Go rung's tests will not run" >&2
+    fi
+    if ! "$PYTHON" -c 'import pytest' >/dev/null 2>&1; then
+        echo "live-bench: installing pytest (PyPI) for the Python rungs" >&2
+        "$PYTHON" -m pip install -q pytest >/dev/null 2>&1 \
+            || echo "live-bench: pytest could not be installed; Python rungs run under unittest" >&2
+    fi
+}
+ensure_toolchains
+
 # The model.
 if [[ -z "${SLOPGUARD_LLM_URL:-}" ]]; then
     setup_out="$(bash "$ROOT/scripts/llm-setup.sh")"
