@@ -217,9 +217,12 @@ fn run_scenario(sb: &Sandbox, name: &str, extra: &[&str]) -> RunResult {
         "--format",
         "json",
         "--quiet",
-        "--candidates",
-        "1",
     ];
+    if !extra.contains(&"--candidates") {
+        // One candidate per attempt unless the scenario is about candidates: each script step
+        // is one attempt's reply.
+        args.extend(["--candidates", "1"]);
+    }
     let url = server.url();
     args.extend(["--llm-url", &url]);
     args.extend_from_slice(extra);
@@ -707,5 +710,102 @@ fn f_unasked_cargo_toml_edit_is_blocked_by_g1() {
     let branch = r.summary["branch"].as_str().expect("b");
     assert!(!file_on_branch(&sb.repo(), branch, "Cargo.toml").contains("smallvec"));
     assert!(file_on_branch(&sb.repo(), branch, "src/lib.rs").contains("self.items.last()"));
+    assert_invariants(&sb, &before, &r);
+}
+
+#[test]
+fn g_of_three_candidates_only_the_one_that_passes_every_gate_lands() {
+    if skip_without("g", &["python3"]) {
+        return;
+    }
+    let sb = Sandbox::new("rung-0-python-calc");
+    let before = user_state(&sb.repo());
+    let r = run_scenario(&sb, "g_three_candidates", &["--candidates", "3"]);
+    assert_eq!(r.code, 0, "stderr: {}", r.stderr);
+    let st = &subtasks(&r.summary)[0];
+    assert_eq!(st["status"], "committed", "{st:#}");
+    assert_eq!(st["attempts"], 1);
+    assert_eq!(st["candidates"], 3);
+    assert_eq!(st["candidates_beaten"], 2);
+    assert_eq!(r.requests.len(), 3);
+    let blocked = blocked_on(st, 1);
+    assert!(
+        blocked.contains(&"symbol-preservation".to_string()),
+        "{blocked:?}"
+    );
+    assert!(
+        blocked.contains(&"test-regression".to_string()),
+        "{blocked:?}"
+    );
+    let branch = r.summary["branch"].as_str().expect("branch");
+    let stats = file_on_branch(&sb.repo(), branch, "calc/stats.py");
+    assert!(
+        stats.contains("return total(values) / len(values)"),
+        "{stats}"
+    );
+    assert!(stats.contains("return result\n"), "{stats}");
+    assert!(stats.contains("def spread"), "{stats}");
+    let log = git(
+        &sb.repo(),
+        &["log", "--format=%s", &format!("HEAD..{branch}")],
+    );
+    assert_eq!(log.trim(), "fix(stats): average uses true division");
+    assert_invariants(&sb, &before, &r);
+}
+
+#[test]
+fn h_the_majority_patch_lands_when_several_pass() {
+    if skip_without("h", &["python3"]) {
+        return;
+    }
+    let sb = Sandbox::new("rung-0-python-calc");
+    let before = user_state(&sb.repo());
+    let r = run_scenario(&sb, "h_majority_vote", &["--candidates", "3"]);
+    assert_eq!(r.code, 0, "stderr: {}", r.stderr);
+    let st = &subtasks(&r.summary)[0];
+    assert_eq!(st["status"], "committed", "{st:#}");
+    let branch = r.summary["branch"].as_str().expect("branch");
+    let stats = file_on_branch(&sb.repo(), branch, "calc/stats.py");
+    assert!(
+        stats.contains("return total(values) / len(values)\n"),
+        "{stats}"
+    );
+    assert!(!stats.contains("sum(values)"), "{stats}");
+    let candidates: Vec<String> = st["attempt_log"][0]["candidates"]
+        .as_array()
+        .expect("candidate lines")
+        .iter()
+        .map(|c| c.as_str().unwrap_or("").to_string())
+        .collect();
+    assert!(
+        candidates[2].contains("same patch as candidate 2"),
+        "{candidates:?}"
+    );
+    assert_invariants(&sb, &before, &r);
+}
+
+#[test]
+fn i_an_exhausted_subtask_budget_fails_the_subtask_cleanly() {
+    if skip_without("i", &["python3"]) {
+        return;
+    }
+    let sb = Sandbox::new("rung-0-python-calc");
+    let before = user_state(&sb.repo());
+    let r = run_scenario(
+        &sb,
+        "i_budget_exhausted",
+        &["--candidates", "3", "--subtask-budget", "1"],
+    );
+    assert_eq!(r.code, 1, "stderr: {}", r.stderr);
+    let st = &subtasks(&r.summary)[0];
+    assert_eq!(st["status"], "failed", "{st:#}");
+    assert_eq!(st["attempts"], 1);
+    assert_eq!(r.requests.len(), 1);
+    let error = st["error"].as_str().unwrap_or("");
+    assert!(error.contains("time budget (1 s) ran out"), "{error}");
+    assert!(
+        error.contains("symbol-preservation") || error.contains("spread"),
+        "{error}"
+    );
     assert_invariants(&sb, &before, &r);
 }
