@@ -335,7 +335,7 @@ fn answer_format(files: &[(String, Presented)]) -> String {
         .map(|(f, _)| f.as_str())
         .collect();
     let mut s = String::from(
-        "ANSWER FORMAT: plain text, no JSON. The first line is a one-line commit message saying \
+        "ANSWER FORMAT: plain text, no JSON. You may start with a one-line commit message saying \
          what you changed and why.\n",
     );
     if !whole.is_empty() {
@@ -366,13 +366,15 @@ fn final_cue(files: &[(String, Presented)]) -> String {
         .filter(|(_, p)| matches!(p, Presented::Full { whole: true } | Presented::Missing))
         .map(|(f, _)| f.as_str())
         .collect();
-    if whole.len() == files.len() && !whole.is_empty() {
-        format!(
-            "Now answer: the commit message line, then {} with the complete fixed file.",
-            whole.join(" and ")
-        )
-    } else {
-        "Now answer: the commit message line, then your SEARCH/REPLACE blocks.".to_string()
+    match whole.as_slice() {
+        [one] if files.len() == 1 => format!(
+            "Now write the path {one} on one line, then the complete fixed file in a ```{} fence.",
+            fence_language(one)
+        ),
+        [] => "Now write the path, then your SEARCH/REPLACE blocks.".to_string(),
+        _ => "Now write each file you change: its path on one line, then its complete fixed \
+              content in a fence (SEARCH/REPLACE blocks for the files that take them)."
+            .to_string(),
     }
 }
 

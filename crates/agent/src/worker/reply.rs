@@ -290,10 +290,16 @@ fn whole_files(text: &str, expected: &[String]) -> Result<ParsedReply, ReplyErro
         };
         first_fence.get_or_insert(i);
         let close = (i + 1..lines.len()).find(|&j| {
-            fence(lines[j]).is_some_and(|(m, rest)| {
-                rest.is_empty() && m.starts_with(&marks[..1]) && m.len() >= marks.len()
-            })
+            fence(lines[j])
+                .is_some_and(|(m, _)| m.starts_with(&marks[..1]) && m.len() >= marks.len())
         });
+        // A fence opened again with a language before this one closes: this one was not a
+        // fence but a wrapper the model opened around its whole answer (```text, then the path
+        // and ```python inside). Read on from the next line.
+        if close.is_some_and(|j| fence(lines[j]).is_some_and(|(_, rest)| !rest.is_empty())) {
+            i += 1;
+            continue;
+        }
         let path = named_path_of_fence(info, &lines[..i], expected);
         let Some(close) = close else {
             if is_prose_block(info) {
@@ -593,6 +599,19 @@ mod tests {
             vec![FileEdit::Whole {
                 path: "src/slugify.js".into(),
                 content: "x();\n".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn a_text_fence_wrapped_around_the_whole_answer_is_not_a_file() {
+        let text = "```text\nFix average\n\ncalc/stats.py\n```python\nx = 1 / 2\n```\n";
+        let r = parse(text, &exp(&["calc/stats.py"])).unwrap();
+        assert_eq!(
+            r.edits,
+            vec![FileEdit::Whole {
+                path: "calc/stats.py".into(),
+                content: "x = 1 / 2\n".into()
             }]
         );
     }
