@@ -132,7 +132,11 @@ pub fn render_body(summary: &RunSummary) -> String {
                 cell(&one_line(&st.title, 120)),
                 st.status.as_str(),
                 commit,
-                st.attempts,
+                match st.candidates_beaten {
+                    Some(beaten) =>
+                        format!("{} (chosen over {beaten} other candidates)", st.attempts),
+                    None => st.attempts.to_string(),
+                },
                 files
             ));
         }

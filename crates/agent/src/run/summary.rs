@@ -352,6 +352,9 @@ impl RunSummary {
                     "  {} {} — {what}, {} attempt(s)",
                     st.id, st.title, st.attempts
                 ));
+                if let Some(beaten) = st.candidates_beaten {
+                    s.push_str(&format!(", chosen over {beaten} other candidate(s)"));
+                }
                 let fired = st.guards_fired();
                 if !fired.is_empty() {
                     s.push_str(&format!(", blocked by: {}", fired.join(", ")));
