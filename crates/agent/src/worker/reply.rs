@@ -101,7 +101,11 @@ pub struct ReplyError(pub String);
 pub fn parse(text: &str, expected: &[String]) -> Result<ParsedReply, ReplyError> {
     let text = text.replace("\r\n", "\n");
     let parsed = if has_search_markers(&text) {
-        search_replace(&text)?
+        search_replace(&text).or_else(|e| match expected {
+            // Blocks without a path when only one file is expected: they are that file's.
+            [only] => search_replace(&with_path_before_blocks(&text, only)).map_err(|_| e),
+            _ => Err(e),
+        })?
     } else if looks_like_diff(&text) {
         diff(&text)?
     } else if let Some(list) = json_patches(&text) {
@@ -146,6 +150,22 @@ fn search_replace(text: &str) -> Result<ParsedReply, ReplyError> {
             })
             .collect(),
     })
+}
+
+/// `text` with `path` on its own line before its first `<<<<<<< SEARCH` marker.
+fn with_path_before_blocks(text: &str, path: &str) -> String {
+    let mut out = String::new();
+    let mut done = false;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim();
+        if !done && t.starts_with("<<<<<<<") && t.trim_start_matches('<').trim() == "SEARCH" {
+            out.push_str(path);
+            out.push('\n');
+            done = true;
+        }
+        out.push_str(line);
+    }
+    out
 }
 
 fn looks_like_diff(text: &str) -> bool {
@@ -643,6 +663,14 @@ mod tests {
         assert!(
             matches!(&r.edits[0], FileEdit::SearchReplace { search, .. } if search == "    q = f\"{x}\"\n")
         );
+    }
+
+    #[test]
+    fn blocks_without_a_path_belong_to_the_only_file() {
+        let text = "<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n";
+        let r = parse(text, &exp(&["calc/stats.py"])).unwrap();
+        assert_eq!(r.edits[0].path(), "calc/stats.py");
+        assert!(parse(text, &exp(&["a.py", "b.py"])).is_err());
     }
 
     #[test]
