@@ -1034,6 +1034,17 @@ fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
 /// Characters of failing-test output shown to the worker.
 const FAILURE_OUTPUT_CHARS: usize = 1800;
 
+/// What one attempt collects while its candidates are sampled and judged.
+struct AttemptWork {
+    start: Instant,
+    record: AttemptRecord,
+    activity: Vec<GuardActivity>,
+    rejections: Vec<Rejection>,
+    survivors: Vec<Survivor>,
+    llm: Duration,
+    tool: Duration,
+}
+
 fn run_attempt(
     cx: &mut Ctx<'_>,
     client: &BlockingClient,
@@ -1041,7 +1052,18 @@ fn run_attempt(
     attempt: u32,
     feedback: &str,
 ) -> Result<AttemptEnd, RunError> {
-    let att_start = Instant::now();
+    let mut work = AttemptWork {
+        start: Instant::now(),
+        record: AttemptRecord {
+            attempt,
+            ..Default::default()
+        },
+        activity: Vec::new(),
+        rejections: Vec::new(),
+        survivors: Vec::new(),
+        llm: Duration::ZERO,
+        tool: Duration::ZERO,
+    };
     cx.progress.on(&ProgressEvent::Attempt {
         id: run.id.clone(),
         attempt,
@@ -1056,21 +1078,76 @@ fn run_attempt(
         s.attempts = attempt;
     }
     let tree: Arc<dyn Tree> = Arc::new(WorkTree::new(&cx.worktree));
+    let prompts = attempt_prompts(cx, run, tree.as_ref(), attempt, feedback);
+    let mut last_call = Duration::ZERO;
+    for index in 0..cx.opts.candidates.max(1) {
+        let left = cx.opts.subtask_budget.saturating_sub(run.started.elapsed());
+        if index > 0 && left < last_call {
+            break;
+        }
+        let pr = match &prompts.1 {
+            Some(blocks) if index % 2 == 1 => blocks,
+            _ => &prompts.0,
+        };
+        last_call = sample_candidate(cx, client, run, attempt, index, pr, tree.clone(), &mut work)?;
+    }
+    run.llm_time += work.llm;
+    if let Some((i, written, dynr)) = evaluate_survivors(cx, run, attempt, &mut work)? {
+        run.tool_time += work.tool;
+        let applied = work.survivors.swap_remove(i).applied;
+        return land(cx, run, attempt, &applied, written, dynr, work);
+    }
+    run.tool_time += work.tool;
+    let fb = work
+        .rejections
+        .iter()
+        .max_by_key(|r| r.reached)
+        .map_or_else(
+            || "- [apply] no candidate could be judged".to_string(),
+            |r| r.feedback.clone(),
+        );
+    work.record.outcome = if work.survivors.is_empty() {
+        "apply_error"
+    } else {
+        "blocked"
+    }
+    .into();
+    finish_attempt(
+        cx,
+        &run.id,
+        work.record,
+        work.activity,
+        &fb,
+        work.start,
+        work.llm,
+        work.tool,
+    );
+    Ok(AttemptEnd::Rejected(fb))
+}
+
+/// The attempt's prompt, and the same prompt asking for SEARCH/REPLACE blocks when the first
+/// rewrites files whole: every other candidate gets it, since the two formats fail differently
+/// and the tests pick.
+fn attempt_prompts(
+    cx: &Ctx<'_>,
+    run: &SubtaskRun,
+    tree: &dyn Tree,
+    attempt: u32,
+    feedback: &str,
+) -> (prompt::WorkerPrompt, Option<prompt::WorkerPrompt>) {
     let t_prompt = Instant::now();
     let worker_cfg = cx.opts.llm.role(Role::Worker);
     let policy = prompt::FormatPolicy::for_model(&cx.state.model, worker_cfg.max_tokens);
     let input = prompt::PromptInput {
         subtask: &run.subtask,
         task_title: &run.task_title,
-        tree: tree.as_ref(),
+        tree,
         budget_tokens: cx.opts.file_budget_tokens,
         feedback,
         attempt,
         failure: run.failure.as_ref(),
         policy,
     };
-    // Every other candidate is asked for SEARCH/REPLACE blocks when the first format rewrites
-    // files whole: the two formats fail differently, and the tests pick.
     let whole = prompt::build(&input);
     let blocks = whole
         .files
@@ -1086,209 +1163,185 @@ fn run_attempt(
             })
         });
     cx.time("prompt", t_prompt);
-    let mut record = AttemptRecord {
-        attempt,
-        ..Default::default()
+    (whole, blocks)
+}
+
+/// Samples one candidate and judges it statically: a survivor (or a vote for an identical
+/// one) or a rejection. Returns the model call's duration.
+#[allow(clippy::too_many_arguments)]
+fn sample_candidate(
+    cx: &mut Ctx<'_>,
+    client: &BlockingClient,
+    run: &mut SubtaskRun,
+    attempt: u32,
+    index: u32,
+    pr: &prompt::WorkerPrompt,
+    tree: Arc<dyn Tree>,
+    work: &mut AttemptWork,
+) -> Result<Duration, RunError> {
+    let t = Instant::now();
+    let spent = tokens_spent(client);
+    let sampling = Sampling {
+        temperature: Some(candidates::temperature(attempt, index)),
+        seed: Some(candidates::seed(&cx.state.run_id, &run.id, attempt, index)),
     };
-    let mut activity: Vec<GuardActivity> = Vec::new();
-    let mut rejections: Vec<Rejection> = Vec::new();
-    let mut survivors: Vec<Survivor> = Vec::new();
-    let mut att_llm = Duration::ZERO;
-    let mut last_call = Duration::ZERO;
-    for index in 0..cx.opts.candidates.max(1) {
-        let left = cx.opts.subtask_budget.saturating_sub(run.started.elapsed());
-        if index > 0 && left < last_call {
-            break;
+    let reply = client.chat_sampled(Role::Worker, &pr.messages, sampling);
+    let used = tokens_spent(client);
+    cx.state.usage.add_since(spent, used);
+    let took = t.elapsed();
+    work.llm += took;
+    run.sampled += 1;
+    let line = CandidateLine {
+        attempt,
+        index,
+        sampling,
+        took,
+        completion_tokens: used.1 - spent.1,
+    };
+    let reply = match reply {
+        Ok(r) => r,
+        Err(e) if e.is_unreachable() => {
+            cx.save()?;
+            return Err(RunError::LlmUnreachable(format!(
+                "{e}. The run state is kept: `slopguard run --resume` continues at {}.",
+                run.id
+            )));
         }
-        let t = Instant::now();
-        let spent = tokens_spent(client);
-        let sampling = Sampling {
-            temperature: Some(candidates::temperature(attempt, index)),
-            seed: Some(candidates::seed(&cx.state.run_id, &run.id, attempt, index)),
-        };
-        let pr = match &blocks {
-            Some(b) if index % 2 == 1 => b,
-            _ => &whole,
-        };
-        let reply = client.chat_sampled(Role::Worker, &pr.messages, sampling);
-        let used = tokens_spent(client);
-        cx.state.usage.add_since(spent, used);
-        last_call = t.elapsed();
-        att_llm += last_call;
-        run.sampled += 1;
-        let reply = match reply {
-            Ok(r) => r,
-            Err(e) if e.is_unreachable() => {
-                cx.save()?;
-                return Err(RunError::LlmUnreachable(format!(
-                    "{e}. The run state is kept: `slopguard run --resume` continues at {}.",
-                    run.id
-                )));
-            }
-            Err(e) => {
-                let r = reject(
-                    cx,
-                    run,
-                    attempt,
-                    &mut activity,
-                    "llm",
-                    "apply",
-                    vec![e.to_string()],
-                );
-                candidate_line(
-                    cx,
-                    &mut record,
-                    run,
-                    attempt,
-                    index,
-                    sampling,
-                    last_call,
-                    used.1 - spent.1,
-                    "model error",
-                    &e.to_string(),
-                );
-                rejections.push(Rejection {
-                    reached: Reached::Model,
-                    feedback: format!("- [llm] {r}"),
-                });
-                continue;
-            }
-        };
-        let t_apply = Instant::now();
-        let judged = judge_statically(
-            cx,
-            run,
-            attempt,
-            &pr,
-            tree.clone(),
-            &reply.content,
-            &mut activity,
-        );
-        cx.time("apply_and_static", t_apply);
-        let verdict = match judged {
-            Ok(applied) => {
-                let key = candidates::normalised_key(&applied.change);
-                match survivors.iter_mut().find(|s| s.key == key) {
-                    Some(same) => {
-                        same.votes += 1;
-                        format!("same patch as candidate {}", same.index + 1)
-                    }
-                    None => {
-                        let size = candidates::changed_lines(&applied.change);
-                        let line = format!(
-                            "passed static gates ({}, {size} lines; {})",
-                            applied.format.name(),
-                            applied.matchers.join(", ")
-                        );
-                        survivors.push(Survivor {
-                            index,
-                            applied,
-                            key,
-                            votes: 1,
-                            size,
-                        });
-                        line
-                    }
-                }
-            }
-            Err(r) => {
-                let line = r.feedback.lines().next().unwrap_or("").to_string();
-                rejections.push(r);
-                line
-            }
-        };
-        let truncated = reply.finish_reason.as_deref() == Some("length");
-        candidate_line(
-            cx,
-            &mut record,
-            run,
-            attempt,
-            index,
-            sampling,
-            last_call,
-            used.1 - spent.1,
-            if truncated {
-                "cut off at max_tokens"
-            } else {
-                "reply"
-            },
-            &verdict,
-        );
+        Err(e) => {
+            let r = reject(
+                cx,
+                run,
+                attempt,
+                &mut work.activity,
+                "llm",
+                "apply",
+                vec![e.to_string()],
+            );
+            candidate_line(
+                cx,
+                &mut work.record,
+                run,
+                &line,
+                "model error",
+                &e.to_string(),
+            );
+            work.rejections.push(Rejection {
+                reached: Reached::Model,
+                feedback: format!("- [llm] {r}"),
+            });
+            return Ok(took);
+        }
+    };
+    let t_apply = Instant::now();
+    let judged = judge_statically(
+        cx,
+        run,
+        attempt,
+        pr,
+        tree,
+        &reply.content,
+        &mut work.activity,
+    );
+    cx.time("apply_and_static", t_apply);
+    let verdict = match judged {
+        Ok(applied) => keep_survivor(&mut work.survivors, index, applied),
+        Err(r) => {
+            let first = r.feedback.lines().next().unwrap_or("").to_string();
+            work.rejections.push(r);
+            first
+        }
+    };
+    let what = if reply.finish_reason.as_deref() == Some("length") {
+        "cut off at max_tokens"
+    } else {
+        "reply"
+    };
+    candidate_line(cx, &mut work.record, run, &line, what, &verdict);
+    Ok(took)
+}
+
+/// Adds a candidate that passed the static gates, or counts it as a vote for an identical
+/// one (same normalised diff); returns the verdict line.
+fn keep_survivor(
+    survivors: &mut Vec<Survivor>,
+    index: u32,
+    applied: worker::AppliedReply,
+) -> String {
+    let key = candidates::normalised_key(&applied.change);
+    if let Some(same) = survivors.iter_mut().find(|s| s.key == key) {
+        same.votes += 1;
+        return format!("same patch as candidate {}", same.index + 1);
     }
-    run.llm_time += att_llm;
+    let size = candidates::changed_lines(&applied.change);
+    let line = format!(
+        "passed static gates ({}, {size} lines; {})",
+        applied.format.name(),
+        applied.matchers.join(", ")
+    );
+    survivors.push(Survivor {
+        index,
+        applied,
+        key,
+        votes: 1,
+        size,
+    });
+    line
+}
+
+/// Runs the toolchain on the survivors, most votes first, then the smallest. The first that
+/// passes every gate and fixes every target wins at once; otherwise the one that fixed the
+/// most targets (at least one), written again. Returns the winner, written, with its report.
+#[allow(clippy::type_complexity)]
+fn evaluate_survivors(
+    cx: &Ctx<'_>,
+    run: &mut SubtaskRun,
+    attempt: u32,
+    work: &mut AttemptWork,
+) -> Result<Option<(usize, dynamic::Written, dynamic::DynamicReport)>, RunError> {
     let order = candidates::evaluation_order(
-        &survivors
+        &work
+            .survivors
             .iter()
             .enumerate()
             .map(|(i, s)| (i, s.votes, s.size))
             .collect::<Vec<_>>(),
     );
-    let considered = run.sampled;
-    let mut att_tool = Duration::ZERO;
     let mut best_partial: Option<(usize, usize)> = None;
     for i in order {
-        let s = &survivors[i];
-        let (written, dynr) = match judge_dynamically(cx, run, attempt, &s.applied, &mut activity)?
-        {
-            Ok(v) => v,
-            Err(r) => {
-                att_tool += r.1;
-                rejections.push(r.0);
-                continue;
-            }
-        };
-        att_tool += dynr.elapsed;
+        let applied = &work.survivors[i].applied;
+        let (written, dynr) =
+            match judge_dynamically(cx, run, attempt, applied, &mut work.activity)? {
+                Ok(v) => v,
+                Err((rejection, spent)) => {
+                    work.tool += spent;
+                    work.rejections.push(rejection);
+                    continue;
+                }
+            };
+        work.tool += dynr.elapsed;
         let fixed = fixed_targets(&run.targets, dynr.tests.as_ref());
         if run.targets.is_empty() || dynr.tests.is_none() || fixed == run.targets.len() {
-            run.tool_time += att_tool;
-            return land(
-                cx, run, attempt, &s.applied, written, dynr, activity, record, att_start, att_llm,
-                att_tool, considered,
-            );
+            return Ok(Some((i, written, dynr)));
         }
         written.revert()?;
         if fixed > 0 && best_partial.is_none_or(|(_, f)| fixed > f) {
             best_partial = Some((i, fixed));
         } else if fixed == 0 {
-            rejections.push(still_failing(
-                cx,
-                run,
-                attempt,
-                &s.applied,
-                dynr.tests.as_ref(),
-            ));
+            let r = still_failing(cx, run, attempt, applied, dynr.tests.as_ref());
+            work.rejections.push(r);
         }
     }
-    if let Some((i, _)) = best_partial {
-        let s = &survivors[i];
-        let written = dynamic::write_change(&cx.worktree, &s.applied.change)?;
-        let dynr = dynamic::run_dynamic(&cx.worktree, cx.state.baseline.as_ref(), &cx.opts.dynamic);
-        att_tool += dynr.elapsed;
-        if !dynr.blocked() {
-            run.tool_time += att_tool;
-            return land(
-                cx, run, attempt, &s.applied, written, dynr, activity, record, att_start, att_llm,
-                att_tool, considered,
-            );
-        }
+    let Some((i, _)) = best_partial else {
+        return Ok(None);
+    };
+    let written = dynamic::write_change(&cx.worktree, &work.survivors[i].applied.change)?;
+    let dynr = dynamic::run_dynamic(&cx.worktree, cx.state.baseline.as_ref(), &cx.opts.dynamic);
+    work.tool += dynr.elapsed;
+    if dynr.blocked() {
         written.revert()?;
+        return Ok(None);
     }
-    run.tool_time += att_tool;
-    let best = rejections.iter().max_by_key(|r| r.reached);
-    let fb = best.map_or_else(
-        || "- [apply] no candidate could be judged".to_string(),
-        |r| r.feedback.clone(),
-    );
-    record.outcome = if survivors.is_empty() {
-        "apply_error"
-    } else {
-        "blocked"
-    }
-    .into();
-    finish_attempt(
-        cx, &run.id, record, activity, &fb, att_start, att_llm, att_tool,
-    );
-    Ok(AttemptEnd::Rejected(fb))
+    Ok(Some((i, written, dynr)))
 }
 
 /// Targets (baseline failing tests) that pass in `now`.
@@ -1497,45 +1550,50 @@ fn judge_dynamically(
     )))
 }
 
-/// One progress line and one attempt-log line for a sampled candidate.
-#[allow(clippy::too_many_arguments)]
-fn candidate_line(
-    cx: &Ctx<'_>,
-    record: &mut AttemptRecord,
-    run: &SubtaskRun,
+/// What the progress line of a sampled candidate says about its model call.
+struct CandidateLine {
     attempt: u32,
     index: u32,
     sampling: Sampling,
     took: Duration,
     completion_tokens: u64,
+}
+
+/// One progress line and one attempt-log line for a sampled candidate.
+fn candidate_line(
+    cx: &Ctx<'_>,
+    record: &mut AttemptRecord,
+    run: &SubtaskRun,
+    c: &CandidateLine,
     what: &str,
     verdict: &str,
 ) {
-    let secs = took.as_secs_f64();
+    let secs = c.took.as_secs_f64();
     let rate = if secs > 0.0 {
-        completion_tokens as f64 / secs
+        c.completion_tokens as f64 / secs
     } else {
         0.0
     };
     let line = format!(
-        "{} attempt {attempt} candidate {} (t={:.1}): {what}, {completion_tokens} tokens in {secs:.1} s ({rate:.1} tok/s): {verdict}",
+        "{} attempt {} candidate {} (t={:.1}): {what}, {} tokens in {secs:.1} s ({rate:.1} tok/s): {verdict}",
         run.id,
-        index + 1,
-        sampling.temperature.unwrap_or_default(),
+        c.attempt,
+        c.index + 1,
+        c.sampling.temperature.unwrap_or_default(),
+        c.completion_tokens,
     );
     cx.progress.on(&ProgressEvent::Candidate(line.clone()));
     cx.emit(
         "execution",
         "worker.candidate",
-        json!({"subtask_id": run.id, "attempt": attempt, "candidate": index + 1,
-               "temperature": sampling.temperature, "seed": sampling.seed, "ms": took.as_millis() as u64,
-               "completion_tokens": completion_tokens, "verdict": verdict}),
+        json!({"subtask_id": run.id, "attempt": c.attempt, "candidate": c.index + 1,
+               "temperature": c.sampling.temperature, "seed": c.sampling.seed, "ms": c.took.as_millis() as u64,
+               "completion_tokens": c.completion_tokens, "verdict": verdict}),
     );
     record.candidates.push(line);
 }
 
 /// Commits the winning candidate (already written, every gate passed).
-#[allow(clippy::too_many_arguments)]
 fn land(
     cx: &mut Ctx<'_>,
     run: &mut SubtaskRun,
@@ -1543,13 +1601,17 @@ fn land(
     applied: &worker::AppliedReply,
     written: dynamic::Written,
     dynr: dynamic::DynamicReport,
-    mut activity: Vec<GuardActivity>,
-    mut record: AttemptRecord,
-    att_start: Instant,
-    att_llm: Duration,
-    att_tool: Duration,
-    considered: u32,
+    work: AttemptWork,
 ) -> Result<AttemptEnd, RunError> {
+    let considered = run.sampled;
+    let AttemptWork {
+        start: att_start,
+        mut record,
+        mut activity,
+        llm: att_llm,
+        tool: att_tool,
+        ..
+    } = work;
     let id = run.id.clone();
     record.touched = applied
         .change
