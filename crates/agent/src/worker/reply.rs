@@ -99,7 +99,7 @@ pub struct ReplyError(pub String);
 /// Reads `text`. `expected` are the files the prompt showed (a fence without a path goes to
 /// the only one; a bare file name is matched to the shown path with that name).
 pub fn parse(text: &str, expected: &[String]) -> Result<ParsedReply, ReplyError> {
-    let text = text.replace("\r\n", "\n");
+    let text = normalise_markers(&text.replace("\r\n", "\n"));
     let parsed = if has_search_markers(&text) {
         search_replace(&text).or_else(|e| match expected {
             // Blocks without a path when only one file is expected: they are that file's.
@@ -126,6 +126,38 @@ pub fn parse(text: &str, expected: &[String]) -> Result<ParsedReply, ReplyError>
         .map(|e| resolve_path(e, expected))
         .collect();
     Ok(ParsedReply { edits, ..parsed })
+}
+
+/// Conflict-style markers written with a path instead of the keyword (`<<<<<<< src/a.py`,
+/// `>>>>>>> src/a.py`, as models trained on merge conflicts do) become the path line and the
+/// `SEARCH` / `REPLACE` markers.
+fn normalise_markers(text: &str) -> String {
+    let has_divider = text.lines().any(|l| {
+        let t = l.trim();
+        t.len() >= 5 && t.chars().all(|c| c == '=')
+    });
+    if !has_divider {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let t = line.trim();
+        let marker = |ch: char| -> Option<&str> {
+            let n = t.chars().take_while(|c| *c == ch).count();
+            (n >= 7).then(|| t[n..].trim()).filter(|w| !w.is_empty())
+        };
+        match (marker('<'), marker('>')) {
+            (Some(word), _) if word != "SEARCH" && !word.contains(' ') => {
+                out.push_str(word);
+                out.push_str("\n<<<<<<< SEARCH\n");
+            }
+            (_, Some(word)) if word != "REPLACE" && !word.contains(' ') => {
+                out.push_str(">>>>>>> REPLACE\n");
+            }
+            _ => out.push_str(line),
+        }
+    }
+    out
 }
 
 fn has_search_markers(text: &str) -> bool {
@@ -671,6 +703,20 @@ mod tests {
         let r = parse(text, &exp(&["calc/stats.py"])).unwrap();
         assert_eq!(r.edits[0].path(), "calc/stats.py");
         assert!(parse(text, &exp(&["a.py", "b.py"])).is_err());
+    }
+
+    #[test]
+    fn conflict_markers_with_a_path_are_search_replace_blocks() {
+        let text = "<<<<<<< calc/stats.py\n    return a // b\n=======\n    return a / b\n>>>>>>> calc/stats.py\n";
+        let r = parse(text, &exp(&["calc/stats.py"])).unwrap();
+        assert_eq!(
+            r.edits,
+            vec![FileEdit::SearchReplace {
+                path: "calc/stats.py".into(),
+                search: "    return a // b\n".into(),
+                replace: "    return a / b\n".into(),
+            }]
+        );
     }
 
     #[test]
