@@ -867,6 +867,8 @@ struct SubtaskRun {
     targets: BTreeSet<String>,
     /// Their output and source, for the prompt.
     failure: Option<FailureContext>,
+    /// The one definition they point at, when there is one.
+    function: Option<prompt::FunctionTarget>,
     modes: Vec<FailureMode>,
     started: Instant,
     llm_time: Duration,
@@ -925,6 +927,7 @@ fn run_subtask(
         fingerprint: cx.fingerprint.clone(),
         targets: BTreeSet::new(),
         failure: None,
+        function: None,
         task_title,
         subtask,
         modes: Vec::new(),
@@ -1028,6 +1031,14 @@ fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
                "tests": fc.tests.iter().map(|(p, l, _)| format!("{p}:{l}")).collect::<Vec<_>>(),
                "frame_files": fc.frame_files}),
     );
+    run.function = function_target(&fc, &run.targets);
+    if let Some(f) = &run.function {
+        cx.emit(
+            "execution",
+            "worker.function_target",
+            json!({"subtask_id": run.id, "path": f.path, "name": f.name, "lines": [f.start, f.end]}),
+        );
+    }
     run.failure = Some(fc);
 }
 
@@ -1085,10 +1096,7 @@ fn run_attempt(
         if index > 0 && left < last_call {
             break;
         }
-        let pr = match &prompts.1 {
-            Some(blocks) if index % 2 == 1 => blocks,
-            _ => &prompts.0,
-        };
+        let pr = &prompts[index as usize % prompts.len()];
         last_call = sample_candidate(cx, client, run, attempt, index, pr, tree.clone(), &mut work)?;
     }
     run.llm_time += work.llm;
@@ -1125,16 +1133,17 @@ fn run_attempt(
     Ok(AttemptEnd::Rejected(fb))
 }
 
-/// The attempt's prompt, and the same prompt asking for SEARCH/REPLACE blocks when the first
-/// rewrites files whole: every other candidate gets it, since the two formats fail differently
-/// and the tests pick.
+/// The attempt's prompts, one per answer format, used by the candidates in turn: the format
+/// the file sizes call for (whole files for small files), then, when the failing tests point
+/// at one definition, that definition alone, then SEARCH/REPLACE blocks when the first prompt
+/// rewrites files whole. The formats fail differently, and the tests pick.
 fn attempt_prompts(
     cx: &Ctx<'_>,
     run: &SubtaskRun,
     tree: &dyn Tree,
     attempt: u32,
     feedback: &str,
-) -> (prompt::WorkerPrompt, Option<prompt::WorkerPrompt>) {
+) -> Vec<prompt::WorkerPrompt> {
     let t_prompt = Instant::now();
     let worker_cfg = cx.opts.llm.role(Role::Worker);
     let policy = prompt::FormatPolicy::for_model(&cx.state.model, worker_cfg.max_tokens);
@@ -1147,23 +1156,69 @@ fn attempt_prompts(
         attempt,
         failure: run.failure.as_ref(),
         policy,
+        function: None,
     };
-    let whole = prompt::build(&input);
-    let blocks = whole
+    let first = prompt::build(&input);
+    let rewrites_whole = first
         .files
         .iter()
-        .any(|(_, p)| matches!(p, prompt::Presented::Full { whole: true }))
-        .then(|| {
-            prompt::build(&prompt::PromptInput {
-                policy: prompt::FormatPolicy {
-                    blocks_only: true,
-                    ..policy
-                },
-                ..input
-            })
-        });
+        .any(|(_, p)| matches!(p, prompt::Presented::Full { whole: true }));
+    let mut prompts = vec![first];
+    if let Some(target) = run.function.as_ref().filter(|_| rewrites_whole) {
+        prompts.push(prompt::build(&prompt::PromptInput {
+            function: Some(target),
+            ..input
+        }));
+    }
+    if rewrites_whole {
+        prompts.push(prompt::build(&prompt::PromptInput {
+            policy: prompt::FormatPolicy {
+                blocks_only: true,
+                ..policy
+            },
+            ..input
+        }));
+    }
     cx.time("prompt", t_prompt);
-    (whole, blocks)
+    prompts
+}
+
+/// The one definition the failing tests point at, in the files to change: the only one their
+/// source calls, or the only one of those a failing test is named after.
+fn function_target(
+    fc: &FailureContext,
+    targets: &BTreeSet<String>,
+) -> Option<prompt::FunctionTarget> {
+    let named_after = |name: &str| {
+        let simple = name
+            .rsplit([':', '.', '#'])
+            .next()
+            .unwrap_or(name)
+            .to_lowercase();
+        targets.iter().any(|t| {
+            context::short_name(t)
+                .to_lowercase()
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|w| w == simple)
+        })
+    };
+    let pick = match fc.exercised.as_slice() {
+        [one] => one,
+        many => {
+            let named: Vec<_> = many.iter().filter(|(_, n, _, _)| named_after(n)).collect();
+            match named.as_slice() {
+                [one] => *one,
+                _ => return None,
+            }
+        }
+    };
+    let (path, name, start, end) = pick.clone();
+    Some(prompt::FunctionTarget {
+        path,
+        name,
+        start,
+        end,
+    })
 }
 
 /// Samples one candidate and judges it statically: a survivor (or a vote for an identical

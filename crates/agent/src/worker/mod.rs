@@ -75,8 +75,18 @@ pub fn change_from_reply(
         list.patches.push(match edit {
             FileEdit::Whole { content, .. } => {
                 check_fence(&path, current.is_some(), prompt)?;
-                check_whole(&path, content, current.as_deref(), prompt)?;
-                matchers.push(format!("{path}: whole-file"));
+                let spliced = prompt
+                    .function
+                    .as_ref()
+                    .filter(|f| f.path == path)
+                    .and_then(|f| splice_function(f, current.as_deref()?, content));
+                let (content, how) = match spliced {
+                    Some(Ok(whole)) => (whole, "function"),
+                    Some(Err(e)) => return Err(e),
+                    None => (content.clone(), "whole-file"),
+                };
+                check_whole(&path, &content, current.as_deref(), prompt)?;
+                matchers.push(format!("{path}: {how}"));
                 patch(
                     if current.is_some() {
                         PatchAction::Modify
@@ -84,7 +94,7 @@ pub fn change_from_reply(
                         PatchAction::Create
                     },
                     &path,
-                    Some(content.clone()),
+                    Some(content),
                     Vec::new(),
                 )
             }
@@ -131,6 +141,58 @@ pub fn change_from_reply(
         format: parsed.format,
         matchers,
     })
+}
+
+/// The file with the target definition replaced by `reply`, when `reply` is that definition
+/// alone (`None` when it is the whole file: it is then taken as one). The definition is
+/// re-indented to where it sits in the file. A reply that does not define the target is
+/// refused.
+fn splice_function(
+    f: &prompt::FunctionTarget,
+    current: &[u8],
+    reply: &str,
+) -> Option<Result<String, ApplyError>> {
+    let text = String::from_utf8_lossy(current);
+    let lines: Vec<&str> = text.lines().collect();
+    let reply_lines = reply.lines().filter(|l| !l.trim().is_empty()).count();
+    let target_lines = f.end + 1 - f.start;
+    if reply_lines > target_lines + (lines.len() - target_lines) / 2 {
+        return None;
+    }
+    let name = f.simple_name();
+    let Some(first) = reply.lines().find(|l| !l.trim().is_empty()) else {
+        return Some(Err(ApplyError::apply("the answer is empty".into())));
+    };
+    if !reply.lines().take(5).any(|l| l.contains(name)) {
+        return Some(Err(ApplyError::apply(format!(
+            "the answer does not define `{name}` (it starts with `{}`); write the complete \
+             fixed `{name}`, from its first line to its last",
+            first.trim()
+        ))));
+    }
+    let file_indent = {
+        let l = lines.get(f.start - 1).copied().unwrap_or("");
+        &l[..l.len() - l.trim_start().len()]
+    };
+    let reply_indent = &first[..first.len() - first.trim_start().len()];
+    let mut out: Vec<String> = lines[..f.start - 1].iter().map(|l| l.to_string()).collect();
+    for l in reply.trim_end_matches('\n').lines() {
+        out.push(match l.strip_prefix(reply_indent) {
+            _ if l.trim().is_empty() => String::new(),
+            Some(rest) => format!("{file_indent}{rest}"),
+            None => l.to_string(),
+        });
+    }
+    out.extend(
+        lines[f.end.min(lines.len())..]
+            .iter()
+            .map(|l| l.to_string()),
+    );
+    let mut whole = out.join("\n");
+    if text.ends_with('\n') {
+        whole.push('\n');
+    }
+    Some(Ok(whole))
 }
 
 /// Whether a file change only adds or removes blank lines and trailing spaces.
@@ -296,6 +358,7 @@ mod tests {
             attempt: 1,
             failure: None,
             policy: prompt::FormatPolicy::default(),
+            function: None,
         })
     }
 
@@ -358,6 +421,45 @@ mod tests {
         );
         let e = change_from_reply(t.clone(), &reply, &p).unwrap_err();
         assert!(e.message.contains("changes nothing but blank lines"), "{e}");
+    }
+
+    #[test]
+    fn a_function_alone_is_spliced_where_it_was() {
+        let t = tree();
+        let s = st();
+        let target = prompt::FunctionTarget {
+            path: "calc.py".into(),
+            name: "add".into(),
+            start: 1,
+            end: 2,
+        };
+        let p = prompt::build(&prompt::PromptInput {
+            subtask: &s,
+            task_title: "t",
+            tree: t.as_ref(),
+            budget_tokens: 4000,
+            feedback: "",
+            attempt: 1,
+            failure: None,
+            policy: prompt::FormatPolicy::default(),
+            function: Some(&target),
+        });
+        assert!(
+            p.messages[1]
+                .content
+                .contains("Write only the fixed `add` from calc.py")
+        );
+        let a = change_from_reply(
+            t.clone(),
+            "```python\ndef add(a, b):\n    return a + b\n```\n",
+            &p,
+        )
+        .unwrap();
+        assert_eq!(a.matchers, vec!["calc.py: function".to_string()]);
+        let after = String::from_utf8(a.change.changes[0].after.clone().unwrap()).unwrap();
+        assert_eq!(after, CALC.replacen("a - b", "a + b", 1));
+        let e = change_from_reply(t.clone(), "```python\nx = 1\n```\n", &p).unwrap_err();
+        assert!(e.message.contains("does not define `add`"), "{e}");
     }
 
     #[test]

@@ -100,6 +100,30 @@ pub fn model_billions(model: &str) -> Option<f64> {
         .find(|n| *n > 0.0 && *n < 2000.0)
 }
 
+/// A definition the model is asked to rewrite alone: the function the failing tests call.
+/// The smallest answer a small model can give, and one that cannot drop anything else.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FunctionTarget {
+    /// The file.
+    pub path: String,
+    /// The definition's name as the language layer gives it (`average`, `Stack::peek`).
+    pub name: String,
+    /// 1-based first line.
+    pub start: usize,
+    /// 1-based last line (inclusive).
+    pub end: usize,
+}
+
+impl FunctionTarget {
+    /// The name without its owner (`Stack::peek` -> `peek`).
+    pub fn simple_name(&self) -> &str {
+        self.name
+            .rsplit([':', '.', '#'])
+            .next()
+            .unwrap_or(&self.name)
+    }
+}
+
 /// The prompt with what it promised about each file.
 #[derive(Debug, Clone)]
 pub struct WorkerPrompt {
@@ -107,6 +131,8 @@ pub struct WorkerPrompt {
     pub messages: Vec<Message>,
     /// Per hinted file, how it was shown.
     pub files: Vec<(String, Presented)>,
+    /// The definition the answer rewrites alone, when the prompt asked for that.
+    pub function: Option<FunctionTarget>,
 }
 
 impl WorkerPrompt {
@@ -156,6 +182,8 @@ pub struct PromptInput<'a> {
     pub failure: Option<&'a FailureContext>,
     /// Whole file or SEARCH/REPLACE, per file.
     pub policy: FormatPolicy,
+    /// Ask for this one definition, rewritten whole, instead of files.
+    pub function: Option<&'a FunctionTarget>,
 }
 
 /// Builds the worker prompt.
@@ -174,7 +202,10 @@ pub fn build(input: &PromptInput<'_>) -> WorkerPrompt {
     let (files_text, files) = show_files(input);
     user.push_str(&files_text);
     user.push('\n');
-    user.push_str(&answer_format(&files));
+    match input.function {
+        Some(f) => user.push_str(&function_format(f)),
+        None => user.push_str(&answer_format(&files)),
+    }
     if !input.feedback.trim().is_empty() {
         user.push_str(&format!(
             "\n\nYOUR PREVIOUS ANSWER (attempt {}) WAS REJECTED and nothing of it was kept; the \
@@ -184,10 +215,18 @@ pub fn build(input: &PromptInput<'_>) -> WorkerPrompt {
         ));
     }
     user.push('\n');
-    user.push_str(&final_cue(&files));
+    match input.function {
+        Some(f) => user.push_str(&format!(
+            "Now write the complete fixed `{}` in a ```{} fence.",
+            f.simple_name(),
+            fence_language(&f.path)
+        )),
+        None => user.push_str(&final_cue(&files)),
+    }
     WorkerPrompt {
         messages: vec![Message::system(SYSTEM), Message::user(user)],
         files,
+        function: input.function.cloned(),
     }
 }
 
@@ -315,6 +354,20 @@ fn show_regions(
     }
     out.push('\n');
     (out, ranges)
+}
+
+/// How to answer with one definition rewritten whole.
+fn function_format(f: &FunctionTarget) -> String {
+    format!(
+        "ANSWER FORMAT: plain text, no JSON. Write only the fixed `{}` from {} (lines {}-{}): the \
+         complete definition, from its first line to its last, in one ```{} fence. Nothing else \
+         of the file: the rest stays as it is.",
+        f.simple_name(),
+        f.path,
+        f.start,
+        f.end,
+        fence_language(&f.path)
+    )
 }
 
 /// How to answer, for the files as they were shown.
@@ -492,6 +545,7 @@ mod tests {
             attempt: 1,
             failure: None,
             policy: FormatPolicy::default(),
+            function: None,
         }
     }
 
