@@ -99,5 +99,20 @@ fi
 echo
 echo "== run summary"
 cat "$WORK/summary.txt"
-[[ -n "$RUN_DIR" ]] && echo "run directory: $RUN_DIR (state.json, trace.jsonl)"
+[[ -n "$RUN_DIR" ]] && echo "run directory: $RUN_DIR (state.json, trace.jsonl, exchanges.jsonl: every model request and reply)"
+
+# 6. What happened, in two lines.
+echo
+landed="$([[ -n "$BRANCH" ]] && git -C "$REPO" log --format='%s' "$BASE..$BRANCH" | paste -sd ';' - || true)"
+if [[ -n "$landed" ]]; then
+    echo "main-job: FIXED — landed on $BRANCH: $landed"
+    echo "main-job: look at it with: git -C $REPO show $BRANCH   (PR body: ${RUN_DIR}PR.md)"
+else
+    why="$(grep -m1 -E '^\s+why:' "$WORK/summary.txt" | sed 's/^\s*why: //' || true)"
+    echo "main-job: NOT FIXED — no patch passed the guards and the tests${why:+: $why}"
+    echo "main-job: every candidate and its verdict: ${RUN_DIR}trace.jsonl (worker.candidate events)"
+fi
+if [[ -z "${MAIN_JOB_KEEP_MODEL:-}" && -f "$ROOT/.venv-llm/server.pid" ]]; then
+    echo "main-job: the local model server is still running (pid $(cat "$ROOT/.venv-llm/server.pid")); stop it with: scripts/llm-setup.sh --stop"
+fi
 exit "$code"
