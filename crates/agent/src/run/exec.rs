@@ -1287,16 +1287,14 @@ fn sample_candidate(
             return Ok(took);
         }
     };
+    let complete = reply.finish_reason.as_deref() != Some("length");
+    let text = if complete {
+        worker::reply::close_forgotten_fence(&reply.content)
+    } else {
+        reply.content.clone()
+    };
     let t_apply = Instant::now();
-    let judged = judge_statically(
-        cx,
-        run,
-        attempt,
-        pr,
-        tree,
-        &reply.content,
-        &mut work.activity,
-    );
+    let judged = judge_statically(cx, run, attempt, pr, tree, &text, &mut work.activity);
     cx.time("apply_and_static", t_apply);
     let verdict = match judged {
         Ok(applied) => keep_survivor(&mut work.survivors, index, applied),

@@ -154,12 +154,14 @@ fn splice_function(
 ) -> Option<Result<String, ApplyError>> {
     let text = String::from_utf8_lossy(current);
     let lines: Vec<&str> = text.lines().collect();
-    let reply_lines = reply.lines().filter(|l| !l.trim().is_empty()).count();
-    let target_lines = f.end + 1 - f.start;
-    if reply_lines > target_lines + (lines.len() - target_lines) / 2 {
+    let name = f.simple_name();
+    if looks_like_whole_file(&f.path, &text, reply, name) {
         return None;
     }
-    let name = f.simple_name();
+    // The definition inside a reply that wrapped it (a package line, imports, other
+    // functions): only the target is taken.
+    let reply = definition_in(&f.path, reply, name).unwrap_or_else(|| reply.to_string());
+    let reply = reply.as_str();
     let Some(first) = reply.lines().find(|l| !l.trim().is_empty()) else {
         return Some(Err(ApplyError::apply("the answer is empty".into())));
     };
@@ -193,6 +195,48 @@ fn splice_function(
         whole.push('\n');
     }
     Some(Ok(whole))
+}
+
+/// Whether `reply` is the whole file rather than the definition `name` alone: at least three
+/// quarters of the file's length, defining at least half of the file's other definitions.
+fn looks_like_whole_file(path: &str, file: &str, reply: &str, name: &str) -> bool {
+    let defs = |text: &str| -> Vec<String> {
+        match slopguard_lang::detect(path, text.as_bytes()) {
+            slopguard_lang::FileKind::Code(lang) => slopguard_lang::analyze(lang, text)
+                .definitions
+                .iter()
+                .map(|d| d.simple_name().to_string())
+                .filter(|n| n != name)
+                .collect(),
+            _ => Vec::new(),
+        }
+    };
+    let long = reply.lines().count() * 4 >= file.lines().count() * 3;
+    let others = defs(file);
+    if others.is_empty() {
+        return long;
+    }
+    let in_reply = defs(reply);
+    let kept = others.iter().filter(|n| in_reply.contains(n)).count();
+    long && kept * 2 >= others.len()
+}
+
+/// The lines of the definition named `name` in `text` (parsed as `path`'s language), when
+/// `text` holds more than that definition.
+fn definition_in(path: &str, text: &str, name: &str) -> Option<String> {
+    let slopguard_lang::FileKind::Code(lang) = slopguard_lang::detect(path, text.as_bytes()) else {
+        return None;
+    };
+    let def = slopguard_lang::analyze(lang, text)
+        .definitions
+        .into_iter()
+        .find(|d| d.simple_name() == name)?;
+    let lines: Vec<&str> = text.lines().collect();
+    let (a, b) = (
+        def.start_line as usize,
+        (def.end_line as usize).min(lines.len()),
+    );
+    (a >= 1 && a <= b).then(|| lines[a - 1..b].join("\n") + "\n")
 }
 
 /// Whether a file change only adds or removes blank lines and trailing spaces.
@@ -460,6 +504,11 @@ mod tests {
         assert_eq!(after, CALC.replacen("a - b", "a + b", 1));
         let e = change_from_reply(t.clone(), "```python\nx = 1\n```\n", &p).unwrap_err();
         assert!(e.message.contains("does not define `add`"), "{e}");
+        // Wrapped in imports and another function: only `add` is taken.
+        let wrapped = "```python\nimport os\n\ndef add(a, b):\n    return a + b\n\ndef other():\n    pass\n```\n";
+        let a = change_from_reply(t.clone(), wrapped, &p).unwrap();
+        let after = String::from_utf8(a.change.changes[0].after.clone().unwrap()).unwrap();
+        assert_eq!(after, CALC.replacen("a - b", "a + b", 1));
     }
 
     #[test]

@@ -319,6 +319,19 @@ fn from_json(list: LlmPatchList) -> ParsedReply {
     }
 }
 
+/// A reply the model finished (not cut off at `max_tokens`) whose last fence was never closed:
+/// the model forgot the closing fence, so the end of the reply closes it.
+pub fn close_forgotten_fence(text: &str) -> String {
+    let fences = text.lines().filter(|l| fence(l).is_some()).count();
+    if fences % 2 == 1 {
+        let mut out = text.trim_end().to_string();
+        out.push_str("\n```\n");
+        out
+    } else {
+        text.to_string()
+    }
+}
+
 /// A fence opening or closing line: the fence characters and the info string.
 fn fence(line: &str) -> Option<(&str, &str)> {
     let t = line.trim_start();
@@ -491,6 +504,15 @@ fn as_path(line: &str, expected: &[String]) -> Option<String> {
 /// A path that names an expected file only by its file name is that file.
 fn resolve_path(edit: FileEdit, expected: &[String]) -> FileEdit {
     let fix = |path: String| -> String {
+        // `wordcount.go:7`, `src/a.py:10-12`: a path with the line it talks about.
+        let path = match path.split_once(':') {
+            Some((p, at))
+                if !at.is_empty() && at.chars().all(|c| c.is_ascii_digit() || c == '-') =>
+            {
+                p.to_string()
+            }
+            _ => path,
+        };
         if expected.contains(&path) || path.contains('/') {
             return path;
         }
@@ -666,6 +688,16 @@ mod tests {
                 content: "x = 1 / 2\n".into()
             }]
         );
+    }
+
+    #[test]
+    fn a_forgotten_closing_fence_is_closed_and_line_suffixes_dropped() {
+        let text = close_forgotten_fence("wordcount.go\n```go\npackage x\n");
+        let r = parse(&text, &exp(&["wordcount.go"])).unwrap();
+        assert_eq!(r.edits[0].path(), "wordcount.go");
+        let text = "wordcount.go:7\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n";
+        let r = parse(text, &exp(&["wordcount.go"])).unwrap();
+        assert_eq!(r.edits[0].path(), "wordcount.go");
     }
 
     #[test]
