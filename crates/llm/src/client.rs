@@ -148,6 +148,8 @@ pub struct Sampling {
     pub temperature: Option<f32>,
     /// `seed` sent to the server (llama.cpp, vLLM and OpenAI honour it).
     pub seed: Option<u64>,
+    /// A lower `max_tokens` than the role's (never a higher one), for answers known to be short.
+    pub max_tokens: Option<u32>,
 }
 
 /// Structured-output support level of a server, strongest first.
@@ -498,6 +500,9 @@ impl LlmClient {
             }
             if let Some(seed) = sampling.seed {
                 body["seed"] = json!(seed);
+            }
+            if let Some(max) = sampling.max_tokens {
+                body["max_tokens"] = json!(max.min(rc.max_tokens));
             }
             match self.send(role, rc, &body).await {
                 Ok(mut resp) => {

@@ -1239,6 +1239,7 @@ fn sample_candidate(
     let sampling = Sampling {
         temperature: Some(candidates::temperature(attempt, index)),
         seed: Some(candidates::seed(&cx.state.run_id, &run.id, attempt, index)),
+        max_tokens: pr.reply_tokens,
     };
     let reply = client.chat_sampled(Role::Worker, &pr.messages, sampling);
     let used = tokens_spent(client);

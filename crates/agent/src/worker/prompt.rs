@@ -133,6 +133,9 @@ pub struct WorkerPrompt {
     pub files: Vec<(String, Presented)>,
     /// The definition the answer rewrites alone, when the prompt asked for that.
     pub function: Option<FunctionTarget>,
+    /// Tokens a complete answer needs at most (the files or the definition asked for, with
+    /// room to spare), when that is known: a small model that rambles is cut off there.
+    pub reply_tokens: Option<u32>,
 }
 
 impl WorkerPrompt {
@@ -223,10 +226,12 @@ pub fn build(input: &PromptInput<'_>) -> WorkerPrompt {
         )),
         None => user.push_str(&final_cue(&files)),
     }
+    let reply_tokens = reply_budget(input, &files);
     WorkerPrompt {
         messages: vec![Message::system(SYSTEM), Message::user(user)],
         files,
         function: input.function.cloned(),
+        reply_tokens,
     }
 }
 
@@ -354,6 +359,40 @@ fn show_regions(
     }
     out.push('\n');
     (out, ranges)
+}
+
+/// Tokens a complete answer needs: 1.5 times what it must write, plus 200 for the commit line
+/// and fences; `None` when SEARCH/REPLACE blocks are asked for (their size is not known).
+fn reply_budget(input: &PromptInput<'_>, files: &[(String, Presented)]) -> Option<u32> {
+    let read = |p: &str| -> String {
+        input
+            .tree
+            .read(p)
+            .ok()
+            .flatten()
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default()
+    };
+    let needed = match input.function {
+        Some(f) => {
+            let text = read(&f.path);
+            let lines: Vec<&str> = text.lines().collect();
+            let end = f.end.min(lines.len());
+            estimate_tokens(&lines[f.start.saturating_sub(1).min(end)..end].join("\n"))
+        }
+        None => {
+            let mut total = 0;
+            for (p, how) in files {
+                match how {
+                    Presented::Full { whole: true } => total += estimate_tokens(&read(p)),
+                    Presented::Missing => total += 1000,
+                    _ => return None,
+                }
+            }
+            total
+        }
+    };
+    Some((needed * 3 / 2 + 200) as u32)
 }
 
 /// How to answer with one definition rewritten whole.
@@ -585,6 +624,14 @@ mod tests {
         assert!(!user.contains("sqlite3"));
         assert!(!user.contains("\"patches\""));
         assert!(estimate_tokens(user) < 4000);
+        // SEARCH/REPLACE blocks have no known size: no reply cap.
+        assert_eq!(p.reply_tokens, None);
+        let only_small = subtask(&["small.py"]);
+        let p = build(&input(&only_small, &tree, 2000));
+        assert_eq!(
+            p.reply_tokens,
+            Some((estimate_tokens("def a():\n    return 1\n") * 3 / 2 + 200) as u32)
+        );
     }
 
     #[test]
