@@ -8,7 +8,10 @@
 //! * [`trace::Trace`] — JSON-lines trace events.
 //! * [`run::execute`] — `slopguard run`: the guarded execution loop, resume, dry run; returns a
 //!   [`run::RunSummary`] (the PR phase's input).
-//! * [`worker`] — prompt, reply schema, reply to change set, static guards on the overlay.
+//! * [`worker`] — prompt (with the failing tests' context), plain-text reply parsing, reply to
+//!   change set, static guards on the overlay.
+//! * [`gates`] — the run pipeline's gates beyond the static guards (apply, build, G8,
+//!   test-integrity, the failing tests, G9): metadata, failure modes, trace events, docs.
 //! * [`dynamic`] — writes and exact reverts, build, G8 test-regression, test count.
 //! * [`git`] — the run's worktree and branch, commits with `Slopguard-Subtask:` trailers.
 //! * [`state`] — atomic run state and the repository lock.
@@ -16,6 +19,7 @@
 pub mod analysis;
 pub mod dynamic;
 pub mod forge;
+pub mod gates;
 pub mod git;
 pub mod plan;
 pub mod process;

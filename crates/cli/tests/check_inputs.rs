@@ -262,6 +262,12 @@ fn guards_list_and_explain() {
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("symbol-preservation"));
+    // The run pipeline's gates are listed and explained too.
+    assert!(text.contains("test-regression") && text.contains("failure-memory"), "{text}");
+    let out = slopguard(repo.path(), &["guards", "explain", "G8"]);
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("# test-regression (G8)"));
+    let out = slopguard(repo.path(), &["guards", "explain", "build"]);
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("# build"));
     let out = slopguard(repo.path(), &["guards", "explain", "G7"]);
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("# G7 symbol-preservation"));
     let out = slopguard(repo.path(), &["guards", "explain", "G99"]);

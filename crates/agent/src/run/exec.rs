@@ -209,45 +209,7 @@ impl Progress for NoProgress {
     fn on(&self, _ev: &ProgressEvent) {}
 }
 
-/// Failure mode of a guard slug.
-pub fn failure_mode(guard: &str) -> FailureMode {
-    match guard {
-        "containment" => FailureMode::Denylist,
-        "manifest-block" => FailureMode::ManifestBlock,
-        "syntax" => FailureMode::SyntaxInvalid,
-        "symbol-preservation" => FailureMode::AstDiff,
-        "config-schema" => FailureMode::SchemaInvalid,
-        "content-grounding" | "config-grounding" => FailureMode::Grounding,
-        "doc-preservation" => FailureMode::DocDestroyed,
-        "link-grounding" => FailureMode::LinkInvalid,
-        "phantom-import" => FailureMode::PhantomImport,
-        "test-regression" => FailureMode::TestRegression,
-        "test-integrity" => FailureMode::TestIntegrity,
-        "build" => FailureMode::BuildRetryExhausted,
-        "apply" | "deletion-budget" | "placeholder" | "scratch-file" => FailureMode::PatcherReject,
-        "json" => FailureMode::JsonParseBad,
-        "json-emit" => FailureMode::JsonEmit,
-        "git" => FailureMode::GitRefused,
-        _ => FailureMode::Unknown,
-    }
-}
-
-/// The seeds' trace event for a guard that blocked.
-pub fn fail_event(guard: &str) -> String {
-    match guard {
-        "syntax" => "critic_syntax_check.fail".into(),
-        "config-schema" => "critic_schema_check.fail".into(),
-        "content-grounding" => "critic_content_grounding.fail".into(),
-        "config-grounding" => "critic_config_grounding.fail".into(),
-        "doc-preservation" => "critic_doc_preservation.fail".into(),
-        "link-grounding" => "critic_url_grounding.fail".into(),
-        "symbol-preservation" => "critic_ast_diff.fail".into(),
-        "test-regression" => "critic_test_regression.fail".into(),
-        "build" => "critic_build_retry.fail".into(),
-        "psi-lite" => "critic_psi_lite.fail".into(),
-        other => format!("critic_{}.fail", other.replace('-', "_")),
-    }
-}
+pub use crate::gates::{fail_event, failure_mode};
 
 /// Records observations in the store, fail-open.
 struct Observations {

@@ -1,0 +1,217 @@
+//! The run pipeline's gates beyond the static guards: what stops a candidate patch between the
+//! model's reply and the commit, each with one metadata record (slug, phase, failure mode for
+//! the store, the seeds' trace event, documentation), so `slopguard guards` can list and
+//! explain them and the run loop maps every rejection the same way.
+//!
+//! The static guards carry their own records (`slopguard_guards::registry`); [`failure_mode`]
+//! and [`fail_event`] cover both, and a test checks that every registered static guard has a
+//! failure mode (no silent default).
+
+use slopguard_store::FailureMode;
+
+/// When a gate runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Phase {
+    /// Reading the reply and turning it into a change (before any guard).
+    Apply,
+    /// On the written worktree: toolchain runs.
+    Dynamic,
+    /// While planning: drops subtasks before any model call.
+    Plan,
+}
+
+/// One gate of the run pipeline.
+#[derive(Debug, Clone, Copy)]
+pub struct Gate {
+    /// Slug, as in guard activity records and feedback (`test-regression`).
+    pub slug: &'static str,
+    /// The seeds' code, when there is one (`G8`).
+    pub code: Option<&'static str>,
+    /// When it runs.
+    pub phase: Phase,
+    /// One line: what it stops.
+    pub summary: &'static str,
+    /// The failure mode recorded in the store when it blocks.
+    pub mode: FailureMode,
+    /// The trace event emitted when it blocks.
+    pub event: &'static str,
+    /// Its documentation (Markdown).
+    pub doc: &'static str,
+}
+
+/// Every gate of the run pipeline that is not a static guard, in pipeline order.
+pub const GATES: &[Gate] = &[
+    Gate {
+        slug: "llm",
+        code: None,
+        phase: Phase::Apply,
+        summary: "the model call failed (HTTP error, bad answer); an unreachable endpoint stops the run, resumable",
+        mode: FailureMode::Unknown,
+        event: "critic_llm.fail",
+        doc: "# llm\n\nThe model call of a candidate failed: the server answered with an HTTP error or \
+              something that is not a chat completion. The candidate is rejected and the next one is \
+              sampled. An endpoint that does not answer at all stops the run with exit 2; \
+              `slopguard run --resume` continues at the same subtask.\n",
+    },
+    Gate {
+        slug: "json",
+        code: None,
+        phase: Phase::Apply,
+        summary: "the reply cannot be read: no file in it, a fence cut off at max_tokens",
+        mode: FailureMode::JsonParseBad,
+        event: "critic_json.fail",
+        doc: "# json (unreadable reply)\n\nThe reply has no file the worker can use: prose only, a code \
+              block without a path when several files were shown, a fence cut off at `max_tokens`, \
+              malformed SEARCH/REPLACE blocks. Recorded as `json_parse_bad` (the store's mode for \
+              unparseable model output). The feedback says what shape was expected.\n",
+    },
+    Gate {
+        slug: "apply",
+        code: None,
+        phase: Phase::Apply,
+        summary: "edits that cannot be applied: search text not found or ambiguous, elided whole files, files outside the list",
+        mode: FailureMode::PatcherReject,
+        event: "critic_apply.fail",
+        doc: "# apply\n\nThe reply was read but cannot become a change: a SEARCH text that no matcher of \
+              the chain finds (the feedback quotes the file's closest lines) or that occurs in several \
+              places; a whole file that elides code (`# ... rest unchanged`, a bare `...` the file did \
+              not have); a whole file for a file not shown in full, or not among the files to change; \
+              a definition-only answer that does not define the definition asked for; an answer that \
+              changes only blank lines or spaces.\n",
+    },
+    Gate {
+        slug: "build",
+        code: None,
+        phase: Phase::Dynamic,
+        summary: "the project no longer builds: cargo check, go build + vet, tsc --noEmit, Python compile",
+        mode: FailureMode::BuildRetryExhausted,
+        event: "critic_build_retry.fail",
+        doc: "# build\n\nRuns on the written worktree: `cargo check --all-targets`, `go build ./...` and \
+              `go vet ./...`, `tsc --noEmit` (TypeScript with tsc available), and a compile of every \
+              Python file. A failure reverts the candidate; its last lines are the feedback. A missing \
+              toolchain skips the gate with the reason, never passes it silently.\n",
+    },
+    Gate {
+        slug: "test-regression",
+        code: Some("G8"),
+        phase: Phase::Dynamic,
+        summary: "tests that passed at the baseline fail now, or the suite no longer runs",
+        mode: FailureMode::TestRegression,
+        event: "critic_test_regression.fail",
+        doc: "# test-regression (G8)\n\nThe project's tests run with its own runner after the build \
+              passed. A test that passed at the run's baseline and fails now blocks, and so does a \
+              suite that no longer runs (compile or collection error). The baseline advances when a \
+              patch lands, so tests it fixed count as passing from then on.\n",
+    },
+    Gate {
+        slug: "test-integrity",
+        code: None,
+        phase: Phase::Dynamic,
+        summary: "fewer tests run than at the baseline (the dynamic half of test-integrity)",
+        mode: FailureMode::TestIntegrity,
+        event: "critic_test_integrity.fail",
+        doc: "# test-integrity (dynamic)\n\nFewer tests collected than at the baseline: deleted, renamed \
+              away or disabled tests. The static half (skip markers, removed assertions) runs with the \
+              static guards.\n",
+    },
+    Gate {
+        slug: "tests",
+        code: None,
+        phase: Phase::Dynamic,
+        summary: "a subtask behind failing tests lands only when its patch makes at least one of them pass",
+        mode: FailureMode::TestRegression,
+        event: "worker.tests.still_failing",
+        doc: "# tests (the failing tests must pass)\n\nA subtask about the baseline's failing tests has \
+              them as targets. A candidate that passes every other gate but leaves all of them failing \
+              is rejected; its feedback is what the tests printed after the patch. Among candidates the \
+              one that fixes every target lands at once; otherwise the one that fixed the most.\n",
+    },
+    Gate {
+        slug: "failure-memory",
+        code: Some("G9"),
+        phase: Phase::Plan,
+        summary: "subtasks on files that failed repeatedly in this repository are dropped from the plan",
+        mode: FailureMode::Unknown,
+        event: "plan.occam_filter",
+        doc: "# failure-memory (G9)\n\nBefore execution, the store's recent observations of this \
+              repository are read: a subtask whose files failed at least the threshold number of times \
+              (`--g9-threshold`, default 2) is dropped from the plan, so a run does not spend its budget \
+              where earlier runs failed.\n",
+    },
+];
+
+/// The gate with `slug` or code.
+pub fn find(name: &str) -> Option<&'static Gate> {
+    GATES
+        .iter()
+        .find(|g| g.slug == name || g.code.is_some_and(|c| c.eq_ignore_ascii_case(name)))
+}
+
+/// The store's failure mode for a guard or gate that blocked.
+pub fn failure_mode(slug: &str) -> FailureMode {
+    if let Some(g) = find(slug) {
+        return g.mode;
+    }
+    match slug {
+        "containment" => FailureMode::Denylist,
+        "manifest-block" => FailureMode::ManifestBlock,
+        "syntax" => FailureMode::SyntaxInvalid,
+        "symbol-preservation" | "dangling-import" => FailureMode::AstDiff,
+        "config-schema" => FailureMode::SchemaInvalid,
+        "content-grounding" | "config-grounding" | "psi-lite" => FailureMode::Grounding,
+        "doc-preservation" => FailureMode::DocDestroyed,
+        "link-grounding" => FailureMode::LinkInvalid,
+        "phantom-import" => FailureMode::PhantomImport,
+        "deletion-budget" | "placeholder" | "scratch-file" => FailureMode::PatcherReject,
+        "git" => FailureMode::GitRefused,
+        _ => FailureMode::Unknown,
+    }
+}
+
+/// The seeds' trace event for a guard or gate that blocked.
+pub fn fail_event(slug: &str) -> String {
+    if let Some(g) = find(slug) {
+        return g.event.to_string();
+    }
+    match slug {
+        "syntax" => "critic_syntax_check.fail".into(),
+        "config-schema" => "critic_schema_check.fail".into(),
+        "content-grounding" => "critic_content_grounding.fail".into(),
+        "config-grounding" => "critic_config_grounding.fail".into(),
+        "doc-preservation" => "critic_doc_preservation.fail".into(),
+        "link-grounding" => "critic_url_grounding.fail".into(),
+        "symbol-preservation" => "critic_ast_diff.fail".into(),
+        "psi-lite" => "critic_psi_lite.fail".into(),
+        other => format!("critic_{}.fail", other.replace('-', "_")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_static_guard_has_a_failure_mode() {
+        for g in slopguard_guards::registry() {
+            let slug = g.info().slug;
+            assert_ne!(
+                failure_mode(slug),
+                FailureMode::Unknown,
+                "static guard `{slug}` has no failure mode"
+            );
+        }
+    }
+
+    #[test]
+    fn gates_are_found_by_slug_and_code() {
+        assert_eq!(find("G8").map(|g| g.slug), Some("test-regression"));
+        assert_eq!(find("build").map(|g| g.phase), Some(Phase::Dynamic));
+        assert_eq!(failure_mode("apply"), FailureMode::PatcherReject);
+        assert_eq!(fail_event("test-regression"), "critic_test_regression.fail");
+        assert_eq!(fail_event("symbol-preservation"), "critic_ast_diff.fail");
+        for g in GATES {
+            assert!(g.doc.starts_with("# "), "{}", g.slug);
+        }
+    }
+}
