@@ -138,6 +138,7 @@ fn is_noise(line: &str) -> bool {
     let t = line.trim();
     t.is_empty()
         || (t.len() >= 8 && t.chars().all(|c| "=-_~*".contains(c)))
+        || t.chars().all(|c| c == '^' || c == '~' || c == ' ')
         || t.starts_with("duration_ms")
         || t.starts_with("type: '")
         || t.starts_with("failureType")
