@@ -110,7 +110,7 @@ fn opts(repo: &Path, url: &str, db: &str, wt: &Path) -> RunOptions {
         measure_after: false,
         worktree: Some(wt.to_path_buf()),
         dynamic: DynamicOptions::default(),
-        candidates: 1,
+        candidates: slopguard_agent::run::candidates::CandidateCount::Fixed(1),
         ..RunOptions::default()
     }
 }

@@ -263,7 +263,10 @@ fn guards_list_and_explain() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("symbol-preservation"));
     // The run pipeline's gates are listed and explained too.
-    assert!(text.contains("test-regression") && text.contains("failure-memory"), "{text}");
+    assert!(
+        text.contains("test-regression") && text.contains("failure-memory"),
+        "{text}"
+    );
     let out = slopguard(repo.path(), &["guards", "explain", "G8"]);
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("# test-regression (G8)"));
     let out = slopguard(repo.path(), &["guards", "explain", "build"]);

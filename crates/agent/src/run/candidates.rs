@@ -6,7 +6,72 @@
 //! candidates the same, the order in which survivors meet the toolchain, and the ranking of a
 //! rejected attempt's candidates for the next attempt's feedback.
 
+use std::time::Duration;
+
 use slopguard_change::ChangeSet;
+
+/// How many candidates an attempt samples.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CandidateCount {
+    /// Exactly this many (fewer only when the subtask budget runs out).
+    Fixed(u32),
+    /// As many as the model's speed lets fit in the attempt's share of the subtask budget,
+    /// between [`AUTO_MIN`] and [`AUTO_MAX`].
+    Auto,
+}
+
+/// Fewest candidates per attempt with [`CandidateCount::Auto`].
+pub const AUTO_MIN: u32 = 2;
+/// Most candidates per attempt with [`CandidateCount::Auto`].
+pub const AUTO_MAX: u32 = 8;
+
+impl std::str::FromStr for CandidateCount {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim() {
+            "auto" => Ok(CandidateCount::Auto),
+            n => n
+                .parse::<u32>()
+                .ok()
+                .filter(|n| *n >= 1)
+                .map(CandidateCount::Fixed)
+                .ok_or_else(|| {
+                    format!("`{s}` is not a number of candidates (1 or more) or `auto`")
+                }),
+        }
+    }
+}
+
+/// The clock of one attempt, for deciding whether another candidate may start.
+#[derive(Debug, Clone, Copy)]
+pub struct AttemptClock {
+    /// Time spent in this attempt so far.
+    pub elapsed: Duration,
+    /// The attempt's share of the subtask budget.
+    pub share: Duration,
+    /// What is left of the subtask budget.
+    pub subtask_left: Duration,
+    /// How long the last model call took (zero before the first).
+    pub last_call: Duration,
+}
+
+/// Whether candidate `index` (0-based) may start: the first always does; no candidate starts
+/// when the subtask budget cannot pay for another call as long as the last; with
+/// [`CandidateCount::Auto`], the next starts while it fits in the attempt's share.
+pub fn may_sample(count: CandidateCount, index: u32, clock: AttemptClock) -> bool {
+    if index == 0 {
+        return true;
+    }
+    if clock.subtask_left < clock.last_call {
+        return false;
+    }
+    match count {
+        CandidateCount::Fixed(k) => index < k,
+        CandidateCount::Auto => {
+            index < AUTO_MIN || (index < AUTO_MAX && clock.elapsed + clock.last_call <= clock.share)
+        }
+    }
+}
 
 /// Temperatures of an attempt's candidates: the first candidate of the first attempt is nearly
 /// greedy, every later one hotter, so a retry cannot repeat a rejected reply word for word.
@@ -160,6 +225,34 @@ mod tests {
         assert_eq!(normalised_key(&a), normalised_key(&b));
         assert_ne!(normalised_key(&a), normalised_key(&c));
         assert_eq!(changed_lines(&a), 2);
+    }
+
+    #[test]
+    fn candidate_counts() {
+        let s = |secs: u64| Duration::from_secs(secs);
+        let clock = |elapsed, last| AttemptClock {
+            elapsed: s(elapsed),
+            share: s(200),
+            subtask_left: s(600 - elapsed),
+            last_call: s(last),
+        };
+        assert_eq!("auto".parse(), Ok(CandidateCount::Auto));
+        assert_eq!("3".parse(), Ok(CandidateCount::Fixed(3)));
+        assert!("0".parse::<CandidateCount>().is_err());
+        assert!(may_sample(CandidateCount::Fixed(3), 2, clock(10, 5)));
+        assert!(!may_sample(CandidateCount::Fixed(3), 3, clock(10, 5)));
+        // Auto: a fast model gets up to AUTO_MAX, a slow one AUTO_MIN.
+        assert!(may_sample(CandidateCount::Auto, 7, clock(70, 10)));
+        assert!(!may_sample(CandidateCount::Auto, 8, clock(80, 10)));
+        assert!(may_sample(CandidateCount::Auto, 1, clock(150, 150)));
+        assert!(!may_sample(CandidateCount::Auto, 2, clock(150, 150)));
+        // The subtask budget stops everything but the first.
+        let spent = AttemptClock {
+            subtask_left: s(1),
+            ..clock(10, 5)
+        };
+        assert!(!may_sample(CandidateCount::Fixed(3), 1, spent));
+        assert!(may_sample(CandidateCount::Fixed(3), 0, spent));
     }
 
     #[test]

@@ -78,8 +78,8 @@ pub struct RunOptions {
     pub worktree: Option<PathBuf>,
     /// Keep the worktree after the run.
     pub keep_worktree: bool,
-    /// Candidate replies sampled per attempt (fewer when the subtask budget runs out).
-    pub candidates: u32,
+    /// Candidate replies sampled per attempt.
+    pub candidates: candidates::CandidateCount,
     /// Wall-clock budget of one subtask: no new candidate or attempt starts after it.
     pub subtask_budget: Duration,
     /// Wall-clock budget of the run: once spent, subtasks not about failing tests are skipped.
@@ -108,7 +108,7 @@ impl Default for RunOptions {
             file_budget_tokens: 6000,
             worktree: None,
             keep_worktree: false,
-            candidates: 3,
+            candidates: candidates::CandidateCount::Auto,
             subtask_budget: Duration::from_secs(600),
             run_budget: None,
         }
@@ -1053,9 +1053,15 @@ fn run_attempt(
     let tree: Arc<dyn Tree> = Arc::new(WorkTree::new(&cx.worktree));
     let prompts = attempt_prompts(cx, run, tree.as_ref(), attempt, feedback);
     let mut last_call = Duration::ZERO;
-    for index in 0..cx.opts.candidates.max(1) {
-        let left = cx.opts.subtask_budget.saturating_sub(run.started.elapsed());
-        if index > 0 && left < last_call {
+    let share = cx.opts.subtask_budget / cx.state.max_attempts.max(1);
+    for index in 0..candidates::AUTO_MAX.max(fixed_count(cx.opts.candidates)) {
+        let clock = candidates::AttemptClock {
+            elapsed: work.start.elapsed(),
+            share,
+            subtask_left: cx.opts.subtask_budget.saturating_sub(run.started.elapsed()),
+            last_call,
+        };
+        if !candidates::may_sample(cx.opts.candidates, index, clock) {
             break;
         }
         let pr = &prompts[index as usize % prompts.len()];
@@ -1093,6 +1099,13 @@ fn run_attempt(
         work.tool,
     );
     Ok(AttemptEnd::Rejected(fb))
+}
+
+fn fixed_count(count: candidates::CandidateCount) -> u32 {
+    match count {
+        candidates::CandidateCount::Fixed(k) => k,
+        candidates::CandidateCount::Auto => 0,
+    }
 }
 
 /// The attempt's prompts, one per answer format, used by the candidates in turn: the format

@@ -113,10 +113,11 @@ pub struct RunArgs {
     #[arg(long)]
     pub keep_worktree: bool,
 
-    /// Candidate replies sampled per attempt; the toolchain picks the one that makes the
-    /// failing tests pass (most votes, then smallest). Fewer when the subtask budget runs out.
-    #[arg(long, env = "SLOPGUARD_CANDIDATES", default_value_t = 3)]
-    pub candidates: u32,
+    /// Candidate replies sampled per attempt, or `auto`: as many as the model's speed fits in
+    /// the attempt's share of the subtask budget (2 to 8). The toolchain picks the one that
+    /// makes the failing tests pass (most votes, then smallest).
+    #[arg(long, env = "SLOPGUARD_CANDIDATES", default_value = "auto")]
+    pub candidates: slopguard_agent::run::candidates::CandidateCount,
 
     /// Wall-clock budget of one subtask in seconds: no candidate or attempt starts after it.
     #[arg(long, env = "SLOPGUARD_SUBTASK_BUDGET", default_value_t = 600)]
@@ -268,7 +269,7 @@ pub fn run(args: RunArgs, global: &crate::Global) -> anyhow::Result<u8> {
         file_budget_tokens: args.file_budget,
         worktree: args.worktree.clone(),
         keep_worktree: args.keep_worktree,
-        candidates: args.candidates.max(1),
+        candidates: args.candidates,
         subtask_budget: Duration::from_secs(args.subtask_budget.max(1)),
         run_budget: args.run_budget.map(Duration::from_secs),
     };
