@@ -21,6 +21,12 @@ def main(dirs):
         p = os.path.join(d, "scorecards.json")
         if os.path.exists(p):
             reps.append({c["rung"]: c for c in json.load(open(p))})
+        elif os.path.isdir(d):
+            # A repetition whose final table was not written: its per-rung scorecards.
+            cards = [json.load(open(os.path.join(d, f))) for f in sorted(os.listdir(d))
+                     if f.startswith("rung-") and f.endswith(".json")]
+            if cards:
+                reps.append({c["rung"]: c for c in cards})
     if not reps:
         sys.exit("no scorecards.json in the given directories")
     rungs = sorted({r for rep in reps for r in rep})
