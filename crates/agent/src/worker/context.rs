@@ -255,10 +255,16 @@ pub fn function_source(tree: &dyn Tree, path: &str, name: &str) -> Option<(usize
     let lines: Vec<&str> = text.lines().collect();
     let (start, end) = match def {
         Some(d) => (d.start_line as usize, d.end_line as usize),
-        // Tests named by a string (node:test, jest): the line that names them.
+        // Tests named by a string (node:test, jest): from the line that names them to the line
+        // that closes the call at the same indentation.
         None => {
             let i = lines.iter().position(|l| l.contains(name))?;
-            (i + 1, (i + 1 + 15).min(lines.len()))
+            let indent = lines[i].len() - lines[i].trim_start().len();
+            let close = (i + 1..lines.len().min(i + MAX_TEST_LINES)).find(|&j| {
+                let l = lines[j];
+                l.len() - l.trim_start().len() == indent && l.trim_start().starts_with('}')
+            });
+            (i + 1, close.map_or((i + 16).min(lines.len()), |j| j + 1))
         }
     };
     let end = end.min(start + MAX_TEST_LINES - 1).min(lines.len());
@@ -341,6 +347,17 @@ AssertionError: 1 != 1.5\n\
             frame_paths(log, &t),
             vec!["tests/test_stats.py".to_string()]
         );
+    }
+
+    #[test]
+    fn a_test_named_by_a_string_ends_where_its_call_closes() {
+        let t = tree(&[(
+            "test/s.test.js",
+            "test('collapses dashes', () => {\n  assert.strictEqual(slugify('a  b'), 'a-b');\n});\n\ntest('unique', () => {\n  uniqueSlug('x');\n});\n",
+        )]);
+        let (line, src) = function_source(&t, "test/s.test.js", "collapses dashes").unwrap();
+        assert_eq!(line, 1);
+        assert!(src.ends_with("});") && !src.contains("uniqueSlug"), "{src}");
     }
 
     #[test]

@@ -148,8 +148,12 @@ fn normalise_markers(text: &str) -> String {
         };
         match (marker('<'), marker('>')) {
             (Some(word), _) if word != "SEARCH" && !word.contains(' ') => {
-                out.push_str(word);
-                out.push_str("\n<<<<<<< SEARCH\n");
+                // `<<<<<<< src/a.py` names the file; `<<<<<<< HEAD` (git's own marker) does not.
+                if word.contains('.') || word.contains('/') {
+                    out.push_str(word);
+                    out.push('\n');
+                }
+                out.push_str("<<<<<<< SEARCH\n");
             }
             (_, Some(word)) if word != "REPLACE" && !word.contains(' ') => {
                 out.push_str(">>>>>>> REPLACE\n");
@@ -749,6 +753,13 @@ mod tests {
                 replace: "    return a / b\n".into(),
             }]
         );
+    }
+
+    #[test]
+    fn git_conflict_markers_are_search_replace_blocks_of_the_only_file() {
+        let text = "<<<<<<< HEAD\nx = 1\n=======\nx = 2\n>>>>>>> fix\n";
+        let r = parse(text, &exp(&["a.py"])).unwrap();
+        assert_eq!(r.edits[0].path(), "a.py");
     }
 
     #[test]
