@@ -32,6 +32,7 @@ mod imports;
 pub mod markdown;
 mod python_check;
 mod rust_check;
+mod scope;
 mod ts;
 mod types;
 
@@ -75,4 +76,13 @@ pub fn parse_data(format: DataFormat, source: &str) -> Result<serde_json::Value,
 /// JSONC to a typed serde model.
 pub fn strip_jsonc(source: &str) -> String {
     data::strip_jsonc(source)
+}
+
+/// Resolves `name` in one Python, Rust, Go, JavaScript or TypeScript file through the
+/// language's scopes: whether the top scope binds it, whether a local scope does, its top-level
+/// imports, and the lines of the references no local binding captures (methods of the same
+/// name, member accesses, qualified paths and shadowing locals excluded). `None` for the other
+/// languages, and when the file could not be parsed in time.
+pub fn name_uses(language: Language, source: &str, name: &str) -> Option<NameUses> {
+    scope::name_uses(language, source, name)
 }
