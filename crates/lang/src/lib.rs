@@ -10,7 +10,9 @@
 //!   tree-sitter recovers from some real breakage silently, so a precise second check runs
 //!   where one exists: a CPython-rules tokenizer for Python (missing block bodies, bad
 //!   dedents, brackets, strings), `syn` for Rust (the whole file, plus the arguments of
-//!   `println!`-style macros). For C and C++, tree-sitter cannot expand macros, so errors that
+//!   `println!`-style macros, and their format strings' brace grammar), and for Go the
+//!   `{{ }}` delimiters of `text/template` / `html/template` literals passed to `.Parse`.
+//!   For C and C++, tree-sitter cannot expand macros, so errors that
 //!   a macro or an `#ifdef` explains are reported in
 //!   [`SourceAnalysis::uncertain_syntax_errors`] instead of [`SourceAnalysis::syntax_errors`].
 //!   A precise text-level check backs it: brackets that do not balance outside comments,
@@ -27,6 +29,7 @@ mod cfamily;
 mod data;
 mod defs;
 mod detect;
+mod go_template;
 mod hash;
 mod imports;
 pub mod markdown;
