@@ -9,8 +9,10 @@
 //! or a whole fence was flattened onto one line.
 //!
 //! Changelogs are judged like any other doc: by what they lose, not by their name (rotating
-//! release notes into an archive file of the same change keeps them). A doc emptied whole is
-//! not judged: removing a document is the deletion budget's call.
+//! release notes into an archive file of the same change keeps them). Other reference docs
+//! (contributing guides, FAQs, glossaries, migration notes) are not judged: their blocks follow
+//! policy changes. A doc emptied whole is not judged: removing a document is the deletion
+//! budget's call.
 
 use std::collections::BTreeSet;
 
@@ -186,6 +188,23 @@ fn shorten(s: &str) -> String {
     }
 }
 
+/// Changelogs and release notes by file name (`CHANGELOG.md`, `HISTORY.md`, `NEWS.md`, ...).
+fn is_changelog(path: &str) -> bool {
+    let base = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    let stem = base.split('.').next().unwrap_or(&base);
+    matches!(
+        stem,
+        "changelog"
+            | "changes"
+            | "history"
+            | "news"
+            | "release"
+            | "releases"
+            | "release-notes"
+            | "release_notes"
+    )
+}
+
 /// G13 on one modified doc, alone. See [`check_in_change`].
 pub fn check(path: &str, before: &str, after: &str) -> Vec<DocDamage> {
     check_in_change(path, before, after, &[])
@@ -202,6 +221,11 @@ pub fn check_in_change(
     elsewhere: &[&str],
 ) -> Vec<DocDamage> {
     if !markdown::is_markdown_path(path) || after.trim().is_empty() {
+        return Vec::new();
+    }
+    // Contributing guides, FAQs, glossaries and the like change policy, not examples; their
+    // blocks come and go with it. Changelogs are judged.
+    if crate::content::is_reference_doc(path) && !is_changelog(path) {
         return Vec::new();
     }
     let mut out = Vec::new();
