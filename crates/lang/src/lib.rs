@@ -81,11 +81,12 @@ pub fn strip_jsonc(source: &str) -> String {
     data::strip_jsonc(source)
 }
 
-/// Resolves `name` in one Python, Rust, Go, JavaScript or TypeScript file through the
-/// language's scopes: whether the top scope binds it, whether a local scope does, its top-level
-/// imports, and the lines of the references no local binding captures (methods of the same
-/// name, member accesses, qualified paths and shadowing locals excluded). `None` for the other
-/// languages, and when the file could not be parsed in time.
-pub fn name_uses(language: Language, source: &str, name: &str) -> Option<NameUses> {
-    scope::name_uses(language, source, name)
+/// Resolves each of `names` in one Python, Rust, Go, JavaScript or TypeScript file through the
+/// language's scopes (one parse for all of them): whether the top scope binds it, whether a
+/// local scope does, its top-level imports, and the lines of the references no local binding
+/// captures (methods of the same name, member accesses, qualified paths and shadowing locals
+/// excluded). One result per name, in order. `None` for the other languages, and when the file
+/// could not be parsed in time.
+pub fn names_uses(language: Language, source: &str, names: &[&str]) -> Option<Vec<NameUses>> {
+    scope::names_uses(language, source, names)
 }

@@ -30,8 +30,8 @@ enum Site {
     Ref,
 }
 
-/// See [`crate::name_uses`].
-pub fn name_uses(lang: Language, src: &str, name: &str) -> Option<NameUses> {
+/// See [`crate::names_uses`]: one parse and one walk for every name.
+pub fn names_uses(lang: Language, src: &str, names: &[&str]) -> Option<Vec<NameUses>> {
     if !matches!(
         lang,
         Language::Python
@@ -43,25 +43,28 @@ pub fn name_uses(lang: Language, src: &str, name: &str) -> Option<NameUses> {
     ) {
         return None;
     }
-    let mut out = NameUses::default();
-    if name.is_empty() || !src.contains(name) {
-        return Some(out);
+    let mut all: Vec<NameUses> = names.iter().map(|_| NameUses::default()).collect();
+    if names.iter().all(|n| n.is_empty() || !src.contains(n)) {
+        return Some(all);
     }
     let tree = ts::parse(lang, src)?;
-    let mut locals: Vec<usize> = Vec::new();
-    let mut refs: Vec<Node<'_>> = Vec::new();
+    let mut locals: Vec<Vec<usize>> = names.iter().map(|_| Vec::new()).collect();
+    let mut refs: Vec<(usize, Node<'_>)> = Vec::new();
     let mut cursor = tree.walk();
     'walk: loop {
         let node = cursor.node();
-        if is_name_kind(lang, node.kind()) && text(node, src) == name {
+        if is_name_kind(lang, node.kind())
+            && let Some(k) = names.iter().position(|n| *n == text(node, src))
+        {
+            let out = &mut all[k];
             match site(lang, node, src) {
                 Site::Bind(None) => out.top_level_binding = true,
                 Site::Bind(Some(scope)) => {
                     out.local_binding = true;
-                    locals.push(scope);
+                    locals[k].push(scope);
                 }
                 Site::Import(module) => out.imports.push((line_of(node), module)),
-                Site::Ref => refs.push(node),
+                Site::Ref => refs.push((k, node)),
                 Site::Member | Site::Other => {}
             }
             if lang == Language::Python && is_fixture_parameter(node, src) {
@@ -80,23 +83,25 @@ pub fn name_uses(lang: Language, src: &str, name: &str) -> Option<NameUses> {
             }
         }
     }
-    for r in refs {
+    for (k, r) in refs {
         let mut a = r.parent();
         let mut local = false;
         while let Some(n) = a {
-            if locals.contains(&n.id()) {
+            if locals[k].contains(&n.id()) {
                 local = true;
                 break;
             }
             a = n.parent();
         }
         if !local {
-            out.free_uses.push(line_of(r));
+            all[k].free_uses.push(line_of(r));
         }
     }
-    out.free_uses.dedup();
-    out.fixture_params.dedup();
-    Some(out)
+    for u in &mut all {
+        u.free_uses.dedup();
+        u.fixture_params.dedup();
+    }
+    Some(all)
 }
 
 /// Leaf kinds that can carry the name as a binding or a reference.
@@ -387,7 +392,9 @@ fn rust_site(p: Node<'_>, k: &str, child: Node<'_>, node: Node<'_>, src: &str) -
         };
     }
     match k {
-        "scoped_identifier" | "scoped_type_identifier" | "field_expression" => Site::Other,
+        // `Type::name`: the name is qualified; the path (`Type`, `module`) is a reference.
+        "scoped_identifier" | "scoped_type_identifier" if is_field(p, "name", child) => Site::Other,
+        "field_expression" if is_field(p, "field", child) => Site::Other,
         "let_declaration" | "for_expression" | "let_condition" if is_field(p, "pattern", child) => {
             scope_of(lang, Some(p))
         }
@@ -481,7 +488,10 @@ fn js_site(p: Node<'_>, k: &str, child: Node<'_>, node: Node<'_>, src: &str) -> 
         "import_specifier" => Site::Other,
         "import_clause" | "namespace_import" => import_site(lang, p, src),
         "export_specifier" if is_field(p, "alias", child) => Site::Other,
-        "nested_type_identifier" | "nested_identifier" | "member_expression" => Site::Other,
+        // `obj.name`, `ns.Type`: the trailing name is a member; the object is a reference.
+        "member_expression" if is_field(p, "property", child) => Site::Other,
+        "nested_type_identifier" if is_field(p, "name", child) => Site::Other,
+        "nested_identifier" if is_field(p, "property", child) => Site::Other,
         "labeled_statement" | "break_statement" | "continue_statement" => Site::Other,
         _ => Site::Ref,
     }
@@ -527,7 +537,17 @@ mod tests {
     use super::*;
 
     fn uses(lang: Language, src: &str, name: &str) -> NameUses {
-        name_uses(lang, src, name).expect("supported language")
+        let mut v = names_uses(lang, src, &[name]).expect("supported language");
+        v.pop().expect("one result per name")
+    }
+
+    #[test]
+    fn several_names_in_one_walk() {
+        let src = "def a():\n    b = 1\n    return b\n\nprint(a(), b)\n";
+        let v = names_uses(Language::Python, src, &["a", "b", "zz"]).expect("python");
+        assert!(v[0].top_level_binding && v[0].free_uses == vec![5]);
+        assert!(v[1].local_binding && v[1].free_uses == vec![5]);
+        assert_eq!(v[2], NameUses::default());
     }
 
     #[test]
@@ -546,6 +566,12 @@ mod tests {
         let u = uses(Language::Rust, src, "LO");
         assert!(u.local_binding && !u.top_level_binding);
         assert_eq!(u.free_uses, vec![6]);
+        let u = uses(
+            Language::Rust,
+            "fn f() -> Foo { Foo::new() }\nfn g() { x.Foo; y::Foo(); }\n",
+            "Foo",
+        );
+        assert_eq!(u.free_uses, vec![1]);
         let u = uses(
             Language::Rust,
             "use crate::util::{helper, other};\nfn f() { helper() }\n",
@@ -593,10 +619,16 @@ mod tests {
         let u = uses(Language::JavaScript, src, "fmt");
         assert_eq!(u.imports, vec![(1, "./util".to_string())]);
         assert_eq!(u.free_uses, vec![5]);
+        let u = uses(
+            Language::JavaScript,
+            "x.Buffer = 1;\nconst b = Buffer.from('a');\n",
+            "Buffer",
+        );
+        assert_eq!(u.free_uses, vec![2]);
     }
 
     #[test]
     fn other_languages_are_not_resolved() {
-        assert!(name_uses(Language::Java, "class A {}", "A").is_none());
+        assert!(names_uses(Language::Java, "class A {}", &["A"]).is_none());
     }
 }

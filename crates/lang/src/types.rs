@@ -242,7 +242,7 @@ pub struct SourceAnalysis {
 }
 
 /// How one name is bound and used in one source file, resolved through the language's scopes
-/// (see [`crate::name_uses`]).
+/// (see [`crate::names_uses`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct NameUses {
     /// The file's top scope binds the name other than by import: a top-level definition,

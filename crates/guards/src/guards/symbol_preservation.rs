@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use slopguard_lang::{DefKind, Definition, FileKind, Language};
+use slopguard_lang::{DefKind, Definition, FileKind, Language, NameUses};
 
 use crate::{Context, FileView, Finding, Guard, GuardInfo, Severity};
 
@@ -177,9 +177,10 @@ struct Removed<'a> {
     /// Qualifiers under which a qualified use refers to this definition.
     qualifiers: Vec<String>,
     renamed_to: Option<String>,
-    /// Uses are resolved through the language's scopes ([`slopguard_lang::name_uses`]): a free
-    /// definition of Python, Rust, Go, JS or TS.
-    scoped: bool,
+    /// Uses are resolved through the language's scopes ([`slopguard_lang::names_uses`]): a
+    /// free definition of Python, Rust, Go, JS or TS. Holds how the name resolves in its own
+    /// file after the change.
+    scoped: Option<NameUses>,
     /// A namesake remains (a local binding, or a member of the same name in another file of
     /// the change): the removal is silent unless a use still resolves to the dropped one.
     quiet_unless_used: bool,
@@ -251,18 +252,18 @@ fn qualifiers(path: &str, owner: Option<&str>) -> Vec<String> {
     q
 }
 
-/// The first line of `text` (a file of language `lang` at `path`) where a use resolves to the
-/// dropped free definition `r`, by the language's scopes: `Some(None)` when the file has no
-/// such use, `None` when the language has no scope rules (the caller falls back to the word
-/// search). Uses are the references no local binding captures, imports of the name from the
-/// definition's own module, and (for a pytest fixture) test parameters of its name.
-fn scoped_use(text: &str, lang: Language, path: &str, r: &Removed<'_>) -> Option<Option<u32>> {
-    let u = slopguard_lang::name_uses(lang, text, r.rname)?;
+/// The first line of `text` (a file of language `lang` at `path`, where the name resolves as
+/// `u` says) where a use resolves to the dropped free definition `r`. Uses are the references
+/// no local binding captures, imports of the name from the definition's own module, and (for
+/// a pytest fixture) test parameters of its name; qualified uses come from the word search.
+fn scoped_use(
+    u: &NameUses,
+    text: &str,
+    lang: Language,
+    path: &str,
+    r: &Removed<'_>,
+) -> Option<u32> {
     let same_file = path == r.path;
-    // Another file that defines the name itself uses its own.
-    if !same_file && u.top_level_binding {
-        return Some(None);
-    }
     // Imports of the name from a module that is not the dropped definition's are a namesake's.
     let relative = |m: &str| m.starts_with('.') || matches!(m, "self" | "super" | "crate");
     let mine = |m: &str| {
@@ -278,7 +279,7 @@ fn scoped_use(text: &str, lang: Language, path: &str, r: &Removed<'_>) -> Option
         .map(|(l, _)| *l)
         .collect();
     if !same_file && !u.imports.is_empty() && imports.is_empty() {
-        return Some(None);
+        return None;
     }
     // Go resolves bare names within the package (the directory) only.
     fn dir(p: &str) -> &str {
@@ -293,7 +294,7 @@ fn scoped_use(text: &str, lang: Language, path: &str, r: &Removed<'_>) -> Option
         lines.extend(&u.fixture_params);
     }
     lines.extend(first_use(text, r, same_file, false));
-    Some(lines.into_iter().min())
+    lines.into_iter().min()
 }
 
 /// A use of a dropped symbol somewhere after the change.
@@ -321,10 +322,9 @@ fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option<Vec<Use>>>
             .get(r.path)
             .and_then(|c| c.after.as_deref())
             .and_then(crate::context::decode_text)
-            && let Some(line) = match r.scoped {
-                true => scoped_use(text, r.lang, r.path, r)
-                    .unwrap_or_else(|| first_use(text, r, true, true)),
-                false => first_use(text, r, true, true),
+            && let Some(line) = match &r.scoped {
+                Some(u) => scoped_use(u, text, r.lang, r.path, r),
+                None => first_use(text, r, true, true),
             }
             && let Some(v) = result[i].as_mut()
         {
@@ -361,10 +361,56 @@ fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option<Vec<Use>>>
             continue;
         };
         let mut parsed = None;
+        // Scope-aware definitions: one resolution of all their names in this file, which also
+        // tells whether the file defines a name itself (no definitions pass needed).
+        let scoped: Vec<usize> = (0..removed.len())
+            .filter(|&i| {
+                let r = &removed[i];
+                r.scoped.is_some()
+                    && path != r.path
+                    && family(other) == family(r.lang)
+                    && word_positions(text, r.rname).next().is_some()
+            })
+            .collect();
+        let names: Vec<&str> = scoped.iter().map(|&i| removed[i].rname).collect();
+        let resolved = match names.is_empty() {
+            true => None,
+            false => slopguard_lang::names_uses(other, text, &names),
+        };
+        if let Some(resolved) = &resolved {
+            for (u, &i) in resolved.iter().zip(&scoped) {
+                // A file that binds the name at top level uses its own; when that binding is a
+                // definition, uses elsewhere may refer to it too.
+                if u.top_level_binding {
+                    let a = match view.and_then(|v| v.after_analysis()) {
+                        Some(a) => a,
+                        None => parsed.get_or_insert_with(|| slopguard_lang::analyze(other, text)),
+                    };
+                    let rname = removed[i].rname;
+                    if a.definitions
+                        .iter()
+                        .any(|d| reference_name(d) == rname && split_member(&d.name).0.is_none())
+                    {
+                        result[i] = None;
+                    }
+                    continue;
+                }
+                if let (Some(line), Some(v)) = (
+                    scoped_use(u, text, other, &path, &removed[i]),
+                    result[i].as_mut(),
+                ) {
+                    v.push(Use {
+                        path: path.clone(),
+                        line,
+                    });
+                }
+            }
+        }
         for (i, r) in removed.iter().enumerate() {
             if path == r.path
                 || family(other) != family(r.lang)
                 || word_positions(text, r.rname).next().is_none()
+                || (resolved.is_some() && scoped.contains(&i))
             {
                 continue;
             }
@@ -377,17 +423,6 @@ fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option<Vec<Use>>>
                 .any(|d| reference_name(d) == r.rname && split_member(&d.name).0 == r.owner)
             {
                 result[i] = None;
-                continue;
-            }
-            if r.scoped
-                && let Some(found) = scoped_use(text, other, &path, r)
-            {
-                if let (Some(line), Some(v)) = (found, result[i].as_mut()) {
-                    v.push(Use {
-                        path: path.clone(),
-                        line,
-                    });
-                }
                 continue;
             }
             // The file binds the name itself (a local, a parameter): its uses are its own.
@@ -508,6 +543,22 @@ fn is_builtin(lang: Language, name: &str) -> bool {
         "clearTimeout",
         "structuredClone",
         "queueMicrotask",
+        // Node.js globals (`var Buffer = require('safe-buffer').Buffer` polyfills).
+        "Buffer",
+        "process",
+        "global",
+        "globalThis",
+        "console",
+        "URL",
+        "URLSearchParams",
+        "TextEncoder",
+        "TextDecoder",
+        "AbortController",
+        "setImmediate",
+        "clearImmediate",
+        "setInterval",
+        "clearInterval",
+        "fetch",
     ];
     match lang {
         Language::Python => PYTHON.contains(&name),
@@ -547,6 +598,19 @@ impl SymbolPreservation {
             .collect();
         let after_text = file.after_text().unwrap_or_default();
         let before_text = file.before_text().unwrap_or_default();
+        // Free definitions of the scope-aware languages: a namesake method or local is not the
+        // definition, only a top-level binding or import is. One resolution for all names.
+        let free: Vec<&str> = old
+            .iter()
+            .filter(|(n, d)| !new.contains_key(*n) && d.kind != DefKind::Impl)
+            .map(|(n, _)| split_member(n))
+            .filter(|(owner, rname)| owner.is_none() && rname.len() >= 2)
+            .map(|(_, rname)| rname)
+            .collect();
+        let resolved = match free.is_empty() {
+            true => None,
+            false => slopguard_lang::names_uses(lang, after_text, &free),
+        };
         let mut out = Vec::new();
         for (name, def) in old {
             if new.contains_key(name) || def.kind == DefKind::Impl || name.contains('\'') {
@@ -556,12 +620,13 @@ impl SymbolPreservation {
             if rname.len() < 2 {
                 continue;
             }
-            // Free definitions of the scope-aware languages: a namesake method or local is not
-            // the definition, only a top-level binding or import is.
-            let scope = owner
-                .is_none()
-                .then(|| slopguard_lang::name_uses(lang, after_text, rname))
-                .flatten();
+            let scope = resolved.as_ref().and_then(|v| {
+                let k = free
+                    .iter()
+                    .position(|n| *n == rname)
+                    .filter(|_| owner.is_none())?;
+                v.get(k).cloned()
+            });
             let namesake_elsewhere = |member: bool| {
                 cx.files().iter().any(|f| {
                     f.path() != path
@@ -615,7 +680,7 @@ impl SymbolPreservation {
                 owner,
                 qualifiers: qualifiers(path, owner),
                 renamed_to,
-                scoped: scope.is_some(),
+                scoped: scope,
                 quiet_unless_used,
                 fixture,
             });
