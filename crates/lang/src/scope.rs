@@ -431,6 +431,14 @@ fn rust_site(p: Node<'_>, k: &str, child: Node<'_>, node: Node<'_>, src: &str) -
 
 fn go_site(p: Node<'_>, k: &str, child: Node<'_>) -> Site {
     let lang = Language::Go;
+    // `T{name: v}`: the key of a composite literal names a field (a map keyed by a variable
+    // is rare enough to lose).
+    let is_key = |kv: Node<'_>, key: Node<'_>| {
+        kv.kind() == "keyed_element" && kv.named_child(0).is_some_and(|c| c.id() == key.id())
+    };
+    if is_key(p, child) || (k == "literal_element" && p.parent().is_some_and(|kv| is_key(kv, p))) {
+        return Site::Other;
+    }
     match k {
         "qualified_type" => Site::Other,
         "short_var_declaration" | "range_clause" if is_field(p, "left", child) => {
@@ -589,6 +597,8 @@ mod tests {
         let u = uses(Language::Go, src, "reset");
         assert!(!u.top_level_binding);
         assert_eq!(u.free_uses, vec![9]);
+        let src = "package p\n\nvar cases = []struct{ pkgName string }{{pkgName: \"x\"}}\nvar m = map[string]int{\"a\": pkgName}\n";
+        assert_eq!(uses(Language::Go, src, "pkgName").free_uses, vec![4]);
     }
 
     #[test]
