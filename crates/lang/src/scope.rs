@@ -508,28 +508,31 @@ fn js_site(p: Node<'_>, k: &str, child: Node<'_>, node: Node<'_>, src: &str) -> 
 /// Python: whether `node` is a parameter of a test function (`def test_x(runner)`) or of a
 /// pytest fixture — pytest passes fixtures by parameter name.
 fn is_fixture_parameter(node: Node<'_>, src: &str) -> bool {
-    fixture_function(node, src).is_some()
-}
-
-fn fixture_function<'s>(node: Node<'_>, src: &'s str) -> Option<&'s str> {
-    let mut p = node.parent()?;
-    if matches!(
-        p.kind(),
-        "default_parameter" | "typed_parameter" | "typed_default_parameter"
-    ) {
-        if p.child_by_field_name("type")
-            .is_some_and(|t| t.id() == node.id())
-        {
-            return None;
+    let Some(mut p) = node.parent() else {
+        return false;
+    };
+    match p.kind() {
+        // `runner=None`, `runner: CliRunner`: the name, not the default or the type.
+        "default_parameter" | "typed_default_parameter" if !is_field(p, "name", node) => {
+            return false;
         }
-        p = p.parent()?;
+        "typed_parameter" if is_field(p, "type", node) => return false,
+        "default_parameter" | "typed_default_parameter" | "typed_parameter" => match p.parent() {
+            Some(pp) => p = pp,
+            None => return false,
+        },
+        _ => {}
     }
-    if p.kind() != "parameters" {
-        return None;
-    }
-    let f = p.parent().filter(|f| f.kind() == "function_definition")?;
-    let name = text(f.child_by_field_name("name")?, src);
-    let decorated = f
+    let Some(f) = p
+        .parent()
+        .filter(|f| p.kind() == "parameters" && f.kind() == "function_definition")
+    else {
+        return false;
+    };
+    let is_test = f
+        .child_by_field_name("name")
+        .is_some_and(|n| text(n, src).starts_with("test"));
+    let is_fixture = f
         .parent()
         .filter(|d| d.kind() == "decorated_definition")
         .is_some_and(|d| {
@@ -537,7 +540,7 @@ fn fixture_function<'s>(node: Node<'_>, src: &'s str) -> Option<&'s str> {
             d.named_children(&mut c)
                 .any(|x| x.kind() == "decorator" && text(x, src).contains("fixture"))
         });
-    (name.starts_with("test") || decorated).then_some(name)
+    is_test || is_fixture
 }
 
 #[cfg(test)]
@@ -608,6 +611,11 @@ mod tests {
         assert!(!u.top_level_binding && u.local_binding);
         assert!(u.free_uses.is_empty(), "{u:?}");
         assert_eq!(u.fixture_params, vec![9]);
+        let src = "def test_a(\n    x=runner,\n    runner=None,\n):\n    pass\n\ndef helper(runner):\n    pass\n";
+        assert_eq!(
+            uses(Language::Python, src, "runner").fixture_params,
+            vec![3]
+        );
         let u = uses(
             Language::Python,
             "from six import helper\nhelper(1)\n",
