@@ -81,6 +81,15 @@ pub fn strip_jsonc(source: &str) -> String {
     data::strip_jsonc(source)
 }
 
+/// The first `{{ }}` delimiter error of a Go `text/template` / `html/template` text (a
+/// `*.gotmpl` or `*.gohtml` file): an action opened by `{{` and not closed by `}}` before the
+/// next `{{` or the end. `None` when the delimiters are well formed.
+pub fn go_template_error(text: &str) -> Option<SyntaxError> {
+    let (at, why) = go_template::delimiter_error(text)?;
+    let (line, column) = ts::line_col(text, at);
+    Some(SyntaxError::new(line, column, why))
+}
+
 /// Resolves each of `names` in one Python, Rust, Go, JavaScript or TypeScript file through the
 /// language's scopes (one parse for all of them): whether the top scope binds it, whether a
 /// local scope does, its top-level imports, and the lines of the references no local binding
