@@ -3,15 +3,22 @@
 //!
 //! Two checks on a modified Markdown file: (1) the characters inside fenced code blocks fall
 //! below [`KEEP_RATIO`] of the original when the original had at least [`MIN_ORIGINAL_CHARS`];
-//! (2) a line that contains two or more literal `\n` sequences appears in a fenced block (or,
-//! when the whole fence was flattened onto one line, anywhere) and was not already in the
-//! original.
+//! code lines that moved into new Markdown table rows of the same document, or into another
+//! file of the same change, count as kept; (2) a fenced block's new lines carry two or more
+//! literal `\n` sequences between them (or one that joins two lines of the original's code),
+//! or a whole fence was flattened onto one line.
+//!
+//! Changelogs are judged like any other doc: by what they lose, not by their name (rotating
+//! release notes into an archive file of the same change keeps them). Other reference docs
+//! (contributing guides, FAQs, glossaries, migration notes) are not judged: their blocks follow
+//! policy changes. A doc emptied whole is not judged: removing a document is the deletion
+//! budget's call.
 
 use std::collections::BTreeSet;
 
 use serde::Serialize;
 
-use crate::markdown;
+use crate::markdown::{self, Doc};
 
 /// Share of fenced code characters a modification must keep.
 pub const KEEP_RATIO: f64 = 0.30;
@@ -70,28 +77,105 @@ pub fn unquoted_literal_newlines(line: &str) -> usize {
     count
 }
 
-fn literal_nl_lines(text: &str, fenced_only: bool) -> Vec<(u32, usize, String)> {
-    let doc = markdown::parse(text);
+/// Literal `\n` damage in the fenced blocks of `after`, counted per block over the lines the
+/// original did not have: (line of the first damaged line, count in the block, that line).
+/// One sequence is enough when it joins two lines of the original's code (`cargo build\ncargo
+/// test` where the original had them on two lines).
+fn literal_nl_blocks(before: &Doc, after: &Doc) -> Vec<(u32, usize, String)> {
+    let old_lines: BTreeSet<&str> = fenced_lines(before).collect();
     let mut out = Vec::new();
-    if fenced_only {
-        for b in doc.code_blocks.iter().filter(|b| b.fenced) {
-            for (i, l) in b.text.lines().enumerate() {
-                let n = unquoted_literal_newlines(l);
-                if n >= 2 {
-                    out.push((b.line + 1 + i as u32, n, l.to_string()));
-                }
+    for b in after.code_blocks.iter().filter(|b| b.fenced) {
+        let mut first: Option<(u32, String)> = None;
+        let mut count = 0;
+        let mut joins = false;
+        for (i, l) in b.text.lines().enumerate() {
+            if old_lines.contains(l.trim()) {
+                continue;
             }
+            let n = unquoted_literal_newlines(l);
+            if n == 0 {
+                continue;
+            }
+            count += n;
+            joins |= n == 1 && {
+                let mut parts = l.splitn(2, "\\n").map(str::trim);
+                let (a, z) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+                !a.is_empty() && !z.is_empty() && old_lines.contains(a) && old_lines.contains(z)
+            };
+            first.get_or_insert((b.line + 1 + i as u32, l.to_string()));
         }
-    } else {
-        // A fence flattened onto one line: "```bash\ncargo build\n```" as literal text.
-        for (i, l) in text.lines().enumerate() {
-            let n = l.matches("\\n").count();
-            if n >= 2 && (l.contains("```\\n") || l.contains("\\n```")) {
-                out.push((i as u32 + 1, n, l.to_string()));
-            }
+        if let Some((line, l)) = first.filter(|_| count >= 2 || joins) {
+            out.push((line, count, l));
         }
     }
     out
+}
+
+/// A fence flattened onto one line: "```bash\ncargo build\n```" as literal text.
+fn flattened_fences(text: &str) -> Vec<(u32, usize, String)> {
+    let mut out = Vec::new();
+    for (i, l) in text.lines().enumerate() {
+        let n = l.matches("\\n").count();
+        if n >= 2 && (l.contains("```\\n") || l.contains("\\n```")) {
+            out.push((i as u32 + 1, n, l.to_string()));
+        }
+    }
+    out
+}
+
+/// The trimmed, non-blank lines of a document's fenced code.
+fn fenced_lines(doc: &Doc) -> impl Iterator<Item = &str> {
+    doc.code_blocks
+        .iter()
+        .filter(|b| b.fenced)
+        .flat_map(|b| b.text.lines())
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+}
+
+/// The words and figures a line of output or a table row carries, punctuation trimmed:
+/// `bench:   1,234 ns/iter (+/- 56)` -> `bench`, `1,234`, `ns/iter`, `56`.
+fn significant_tokens(line: &str) -> impl Iterator<Item = &str> {
+    line.split(|c: char| c.is_whitespace() || c == '|')
+        .map(|t| t.trim_matches(|c: char| !c.is_alphanumeric()))
+        .filter(|t| t.chars().any(|c| c.is_ascii_digit()) || t.chars().count() >= 3)
+}
+
+/// Characters of the original's fenced code that the edit did not keep in a fence but did not
+/// destroy either: lines whose figures and words now sit in table rows the edit added (raw
+/// benchmark output rewritten as a Markdown table), and lines that now appear in another file
+/// of the same change (release notes rotated into an archive).
+fn moved_chars(
+    before: &Doc,
+    after_text: &str,
+    after: &Doc,
+    before_text: &str,
+    elsewhere: &[&str],
+) -> usize {
+    let kept: BTreeSet<&str> = fenced_lines(after).collect();
+    let old_rows: BTreeSet<&str> = before_text.lines().map(str::trim).collect();
+    let table_tokens: BTreeSet<&str> = after_text
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with('|') && l.len() > 1 && l[1..].contains('|'))
+        .filter(|l| !old_rows.contains(l) && !kept.contains(l))
+        .flat_map(significant_tokens)
+        .collect();
+    let other_lines: BTreeSet<&str> = elsewhere
+        .iter()
+        .flat_map(|t| t.lines())
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let mut moved = 0;
+    for l in fenced_lines(before).filter(|l| !kept.contains(l)) {
+        let tokens: Vec<&str> = significant_tokens(l).collect();
+        let in_table = tokens.iter().filter(|t| table_tokens.contains(*t)).count();
+        if other_lines.contains(l) || (!tokens.is_empty() && 2 * in_table >= tokens.len()) {
+            moved += l.chars().count() + 1;
+        }
+    }
+    moved
 }
 
 fn shorten(s: &str) -> String {
@@ -104,22 +188,55 @@ fn shorten(s: &str) -> String {
     }
 }
 
-/// G13 on one modified doc. Created and deleted files are not judged (pass `None`/`None`
-/// through the guard); non-Markdown files are skipped.
+/// Changelogs and release notes by file name (`CHANGELOG.md`, `HISTORY.md`, `NEWS.md`, ...).
+fn is_changelog(path: &str) -> bool {
+    let base = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    let stem = base.split('.').next().unwrap_or(&base);
+    matches!(
+        stem,
+        "changelog"
+            | "changes"
+            | "history"
+            | "news"
+            | "release"
+            | "releases"
+            | "release-notes"
+            | "release_notes"
+    )
+}
+
+/// G13 on one modified doc, alone. See [`check_in_change`].
 pub fn check(path: &str, before: &str, after: &str) -> Vec<DocDamage> {
-    if !markdown::is_markdown_path(path) {
+    check_in_change(path, before, after, &[])
+}
+
+/// G13 on one modified doc; `elsewhere` holds what the same change newly wrote to its other
+/// files (code moved there is not lost). Created and deleted files are not judged (the guard
+/// passes only modifies), nor is a doc emptied whole (the deletion budget judges that);
+/// non-Markdown files are skipped.
+pub fn check_in_change(
+    path: &str,
+    before: &str,
+    after: &str,
+    elsewhere: &[&str],
+) -> Vec<DocDamage> {
+    if !markdown::is_markdown_path(path) || after.trim().is_empty() {
+        return Vec::new();
+    }
+    // Contributing guides, FAQs, glossaries and the like change policy, not examples; their
+    // blocks come and go with it. Changelogs are judged.
+    if crate::content::is_reference_doc(path) && !is_changelog(path) {
         return Vec::new();
     }
     let mut out = Vec::new();
     let b = markdown::parse(before);
     let a = markdown::parse(after);
     let original = b.fenced_chars();
-    let kept = a.fenced_chars();
-    // Changelogs rotate their content (release notes are replaced or moved to archives).
-    if !crate::content::is_reference_doc(path)
-        && original >= MIN_ORIGINAL_CHARS
-        && (kept as f64) < KEEP_RATIO * original as f64
-    {
+    let mut kept = a.fenced_chars();
+    if original >= MIN_ORIGINAL_CHARS && (kept as f64) < KEEP_RATIO * original as f64 {
+        kept += moved_chars(&b, after, &a, before, elsewhere);
+    }
+    if original >= MIN_ORIGINAL_CHARS && (kept as f64) < KEEP_RATIO * original as f64 {
         out.push(DocDamage::CodeBlocksDestroyed {
             original,
             kept,
@@ -127,16 +244,19 @@ pub fn check(path: &str, before: &str, after: &str) -> Vec<DocDamage> {
             blocks_after: a.code_blocks.iter().filter(|c| c.fenced).count(),
         });
     }
-    for fenced_only in [true, false] {
-        let old: BTreeSet<String> = literal_nl_lines(before, fenced_only)
-            .into_iter()
-            .map(|(_, _, l)| l.trim().to_string())
-            .collect();
-        for (line, count, l) in literal_nl_lines(after, fenced_only) {
+    let old_flat: BTreeSet<String> = flattened_fences(before)
+        .into_iter()
+        .map(|(_, _, l)| l.trim().to_string())
+        .collect();
+    let flat = flattened_fences(after)
+        .into_iter()
+        .filter(|(_, _, l)| !old_flat.contains(l.trim()));
+    {
+        for (line, count, l) in literal_nl_blocks(&b, &a).into_iter().chain(flat) {
             let already = out
                 .iter()
                 .any(|d| matches!(d, DocDamage::LiteralNewlines { line: x, .. } if *x == line));
-            if !old.contains(l.trim()) && !already {
+            if !already {
                 out.push(DocDamage::LiteralNewlines {
                     line,
                     count,
@@ -160,7 +280,10 @@ pub fn describe(d: &DocDamage) -> String {
             "fenced code blocks destroyed: {kept} of {original} code characters kept ({blocks_after} of {blocks_before} blocks)"
         ),
         DocDamage::LiteralNewlines { count, excerpt, .. } => {
-            format!("literal \\n corruption ({count} escaped newlines on one line): {excerpt}")
+            let s = if *count == 1 { "" } else { "s" };
+            format!(
+                "literal \\n corruption ({count} escaped newline{s} in one code block): {excerpt}"
+            )
         }
     }
 }

@@ -10,7 +10,9 @@
 //!   tree-sitter recovers from some real breakage silently, so a precise second check runs
 //!   where one exists: a CPython-rules tokenizer for Python (missing block bodies, bad
 //!   dedents, brackets, strings), `syn` for Rust (the whole file, plus the arguments of
-//!   `println!`-style macros). For C and C++, tree-sitter cannot expand macros, so errors that
+//!   `println!`-style macros, and their format strings' brace grammar), and for Go the
+//!   `{{ }}` delimiters of `text/template` / `html/template` literals passed to `.Parse`.
+//!   For C and C++, tree-sitter cannot expand macros, so errors that
 //!   a macro or an `#ifdef` explains are reported in
 //!   [`SourceAnalysis::uncertain_syntax_errors`] instead of [`SourceAnalysis::syntax_errors`].
 //!   A precise text-level check backs it: brackets that do not balance outside comments,
@@ -27,11 +29,13 @@ mod cfamily;
 mod data;
 mod defs;
 mod detect;
+mod go_template;
 mod hash;
 mod imports;
 pub mod markdown;
 mod python_check;
 mod rust_check;
+mod scope;
 mod ts;
 mod types;
 
@@ -75,4 +79,23 @@ pub fn parse_data(format: DataFormat, source: &str) -> Result<serde_json::Value,
 /// JSONC to a typed serde model.
 pub fn strip_jsonc(source: &str) -> String {
     data::strip_jsonc(source)
+}
+
+/// The first `{{ }}` delimiter error of a Go `text/template` / `html/template` text (a
+/// `*.gotmpl` or `*.gohtml` file): an action opened by `{{` and not closed by `}}` before the
+/// next `{{` or the end. `None` when the delimiters are well formed.
+pub fn go_template_error(text: &str) -> Option<SyntaxError> {
+    let (at, why) = go_template::delimiter_error(text)?;
+    let (line, column) = ts::line_col(text, at);
+    Some(SyntaxError::new(line, column, why))
+}
+
+/// Resolves each of `names` in one Python, Rust, Go, JavaScript or TypeScript file through the
+/// language's scopes (one parse for all of them): whether the top scope binds it, whether a
+/// local scope does, its top-level imports, and the lines of the references no local binding
+/// captures (methods of the same name, member accesses, qualified paths and shadowing locals
+/// excluded). One result per name, in order. `None` for the other languages, and when the file
+/// could not be parsed in time.
+pub fn names_uses(language: Language, source: &str, names: &[&str]) -> Option<Vec<NameUses>> {
+    scope::names_uses(language, source, names)
 }

@@ -1,6 +1,9 @@
 //! The Rust second check: `syn` parses the whole file (rustc's grammar, not tree-sitter's
 //! approximation), and the arguments of well-known expression macros are parsed as
-//! comma-separated expressions, so `println!("{}", x y)` is caught.
+//! comma-separated expressions, so `println!("{}", x y)` is caught. The literal format string
+//! of the std formatting macros is checked against their brace grammar (`{` opens an argument
+//! that a `}` closes, `{{` and `}}` are escapes), so `println!("{x", x)` and
+//! `format!("a}b")` are caught too: rustc rejects both.
 
 use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -40,6 +43,58 @@ const EXPR_MACROS: &[&str] = &[
     "unimplemented",
     "unreachable",
 ];
+
+/// Formatting macros and the position of their format string argument. `panic!` and its
+/// relatives take a format string only with arguments after it (a lone literal was a plain
+/// message before edition 2021), so they are checked only then.
+const FORMAT_MACROS: &[(&str, usize)] = &[
+    ("println", 0),
+    ("print", 0),
+    ("eprintln", 0),
+    ("eprint", 0),
+    ("format", 0),
+    ("format_args", 0),
+    ("write", 1),
+    ("writeln", 1),
+    ("panic", 0),
+    ("todo", 0),
+    ("unimplemented", 0),
+    ("unreachable", 0),
+];
+
+/// The first brace error of a format string (`None` when the braces are well formed), with
+/// its char offset in the string's value.
+pub fn format_brace_error(fmt: &str) -> Option<(usize, &'static str)> {
+    let chars: Vec<char> = fmt.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        match chars[i] {
+            '{' if chars.get(i + 1) == Some(&'{') => i += 2,
+            '{' => {
+                let rest = &chars[i + 1..];
+                match rest.iter().position(|&c| c == '}' || c == '{') {
+                    Some(j) if rest[j] == '}' => i += j + 2,
+                    Some(_) => {
+                        return Some((
+                            i,
+                            "`{` opens an argument that is not closed before the next `{`",
+                        ));
+                    }
+                    None => {
+                        return Some((
+                            i,
+                            "`{` opens an argument that is never closed (write `{{` for a literal brace)",
+                        ));
+                    }
+                }
+            }
+            '}' if chars.get(i + 1) == Some(&'}') => i += 2,
+            '}' => return Some((i, "unmatched `}` (write `}}` for a literal brace)")),
+            _ => i += 1,
+        }
+    }
+    None
+}
 
 /// Parses the file with syn; `max_depth` is the tree-sitter tree depth. `None` when syn was
 /// not run (pathologically deep input), `Some(None)` when the file parses.
@@ -110,10 +165,38 @@ pub fn check_macros(src: &str, macros: &[(&str, Range<usize>)]) -> Vec<SyntaxErr
             continue;
         };
         let is_vec = name == "vec";
+        let format_at = FORMAT_MACROS
+            .iter()
+            .find(|(m, _)| *m == name)
+            .map(|(_, i)| *i);
         let result = catch_unwind(AssertUnwindSafe(|| {
             let list = Punctuated::<Expr, Token![,]>::parse_terminated.parse_str(inner);
             match list {
-                Ok(_) => None,
+                Ok(list) => {
+                    let at = format_at?;
+                    let needs_args = at == 0
+                        && !matches!(
+                            name,
+                            "println" | "print" | "eprintln" | "eprint" | "format" | "format_args"
+                        );
+                    if needs_args && list.len() < 2 {
+                        return None;
+                    }
+                    let Some(Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(s),
+                        ..
+                    })) = list.iter().nth(at)
+                    else {
+                        return None;
+                    };
+                    let (_, why) = format_brace_error(&s.value())?;
+                    let start = s.span().start();
+                    Some((
+                        start.line,
+                        start.column,
+                        format!("invalid format string: {why}"),
+                    ))
+                }
                 Err(e) => {
                     if is_vec && repeat_form.parse_str(inner).is_ok() {
                         return None;
@@ -150,4 +233,18 @@ fn repeat_form(input: ParseStream<'_>) -> syn::Result<()> {
     input.parse::<Token![;]>()?;
     input.parse::<Expr>()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn format_brace_grammar() {
+        assert_eq!(format_brace_error("{} and {name:>8} {{x}} {0:?}"), None);
+        assert_eq!(format_brace_error("{x").map(|e| e.0), Some(0));
+        assert_eq!(format_brace_error("ab}c").map(|e| e.0), Some(2));
+        assert_eq!(format_brace_error("{a{b}").map(|e| e.0), Some(0));
+        assert_eq!(format_brace_error("é}}{{"), None);
+    }
 }

@@ -240,3 +240,25 @@ pub struct SourceAnalysis {
     /// Identifier names used anywhere in the file (declarations included), deduplicated.
     pub references: Vec<String>,
 }
+
+/// How one name is bound and used in one source file, resolved through the language's scopes
+/// (see [`crate::names_uses`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct NameUses {
+    /// The file's top scope binds the name other than by import: a top-level definition,
+    /// assignment, `const`/`var`/`let`.
+    pub top_level_binding: bool,
+    /// A local scope binds it: a parameter, a local variable, a nested definition.
+    pub local_binding: bool,
+    /// Top-level imports of the name: (1-based line, module as written: `six`, `crate::util`,
+    /// `./util`).
+    pub imports: Vec<(u32, String)>,
+    /// 1-based lines of unqualified references that no enclosing local scope binds: they
+    /// resolve to the top scope, an import, or (in Go) the package. Member accesses
+    /// (`x.name`), qualified paths (`Type::name`, `pkg.Name`), keyword arguments and member
+    /// definitions are not references.
+    pub free_uses: Vec<u32>,
+    /// Python: 1-based lines where the name is a parameter of a test function or of a pytest
+    /// fixture, which pytest fills with the fixture of that name.
+    pub fixture_params: Vec<u32>,
+}

@@ -111,6 +111,69 @@ fn secret_path(path: &str) -> Option<&'static str> {
     None
 }
 
+/// What a secret-bearing path's first added line that writes a credential is, if any, for the
+/// config-like credential files (`.npmrc`, `.netrc`, `.pypirc`, `credentials*`, ...): a
+/// setting named like a secret (`_authToken=`, `password`, `api_key`, `client_secret`, ...)
+/// with a literal value, a URL with a password in it, or any entry of `.htpasswd` /
+/// `.git-credentials` (every line of those is one). A value that only references the
+/// environment (`${NPM_TOKEN}`, `$TOKEN`, `%TOKEN%`) is not a credential. Lines the old version
+/// already had are not the change's.
+fn written_credential(path: &str, before: &str, after: &str) -> Option<(u32, String)> {
+    static KEY: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    static URL: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let key = KEY.get_or_init(|| {
+        regex::Regex::new(
+            r#"(?i)(_auth|auth_?token|token|password|passwd|secret|api[_-]?key|private[_-]?key|access[_-]?key|credential)[^=:\s]*["']?\s*[=:]\s*(.*)$"#,
+        )
+        .expect("static regex")
+    });
+    let url = URL.get_or_init(|| {
+        regex::Regex::new(r"[a-z][a-z0-9+.-]*://[^/\s:@]+:[^/\s@]+@").expect("static regex")
+    });
+    let name = file_name(path).to_ascii_lowercase();
+    let every_line = matches!(name.as_str(), ".htpasswd" | ".git-credentials");
+    let old: std::collections::BTreeSet<&str> = before.lines().map(str::trim).collect();
+    for (i, line) in after.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') || t.starts_with(';') || old.contains(t) {
+            continue;
+        }
+        let literal = |v: &str| {
+            let v = v.trim().trim_end_matches(',');
+            // A JSON value ends at its object's brace: `{"token": null}`.
+            let v = match v.strip_suffix('}') {
+                Some(x) if !x.contains('{') => x.trim_end(),
+                _ => v,
+            };
+            let v = v.trim_matches(|c| c == '"' || c == '\'');
+            let env_ref = (v.starts_with("${") && v.ends_with('}') && !v[2..].contains('{'))
+                || (v.starts_with('$') && v[1..].chars().all(|c| c.is_alphanumeric() || c == '_'))
+                || (v.starts_with('%') && v.ends_with('%') && v.len() > 2);
+            !v.is_empty() && !env_ref && !matches!(v, "null" | "true" | "false")
+        };
+        // What the finding shows: the key, never the value.
+        let hit = if every_line {
+            Some("a credential entry".to_string())
+        } else if url.is_match(t) {
+            Some("a URL with a password".to_string())
+        } else if let Some(c) = key.captures(t).filter(|c| literal(&c[2])) {
+            let start = c.get(2).map_or(t.len(), |m| m.start());
+            Some(format!("{}<redacted>", &t[..start]))
+        } else {
+            // `.netrc`: `machine host login me password hunter2` on one line.
+            t.split_whitespace()
+                .collect::<Vec<_>>()
+                .windows(2)
+                .any(|w| w[0] == "password" && literal(w[1]))
+                .then(|| "password <redacted>".to_string())
+        };
+        if let Some(what) = hit {
+            return Some((i as u32 + 1, what));
+        }
+    }
+    None
+}
+
 /// CI configuration paths.
 fn ci_path(path: &str) -> bool {
     path.starts_with(".github/workflows/")
@@ -200,11 +263,33 @@ impl Guard for Containment {
             }
             let allowed = s.allow.iter().any(|g| glob_match(g, path));
             if let Some(what) = secret_path(path).filter(|_| !allowed) {
-                out.push(
-                    Finding::new(&INFO, Severity::Block, format!("`{path}` is {what}; slopguard never lets a change write it"))
-                        .at(path, None, None)
-                        .feedback(format!("Do not create or edit `{path}` ({what}). Put example values in a `.example` file instead.")),
-                );
+                // Credential files that are also tool configuration (`.npmrc` gaining
+                // `ignore-scripts=true`) block only when the change writes a credential.
+                let text = |b: Option<&[u8]>| {
+                    b.and_then(crate::context::decode_text)
+                        .unwrap_or_default()
+                        .to_string()
+                };
+                let config_like = what == "a credentials file";
+                let before_text = text(change.before.as_deref());
+                let after_text = text(change.after.as_deref());
+                match config_like.then(|| written_credential(path, &before_text, &after_text)) {
+                    Some(None) => out.push(
+                        Finding::new(&INFO, Severity::Warn, format!("`{path}` is {what}; the change writes no credential to it"))
+                            .at(path, None, None)
+                            .feedback(format!("`{path}` is {what}: change it only if the task asks, and never write a token or password into it.")),
+                    ),
+                    Some(Some((line, excerpt))) => out.push(
+                        Finding::new(&INFO, Severity::Block, format!("`{path}` is {what} and the change writes a credential to it ({excerpt})"))
+                            .at(path, Some(line), None)
+                            .feedback(format!("Do not write credentials into `{path}` ({what}). Reference an environment variable (`${{TOKEN}}`) or put example values in a `.example` file instead.")),
+                    ),
+                    None => out.push(
+                        Finding::new(&INFO, Severity::Block, format!("`{path}` is {what}; slopguard never lets a change write it"))
+                            .at(path, None, None)
+                            .feedback(format!("Do not create or edit `{path}` ({what}). Put example values in a `.example` file instead.")),
+                    ),
+                }
             }
             if let Some(g) = s.deny.iter().find(|g| glob_match(g, path)) {
                 out.push(
@@ -307,6 +392,58 @@ mod tests {
         assert!(secret_path("home/.ssh/config").is_some());
         assert!(secret_path("certs/server.pem").is_some());
         assert!(secret_path("src/environment.rs").is_none());
+    }
+
+    #[test]
+    fn credentials_written() {
+        let w = |p, b, a| written_credential(p, b, a).map(|(l, _)| l);
+        assert_eq!(w(".npmrc", "", "ignore-scripts=true\n"), None);
+        assert_eq!(
+            w(
+                ".npmrc",
+                "",
+                "//registry.npmjs.org/:_authToken=${NPM_TOKEN}\n"
+            ),
+            None
+        );
+        assert_eq!(
+            w(
+                ".npmrc",
+                "",
+                "a=1\n//registry.npmjs.org/:_authToken=npm_abc123\n"
+            ),
+            Some(2)
+        );
+        let old = "//r/:_authToken=npm_abc123\n";
+        assert_eq!(
+            w(
+                ".npmrc",
+                old,
+                "ignore-scripts=true\n//r/:_authToken=npm_abc123\n"
+            ),
+            None
+        );
+        assert_eq!(
+            w(".netrc", "", "machine h login me password hunter2\n"),
+            Some(1)
+        );
+        assert_eq!(
+            w(
+                ".pypirc",
+                "",
+                "[pypi]\nusername = __token__\npassword = pypi-AgE\n"
+            ),
+            Some(3)
+        );
+        assert_eq!(
+            w(".git-credentials", "", "https://u:t@github.com\n"),
+            Some(1)
+        );
+        assert_eq!(
+            w("credentials.json", "", "{\"client_secret\": \"s3cr3t\"}"),
+            Some(1)
+        );
+        assert_eq!(w("credentials.json", "", "{\"client_secret\": null}"), None);
     }
 
     #[test]

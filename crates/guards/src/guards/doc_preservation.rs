@@ -17,12 +17,28 @@ pub static INFO: GuardInfo = GuardInfo {
     default_enabled: true,
 };
 
+/// For every file of the change, the lines its new version has that its old one did not.
+fn added_lines<'c>(cx: &'c Context<'_>) -> Vec<(&'c str, String)> {
+    cx.files()
+        .iter()
+        .filter_map(|f| {
+            let after = f.after_text()?;
+            let old: std::collections::BTreeSet<&str> =
+                f.before_text().unwrap_or_default().lines().collect();
+            let new: Vec<&str> = after.lines().filter(|l| !old.contains(l)).collect();
+            Some((f.path(), new.join("\n")))
+        })
+        .collect()
+}
+
 impl Guard for DocPreservation {
     fn info(&self) -> &'static GuardInfo {
         &INFO
     }
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
+        // What each file of the change newly wrote: doc content that moved there is not lost.
+        let mut added: Option<Vec<(&str, String)>> = None;
         for file in cx.files() {
             if !file.is_modify() {
                 continue;
@@ -30,7 +46,16 @@ impl Guard for DocPreservation {
             let (Some(before), Some(after)) = (file.before_text(), file.after_text()) else {
                 continue;
             };
-            for d in dp::check(file.path(), before, after) {
+            if !slopguard_grounding::markdown::is_markdown_path(file.path()) {
+                continue;
+            }
+            let added = added.get_or_insert_with(|| added_lines(cx));
+            let elsewhere: Vec<&str> = added
+                .iter()
+                .filter(|(p, _)| *p != file.path())
+                .map(|(_, t)| t.as_str())
+                .collect();
+            for d in dp::check_in_change(file.path(), before, after, &elsewhere) {
                 let (line, feedback) = match &d {
                     DocDamage::CodeBlocksDestroyed { original, kept, .. } => (
                         None,

@@ -1,8 +1,11 @@
 //! Psi-lite: Psi = alpha * Gamma - lambda * Omega per touched file, min over files.
 //!
-//! The score is computed for every change and recorded as the `psi` metric (so it is always
-//! in the JSON report); the guard blocks only when the user opted in with
-//! `[guards.psi-lite] enabled = true`, as the seeds' gate is off by default.
+//! The score is computed only when asked for: the gate is on (`[guards.psi-lite] enabled =
+//! true`, as the seeds' gate is off by default) or `report = true` records it as the `psi`
+//! metric without gating. Scoring reads every touched doc whole (framework mentions, Markdown
+//! blocks), which cost more than any other guard on doc-heavy commits while nothing used it.
+
+use serde::Deserialize;
 
 use slopguard_grounding::psi::{self, PsiInput, PsiParams};
 
@@ -21,12 +24,23 @@ pub static INFO: GuardInfo = GuardInfo {
     default_enabled: true,
 };
 
+/// `[guards.psi-lite] report`: record the score without the gate.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct ReportSetting {
+    report: bool,
+}
+
 impl Guard for PsiLite {
     fn info(&self) -> &'static GuardInfo {
         &INFO
     }
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
+        let gate = cx.config().common(INFO.slug).enabled == Some(true);
+        if !gate && !cx.settings::<ReportSetting>(INFO.slug).report {
+            return;
+        }
         let params: PsiParams = cx.settings(INFO.slug);
         let inputs: Vec<PsiInput<'_>> = cx
             .files()
@@ -47,7 +61,6 @@ impl Guard for PsiLite {
         let fp = if needs_fp { fingerprint(cx) } else { None };
         let report = psi::score(&inputs, fp.as_ref(), params);
         cx.record_metric("psi", report.psi);
-        let gate = cx.config().common(INFO.slug).enabled == Some(true);
         if !gate || !report.below_threshold {
             return;
         }

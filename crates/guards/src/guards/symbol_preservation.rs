@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use slopguard_lang::{DefKind, Definition, FileKind, Language};
+use slopguard_lang::{DefKind, Definition, FileKind, Language, NameUses};
 
 use crate::{Context, FileView, Finding, Guard, GuardInfo, Severity};
 
@@ -177,11 +177,21 @@ struct Removed<'a> {
     /// Qualifiers under which a qualified use refers to this definition.
     qualifiers: Vec<String>,
     renamed_to: Option<String>,
+    /// Uses are resolved through the language's scopes ([`slopguard_lang::names_uses`]): a
+    /// free definition of Python, Rust, Go, JS or TS. Holds how the name resolves in its own
+    /// file after the change.
+    scoped: Option<NameUses>,
+    /// A namesake remains (a local binding, or a member of the same name in another file of
+    /// the change): the removal is silent unless a use still resolves to the dropped one.
+    quiet_unless_used: bool,
+    /// A pytest fixture: test and fixture parameters of its name use it.
+    fixture: bool,
 }
 
 /// The first line of `text` that uses `r` (1-based), skipping comments, strings, bindings,
-/// Rust macro invocations and qualified uses through an unrelated qualifier.
-fn first_use(text: &str, r: &Removed<'_>, same_file: bool) -> Option<u32> {
+/// Rust macro invocations and qualified uses through an unrelated qualifier; with `bare`
+/// false, only qualified uses count (the scope resolution finds the bare ones).
+fn first_use(text: &str, r: &Removed<'_>, same_file: bool, bare: bool) -> Option<u32> {
     let is_macro = r.def.kind == DefKind::Macro;
     for (i, line) in text.lines().enumerate() {
         if is_comment_line(r.lang, line)
@@ -214,7 +224,7 @@ fn first_use(text: &str, r: &Removed<'_>, same_file: bool) -> Option<u32> {
                         return Some(i as u32 + 1);
                     }
                 }
-                None if r.owner.is_none() => return Some(i as u32 + 1),
+                None if r.owner.is_none() && bare => return Some(i as u32 + 1),
                 None => {}
             }
         }
@@ -242,6 +252,51 @@ fn qualifiers(path: &str, owner: Option<&str>) -> Vec<String> {
     q
 }
 
+/// The first line of `text` (a file of language `lang` at `path`, where the name resolves as
+/// `u` says) where a use resolves to the dropped free definition `r`. Uses are the references
+/// no local binding captures, imports of the name from the definition's own module, and (for
+/// a pytest fixture) test parameters of its name; qualified uses come from the word search.
+fn scoped_use(
+    u: &NameUses,
+    text: &str,
+    lang: Language,
+    path: &str,
+    r: &Removed<'_>,
+) -> Option<u32> {
+    let same_file = path == r.path;
+    // Imports of the name from a module that is not the dropped definition's are a namesake's.
+    let relative = |m: &str| m.starts_with('.') || matches!(m, "self" | "super" | "crate");
+    let mine = |m: &str| {
+        relative(m)
+            || m.split(['.', ':', '/'])
+                .filter(|s| !s.is_empty())
+                .any(|seg| r.qualifiers.iter().any(|q| q.eq_ignore_ascii_case(seg)))
+    };
+    let imports: Vec<u32> = u
+        .imports
+        .iter()
+        .filter(|(_, m)| mine(m))
+        .map(|(l, _)| *l)
+        .collect();
+    if !same_file && !u.imports.is_empty() && imports.is_empty() {
+        return None;
+    }
+    // Go resolves bare names within the package (the directory) only.
+    fn dir(p: &str) -> &str {
+        p.rsplit_once('/').map_or("", |(d, _)| d)
+    }
+    let bare_reaches = same_file || lang != Language::Go || dir(path) == dir(r.path);
+    let mut lines: Vec<u32> = imports;
+    if bare_reaches {
+        lines.extend(&u.free_uses);
+    }
+    if r.fixture {
+        lines.extend(&u.fixture_params);
+    }
+    lines.extend(first_use(text, r, same_file, false));
+    lines.into_iter().min()
+}
+
 /// A use of a dropped symbol somewhere after the change.
 struct Use {
     path: String,
@@ -267,7 +322,10 @@ fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option<Vec<Use>>>
             .get(r.path)
             .and_then(|c| c.after.as_deref())
             .and_then(crate::context::decode_text)
-            && let Some(line) = first_use(text, r, true)
+            && let Some(line) = match &r.scoped {
+                Some(u) => scoped_use(u, text, r.lang, r.path, r),
+                None => first_use(text, r, true, true),
+            }
             && let Some(v) = result[i].as_mut()
         {
             v.push(Use {
@@ -303,10 +361,56 @@ fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option<Vec<Use>>>
             continue;
         };
         let mut parsed = None;
+        // Scope-aware definitions: one resolution of all their names in this file, which also
+        // tells whether the file defines a name itself (no definitions pass needed).
+        let scoped: Vec<usize> = (0..removed.len())
+            .filter(|&i| {
+                let r = &removed[i];
+                r.scoped.is_some()
+                    && path != r.path
+                    && family(other) == family(r.lang)
+                    && word_positions(text, r.rname).next().is_some()
+            })
+            .collect();
+        let names: Vec<&str> = scoped.iter().map(|&i| removed[i].rname).collect();
+        let resolved = match names.is_empty() {
+            true => None,
+            false => slopguard_lang::names_uses(other, text, &names),
+        };
+        if let Some(resolved) = &resolved {
+            for (u, &i) in resolved.iter().zip(&scoped) {
+                // A file that binds the name at top level uses its own; when that binding is a
+                // definition, uses elsewhere may refer to it too.
+                if u.top_level_binding {
+                    let a = match view.and_then(|v| v.after_analysis()) {
+                        Some(a) => a,
+                        None => parsed.get_or_insert_with(|| slopguard_lang::analyze(other, text)),
+                    };
+                    let rname = removed[i].rname;
+                    if a.definitions
+                        .iter()
+                        .any(|d| reference_name(d) == rname && split_member(&d.name).0.is_none())
+                    {
+                        result[i] = None;
+                    }
+                    continue;
+                }
+                if let (Some(line), Some(v)) = (
+                    scoped_use(u, text, other, &path, &removed[i]),
+                    result[i].as_mut(),
+                ) {
+                    v.push(Use {
+                        path: path.clone(),
+                        line,
+                    });
+                }
+            }
+        }
         for (i, r) in removed.iter().enumerate() {
             if path == r.path
                 || family(other) != family(r.lang)
                 || word_positions(text, r.rname).next().is_none()
+                || (resolved.is_some() && scoped.contains(&i))
             {
                 continue;
             }
@@ -328,7 +432,7 @@ fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option<Vec<Use>>>
             {
                 continue;
             }
-            if let Some(line) = first_use(text, r, false)
+            if let Some(line) = first_use(text, r, false, true)
                 && let Some(v) = result[i].as_mut()
             {
                 v.push(Use {
@@ -439,6 +543,22 @@ fn is_builtin(lang: Language, name: &str) -> bool {
         "clearTimeout",
         "structuredClone",
         "queueMicrotask",
+        // Node.js globals (`var Buffer = require('safe-buffer').Buffer` polyfills).
+        "Buffer",
+        "process",
+        "global",
+        "globalThis",
+        "console",
+        "URL",
+        "URLSearchParams",
+        "TextEncoder",
+        "TextDecoder",
+        "AbortController",
+        "setImmediate",
+        "clearImmediate",
+        "setInterval",
+        "clearInterval",
+        "fetch",
     ];
     match lang {
         Language::Python => PYTHON.contains(&name),
@@ -477,6 +597,20 @@ impl SymbolPreservation {
             .map(|(_, d)| *d)
             .collect();
         let after_text = file.after_text().unwrap_or_default();
+        let before_text = file.before_text().unwrap_or_default();
+        // Free definitions of the scope-aware languages: a namesake method or local is not the
+        // definition, only a top-level binding or import is. One resolution for all names.
+        let free: Vec<&str> = old
+            .iter()
+            .filter(|(n, d)| !new.contains_key(*n) && d.kind != DefKind::Impl)
+            .map(|(n, _)| split_member(n))
+            .filter(|(owner, rname)| owner.is_none() && rname.len() >= 2)
+            .map(|(_, rname)| rname)
+            .collect();
+        let resolved = match free.is_empty() {
+            true => None,
+            false => slopguard_lang::names_uses(lang, after_text, &free),
+        };
         let mut out = Vec::new();
         for (name, def) in old {
             if new.contains_key(name) || def.kind == DefKind::Impl || name.contains('\'') {
@@ -486,18 +620,52 @@ impl SymbolPreservation {
             if rname.len() < 2 {
                 continue;
             }
-            let moved = cx.files().iter().any(|f| {
-                f.path() != path
-                    && f.after_analysis()
-                        .is_some_and(|a| a.definitions.iter().any(|d| reference_name(d) == rname))
+            let scope = resolved.as_ref().and_then(|v| {
+                let k = free
+                    .iter()
+                    .position(|n| *n == rname)
+                    .filter(|_| owner.is_none())?;
+                v.get(k).cloned()
             });
-            let rebound = after_text.lines().any(|l| {
-                binds(l, rname) || (is_import_line(l) && word_positions(l, rname).next().is_some())
-            });
+            let namesake_elsewhere = |member: bool| {
+                cx.files().iter().any(|f| {
+                    f.path() != path
+                        && f.after_analysis().is_some_and(|a| {
+                            a.definitions.iter().any(|d| {
+                                reference_name(d) == rname
+                                    && (scope.is_none()
+                                        || split_member(&d.name).0.is_some() == member)
+                            })
+                        })
+                })
+            };
+            let moved = namesake_elsewhere(false);
+            let (rebound, quiet_unless_used) = match &scope {
+                Some(u) => (
+                    u.top_level_binding || !u.imports.is_empty(),
+                    u.local_binding || namesake_elsewhere(true),
+                ),
+                None => (
+                    after_text.lines().any(|l| {
+                        binds(l, rname)
+                            || (is_import_line(l) && word_positions(l, rname).next().is_some())
+                    }),
+                    false,
+                ),
+            };
             if moved || (owner.is_none() && rebound) || is_builtin(lang, rname) || is_dunder(rname)
             {
                 continue;
             }
+            let fixture = lang == Language::Python
+                && before_text
+                    .lines()
+                    .skip(def.start_line.saturating_sub(1) as usize)
+                    .take_while(|l| {
+                        !l.trim_start().starts_with("def ")
+                            && !l.trim_start().starts_with("async def ")
+                    })
+                    .any(|l| l.trim_start().starts_with('@') && l.contains("fixture"));
             // One- and two-line definitions (`mod x;`, signatures) hash alike under any name.
             let renamed_to = added
                 .iter()
@@ -512,6 +680,9 @@ impl SymbolPreservation {
                 owner,
                 qualifiers: qualifiers(path, owner),
                 renamed_to,
+                scoped: scope,
+                quiet_unless_used,
+                fixture,
             });
         }
         out
@@ -565,6 +736,7 @@ impl SymbolPreservation {
             .task()
             .is_some_and(|t| t.mentions(name) || t.mentions(r.rname))
             || is_test_name(r.rname)
+            || r.quiet_unless_used
         {
             return;
         }

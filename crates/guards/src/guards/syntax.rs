@@ -20,6 +20,11 @@ fn data_error(format: DataFormat, text: Option<&str>) -> Option<SyntaxError> {
     text.and_then(|t| slopguard_lang::parse_data(format, t).err())
 }
 
+/// Go template files (unambiguous extensions only: `.tmpl` is shared with other engines).
+fn is_go_template(path: &str) -> bool {
+    path.ends_with(".gotmpl") || path.ends_with(".gohtml")
+}
+
 /// C and C++ parse errors from tree-sitter are often preprocessor artefacts: a new file's
 /// errors there warn instead of block.
 fn uncertain_language(lang: Language) -> bool {
@@ -85,6 +90,30 @@ impl Guard for Syntax {
                             .at(path, Some(err.line), Some(err.column))
                             .feedback(format!(
                                 "`{path}` is not valid {name} (line {}, column {}): {}. Fix the syntax; keep every value quoted as the format requires.",
+                                err.line, err.column, err.message
+                            )),
+                    );
+                }
+                FileKind::Other if is_go_template(path) => {
+                    let Some(err) = file
+                        .after_text()
+                        .and_then(slopguard_lang::go_template_error)
+                    else {
+                        continue;
+                    };
+                    if file.is_modify()
+                        && file
+                            .before_text()
+                            .and_then(slopguard_lang::go_template_error)
+                            .is_some()
+                    {
+                        continue;
+                    }
+                    out.push(
+                        Finding::new(&INFO, Severity::Block, format!("invalid Go template: {}", err.message))
+                            .at(path, Some(err.line), Some(err.column))
+                            .feedback(format!(
+                                "`{path}` is not a valid Go template (line {}, column {}): {}. Close every `{{{{` action with `}}}}`.",
                                 err.line, err.column, err.message
                             )),
                     );
