@@ -1,6 +1,6 @@
 //! `slopguard check`: run the static guard stack on one change.
 
-use std::io::{IsTerminal, Read};
+use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result, bail};
@@ -122,6 +122,9 @@ fn build_change(args: &CheckArgs) -> Result<ChangeSet> {
 }
 
 /// Prints `report` in `format` to stdout.
+///
+/// A reader that has gone away (`slopguard check | head -1`) is not an error: the write's
+/// failure is ignored so that the exit code still says the verdict.
 pub fn print_report(report: &Report, format: &str, color: &str) {
     let format: Format = format.parse().unwrap_or(Format::Text);
     let out = match format {
@@ -136,7 +139,8 @@ pub fn print_report(report: &Report, format: &str, color: &str) {
             render_text(report, color)
         }
     };
-    println!("{}", out.trim_end());
+    let mut stdout = std::io::stdout().lock();
+    let _ = writeln!(stdout, "{}", out.trim_end()).and_then(|()| stdout.flush());
 }
 
 /// Runs the command.
