@@ -7,6 +7,15 @@
 # Idempotent: safe to run again when the package is installed, the cluster runs, or the role and
 # database exist. Meant for CI running as root; as a non-root user it uses sudo when available.
 # Everything but the final `export` line goes to stderr.
+#
+# What it leaves behind, on purpose (test machines, never production): the cluster
+# `<version>/main` RUNNING on 127.0.0.1, a role `slopguard` whose password is the literal
+# `slopguard` (SLOPGUARD_PG_PASS to change it), and `max_connections = 300` set with ALTER
+# SYSTEM (in the cluster's postgresql.auto.conf). The last stderr lines repeat this and say how
+# to undo it:
+#
+#   bash scripts/ci-postgres.sh --stop      # stop the cluster (pg_ctlcluster <version> main stop)
+#   sudo pg_dropcluster --stop <version> main   # remove it, data included
 set -euo pipefail
 
 PG_USER="${SLOPGUARD_PG_USER:-slopguard}"
@@ -20,6 +29,18 @@ if [ "$(id -u)" -ne 0 ]; then
     if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
         log "not root and no sudo: cannot install or start PostgreSQL"; exit 1
     fi
+fi
+
+if [ "${1:-}" = "--stop" ]; then
+    VERSION="$(ls /usr/lib/postgresql 2>/dev/null | sort -V | tail -1)"
+    if [ -n "$VERSION" ] && command -v pg_lsclusters >/dev/null 2>&1 \
+        && pg_lsclusters -h | awk -v v="$VERSION" '$1==v && $2=="main" && $4=="online" {f=1} END {exit !f}'; then
+        $SUDO pg_ctlcluster "$VERSION" main stop >&2
+        log "stopped cluster $VERSION/main (remove it, data included: $SUDO pg_dropcluster --stop $VERSION main)"
+    else
+        log "nothing to stop: no running PostgreSQL cluster ${VERSION:-(none installed)}/main"
+    fi
+    exit 0
 fi
 
 if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
@@ -78,4 +99,6 @@ if [ "$(psql_admin -c "SHOW max_connections")" -lt 300 ]; then
     done
 fi
 
+log "LEFT RUNNING: PostgreSQL cluster $VERSION/main on 127.0.0.1:$PORT, role $PG_USER (password '$PG_PASS', test use only), database $PG_DB, max_connections 300 (ALTER SYSTEM)"
+log "stop it with: bash $(cd "$(dirname "$0")" && pwd)/ci-postgres.sh --stop"
 echo "export SLOPGUARD_TEST_PG=postgres://$PG_USER:$PG_PASS@127.0.0.1:$PORT/$PG_DB"

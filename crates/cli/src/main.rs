@@ -62,6 +62,7 @@ pub struct Global {
 }
 
 fn main() -> ExitCode {
+    quiet_on_broken_pipe();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {
@@ -89,11 +90,52 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => ExitCode::from(code),
+        // The reader went away (`slopguard guards | head -1`): what it wanted was printed.
+        Err(err) if is_broken_pipe(&err) => ExitCode::from(EXIT_OK),
         Err(err) => {
             eprintln!("slopguard: error: {err:#}");
             ExitCode::from(EXIT_ERROR)
         }
     }
+}
+
+/// Ends the process quietly with exit 0 when stdout or stderr is a closed pipe.
+///
+/// Rust ignores SIGPIPE, so writing to a pipe whose reader has exited (`slopguard guards |
+/// head -1`) fails with `EPIPE`, and `println!` turns that into a panic (exit 101 and a
+/// "failed printing to stdout: Broken pipe" message). Every command prints with `println!`,
+/// so the panic hook is the one place that covers them all: a broken pipe on the standard
+/// streams means the reader has all it wanted, which is success, as for `cat` or `grep`
+/// under `head`. (Restoring the default SIGPIPE action instead would also kill `run` and
+/// `serve` when a child process or client closes its end, which must stay recoverable.)
+/// Every other panic keeps the default report.
+fn quiet_on_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        // std's message: "failed printing to stdout: Broken pipe (os error 32)".
+        if message.starts_with("failed printing to std")
+            && message.to_ascii_lowercase().contains("broken pipe")
+        {
+            std::process::exit(i32::from(EXIT_OK));
+        }
+        default(info);
+    }));
+}
+
+/// Whether a command's error is a write to a closed pipe (commands that write with `?`
+/// rather than `println!`).
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 fn init_tracing(level: &str) {

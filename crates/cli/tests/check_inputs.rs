@@ -294,3 +294,122 @@ fn replay_counts_firings() {
     let out = slopguard(repo.path(), &["replay", "nope..HEAD"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Runs `check` with `args` and returns its exit code and stderr.
+fn refused(repo: &Repo, args: &[&str]) -> (Option<i32>, String) {
+    let out = slopguard(repo.path(), args);
+    (out.status.code(), stderr(&out))
+}
+
+#[test]
+fn patches_that_are_not_a_patch_list_are_refused_naming_the_file() {
+    let repo = base_repo();
+    for (content, says) in [
+        ("{\"x\":1}", "no `patches` key (keys: x)"),
+        ("{}", "no `patches` key (keys: none)"),
+        ("", "the input is empty"),
+        ("  \n\n", "the input is empty"),
+        ("{\"patches\": []}", "the patch list is empty"),
+        ("[]", "the patch list is empty"),
+        (
+            "just some prose from a model\n",
+            "neither JSON patches nor edit blocks",
+        ),
+    ] {
+        repo.write("reply.json", content);
+        let (code, err) = refused(&repo, &["check", "--patches", "reply.json"]);
+        assert_eq!(code, Some(2), "{content:?}: {err}");
+        assert!(err.contains("--patches reply.json"), "{content:?}: {err}");
+        assert!(err.contains(says), "{content:?}: {err}");
+        assert!(err.contains("expected JSON patches"), "{content:?}: {err}");
+    }
+    // A real patch list still passes.
+    repo.write(
+        "reply.json",
+        r#"{"patches": [{"action": "modify", "path": "src/app.py", "content": "def main():\n    return 2\n"}]}"#,
+    );
+    let (code, err) = refused(&repo, &["check", "--patches", "reply.json"]);
+    assert_eq!(code, Some(0), "{err}");
+}
+
+#[test]
+fn empty_or_foreign_diffs_are_refused_naming_the_file() {
+    let repo = base_repo();
+    for (content, says) in [
+        ("", "the diff is empty: expected a unified diff"),
+        ("\n", "the diff is empty: expected a unified diff"),
+        (
+            "this is not a diff\n",
+            "no file headers (`--- a/x` / `+++ b/x` or `diff --git`)",
+        ),
+    ] {
+        repo.write("change.diff", content);
+        let (code, err) = refused(&repo, &["check", "--diff", "change.diff"]);
+        assert_eq!(code, Some(2), "{content:?}: {err}");
+        assert!(err.contains("--diff change.diff"), "{content:?}: {err}");
+        assert!(err.contains(says), "{content:?}: {err}");
+    }
+}
+
+#[test]
+fn malformed_task_files_are_refused_naming_the_file() {
+    let repo = base_repo();
+    for (name, content, says) in [
+        ("task.toml", "", "the file is empty"),
+        ("task.toml", "title = \n", "task.toml"),
+        ("task.toml", "titel = \"Fix it\"\n", "unknown field `titel`"),
+        ("task.json", "{}", "no `title` or `description`"),
+        ("task.json", "{\"title\": 3}", "invalid type"),
+        ("task.txt", "\n\n", "the file is empty"),
+    ] {
+        repo.write(name, content);
+        let (code, err) = refused(&repo, &["check", "--task-file", name]);
+        assert_eq!(code, Some(2), "{name} {content:?}: {err}");
+        assert!(
+            err.contains(&format!("invalid task file {name}")),
+            "{name} {content:?}: {err}"
+        );
+        assert!(err.contains(says), "{name} {content:?}: {err}");
+    }
+    repo.write(
+        "task.toml",
+        "title = \"Fix the return value in src/app.py\"\n",
+    );
+    let (code, err) = refused(&repo, &["check", "--task-file", "task.toml"]);
+    assert_eq!(code, Some(0), "{err}");
+}
+
+#[test]
+fn malformed_configs_are_refused_naming_the_file() {
+    let repo = base_repo();
+    for (content, says) in [
+        ("[guards.containment\n", "slopguard.toml"),
+        ("[guards.nonsense]\n", "unknown guard `nonsense`"),
+        (
+            "[guards.G7]\nenabled = \"yes\"\n",
+            "expected `true` or `false`",
+        ),
+        (
+            "[guards.G7]\nseverity = \"loud\"\n",
+            "expected \"block\" or \"warn\"",
+        ),
+        ("[paths]\nexclud = []\n", "unknown field `exclud`"),
+    ] {
+        repo.write("slopguard.toml", content);
+        for args in [&["check"][..], &["guards"][..]] {
+            let (code, err) = refused(&repo, args);
+            assert_eq!(code, Some(2), "{args:?} {content:?}: {err}");
+            assert!(
+                err.contains("slopguard.toml"),
+                "{args:?} {content:?}: {err}"
+            );
+            assert!(err.contains(says), "{args:?} {content:?}: {err}");
+        }
+    }
+    // The same file given with --config is named as given.
+    repo.remove("slopguard.toml");
+    repo.write("other.toml", "[guards.G7]\nseverity = \"loud\"\n");
+    let (code, err) = refused(&repo, &["check", "--config", "other.toml"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("other.toml"), "{err}");
+}

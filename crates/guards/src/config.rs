@@ -131,6 +131,26 @@ impl Config {
                 path: origin.to_path_buf(),
                 name: name.clone(),
             })?;
+            // The switches every guard shares are checked here: a misspelt value
+            // (`enabled = "yes"`, `severity = "loud"`) would otherwise fall back to the
+            // defaults without a word.
+            for (key, expected) in [
+                ("enabled", "`true` or `false`"),
+                ("severity", "\"block\" or \"warn\""),
+            ] {
+                if let Some(value) = table.get(key) {
+                    let mut one = toml::Table::new();
+                    one.insert(key.into(), value.clone());
+                    if toml::Value::Table(one).try_into::<GuardSettings>().is_err() {
+                        return Err(ConfigError::Parse {
+                            path: origin.to_path_buf(),
+                            message: format!(
+                                "[guards.{name}] {key} = {value}: expected {expected}"
+                            ),
+                        });
+                    }
+                }
+            }
             guards.insert(guard.info().slug.to_string(), table);
         }
         Ok(Config {

@@ -89,6 +89,16 @@ impl Goal {
             path: path.to_string(),
             message: e.to_string(),
         })?;
+        // A goal file without criteria would let every stop through while looking like a
+        // goal was set: say so instead.
+        if goal.criteria.is_empty() {
+            return Err(GoalError::Invalid {
+                path: path.to_string(),
+                message: "no acceptance criteria: expected `[[criteria]]` tables, each with an \
+                          `id` and a `command` or a `test` that proves it"
+                    .into(),
+            });
+        }
         for c in &goal.criteria {
             if c.id.trim().is_empty() {
                 return Err(GoalError::Invalid {
@@ -156,5 +166,25 @@ impl Criterion {
             (None, None) => {}
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_goal_needs_criteria() {
+        for text in ["", "goal = \"Ship it\"\n"] {
+            let e = Goal::parse(text, ".slopguard/goal.toml").unwrap_err();
+            let msg = e.to_string();
+            assert!(msg.contains(".slopguard/goal.toml"), "{msg}");
+            assert!(
+                msg.contains("no acceptance criteria: expected `[[criteria]]`"),
+                "{msg}"
+            );
+        }
+        let g = Goal::parse("[[criteria]]\nid = \"t\"\ncommand = \"cargo test\"\n", "g").unwrap();
+        assert_eq!(g.criteria.len(), 1);
     }
 }

@@ -90,7 +90,9 @@ pub fn our_entries(
 pub fn is_ours(command: &str) -> bool {
     let words: Vec<&str> = command.split_whitespace().collect();
     words.windows(3).any(|w| {
-        (w[0] == "slopguard" || w[0].ends_with("/slopguard"))
+        // The program may be a quoted absolute path (`'/opt/my tools/slopguard' hook claude`).
+        let program = w[0].trim_end_matches('\'');
+        (program.trim_start_matches('\'') == "slopguard" || program.ends_with("/slopguard"))
             && w[1] == "hook"
             && matches!(w[2], "claude" | "codex")
     })
@@ -254,6 +256,8 @@ mod tests {
     fn ours_is_recognised_narrowly() {
         assert!(is_ours("slopguard hook claude"));
         assert!(is_ours("/home/u/.cargo/bin/slopguard hook codex --lean"));
+        assert!(is_ours("'/opt/my tools/slopguard' hook claude"));
+        assert!(is_ours("'/opt/tools/slopguard' hook claude"));
         assert!(!is_ours("slopguard check"));
         assert!(!is_ours("my-slopguard-wrapper hook claude"));
     }

@@ -205,6 +205,15 @@ fn task_file_states_the_intent_edits_are_judged_against() {
     repo.write(".slopguard/task.toml", "title = \n");
     let reason = deny_reason(&answer(&edit).expect("a deny answer"));
     assert!(reason.contains(".slopguard/task.toml"), "{reason}");
+    // So does an empty one (it would judge every edit against a task that asks for nothing),
+    // saying what the file should hold.
+    repo.write(".slopguard/task.toml", "");
+    let reason = deny_reason(&answer(&edit).expect("a deny answer"));
+    assert!(reason.contains(".slopguard/task.toml"), "{reason}");
+    assert!(
+        reason.contains("the file is empty: expected `title`"),
+        "{reason}"
+    );
 }
 
 #[test]

@@ -34,6 +34,19 @@ fn parse_json(body: Result<Bytes, BytesRejection>) -> ApiResult<serde_json::Valu
     })
 }
 
+/// `GET /`: the endpoint list, so a client (or a person with curl) can find its way.
+pub(crate) async fn index() -> Json<serde_json::Value> {
+    let endpoints: Vec<_> = crate::ENDPOINTS
+        .iter()
+        .map(|e| json!({"methods": e.methods, "path": e.path, "what": e.what}))
+        .collect();
+    Json(json!({
+        "service": "slopguard observer gateway",
+        "version": env!("CARGO_PKG_VERSION"),
+        "endpoints": endpoints,
+    }))
+}
+
 pub(crate) async fn healthz(State(state): State<Arc<AppState>>) -> Json<serde_json::Value> {
     Json(json!({"status": "ok", "uptime_s": uptime_s(&state)}))
 }
@@ -50,12 +63,27 @@ pub(crate) async fn readyz(State(state): State<Arc<AppState>>) -> Response {
     }
 }
 
+/// `GET /metrics`: the gateway's own gauges, then the recorder's counters and histograms.
+///
+/// The recorder only has series once something was recorded, and a request is recorded after
+/// its answer, so the first scrape of a fresh gateway used to be an empty 200, which a
+/// scraper cannot tell from a broken exporter. The gauges written here are always present.
 pub(crate) async fn metrics(State(state): State<Arc<AppState>>) -> Response {
-    (
-        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
-        state.metrics.render(),
-    )
-        .into_response()
+    let mut text = format!(
+        "# HELP slopguard_up Whether the gateway answers (always 1 when it does).\n\
+         # TYPE slopguard_up gauge\n\
+         slopguard_up 1\n\
+         # HELP slopguard_uptime_seconds Seconds since the gateway started.\n\
+         # TYPE slopguard_uptime_seconds gauge\n\
+         slopguard_uptime_seconds {}\n\
+         # HELP slopguard_build_info The gateway's version (value always 1).\n\
+         # TYPE slopguard_build_info gauge\n\
+         slopguard_build_info{{version=\"{}\"}} 1\n",
+        crate::uptime_s(&state),
+        env!("CARGO_PKG_VERSION"),
+    );
+    text.push_str(&state.metrics.render());
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text).into_response()
 }
 
 pub(crate) async fn post_observation(

@@ -2,14 +2,12 @@
 //! shapes (DESIGN.md section 6) so existing clients work unchanged, plus [`client`], the
 //! fail-open gateway client the pipeline uses.
 //!
-//! Endpoints: `GET /repo/fingerprint`, `GET /repo/agent-log`, `POST /observation`,
-//! `GET|POST|DELETE /claim`, `GET /repo/context`, `GET /repo/churn/<path>`,
-//! `GET /repo/blame/<path>`, `GET /file/imports`, `GET /file/exports`, `GET /symbol`,
-//! `GET /healthz`, `GET /readyz`, `GET /metrics`.
+//! Endpoints: [`ENDPOINTS`] (`GET /` answers the same list as JSON; `serve --help` prints it).
 //!
 //! Security: a bearer token when configured (constant-time compare; missing -> 401, wrong ->
-//! 403; `/healthz` and `/readyz` stay open for probes), a request body limit (413), and every
-//! `target` / `path` parameter confined to the configured roots (403).
+//! 403; `/`, `/health`, `/healthz` and `/readyz` stay open for probes and discovery), a
+//! request body limit (413), and every `target` / `path` parameter confined to the configured
+//! roots (403).
 
 mod api;
 pub mod client;
@@ -36,6 +34,110 @@ pub use client::{GatewayClient, observer_from_env};
 pub const DEFAULT_ADDR: &str = "127.0.0.1:9999";
 /// Default request body limit in bytes.
 pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
+
+/// One endpoint of the gateway, as `GET /` and `serve --help` list it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Endpoint {
+    /// HTTP methods, `|`-separated (`GET|POST|DELETE`).
+    pub methods: &'static str,
+    /// The path; `<path>` stands for a file path inside the target repository.
+    pub path: &'static str,
+    /// What it answers.
+    pub what: &'static str,
+}
+
+/// Every endpoint the gateway answers, in the order they are listed. [`router`] serves exactly
+/// these (a test asks each of them).
+pub const ENDPOINTS: &[Endpoint] = &[
+    Endpoint {
+        methods: "GET",
+        path: "/",
+        what: "this list of endpoints (JSON)",
+    },
+    Endpoint {
+        methods: "GET",
+        path: "/health",
+        what: "liveness: {\"status\":\"ok\"} (alias of /healthz)",
+    },
+    Endpoint {
+        methods: "GET",
+        path: "/healthz",
+        what: "liveness: {\"status\":\"ok\",\"uptime_s\":N}",
+    },
+    Endpoint {
+        methods: "GET",
+        path: "/readyz",
+        what: "readiness: 200 when the store answers, else 503",
+    },
+    Endpoint {
+        methods: "GET",
+        path: "/metrics",
+        what: "Prometheus text: up, uptime, build, requests and latencies",
+    },
+    Endpoint {
+        methods: "POST",
+        path: "/observation",
+        what: "record one agent run's observation",
+    },
+    Endpoint {
+        methods: "GET",
+        path: "/repo/agent-log",
+        what: "recorded observations (?since=, limit=, run_id=, agent=, repo=)",
+    },
+    Endpoint {
+        methods: "GET|POST|DELETE",
+        path: "/claim",
+        what: "list, take or release file claims between agents",
+    },
+    Endpoint {
+        methods: "GET",
+        path: "/repo/fingerprint",
+        what: "languages, manifests, dependencies, frameworks (?target=)",
+    },
+    Endpoint {
+        methods: "GET",
+        path: "/repo/context",
+        what: "the repository brief an agent starts from (?target=)",
+    },
+    Endpoint {
+        methods: "GET",
+        path: "/repo/churn/<path>",
+        what: "how often a file changed (git history)",
+    },
+    Endpoint {
+        methods: "GET",
+        path: "/repo/blame/<path>",
+        what: "who last changed each line of a file",
+    },
+    Endpoint {
+        methods: "GET",
+        path: "/file/imports",
+        what: "what a file imports (?path=)",
+    },
+    Endpoint {
+        methods: "GET",
+        path: "/file/exports",
+        what: "what a file defines (?path=)",
+    },
+    Endpoint {
+        methods: "GET",
+        path: "/symbol",
+        what: "a definition's signature and its callers (?path=, name=)",
+    },
+];
+
+/// The endpoint list as `serve --help` prints it: one `METHODS PATH  what` line each.
+pub fn endpoints_help() -> String {
+    let mut out = String::from("Endpoints (all JSON but /metrics; `GET /` lists them too):\n");
+    for e in ENDPOINTS {
+        out.push_str(&format!("  {:<6} {:<20} {}\n", e.methods, e.path, e.what));
+    }
+    out.push_str(
+        "With --token, every endpoint but /, /health, /healthz and /readyz needs \
+         `Authorization: Bearer <token>`.",
+    );
+    out
+}
 
 /// How to run the gateway.
 #[derive(Debug, Clone)]
@@ -284,7 +386,7 @@ async fn auth(State(state): State<Arc<AppState>>, req: Request, next: Next) -> R
         return next.run(req).await;
     };
     let path = req.uri().path();
-    if path == "/healthz" || path == "/readyz" {
+    if matches!(path, "/" | "/health" | "/healthz" | "/readyz") {
         return next.run(req).await;
     }
     let given = req
@@ -340,6 +442,8 @@ async fn track_metrics(req: Request, next: Next) -> Response {
 /// The gateway's routes over `state`.
 pub fn router(state: Arc<AppState>, body_limit: usize) -> Router {
     Router::new()
+        .route("/", get(api::index))
+        .route("/health", get(api::healthz))
         .route("/healthz", get(api::healthz))
         .route("/readyz", get(api::readyz))
         .route("/metrics", get(api::metrics))
@@ -359,7 +463,11 @@ pub fn router(state: Arc<AppState>, body_limit: usize) -> Router {
         .route("/file/exports", get(repo::exports))
         .route("/symbol", get(repo::symbol))
         .fallback(|| async {
-            ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such endpoint")
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                "not_found",
+                "no such endpoint (`GET /` lists the endpoints)",
+            )
         })
         .layer(middleware::from_fn_with_state(state.clone(), auth))
         .route_layer(middleware::from_fn(track_metrics))

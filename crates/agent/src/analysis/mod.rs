@@ -154,6 +154,30 @@ impl RepoBrief {
     }
 }
 
+/// The brief's Python test command when the tests ran with unittest.
+const PYTHON_UNITTEST_COMMAND: &str = "python -m unittest discover";
+
+impl RepoBrief {
+    /// Makes the brief's test commands name the runner the test-results analyzer actually
+    /// used. [`brief`] assumes pytest for Python; when pytest is not installed the analyzer
+    /// runs `python -m unittest discover` instead and says so in its `runner: ...` detail, and
+    /// the brief (what the planner and the worker read) must not then claim `python -m pytest`
+    /// while the metric beside it says unittest. Without a runner detail (toolchain not run)
+    /// the brief is left as it is.
+    pub fn align_test_commands(&mut self, test_details: &[String]) {
+        let unittest_ran = test_details
+            .iter()
+            .any(|d| d.starts_with("runner: python -m unittest"));
+        if unittest_ran {
+            for cmd in &mut self.test_commands {
+                if cmd == "python -m pytest" {
+                    *cmd = PYTHON_UNITTEST_COMMAND.into();
+                }
+            }
+        }
+    }
+}
+
 /// The analysis of a repository.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AnalysisReport {
@@ -550,9 +574,11 @@ pub fn analyze(root: &Path, opts: &AnalyzeOptions) -> AnalysisReport {
     } else {
         0.0
     };
+    let mut brief = brief(&files, &fp);
+    brief.align_test_commands(&tests_run.details);
     AnalysisReport {
         root: root.display().to_string(),
-        brief: brief(&files, &fp),
+        brief,
         metrics: all,
         overall,
         failing_tests: tests_run.failing,
@@ -591,5 +617,75 @@ mod tests {
         assert_eq!(fp.stack, vec!["node/npm"]);
         let b = brief(&files, &fp);
         assert_eq!(b.test_commands, vec!["npm test"]);
+    }
+
+    #[test]
+    fn brief_names_the_python_runner_that_ran() {
+        let dir = tempfile::tempdir().unwrap();
+        let r = dir.path();
+        std::fs::write(r.join("ops.py"), "def add(a, b):\n    return a + b\n").unwrap();
+        std::fs::create_dir_all(r.join("tests")).unwrap();
+        std::fs::write(r.join("tests/__init__.py"), "").unwrap();
+        std::fs::write(
+            r.join("tests/test_ops.py"),
+            "import unittest\nfrom ops import add\n\n\nclass OpsTest(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(1, 2), 3)\n",
+        )
+        .unwrap();
+        let files = RepoFiles::walk(r);
+        let fp = local_fingerprint(&files);
+        let mut b = brief(&files, &fp);
+        assert_eq!(b.test_commands, vec!["python -m pytest"]);
+        // The analyzer fell back to unittest: the brief follows.
+        let unittest = vec![
+            "1 passed".to_string(),
+            "runner: python -m unittest (pytest not installed)".to_string(),
+        ];
+        b.align_test_commands(&unittest);
+        assert_eq!(b.test_commands, vec![PYTHON_UNITTEST_COMMAND]);
+        // pytest ran, or nothing ran: the brief keeps pytest.
+        for details in [
+            vec!["runner: pytest".to_string()],
+            vec!["toolchain not run".into()],
+        ] {
+            let mut b = brief(&files, &fp);
+            b.align_test_commands(&details);
+            assert_eq!(b.test_commands, vec!["python -m pytest"]);
+        }
+    }
+
+    #[test]
+    fn analyze_brief_and_test_metric_agree_on_the_runner() {
+        // Whichever runner this machine has, the brief's Test line and the test metric's
+        // `runner:` detail name the same one.
+        if !crate::process::on_path("python3") {
+            eprintln!("NOTICE: python3 not on PATH: runner agreement not checked");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let r = dir.path();
+        std::fs::write(r.join("ops.py"), "def add(a, b):\n    return a + b\n").unwrap();
+        std::fs::write(
+            r.join("test_ops.py"),
+            "import unittest\nfrom ops import add\n\n\nclass OpsTest(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(1, 2), 3)\n",
+        )
+        .unwrap();
+        let report = analyze(
+            r,
+            &AnalyzeOptions {
+                run_toolchain: true,
+                ..AnalyzeOptions::default()
+            },
+        );
+        let details = &report.metric("test_results").expect("test metric").details;
+        let runner = details
+            .iter()
+            .find(|d| d.starts_with("runner: "))
+            .unwrap_or_else(|| panic!("no runner detail in {details:?}"));
+        let test = &report.brief.test_commands;
+        if runner.starts_with("runner: pytest") {
+            assert_eq!(test, &vec!["python -m pytest".to_string()], "{runner}");
+        } else {
+            assert_eq!(test, &vec![PYTHON_UNITTEST_COMMAND.to_string()], "{runner}");
+        }
     }
 }

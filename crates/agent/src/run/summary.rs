@@ -154,6 +154,70 @@ pub struct SubtaskSummary {
 }
 
 impl SubtaskSummary {
+    /// Why the subtask failed, never blank: the recorded error with its findings in full, or,
+    /// when the error names no findings (`last findings:` followed by nothing, as when every
+    /// attempt ended in a model or apply error without guard feedback), what the attempt log
+    /// and guard activity do say, and failing those, that nothing was recorded.
+    pub fn failure_reason(&self) -> String {
+        let error = self.error.as_deref().unwrap_or("").trim();
+        let findings_missing = error.is_empty() || error.ends_with("last findings:");
+        if !findings_missing {
+            return error.to_string();
+        }
+        let mut known: Vec<String> = Vec::new();
+        if let Some(last) = self
+            .attempt_log
+            .iter()
+            .rev()
+            .find(|a| !a.feedback.trim().is_empty())
+        {
+            known.push(format!(
+                "attempt {} ({}): {}",
+                last.attempt,
+                last.outcome,
+                last.feedback.trim()
+            ));
+        }
+        if known.is_empty() {
+            let blocked: Vec<String> = self
+                .guard_activity
+                .iter()
+                .filter(|a| a.status == "blocked")
+                .map(|a| {
+                    let what = a.messages.join("; ");
+                    format!(
+                        "attempt {}: {} blocked ({}) {what}",
+                        a.attempt, a.guard, a.phase
+                    )
+                    .trim_end()
+                    .to_string()
+                })
+                .collect();
+            known.extend(blocked);
+        }
+        if known.is_empty() {
+            let outcomes: Vec<&str> = self
+                .attempt_log
+                .iter()
+                .map(|a| a.outcome.as_str())
+                .collect();
+            known.push(if outcomes.is_empty() {
+                "no attempt was recorded; the run's trace has the details".to_string()
+            } else {
+                format!(
+                    "no findings were recorded (attempt outcomes: {}); the run's trace has the details",
+                    outcomes.join(", ")
+                )
+            });
+        }
+        let head = if error.is_empty() {
+            format!("failed after {} attempt(s); last findings:", self.attempts)
+        } else {
+            error.to_string()
+        };
+        format!("{head}\n{}", known.join("\n"))
+    }
+
     /// Guards that blocked at least one attempt (slugs, deduplicated, in order).
     pub fn guards_fired(&self) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
@@ -334,13 +398,28 @@ impl RunSummary {
                 "committed"
             }
         ));
-        s.push_str(&format!(
-            "Branch {} on {} ({}), head {}\n",
-            self.branch,
-            self.base,
-            short(&self.base_commit),
-            short(&self.head_commit)
-        ));
+        if self.branch.is_empty() {
+            // A dry run creates no branch; say so rather than print an empty name.
+            s.push_str(&format!(
+                "No branch ({}) on {} ({}); worktree {}\n",
+                if self.dry_run {
+                    "dry run"
+                } else {
+                    "nothing was committed"
+                },
+                self.base,
+                short(&self.base_commit),
+                self.worktree
+            ));
+        } else {
+            s.push_str(&format!(
+                "Branch {} on {} ({}), head {}\n",
+                self.branch,
+                self.base,
+                short(&self.base_commit),
+                short(&self.head_commit)
+            ));
+        }
         for t in &self.tasks {
             s.push_str(&format!("{} {}\n", t.id, t.title));
             for st in &t.subtasks {
@@ -361,8 +440,13 @@ impl RunSummary {
                 }
                 s.push('\n');
                 if st.status == SubtaskStatus::Failed {
-                    if let Some(e) = &st.error {
-                        s.push_str(&format!("    why: {}\n", first_line(e)));
+                    // The whole reason: its first line says how it ended, the rest are the
+                    // last findings, which are the point.
+                    let why = st.failure_reason();
+                    let mut lines = why.lines();
+                    s.push_str(&format!("    why: {}\n", lines.next().unwrap_or("")));
+                    for l in lines {
+                        s.push_str(&format!("      {l}\n"));
                     }
                     if !st.failure_modes.is_empty() {
                         s.push_str(&format!(
@@ -383,10 +467,6 @@ impl RunSummary {
 
 fn short(c: &str) -> &str {
     &c[..c.len().min(10)]
-}
-
-fn first_line(s: &str) -> &str {
-    s.lines().next().unwrap_or("")
 }
 
 #[cfg(test)]
@@ -434,5 +514,113 @@ mod tests {
         let json = serde_json::to_string(&sum).unwrap();
         let back: RunSummary = serde_json::from_str(&json).unwrap();
         assert_eq!(back, sum);
+    }
+
+    fn failed(error: Option<&str>, log: Vec<AttemptRecord>) -> SubtaskSummary {
+        SubtaskSummary {
+            id: "T001-S01".into(),
+            title: "Fix it".into(),
+            status: SubtaskStatus::Failed,
+            attempts: 3,
+            error: error.map(str::to_string),
+            attempt_log: log,
+            ..Default::default()
+        }
+    }
+
+    fn summary_of(st: SubtaskSummary) -> RunSummary {
+        RunSummary {
+            run_id: "r".into(),
+            branch: "slopguard/r".into(),
+            tasks: vec![TaskSummary {
+                id: "T001".into(),
+                title: "t".into(),
+                subtasks: vec![st],
+                ..Default::default()
+            }],
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn why_prints_the_last_findings_in_full() {
+        let st = failed(
+            Some(
+                "failed after 3 attempt(s); last findings:\nsrc/db.py:3: syntax error\nG7: `seed` was removed",
+            ),
+            vec![],
+        );
+        let text = summary_of(st).to_text();
+        assert!(
+            text.contains(
+                "    why: failed after 3 attempt(s); last findings:\n      src/db.py:3: syntax error\n      G7: `seed` was removed\n"
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn why_never_ends_empty() {
+        let attempt = |n: u32, outcome: &str, feedback: &str| AttemptRecord {
+            attempt: n,
+            outcome: outcome.into(),
+            feedback: feedback.into(),
+            ..Default::default()
+        };
+        // No findings in the error, but the attempt log has feedback: that is shown.
+        let st = failed(
+            Some("failed after 3 attempt(s); last findings:\n"),
+            vec![
+                attempt(1, "blocked", "src/db.py: syntax error"),
+                attempt(2, "llm_error", "the reply was cut off at max_tokens"),
+                attempt(3, "llm_error", ""),
+            ],
+        );
+        let why = st.failure_reason();
+        assert_eq!(
+            why,
+            "failed after 3 attempt(s); last findings:\nattempt 2 (llm_error): the reply was cut off at max_tokens"
+        );
+        // Nothing anywhere: the attempt outcomes, and where to look.
+        let st = failed(
+            Some("failed after 3 attempt(s); last findings:"),
+            vec![attempt(1, "empty", ""), attempt(2, "empty", "")],
+        );
+        let text = summary_of(st).to_text();
+        let why: Vec<&str> = text
+            .lines()
+            .skip_while(|l| !l.trim_start().starts_with("why:"))
+            .take(2)
+            .collect();
+        assert_eq!(why.len(), 2, "{text}");
+        assert!(why[0].ends_with("last findings:"), "{text}");
+        assert!(
+            why[1].contains("no findings were recorded (attempt outcomes: empty, empty)"),
+            "{text}"
+        );
+        // No error at all.
+        assert!(
+            failed(None, vec![])
+                .failure_reason()
+                .contains("no attempt was recorded")
+        );
+    }
+
+    #[test]
+    fn a_dry_run_names_no_empty_branch() {
+        let sum = RunSummary {
+            run_id: "r".into(),
+            base: "HEAD".into(),
+            base_commit: "0123456789abcdef".into(),
+            worktree: "/tmp/wt".into(),
+            dry_run: true,
+            ..Default::default()
+        };
+        let text = sum.to_text();
+        assert!(!text.contains("Branch  on"), "{text}");
+        assert!(
+            text.contains("No branch (dry run) on HEAD (0123456789); worktree /tmp/wt\n"),
+            "{text}"
+        );
     }
 }

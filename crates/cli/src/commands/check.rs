@@ -1,6 +1,6 @@
 //! `slopguard check`: run the static guard stack on one change.
 
-use std::io::{IsTerminal, Read};
+use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result, bail};
@@ -69,6 +69,15 @@ fn read_input(path: &Path) -> Result<String> {
     String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8 text", path.display()))
 }
 
+/// How errors name a file argument (`-` is stdin).
+fn input_name(path: &Path) -> String {
+    if path == Path::new("-") {
+        "(stdin)".into()
+    } else {
+        path.display().to_string()
+    }
+}
+
 /// Loads the configuration and applies `--enable` / `--disable`.
 pub fn load_config(
     repo: &Path,
@@ -111,10 +120,12 @@ fn build_change(args: &CheckArgs) -> Result<ChangeSet> {
         slopguard_change::from_staged(repo)?
     } else if let Some(diff) = &args.diff {
         let text = read_input(diff)?;
-        slopguard_change::from_diff(repo, &text, args.base.as_deref())?
+        slopguard_change::from_diff(repo, &text, args.base.as_deref())
+            .with_context(|| format!("--diff {}", input_name(diff)))?
     } else if let Some(p) = &args.patches {
         let text = read_input(p)?;
-        slopguard_change::from_patches_file(repo, &text, args.base.as_deref())?
+        slopguard_change::from_patches_file(repo, &text, args.base.as_deref())
+            .with_context(|| format!("--patches {}", input_name(p)))?
     } else {
         slopguard_change::from_worktree(repo)?
     };
@@ -122,6 +133,9 @@ fn build_change(args: &CheckArgs) -> Result<ChangeSet> {
 }
 
 /// Prints `report` in `format` to stdout.
+///
+/// A reader that has gone away (`slopguard check | head -1`) is not an error: the write's
+/// failure is ignored so that the exit code still says the verdict.
 pub fn print_report(report: &Report, format: &str, color: &str) {
     let format: Format = format.parse().unwrap_or(Format::Text);
     let out = match format {
@@ -136,7 +150,8 @@ pub fn print_report(report: &Report, format: &str, color: &str) {
             render_text(report, color)
         }
     };
-    println!("{}", out.trim_end());
+    let mut stdout = std::io::stdout().lock();
+    let _ = writeln!(stdout, "{}", out.trim_end()).and_then(|()| stdout.flush());
 }
 
 /// Runs the command.

@@ -59,9 +59,10 @@ struct InstallArgs {
     /// Lean mode: no guard before write, only the cheap deterministic gates.
     #[arg(long)]
     lean: bool,
-    /// Program to put in the hook commands (default: `slopguard`).
-    #[arg(long, default_value = "slopguard")]
-    program: String,
+    /// Program to put in the hook commands (default: the absolute path of this `slopguard`
+    /// binary, so the hooks run whatever PATH the agent has).
+    #[arg(long)]
+    program: Option<String>,
 }
 
 /// Runs the command.
@@ -131,7 +132,16 @@ fn install_cmd(a: InstallArgs) -> anyhow::Result<u8> {
         Scope::Project(root)
     };
     let _ = a.project; // the default scope
-    let path = install::install(agent, &scope, &a.program, a.lean, a.uninstall)?;
+    let program = match &a.program {
+        Some(p) => p.clone(),
+        None => this_binary()?,
+    };
+    if !a.uninstall
+        && let Some(warning) = unreachable_program_warning(&program)
+    {
+        eprintln!("{warning}");
+    }
+    let path = install::install(agent, &scope, &program, a.lean, a.uninstall)?;
     let what = if a.uninstall {
         "removed slopguard hooks from"
     } else {
@@ -139,6 +149,62 @@ fn install_cmd(a: InstallArgs) -> anyhow::Result<u8> {
     };
     println!("{what} {}", path.display());
     Ok(crate::EXIT_OK)
+}
+
+/// The absolute path of the running binary, as a shell word: what the agent must run for the
+/// hooks to reach this slopguard. A bare `slopguard` would depend on the agent's PATH, and
+/// after `cargo build` (no install) it is on none.
+fn this_binary() -> anyhow::Result<String> {
+    let exe = std::env::current_exe()
+        .and_then(std::fs::canonicalize)
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "cannot tell where this slopguard binary is ({e}); pass --program /path/to/slopguard"
+            )
+        })?;
+    let exe = exe.to_str().ok_or_else(|| {
+        anyhow::anyhow!(
+            "the path of this binary is not UTF-8 ({}); pass --program /path/to/slopguard",
+            exe.display()
+        )
+    })?;
+    Ok(shell_word(exe))
+}
+
+/// `word` quoted for a POSIX shell when it needs it (agents run hook commands through one).
+fn shell_word(word: &str) -> String {
+    let plain = word
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-+,:@%=".contains(c));
+    if plain && !word.is_empty() {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// A warning when the hook commands' program cannot be run as written: a bare name that is
+/// not on PATH, or a path that is not an executable file.
+fn unreachable_program_warning(program: &str) -> Option<String> {
+    let unquoted = program.trim_matches('\'');
+    if unquoted.contains('/') {
+        let p = Path::new(unquoted);
+        return (!p.is_file()).then(|| {
+            format!(
+                "slopguard hook install: warning: {unquoted} does not exist; the hooks will fail \
+                 until it does"
+            )
+        });
+    }
+    let on_path = std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(unquoted).is_file()));
+    (!on_path).then(|| {
+        format!(
+            "slopguard hook install: warning: `{unquoted}` is not on PATH, so the agent cannot run \
+             the hooks. Install it (`cargo install --path crates/cli` in a slopguard checkout) or \
+             leave out --program to write this binary's absolute path."
+        )
+    })
 }
 
 /// The static guard stack as the hooks' judge.

@@ -130,6 +130,27 @@ fn count(text: &str, needle: &str) -> usize {
     text.matches(needle).count()
 }
 
+/// Occurrences of the marker `needle` in `text` that are the marker itself, not the tail of a
+/// longer identifier: a Rust `fn uses_nextest()` holds `xtest(` and Python's `sys.exit(` holds
+/// `xit(`, yet neither skips anything. A needle that starts with an identifier character must
+/// start a word (`.` before it is fine: `pytest.skip(`, `this.xit(`).
+fn count_marker(text: &str, needle: &str) -> usize {
+    marker_positions(text, needle).count()
+}
+
+fn marker_positions<'a>(text: &'a str, needle: &'a str) -> impl Iterator<Item = usize> + 'a {
+    let needs_boundary = needle.chars().next().is_some_and(is_ident_char);
+    text.match_indices(needle)
+        .map(|(i, _)| i)
+        .filter(move |&i| {
+            !needs_boundary || !text[..i].chars().next_back().is_some_and(is_ident_char)
+        })
+}
+
+fn is_ident_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '$'
+}
+
 fn assertions(lower: &str) -> usize {
     // Comments are not assertions: drop `#`/`//` comment lines.
     lower
@@ -233,11 +254,14 @@ impl Guard for TestIntegrity {
             // New skip / xfail / ignore / focus markers (counted, so moved lines do not fire).
             if test_file || file.kind() != slopguard_lang::FileKind::Other {
                 for (needle, what) in MARKERS {
-                    let (b, a) = (count(&before_l, needle), count(&after_l, needle));
+                    let (b, a) = (
+                        count_marker(&before_l, needle),
+                        count_marker(&after_l, needle),
+                    );
                     if a > b {
                         let line = added
                             .iter()
-                            .find(|(_, l)| l.to_ascii_lowercase().contains(needle))
+                            .find(|(_, l)| count_marker(&l.to_ascii_lowercase(), needle) > 0)
                             .map(|(n, _)| *n);
                         let severity = if skip_asked {
                             Severity::Warn
@@ -400,6 +424,80 @@ mod tests {
             &["shop/pricing.py"]
         ));
         assert!(about("Tidy up", &["tests/test_pricing.py"]));
+    }
+
+    /// The findings of the guard on one modified file.
+    fn findings_on(path: &str, before: &str, after: &str) -> Vec<Finding> {
+        use slopguard_change::{ChangeKind, ChangeSet, FileChange, MemTree};
+        let change = ChangeSet::new(
+            std::sync::Arc::new(MemTree::default()),
+            vec![FileChange {
+                path: path.into(),
+                kind: ChangeKind::Modify,
+                before: Some(before.as_bytes().to_vec()),
+                after: Some(after.as_bytes().to_vec()),
+                after_is_symlink: false,
+            }],
+            "t",
+        );
+        let config = crate::Config::default();
+        let mut out = Vec::new();
+        TestIntegrity.check(&Context::new(&change, None, &config), &mut out);
+        out
+    }
+
+    fn markers(findings: &[Finding]) -> Vec<String> {
+        findings
+            .iter()
+            .filter_map(|f| f.data.get("marker")?.as_str().map(str::to_string))
+            .collect()
+    }
+
+    #[test]
+    fn a_marker_inside_an_identifier_is_no_marker() {
+        // A Rust helper whose name ends in `xtest`, and Python's `sys.exit(`: no skip added.
+        let before = "#[test]\nfn runs() {\n    assert!(ok());\n}\n";
+        let after = "#[test]\nfn runs() {\n    assert!(ok());\n}\n\nfn uses_nextest() -> bool {\n    true\n}\n";
+        assert_eq!(
+            markers(&findings_on("tests/runner.rs", before, after)),
+            Vec::<String>::new()
+        );
+        let before = "def test_a():\n    assert f() == 1\n";
+        let after = "import sys\n\ndef test_a():\n    assert f() == 1\n\nif __name__ == '__main__':\n    sys.exit(main())\n";
+        assert_eq!(
+            markers(&findings_on("tests/test_a.py", before, after)),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn real_markers_still_fire() {
+        let before = "test('adds', () => {\n  expect(add(1, 2)).toBe(3);\n});\n";
+        let after = "xtest('adds', () => {\n  expect(add(1, 2)).toBe(3);\n});\n";
+        assert_eq!(
+            markers(&findings_on("src/add.test.js", before, after)),
+            ["xtest("]
+        );
+        let after = "describe('x', () => {\n  xit('adds', () => {\n    expect(add(1, 2)).toBe(3);\n  });\n});\n";
+        assert_eq!(
+            markers(&findings_on("src/add.test.js", before, after)),
+            ["xit("]
+        );
+        let before = "#[test]\nfn runs() {\n    assert!(ok());\n}\n";
+        let after = "#[test]\n#[ignore]\nfn runs() {\n    assert!(ok());\n}\n";
+        assert_eq!(
+            markers(&findings_on("tests/runner.rs", before, after)),
+            ["#[ignore"]
+        );
+        // A marker after `.` or whitespace is still a marker, and `pytest.skip(` is not
+        // also counted as `test.skip(`.
+        let before = "def test_a():\n    assert f() == 1\n";
+        let after =
+            "import pytest\n\ndef test_a():\n    pytest.skip('later')\n    assert f() == 1\n";
+        assert_eq!(
+            markers(&findings_on("tests/test_a.py", before, after)),
+            ["pytest.skip("]
+        );
     }
 
     #[test]
