@@ -3,9 +3,9 @@
 # shipped sample repository (a rung of the bench ladder with a seeded bug), ending with the
 # branch, the PR body and the run summary.
 #
-#   scripts/main-job.sh                      # rung-3-python-sql (SQL injection), 0.5B model
+#   scripts/main-job.sh                      # rung-3-python-sql (SQL injection), 1.5B model
 #   scripts/main-job.sh rung-4-js-slugify    # another rung of tests/ladder
-#   LLM_MODEL=1.5b scripts/main-job.sh       # Qwen2.5-Coder-1.5B instead of 0.5B
+#   LLM_MODEL=0.5b scripts/main-job.sh       # Qwen2.5-Coder-0.5B: faster, much weaker
 #
 # Against any OpenAI-compatible endpoint instead of the local model (LM Studio, Ollama, vLLM):
 #   SLOPGUARD_LLM_URL=http://127.0.0.1:1234/v1 SLOPGUARD_LLM_MODEL=<model id> scripts/main-job.sh
@@ -41,6 +41,8 @@ LOCAL_MODEL=""
 if [[ -z "${SLOPGUARD_LLM_URL:-}" ]]; then
     LOCAL_MODEL=1
     echo "== local model (scripts/llm-setup.sh)" >&2
+    # The 1.5B model by default: the 0.5B one rarely writes a correct fix (BENCHMARKS.md).
+    export LLM_MODEL="${LLM_MODEL:-1.5b}"
     setup_out="$(bash "$ROOT/scripts/llm-setup.sh")"
     echo "$setup_out" >&2
     export_line="$(echo "$setup_out" | grep -E '^\s*export SLOPGUARD_LLM_URL=' | tail -1)"
