@@ -239,7 +239,19 @@ fn qualifiers(path: &str, owner: Option<&str>) -> Vec<String> {
     let mut parts = path.rsplit('/');
     if let Some(file) = parts.next() {
         let stem = file.split('.').next().unwrap_or(file);
-        if !matches!(stem, "__init__" | "mod" | "index" | "lib") {
+        // A package's own file is named by its directory, not its stem (`__init__.py`,
+        // `mod.rs`, `lib.rs`, `index.js`); a Python module `lib.py` is still `lib`.
+        let ext = file.rsplit_once('.').map_or("", |(_, e)| e);
+        let package_file = match stem {
+            "__init__" => ext == "py",
+            "mod" | "lib" => ext == "rs",
+            "index" => matches!(
+                ext,
+                "js" | "jsx" | "ts" | "tsx" | "mjs" | "cjs" | "mts" | "cts"
+            ),
+            _ => false,
+        };
+        if !package_file {
             q.push(stem.to_string());
         }
     }
