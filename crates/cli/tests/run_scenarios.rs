@@ -809,3 +809,38 @@ fn i_an_exhausted_subtask_budget_fails_the_subtask_cleanly() {
     );
     assert_invariants(&sb, &before, &r);
 }
+
+#[test]
+fn progress_is_plain_lines_when_stderr_is_not_a_terminal() {
+    if skip_without("progress", &["python3"]) {
+        return;
+    }
+    let sb = Sandbox::new("rung-3-python-sql");
+    let dir = scenario_dir("a_fix_in_one_go");
+    let server =
+        ScriptedServer::start(Script::from_file(&dir.join("script.yaml")).expect("script"))
+            .expect("scripted server");
+    let repo = sb.repo();
+    let out = Command::new(env!("CARGO_BIN_EXE_slopguard"))
+        .current_dir(sb.dir.path())
+        .args(["run", repo.to_str().expect("utf-8"), "--plan-from-file"])
+        .arg(dir.join("plan.json"))
+        .args(["--model", "scripted-model", "--llm-url", &server.url()])
+        .args(["--no-store", "--no-analysis-run", "--candidates", "1"])
+        .arg("--worktree")
+        .arg(sb.worktree())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("slopguard runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    for line in [
+        "] phase execution",
+        "] subtask 1/1 T001-S01",
+        "] T001-S01 attempt 1/3",
+        "T001-S01 attempt 1 candidate 1 (t=0.2)",
+        "] T001-S01 committed",
+    ] {
+        assert!(stderr.contains(line), "missing `{line}` in:\n{stderr}");
+    }
+}

@@ -143,6 +143,8 @@ struct TermView {
     guards: Mutex<(u32, u32)>,
     /// Print candidate lines (not quiet).
     lines: bool,
+    /// When the run started, for the plain progress lines' elapsed time.
+    started: std::time::Instant,
 }
 
 impl TermView {
@@ -164,12 +166,49 @@ impl TermView {
             bar,
             guards: Mutex::new((0, 0)),
             lines: true,
+            started: std::time::Instant::now(),
+        }
+    }
+}
+
+impl TermView {
+    /// Progress as plain lines on stderr when it is not a terminal (a log, a pipe), as cargo
+    /// does: phases, subtasks, attempts and their ends, with the elapsed time. Candidate lines
+    /// are printed by the event itself.
+    fn plain_line(&self, ev: &ProgressEvent) {
+        let t = self.started.elapsed().as_secs();
+        let at = format!("[{:02}:{:02}]", t / 60, t % 60);
+        match ev {
+            ProgressEvent::Phase(p) => eprintln!("{at} phase {p}"),
+            ProgressEvent::Planned { subtasks } => eprintln!("{at} plan: {subtasks} subtask(s)"),
+            ProgressEvent::SubtaskStart {
+                index,
+                total,
+                id,
+                title,
+            } => eprintln!("{at} subtask {index}/{total} {id}: {title}"),
+            ProgressEvent::Attempt { id, attempt, max } => {
+                eprintln!("{at} {id} attempt {attempt}/{max}")
+            }
+            ProgressEvent::SubtaskEnd { id, status, commit } => eprintln!(
+                "{at} {id} {}{}",
+                status.as_str(),
+                commit
+                    .as_deref()
+                    .map(|c| format!(" {}", &c[..c.len().min(10)]))
+                    .unwrap_or_default()
+            ),
+            ProgressEvent::Note(n) => eprintln!("{at} {n}"),
+            ProgressEvent::Guard { .. } | ProgressEvent::Candidate(_) => {}
         }
     }
 }
 
 impl Progress for TermView {
     fn on(&self, ev: &ProgressEvent) {
+        if self.lines && self.bar.is_hidden() {
+            self.plain_line(ev);
+        }
         match ev {
             ProgressEvent::Phase(p) => self.bar.set_prefix(p.to_string()),
             ProgressEvent::Planned { subtasks } => self.bar.set_length(*subtasks as u64),
