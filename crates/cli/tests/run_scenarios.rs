@@ -817,9 +817,14 @@ fn progress_is_plain_lines_when_stderr_is_not_a_terminal() {
     }
     let sb = Sandbox::new("rung-3-python-sql");
     let dir = scenario_dir("a_fix_in_one_go");
-    let server =
-        ScriptedServer::start(Script::from_file(&dir.join("script.yaml")).expect("script"))
-            .expect("scripted server");
+    // The model takes 11 s: the plain view says it is still working at least once meanwhile.
+    let fix = "fix(db): pass the name as a query parameter\nsrc/db.py\n<<<<<<< SEARCH\n    row = conn.execute(f\"SELECT id, name, email FROM users WHERE name = '{name}'\").fetchone()\n=======\n    row = conn.execute(\"SELECT id, name, email FROM users WHERE name = ?\", (name,)).fetchone()\n>>>>>>> REPLACE\n";
+    let server = ScriptedServer::start(
+        Script::new()
+            .models(&["scripted-model"])
+            .delayed(11_000, fix),
+    )
+    .expect("scripted server");
     let repo = sb.repo();
     let out = Command::new(env!("CARGO_BIN_EXE_slopguard"))
         .current_dir(sb.dir.path())
@@ -840,6 +845,7 @@ fn progress_is_plain_lines_when_stderr_is_not_a_terminal() {
         "] T001-S01 attempt 1/3",
         "T001-S01 attempt 1 candidate 1 (t=0.2)",
         "] T001-S01 committed",
+        "] still working: T001-S01 attempt 1/3 (waiting for the model or the tests)",
     ] {
         assert!(stderr.contains(line), "missing `{line}` in:\n{stderr}");
     }

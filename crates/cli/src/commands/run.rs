@@ -145,6 +145,49 @@ struct TermView {
     lines: bool,
     /// When the run started, for the plain progress lines' elapsed time.
     started: std::time::Instant,
+    /// When the last plain line was printed, and what it said (for the heartbeat).
+    last_line: std::sync::Arc<Mutex<(std::time::Instant, String)>>,
+}
+
+/// Seconds of silence after which the plain view repeats what it is doing.
+const HEARTBEAT_SECS: u64 = 10;
+
+/// A thread that, while a long step (a model call, a test run) prints nothing, repeats the
+/// last plain line every [`HEARTBEAT_SECS`] with the elapsed time; stopped when dropped.
+struct Heartbeat {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Heartbeat {
+    fn start(view: &TermView) -> Heartbeat {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (flag, last, started) = (stop.clone(), view.last_line.clone(), view.started);
+        let thread = std::thread::spawn(move || {
+            while !flag.load(std::sync::atomic::Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(500));
+                let Ok(mut l) = last.lock() else { return };
+                if l.0.elapsed() >= Duration::from_secs(HEARTBEAT_SECS) && !l.1.is_empty() {
+                    let t = started.elapsed().as_secs();
+                    eprintln!("[{:02}:{:02}] still working: {}", t / 60, t % 60, l.1);
+                    l.0 = std::time::Instant::now();
+                }
+            }
+        });
+        Heartbeat {
+            stop,
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Heartbeat {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
 }
 
 impl TermView {
@@ -167,6 +210,7 @@ impl TermView {
             guards: Mutex::new((0, 0)),
             lines: true,
             started: std::time::Instant::now(),
+            last_line: std::sync::Arc::new(Mutex::new((std::time::Instant::now(), String::new()))),
         }
     }
 }
@@ -178,6 +222,21 @@ impl TermView {
     fn plain_line(&self, ev: &ProgressEvent) {
         let t = self.started.elapsed().as_secs();
         let at = format!("[{:02}:{:02}]", t / 60, t % 60);
+        let doing = match ev {
+            ProgressEvent::Phase(p) => Some(format!("phase {p}")),
+            ProgressEvent::SubtaskStart { id, title, .. } => Some(format!("{id}: {title}")),
+            ProgressEvent::Attempt { id, attempt, max } => Some(format!(
+                "{id} attempt {attempt}/{max} (waiting for the model or the tests)"
+            )),
+            ProgressEvent::Candidate(line) => Some(line.clone()),
+            _ => None,
+        };
+        if let Ok(mut l) = self.last_line.lock() {
+            l.0 = std::time::Instant::now();
+            if let Some(d) = doing {
+                l.1 = d;
+            }
+        }
         match ev {
             ProgressEvent::Phase(p) => eprintln!("{at} phase {p}"),
             ProgressEvent::Planned { subtasks } => eprintln!("{at} plan: {subtasks} subtask(s)"),
@@ -314,7 +373,9 @@ pub fn run(args: RunArgs, global: &crate::Global) -> anyhow::Result<u8> {
     };
     let mut view = TermView::new(args.quiet || args.format == RunFormat::Json);
     view.lines = !args.quiet;
+    let heartbeat = (view.lines && view.bar.is_hidden()).then(|| Heartbeat::start(&view));
     let result = execute(&opts, &view);
+    drop(heartbeat);
     view.bar.finish_and_clear();
     let summary = match result {
         Ok(s) => s,
