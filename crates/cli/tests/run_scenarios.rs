@@ -336,17 +336,22 @@ fn assert_invariants(sb: &Sandbox, before: &UserState, r: &RunResult) {
         before.head.trim(),
         "the branch starts at the user's HEAD"
     );
-    let commits: Vec<String> = git(
-        &repo,
-        &[
-            "rev-list",
-            "--reverse",
-            &format!("{base}..refs/heads/{branch}"),
-        ],
-    )
-    .lines()
-    .map(str::to_string)
-    .collect();
+    // A run that committed nothing leaves no branch (and reports none).
+    let commits: Vec<String> = if branch.is_empty() {
+        Vec::new()
+    } else {
+        git(
+            &repo,
+            &[
+                "rev-list",
+                "--reverse",
+                &format!("{base}..refs/heads/{branch}"),
+            ],
+        )
+        .lines()
+        .map(str::to_string)
+        .collect()
+    };
     let committed: Vec<Value> = subtasks(s)
         .into_iter()
         .filter(|st| st["status"] == "committed")
@@ -807,6 +812,10 @@ fn i_an_exhausted_subtask_budget_fails_the_subtask_cleanly() {
         error.contains("symbol-preservation") || error.contains("spread"),
         "{error}"
     );
+    // Nothing was committed: no branch is left behind.
+    assert_eq!(r.summary["branch"], "", "{:#}", r.summary);
+    let branches = git(&sb.repo(), &["branch", "--list", "slopguard/*"]);
+    assert!(branches.trim().is_empty(), "{branches}");
     assert_invariants(&sb, &before, &r);
 }
 

@@ -604,15 +604,32 @@ pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary,
         json!({"status": cx.state.status, "landed": landed, "failed": failed}),
     );
     cx.obs.close();
-    if !opts.keep_worktree
-        && let Err(e) = git::remove_worktree(&repo, &worktree)
-    {
-        tracing::warn!(%e, "worktree not removed");
+    let worktree_removed = !opts.keep_worktree && {
+        let removed = git::remove_worktree(&repo, &worktree);
+        if let Err(e) = &removed {
+            tracing::warn!(%e, "worktree not removed");
+        }
+        removed.is_ok()
+    };
+    // A run that committed nothing leaves no branch behind (an empty branch says nothing).
+    let branch_deleted = landed == 0
+        && !cx.state.dry_run
+        && worktree_removed
+        && git::git(&repo, &["branch", "-D", &cx.state.branch]).is_ok();
+    if branch_deleted {
+        cx.emit(
+            "done",
+            "run.branch_deleted",
+            json!({"branch": cx.state.branch, "reason": "nothing was committed"}),
+        );
     }
     let mut summary = summarize(&cx.state, &cx.trace_path, &cx.state_path);
+    if branch_deleted {
+        summary.branch.clear();
+    }
     summary.metrics_after = metrics_after;
     summary.overall_after = overall_after;
-    if !cx.state.dry_run {
+    if !cx.state.dry_run && !branch_deleted {
         summary.head_commit =
             git::resolve(&repo, &cx.state.branch).unwrap_or_else(|_| summary.head_commit.clone());
     }
