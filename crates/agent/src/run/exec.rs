@@ -1352,7 +1352,9 @@ fn evaluate_survivors(
             .map(|(i, s)| (i, s.votes, s.size))
             .collect::<Vec<_>>(),
     );
-    let mut best_partial: Option<(usize, usize)> = None;
+    // The partial winner keeps the report of its run: its bytes are written again unchanged,
+    // so build and tests need not run twice.
+    let mut best_partial: Option<(usize, usize, dynamic::DynamicReport)> = None;
     for i in order {
         let applied = &work.survivors[i].applied;
         let (written, dynr) =
@@ -1370,23 +1372,17 @@ fn evaluate_survivors(
             return Ok(Some((i, written, dynr)));
         }
         written.revert()?;
-        if fixed > 0 && best_partial.is_none_or(|(_, f)| fixed > f) {
-            best_partial = Some((i, fixed));
+        if fixed > 0 && best_partial.as_ref().is_none_or(|(_, f, _)| fixed > *f) {
+            best_partial = Some((i, fixed, dynr));
         } else if fixed == 0 {
             let r = still_failing(cx, run, attempt, applied, dynr.tests.as_ref());
             work.rejections.push(r);
         }
     }
-    let Some((i, _)) = best_partial else {
+    let Some((i, _, dynr)) = best_partial else {
         return Ok(None);
     };
     let written = dynamic::write_change(&cx.worktree, &work.survivors[i].applied.change)?;
-    let dynr = dynamic::run_dynamic(&cx.worktree, cx.state.baseline.as_ref(), &cx.opts.dynamic);
-    work.tool += dynr.elapsed;
-    if dynr.blocked() {
-        written.revert()?;
-        return Ok(None);
-    }
     Ok(Some((i, written, dynr)))
 }
 
@@ -1416,9 +1412,9 @@ fn still_failing(
     push_mode(&mut run.modes, FailureMode::TestRegression);
     let failing: Vec<crate::analysis::FailingTest> =
         now.map(|n| n.failing.clone()).unwrap_or_default();
-    let tree = WorkTree::new(&cx.worktree);
+    let names: Vec<String> = failing.iter().map(|f| context::short_name(&f.id)).collect();
     let printed = now.map_or_else(String::new, |n| {
-        context::failure_context(&tree, &failing, &n.log, &[], FAILURE_OUTPUT_CHARS).output
+        context::excerpt(&n.log, &names, FAILURE_OUTPUT_CHARS)
     });
     cx.emit(
         "execution",
