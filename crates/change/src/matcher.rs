@@ -375,7 +375,7 @@ fn decode_escapes(line: &str) -> String {
 }
 
 /// Leading whitespace of a line.
-fn indent_of(line: &str) -> &str {
+pub fn indent_of(line: &str) -> &str {
     &line[..line.len() - line.trim_start().len()]
 }
 
@@ -449,7 +449,7 @@ fn line_match(
 
 /// Each line of `text` that starts with `from` starts with `to` instead; a shallower line (the
 /// model dedented less than the search) gains the difference when `to` is deeper.
-fn reindent(text: &str, from: &str, to: &str) -> String {
+pub fn reindent(text: &str, from: &str, to: &str) -> String {
     let lines: Vec<String> = text
         .split('\n')
         .map(|l| {

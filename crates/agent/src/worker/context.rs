@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 use slopguard_change::Tree;
-use slopguard_lang::{FileKind, analyze, detect};
+use slopguard_lang::{Definition, FileKind, analyze, detect};
 
 use crate::analysis::{FailingTest, is_test_file};
 
@@ -103,10 +103,7 @@ fn exercised_definitions(
         else {
             continue;
         };
-        let FileKind::Code(lang) = detect(path, text.as_bytes()) else {
-            continue;
-        };
-        for d in analyze(lang, &text).definitions {
+        for d in definitions(path, &text) {
             if words.contains(d.simple_name()) {
                 out.push((
                     path.clone(),
@@ -238,18 +235,24 @@ fn repo_path(raw: &str, tree: &dyn Tree) -> Option<String> {
         .find(|p| exists(p))
 }
 
+/// The definitions of `text` parsed as `path`'s language (none for a file that is not code).
+pub fn definitions(path: &str, text: &str) -> Vec<Definition> {
+    match detect(path, text.as_bytes()) {
+        FileKind::Code(lang) => analyze(lang, text).definitions,
+        _ => Vec::new(),
+    }
+}
+
 /// The source of the definition named `name` in `path` (first line, text), capped at
 /// [`MAX_TEST_LINES`] lines.
 pub fn function_source(tree: &dyn Tree, path: &str, name: &str) -> Option<(usize, String)> {
     let bytes = tree.read(path).ok().flatten()?;
     let text = String::from_utf8(bytes).ok()?;
-    let lang = match detect(path, text.as_bytes()) {
-        FileKind::Code(lang) => lang,
-        _ => return None,
-    };
+    if !matches!(detect(path, text.as_bytes()), FileKind::Code(_)) {
+        return None;
+    }
     let word = name.split_whitespace().last().unwrap_or(name);
-    let def = analyze(lang, &text)
-        .definitions
+    let def = definitions(path, &text)
         .into_iter()
         .find(|d| d.simple_name() == name || d.simple_name() == word);
     let lines: Vec<&str> = text.lines().collect();

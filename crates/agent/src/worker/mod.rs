@@ -15,9 +15,11 @@ use std::sync::Arc;
 
 use slopguard_change::{
     ChangeSet, LlmPatch, LlmPatchList, PatchAction, SearchReplace, Tree, from_patch_list_traced,
+    matcher,
 };
 use slopguard_fingerprint::Fingerprint;
 use slopguard_guards::{Config, GuardStatus, Report, run_static_with};
+use slopguard_lang::Definition;
 
 use crate::plan::Subtask;
 use crate::run::summary::GuardActivity;
@@ -155,13 +157,13 @@ fn splice_function(
     let text = String::from_utf8_lossy(current);
     let lines: Vec<&str> = text.lines().collect();
     let name = f.simple_name();
-    if looks_like_whole_file(&f.path, &text, reply, name) {
+    let reply_defs = context::definitions(&f.path, reply);
+    if looks_like_whole_file(&f.path, &text, reply, &reply_defs, name) {
         return None;
     }
     // The definition inside a reply that wrapped it (a package line, imports, other
     // functions): only the target is taken.
-    let reply = definition_in(&f.path, reply, name).unwrap_or_else(|| reply.to_string());
-    let reply = reply.as_str();
+    let reply = definition_lines(reply, &reply_defs, name).unwrap_or_else(|| reply.to_string());
     let Some(first) = reply.lines().find(|l| !l.trim().is_empty()) else {
         return Some(Err(ApplyError::apply("the answer is empty".into())));
     };
@@ -172,24 +174,15 @@ fn splice_function(
             first.trim()
         ))));
     }
-    let file_indent = {
-        let l = lines.get(f.start - 1).copied().unwrap_or("");
-        &l[..l.len() - l.trim_start().len()]
-    };
-    let reply_indent = &first[..first.len() - first.trim_start().len()];
-    let mut out: Vec<String> = lines[..f.start - 1].iter().map(|l| l.to_string()).collect();
-    for l in reply.trim_end_matches('\n').lines() {
-        out.push(match l.strip_prefix(reply_indent) {
-            _ if l.trim().is_empty() => String::new(),
-            Some(rest) => format!("{file_indent}{rest}"),
-            None => l.to_string(),
-        });
-    }
-    out.extend(
-        lines[f.end.min(lines.len())..]
-            .iter()
-            .map(|l| l.to_string()),
+    let file_indent = matcher::indent_of(lines.get(f.start - 1).copied().unwrap_or(""));
+    let body = matcher::reindent(
+        reply.trim_end_matches('\n'),
+        matcher::indent_of(first),
+        file_indent,
     );
+    let mut out: Vec<&str> = lines[..f.start - 1].to_vec();
+    out.extend(body.lines());
+    out.extend(&lines[f.end.min(lines.len())..]);
     let mut whole = out.join("\n");
     if text.ends_with('\n') {
         whole.push('\n');
@@ -199,38 +192,33 @@ fn splice_function(
 
 /// Whether `reply` is the whole file rather than the definition `name` alone: at least three
 /// quarters of the file's length, defining at least half of the file's other definitions.
-fn looks_like_whole_file(path: &str, file: &str, reply: &str, name: &str) -> bool {
-    let defs = |text: &str| -> Vec<String> {
-        match slopguard_lang::detect(path, text.as_bytes()) {
-            slopguard_lang::FileKind::Code(lang) => slopguard_lang::analyze(lang, text)
-                .definitions
-                .iter()
-                .map(|d| d.simple_name().to_string())
-                .filter(|n| n != name)
-                .collect(),
-            _ => Vec::new(),
-        }
-    };
+fn looks_like_whole_file(
+    path: &str,
+    file: &str,
+    reply: &str,
+    reply_defs: &[Definition],
+    name: &str,
+) -> bool {
     let long = reply.lines().count() * 4 >= file.lines().count() * 3;
-    let others = defs(file);
+    let file_defs = context::definitions(path, file);
+    let others: Vec<&str> = file_defs
+        .iter()
+        .map(|d| d.simple_name())
+        .filter(|n| *n != name)
+        .collect();
     if others.is_empty() {
         return long;
     }
-    let in_reply = defs(reply);
-    let kept = others.iter().filter(|n| in_reply.contains(n)).count();
+    let kept = others
+        .iter()
+        .filter(|n| reply_defs.iter().any(|d| d.simple_name() == **n))
+        .count();
     long && kept * 2 >= others.len()
 }
 
-/// The lines of the definition named `name` in `text` (parsed as `path`'s language), when
-/// `text` holds more than that definition.
-fn definition_in(path: &str, text: &str, name: &str) -> Option<String> {
-    let slopguard_lang::FileKind::Code(lang) = slopguard_lang::detect(path, text.as_bytes()) else {
-        return None;
-    };
-    let def = slopguard_lang::analyze(lang, text)
-        .definitions
-        .into_iter()
-        .find(|d| d.simple_name() == name)?;
+/// The lines of the definition named `name` among `defs` (the definitions of `text`).
+fn definition_lines(text: &str, defs: &[Definition], name: &str) -> Option<String> {
+    let def = defs.iter().find(|d| d.simple_name() == name)?;
     let lines: Vec<&str> = text.lines().collect();
     let (a, b) = (
         def.start_line as usize,

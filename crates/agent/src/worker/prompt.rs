@@ -12,7 +12,6 @@
 use std::collections::BTreeSet;
 
 use slopguard_change::Tree;
-use slopguard_lang::{FileKind, analyze, detect};
 use slopguard_llm::Message;
 
 use super::context::FailureContext;
@@ -493,14 +492,8 @@ pub fn relevant_ranges(
         return Vec::new();
     }
     let mut spans: Vec<(usize, usize)> = Vec::new();
-    if let FileKind::Code(lang) = detect(path, text.as_bytes()) {
-        let a = analyze(lang, text);
-        let named: Vec<_> = a
-            .definitions
-            .iter()
-            .filter(|d| words.contains(d.simple_name()) || words.contains(&d.name))
-            .collect();
-        for d in named {
+    for d in super::context::definitions(path, text) {
+        if words.contains(d.simple_name()) || words.contains(&d.name) {
             spans.push((d.start_line as usize, d.end_line as usize));
         }
     }
