@@ -107,12 +107,9 @@ pub fn normalised_key(change: &ChangeSet) -> String {
         key.push('\0');
         match &c.after {
             Some(bytes) => {
-                for line in String::from_utf8_lossy(bytes).lines() {
-                    let t = line.trim_end();
-                    if !t.is_empty() {
-                        key.push_str(t);
-                        key.push('\n');
-                    }
+                for line in crate::worker::significant_lines(&String::from_utf8_lossy(bytes)) {
+                    key.push_str(line);
+                    key.push('\n');
                 }
             }
             None => key.push_str("<deleted>"),

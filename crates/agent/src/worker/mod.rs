@@ -227,18 +227,19 @@ fn definition_lines(text: &str, defs: &[Definition], name: &str) -> Option<Strin
     (a >= 1 && a <= b).then(|| lines[a - 1..b].join("\n") + "\n")
 }
 
+/// The lines of `text` that carry code: trailing whitespace dropped, blank lines skipped. Two
+/// texts with the same significant lines differ only in blank lines and spaces.
+pub fn significant_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines().map(str::trim_end).filter(|l| !l.is_empty())
+}
+
 /// Whether a file change only adds or removes blank lines and trailing spaces.
 fn only_whitespace(c: &slopguard_change::FileChange) -> bool {
-    let code = |b: &Option<Vec<u8>>| -> Option<Vec<String>> {
-        let text = String::from_utf8_lossy(b.as_deref()?).into_owned();
-        Some(
-            text.lines()
-                .map(|l| l.trim_end().to_string())
-                .filter(|l| !l.is_empty())
-                .collect(),
-        )
-    };
-    matches!((code(&c.before), code(&c.after)), (Some(a), Some(b)) if a == b)
+    match (c.before.as_deref(), c.after.as_deref()) {
+        (Some(before), Some(after)) => significant_lines(&String::from_utf8_lossy(before))
+            .eq(significant_lines(&String::from_utf8_lossy(after))),
+        _ => false,
+    }
 }
 
 fn patch(
