@@ -201,7 +201,7 @@ pub fn build(input: &PromptInput<'_>) -> WorkerPrompt {
     if let Some(f) = input.failure.filter(|f| !f.is_empty()) {
         push_failure(&mut user, f);
     }
-    let (files_text, files) = show_files(input);
+    let (files_text, files, full_tokens) = show_files(input);
     user.push_str(&files_text);
     user.push('\n');
     match input.function {
@@ -225,7 +225,7 @@ pub fn build(input: &PromptInput<'_>) -> WorkerPrompt {
         )),
         None => user.push_str(&final_cue(&files)),
     }
-    let reply_tokens = reply_budget(input, &files);
+    let reply_tokens = reply_budget(input, &files, full_tokens);
     WorkerPrompt {
         messages: vec![Message::system(SYSTEM), Message::user(user)],
         files,
@@ -259,9 +259,11 @@ fn push_failure(user: &mut String, f: &FailureContext) {
 }
 
 /// The FILES section and how each hinted file was shown.
-fn show_files(input: &PromptInput<'_>) -> (String, Vec<(String, Presented)>) {
+/// Also returns the tokens of the files shown in full, for the reply budget.
+fn show_files(input: &PromptInput<'_>) -> (String, Vec<(String, Presented)>, usize) {
     let words = subtask_words(input.subtask, input.task_title);
     let mut files = Vec::new();
+    let mut full_tokens = 0;
     let mut remaining = input.budget_tokens;
     let mut out = String::from("FILES:\n");
     for path in &input.subtask.file_hints {
@@ -278,6 +280,7 @@ fn show_files(input: &PromptInput<'_>) -> (String, Vec<(String, Presented)>) {
         let tokens = estimate_tokens(&text);
         if tokens <= remaining {
             remaining -= tokens;
+            full_tokens += tokens;
             let whole = input.policy.whole(&text);
             out.push_str(&format!("{path}\n{}\n", fenced(path, &text)));
             files.push((path.clone(), Presented::Full { whole }));
@@ -294,7 +297,7 @@ fn show_files(input: &PromptInput<'_>) -> (String, Vec<(String, Presented)>) {
             ));
         }
     }
-    (out, files)
+    (out, files, full_tokens)
 }
 
 /// `text` in a fence tagged with the file's language.
@@ -362,33 +365,35 @@ fn show_regions(
 
 /// Tokens a complete answer needs: 1.5 times what it must write, plus 200 for the commit line
 /// and fences; `None` when SEARCH/REPLACE blocks are asked for (their size is not known).
-fn reply_budget(input: &PromptInput<'_>, files: &[(String, Presented)]) -> Option<u32> {
-    let read = |p: &str| -> String {
-        input
-            .tree
-            .read(p)
-            .ok()
-            .flatten()
-            .map(|b| String::from_utf8_lossy(&b).into_owned())
-            .unwrap_or_default()
-    };
+fn reply_budget(
+    input: &PromptInput<'_>,
+    files: &[(String, Presented)],
+    full_tokens: usize,
+) -> Option<u32> {
     let needed = match input.function {
         Some(f) => {
-            let text = read(&f.path);
+            let text = input
+                .tree
+                .read(&f.path)
+                .ok()
+                .flatten()
+                .map(|b| String::from_utf8_lossy(&b).into_owned())
+                .unwrap_or_default();
             let lines: Vec<&str> = text.lines().collect();
             let end = f.end.min(lines.len());
             estimate_tokens(&lines[f.start.saturating_sub(1).min(end)..end].join("\n"))
         }
         None => {
-            let mut total = 0;
-            for (p, how) in files {
+            let mut missing = 0;
+            for (_, how) in files {
                 match how {
-                    Presented::Full { whole: true } => total += estimate_tokens(&read(p)),
-                    Presented::Missing => total += 1000,
+                    Presented::Full { whole: true } => {}
+                    Presented::Missing => missing += 1000,
                     _ => return None,
                 }
             }
-            total
+            // Every file shown is shown in full here, so `full_tokens` is all of them.
+            full_tokens + missing
         }
     };
     Some((needed * 3 / 2 + 200) as u32)
