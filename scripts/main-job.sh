@@ -31,8 +31,10 @@ REPO="$WORK/$RUNG"
 # 1. The binary.
 BIN="${SLOPGUARD_BIN:-}"
 if [[ -z "$BIN" ]]; then
-    echo "== building slopguard" >&2
-    (cd "$ROOT" && cargo build -q -j2 -p slopguard-cli)
+    echo "== building slopguard (the first build takes about 8 min on 2 cores)" >&2
+    # shellcheck source=lib/heartbeat.sh
+    source "$ROOT/scripts/lib/heartbeat.sh"
+    (cd "$ROOT" && with_heartbeat "main-job: building slopguard" cargo build -q -j2 -p slopguard-cli)
     BIN="$ROOT/target/debug/slopguard"
 fi
 

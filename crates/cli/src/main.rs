@@ -4,6 +4,7 @@
 //! environment error.
 
 mod commands;
+mod progress;
 
 use std::process::ExitCode;
 

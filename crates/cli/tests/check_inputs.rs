@@ -295,6 +295,21 @@ fn replay_counts_firings() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+#[test]
+fn replay_prints_plain_progress_lines_when_stderr_is_not_a_terminal() {
+    let repo = base_repo();
+    repo.write("src/app.py", "def main():\n    return 2\n");
+    repo.commit("fine");
+    let out = slopguard(repo.path(), &["replay", "HEAD~1..HEAD", "-j", "1"]);
+    assert_eq!(out.status.code(), Some(0));
+    let err = stderr(&out);
+    assert!(
+        err.contains("[00:00] replay: 1 commit(s) on 1 thread(s)"),
+        "{err}"
+    );
+    assert!(!err.contains('\r'), "no bar redraws in a log: {err:?}");
+}
+
 /// Runs `check` with `args` and returns its exit code and stderr.
 fn refused(repo: &Repo, args: &[&str]) -> (Option<i32>, String) {
     let out = slopguard(repo.path(), args);

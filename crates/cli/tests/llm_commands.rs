@@ -137,6 +137,40 @@ fn plan_against_scripted_server_applies_post_processors() {
 }
 
 #[test]
+fn plan_prints_plain_progress_lines_and_a_heartbeat_while_the_model_thinks() {
+    let (_d, root) = sample_copy("python");
+    // The planner takes 11 s: the plain view says it is still waiting at least once meanwhile.
+    let plan = SLOPPY_PLAN.replace(",]", "]").replace("},\n]", "}\n]");
+    let server = ScriptedServer::start(Script::new().delayed(11_000, plan.clone())).unwrap();
+    let out = slopguard()
+        .args(["plan", "--no-run", "--llm-url", &server.url()])
+        .arg(&root)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for line in [
+        "[00:00] analysis (metrics only)",
+        "] planning (waiting for the model)",
+        "] still working: planning (waiting for the model)",
+    ] {
+        assert!(stderr.contains(line), "missing {line:?} in:\n{stderr}");
+    }
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let server = ScriptedServer::start(Script::new().content(plan)).unwrap();
+    let quiet = slopguard()
+        .args(["plan", "--no-run", "--quiet", "--llm-url", &server.url()])
+        .arg(&root)
+        .output()
+        .unwrap();
+    let quiet_err = String::from_utf8_lossy(&quiet.stderr);
+    assert_eq!(quiet.status.code(), Some(0), "{quiet_err}");
+    assert!(
+        !quiet_err.contains("planning"),
+        "--quiet prints no progress: {quiet_err}"
+    );
+}
+
+#[test]
 fn plan_text_output_and_scope_docs() {
     let (_d, root) = sample_copy("python");
     let server = ScriptedServer::start(

@@ -98,3 +98,33 @@ fn test_sh_says_the_postgresql_tests_ran_without_printing_the_password() {
     );
     assert!(!stdout.contains("hunter2"), "{stdout}");
 }
+
+#[test]
+fn long_script_steps_say_they_are_still_running_and_keep_their_exit_status() {
+    let run = |command: &str| {
+        let out = Command::new("bash")
+            .arg("-c")
+            .arg(format!(
+                "source {}; {command}",
+                script("lib/heartbeat.sh").display()
+            ))
+            .env("HEARTBEAT_SECS", "1")
+            .output()
+            .expect("bash runs");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, stderr) = run("with_heartbeat 'building' sleep 2.6");
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("building: still running (1 s)"), "{stderr}");
+    assert!(stderr.contains("building: still running (2 s)"), "{stderr}");
+
+    let (code, stderr) = run("with_heartbeat 'quick' true");
+    assert_eq!(code, Some(0));
+    assert!(stderr.is_empty(), "a short step prints nothing: {stderr}");
+
+    let (code, _) = run("with_heartbeat 'failing' bash -c 'exit 3'");
+    assert_eq!(code, Some(3), "the command's own exit status comes back");
+}

@@ -2,6 +2,7 @@
 //! ([`post`]): Layer-A, Layer-2, Layer-B, G9, scope filter.
 
 pub mod memory;
+pub mod pipeline;
 pub mod post;
 pub mod test_map;
 

@@ -14,11 +14,12 @@ use slopguard_guards::Config;
 use slopguard_llm::{BlockingClient, LlmConfig, Role, Sampling};
 use slopguard_store::{FailureMode, NewObservation, Outcome, Store};
 
-use crate::analysis::{AnalysisReport, AnalyzeOptions, RepoFiles, analyze};
+use crate::analysis::{AnalysisReport, AnalyzeOptions, analyze};
 use crate::dynamic::{self, DynamicOptions, Verdict};
 use crate::git;
-use crate::plan::post::{PostContext, Scope, is_about_failing_tests, run_all, scope_metrics};
-use crate::plan::{Plan, PlannerInput, Subtask, load_plan_file, memory, request_plan_blocking};
+use crate::plan::pipeline::{self, PlanError, PlanRequest};
+use crate::plan::post::{Scope, is_about_failing_tests};
+use crate::plan::{Plan, Subtask, load_plan_file, memory};
 use crate::run::candidates::{self, Reached};
 use crate::run::summary::*;
 use crate::state::{self, Baseline, RepoLock, RunState, STATE_VERSION};
@@ -645,18 +646,27 @@ fn tokens_spent(client: &BlockingClient) -> (u64, u64) {
     })
 }
 
+/// The analysis and planning phases: the plan pipeline shared with `slopguard plan`, with the
+/// metrics, tokens and plan kept in the run state.
 fn plan_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Result<(), RunError> {
     let opts = cx.opts;
-    let operator = cx.state.operator_plan.clone();
-    cx.phase("analysis")?;
-    let report = analyze(
-        &cx.worktree,
-        &AnalyzeOptions {
+    let worktree = cx.worktree.clone();
+    let repo_id = cx.state.repo_id.clone();
+    let req = PlanRequest {
+        root: &worktree,
+        analysis: AnalyzeOptions {
             run_toolchain: opts.analysis_toolchain,
             build_timeout: opts.dynamic.build_timeout,
             test_timeout: opts.dynamic.test_timeout,
         },
-    );
+        operator_plan: cx.state.operator_plan.clone(),
+        scope: opts.scope,
+        db: opts.db.as_deref(),
+        repo_id: &repo_id,
+        g9_threshold: opts.g9_threshold,
+    };
+    cx.phase("analysis")?;
+    let report = pipeline::analyse(&req);
     cx.state.metrics_before = metric_values(&report);
     cx.state.overall_before = Some(report.overall);
     cx.emit(
@@ -665,48 +675,14 @@ fn plan_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Result<(), RunError>
         json!({"overall": report.overall, "failing_tests": report.failing_tests.len(), "elapsed_ms": report.elapsed_ms}),
     );
     cx.phase("planning")?;
-    let files = RepoFiles::walk(&cx.worktree);
-    let prior = memory::load(opts.db.as_deref(), &cx.state.repo_id);
-    let raw = match operator {
-        Some(p) => p,
-        None => {
-            let (planner_report, ev) = scope_metrics(report.clone(), opts.scope);
-            if let Some(e) = ev {
-                cx.trace.emit(e);
-            }
-            let input = PlannerInput {
-                fingerprint: Some(&report.fingerprint),
-                prior_failures: prior
-                    .as_ref()
-                    .map(|p| p.prompt_lines.clone())
-                    .unwrap_or_default(),
-                scope: opts.scope,
-                files: files.files.clone(),
-            };
-            let spent = tokens_spent(client);
-            let planned = request_plan_blocking(client, &planner_report, &input);
-            cx.state.usage.add_since(spent, tokens_spent(client));
-            match planned {
-                Ok(p) => p.plan,
-                Err(e) if e.is_unreachable() => {
-                    return Err(RunError::LlmUnreachable(e.to_string()));
-                }
-                Err(e) => {
-                    return Err(RunError::Llm(format!(
-                        "the planner gave no usable plan: {e}"
-                    )));
-                }
-            }
-        }
+    let spent = tokens_spent(client);
+    let planned = pipeline::plan(&req, &report, Some(client), &cx.trace);
+    cx.state.usage.add_since(spent, tokens_spent(client));
+    let plan = match planned {
+        Ok(p) => p.plan,
+        Err(PlanError::Unreachable(e)) => return Err(RunError::LlmUnreachable(e.to_string())),
+        Err(e) => return Err(RunError::Llm(e.to_string())),
     };
-    let ctx = PostContext {
-        report: &report,
-        view: &files,
-        memory: prior.as_ref().map(|p| &p.wide),
-        threshold: opts.g9_threshold,
-        scope: opts.scope,
-    };
-    let plan = run_all(raw, &ctx, &cx.trace);
     cx.emit(
         "planning",
         "plan.final",

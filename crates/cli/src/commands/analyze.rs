@@ -6,14 +6,7 @@ use std::time::Duration;
 use anyhow::Context;
 use slopguard_agent::analysis::{AnalysisReport, AnalyzeOptions, Status, analyze};
 
-/// Output format of `analyze` and `plan`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ReportFormat {
-    /// A table for humans.
-    Text,
-    /// One JSON document.
-    Json,
-}
+use super::common::ReportFormat;
 
 /// Audit a repository: build, test results (with failing test ids), tests, CI, README, docs,
 /// code quality, dependencies, security, license and structure, each scored 0..1.

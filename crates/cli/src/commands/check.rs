@@ -8,6 +8,7 @@ use slopguard_change::{ChangeSet, Task};
 use slopguard_guards::output::{Format, render_text, to_json, to_sarif};
 use slopguard_guards::{Config, Report, find_guard};
 
+use super::common::{CheckFormat, ColorChoice};
 use crate::{EXIT_BLOCKED, EXIT_OK};
 
 /// Arguments of `slopguard check`.
@@ -42,17 +43,17 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     pub task_file: Option<PathBuf>,
     /// Output format.
-    #[arg(long, default_value = "text", value_parser = ["text", "json", "sarif"])]
-    pub format: String,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: CheckFormat,
     /// Turn a guard on (slug or code), repeatable.
     #[arg(long, value_name = "GUARD")]
     pub enable: Vec<String>,
     /// Turn a guard off (slug or code), repeatable.
     #[arg(long, value_name = "GUARD")]
     pub disable: Vec<String>,
-    /// Colour: auto, always, never.
-    #[arg(long, default_value = "auto", value_parser = ["auto", "always", "never"])]
-    pub color: String,
+    /// Colour of the text output.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub color: ColorChoice,
 }
 
 /// Reads a file argument, `-` meaning stdin.
@@ -136,16 +137,17 @@ fn build_change(args: &CheckArgs) -> Result<ChangeSet> {
 ///
 /// A reader that has gone away (`slopguard check | head -1`) is not an error: the write's
 /// failure is ignored so that the exit code still says the verdict.
-pub fn print_report(report: &Report, format: &str, color: &str) {
-    let format: Format = format.parse().unwrap_or(Format::Text);
-    let out = match format {
+pub fn print_report(report: &Report, format: CheckFormat, color: ColorChoice) {
+    let out = match Format::from(format) {
         Format::Json => to_json(report),
         Format::Sarif => to_sarif(report),
         Format::Text => {
             let color = match color {
-                "always" => true,
-                "never" => false,
-                _ => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+                ColorChoice::Always => true,
+                ColorChoice::Never => false,
+                ColorChoice::Auto => {
+                    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+                }
             };
             render_text(report, color)
         }
@@ -160,7 +162,7 @@ pub fn run(args: CheckArgs, global: &crate::Global) -> Result<u8> {
     let task = load_task(args.task.as_deref(), args.task_file.as_deref())?;
     let change = build_change(&args)?;
     let report = slopguard_guards::run_static(&change, task.as_ref(), &config);
-    print_report(&report, &args.format, &args.color);
+    print_report(&report, args.format, args.color);
     Ok(if report.blocked() {
         EXIT_BLOCKED
     } else {

@@ -6,19 +6,14 @@ use serde_json::json;
 use slopguard_agent::process::{on_path, run as run_cmd};
 use slopguard_llm::{BlockingClient, Role};
 
-use super::analyze::ReportFormat;
-use super::plan::llm_config;
+use super::common::{LlmArgs, ReportFormat};
 
 /// Check the LLM endpoint, git, toolchains, the store and GitHub access.
 #[derive(Debug, clap::Args)]
 pub struct DoctorArgs {
-    /// LLM base URL including /v1 (default: SLOPGUARD_LLM_URL).
-    #[arg(long, value_name = "URL")]
-    pub llm_url: Option<String>,
-
-    /// Model id (default: SLOPGUARD_LLM_MODEL).
-    #[arg(long)]
-    pub model: Option<String>,
+    /// The endpoint to check (its request timeout defaults to 10 s here).
+    #[command(flatten)]
+    pub llm: LlmArgs,
 
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
@@ -79,7 +74,7 @@ fn version(program: &str, args: &[&str]) -> Option<String> {
 
 /// Runs every check. Exit 0 when every essential check passes (LLM endpoint, git), else 1.
 pub fn run(args: DoctorArgs, _global: &crate::Global) -> anyhow::Result<u8> {
-    let cfg = llm_config(args.llm_url.as_deref(), args.model.as_deref(), Some(10));
+    let cfg = args.llm.config_or_timeout(10);
     let client = BlockingClient::new(cfg.clone())?;
     let mut checks = Vec::new();
     let mut seen = Vec::new();

@@ -4,6 +4,7 @@ use anyhow::{Context as _, Result};
 use slopguard_agent::gates;
 use slopguard_guards::{Config, find_guard, registry};
 
+use super::common::ReportFormat;
 use crate::EXIT_OK;
 
 /// Arguments of `slopguard guards`.
@@ -12,8 +13,8 @@ pub struct GuardsArgs {
     #[command(subcommand)]
     pub action: Option<GuardsAction>,
     /// Output format of the list.
-    #[arg(long, default_value = "text", value_parser = ["text", "json"])]
-    pub format: String,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ReportFormat,
 }
 
 /// `guards` subcommands.
@@ -42,7 +43,7 @@ pub fn run(args: GuardsArgs, global: &crate::Global) -> Result<u8> {
         return Ok(EXIT_OK);
     }
     let config = Config::discover(std::path::Path::new("."), global.config.as_deref())?;
-    if args.format == "json" {
+    if args.format == ReportFormat::Json {
         let mut list: Vec<_> = registry()
             .iter()
             .map(|g| {

@@ -3,6 +3,7 @@
 
 pub mod analyze;
 pub mod check;
+pub mod common;
 pub mod doctor;
 pub mod guards;
 pub mod hook;

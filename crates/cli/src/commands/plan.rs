@@ -2,17 +2,19 @@
 //! printed. Nothing is written to the repository.
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::Context;
 use serde_json::json;
-use slopguard_agent::analysis::{AnalyzeOptions, RepoFiles, analyze};
-use slopguard_agent::plan::post::{PostContext, Scope, run_all, scope_metrics};
-use slopguard_agent::plan::{PlannerInput, load_plan_file, memory, request_plan_blocking};
+use slopguard_agent::analysis::AnalyzeOptions;
+use slopguard_agent::plan::pipeline::{self, PlanError, PlanRequest};
+use slopguard_agent::plan::post::Scope;
+use slopguard_agent::plan::{load_plan_file, memory};
 use slopguard_agent::trace::Trace;
-use slopguard_llm::{BlockingClient, LlmConfig, LlmError, Role};
+use slopguard_llm::{BlockingClient, Role};
 
-use super::analyze::ReportFormat;
+use super::common::{LlmArgs, ReportFormat};
+use crate::progress::StepProgress;
 
 /// Audit a repository and print the task plan the agent would execute.
 #[derive(Debug, clap::Args)]
@@ -29,17 +31,8 @@ pub struct PlanArgs {
     #[arg(long)]
     pub scope: Option<Scope>,
 
-    /// LLM base URL including /v1 (default: SLOPGUARD_LLM_URL, else http://127.0.0.1:8080/v1).
-    #[arg(long, value_name = "URL")]
-    pub llm_url: Option<String>,
-
-    /// Model id (default: SLOPGUARD_LLM_MODEL / SLOPGUARD_PLANNER_MODEL, else the server's).
-    #[arg(long)]
-    pub model: Option<String>,
-
-    /// LLM request timeout in seconds (clamped to 1..600).
-    #[arg(long)]
-    pub llm_timeout: Option<u64>,
+    #[command(flatten)]
+    pub llm: LlmArgs,
 
     /// Store with the failure memory for G9 (default: SLOPGUARD_DB, else the user store if it
     /// exists).
@@ -58,6 +51,10 @@ pub struct PlanArgs {
     #[arg(long)]
     pub no_run: bool,
 
+    /// No progress output on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: ReportFormat,
@@ -72,21 +69,6 @@ pub fn endpoint_help(url: &str, err: &str) -> String {
          including /v1, e.g. http://127.0.0.1:8080/v1), and choose the model with --model or \
          SLOPGUARD_LLM_MODEL. `slopguard doctor` checks the setup."
     )
-}
-
-/// Builds the LLM configuration from the environment and the flags.
-pub fn llm_config(url: Option<&str>, model: Option<&str>, timeout: Option<u64>) -> LlmConfig {
-    let mut cfg = LlmConfig::from_env();
-    if let Some(u) = url {
-        cfg = cfg.with_url(u);
-    }
-    if let Some(m) = model {
-        cfg = cfg.with_model(m);
-    }
-    if let Some(t) = timeout {
-        cfg = cfg.with_timeout(Duration::from_secs(t));
-    }
-    cfg
 }
 
 /// Runs analysis and planning. Exit 0 with a plan; 2 when the LLM endpoint is unreachable or
@@ -110,11 +92,7 @@ pub fn run(args: PlanArgs, _global: &crate::Global) -> anyhow::Result<u8> {
     let llm = match &operator_plan {
         Some(_) => None,
         None => {
-            let cfg = llm_config(
-                args.llm_url.as_deref(),
-                args.model.as_deref(),
-                args.llm_timeout,
-            );
+            let cfg = args.llm.config();
             let url = cfg.role(Role::Planner).base_url.clone();
             let model = cfg.role(Role::Planner).model.clone();
             let client = BlockingClient::new(cfg)?;
@@ -136,71 +114,66 @@ pub fn run(args: PlanArgs, _global: &crate::Global) -> anyhow::Result<u8> {
             Some((client, url, model, health))
         }
     };
-    let started = Instant::now();
-    let report = analyze(
-        &root,
-        &AnalyzeOptions {
+    let repo = memory::repo_id(&root);
+    let req = PlanRequest {
+        root: &root,
+        analysis: AnalyzeOptions {
             run_toolchain: !args.no_run,
             ..AnalyzeOptions::default()
         },
-    );
-    let analysis_ms = started.elapsed().as_millis() as u64;
-    let (planner_report, ev) = scope_metrics(report.clone(), args.scope);
-    if let Some(e) = ev {
-        trace.emit(e);
-    }
-    let repo = memory::repo_id(&root);
-    let prior = memory::load(args.db.as_deref(), &repo);
-    let files = RepoFiles::walk(&root);
-
-    let mut llm_info = serde_json::Value::Null;
-    let (source, raw_plan) = match (operator_plan, llm) {
-        (Some(p), _) => ("file", p),
-        (None, None) => anyhow::bail!("no plan source"),
-        (None, Some((client, url, model, health))) => {
-            let input = PlannerInput {
-                fingerprint: Some(&report.fingerprint),
-                prior_failures: prior
-                    .as_ref()
-                    .map(|p| p.prompt_lines.clone())
-                    .unwrap_or_default(),
-                scope: args.scope,
-                files: files.files.clone(),
-            };
-            let t0 = Instant::now();
-            match request_plan_blocking(&client, &planner_report, &input) {
-                Ok(p) => {
-                    llm_info = json!({
-                        "url": url,
-                        "model": if model.is_empty() { health.models.first().cloned().unwrap_or_default() } else { model },
-                        "context_size": health.context_size,
-                        "elapsed_ms": t0.elapsed().as_millis() as u64,
-                        "repairs": p.reply.repairs,
-                        "corrections": p.reply.corrections,
-                        "usage": client.usage(),
-                    });
-                    ("llm", p.plan)
-                }
-                Err(e) if e.is_unreachable() => {
-                    eprintln!("slopguard: error: {}", endpoint_help(&url, &e.to_string()));
-                    return Ok(crate::EXIT_ERROR);
-                }
-                Err(e @ (LlmError::InvalidJson { .. } | LlmError::Truncated { .. })) => {
-                    eprintln!("slopguard: the planner gave no usable plan: {e}");
-                    return Ok(crate::EXIT_BLOCKED);
-                }
-                Err(e) => return Err(anyhow::anyhow!(e)).context("planner call failed"),
-            }
-        }
-    };
-    let ctx = PostContext {
-        report: &report,
-        view: &files,
-        memory: prior.as_ref().map(|p| &p.wide),
-        threshold: args.g9_threshold,
+        operator_plan,
         scope: args.scope,
+        db: args.db.as_deref(),
+        repo_id: &repo,
+        g9_threshold: args.g9_threshold,
     };
-    let plan = run_all(raw_plan.clone(), &ctx, &trace);
+    let progress = StepProgress::start(args.quiet);
+    progress.step(if args.no_run {
+        "analysis (metrics only)"
+    } else {
+        "analysis (running the build and the tests)"
+    });
+    let started = Instant::now();
+    let report = pipeline::analyse(&req);
+    let analysis_ms = started.elapsed().as_millis() as u64;
+    progress.step(if llm.is_some() {
+        "planning (waiting for the model)"
+    } else {
+        "planning (the operator's plan)"
+    });
+    let planned = pipeline::plan(&req, &report, llm.as_ref().map(|l| &l.0), &trace);
+    progress.finish();
+    let planned = match planned {
+        Ok(p) => p,
+        Err(PlanError::Unreachable(e)) => {
+            let url = llm.as_ref().map(|l| l.1.as_str()).unwrap_or_default();
+            eprintln!("slopguard: error: {}", endpoint_help(url, &e.to_string()));
+            return Ok(crate::EXIT_ERROR);
+        }
+        Err(e @ PlanError::NoUsablePlan(_)) => {
+            eprintln!("slopguard: {e}");
+            return Ok(crate::EXIT_BLOCKED);
+        }
+        Err(e) => return Err(anyhow::anyhow!(e)),
+    };
+    let source = if planned.planner.is_some() {
+        "llm"
+    } else {
+        "file"
+    };
+    let llm_info = match (&planned.planner, &llm) {
+        (Some(call), Some((client, url, model, health))) => json!({
+            "url": url,
+            "model": if model.is_empty() { health.models.first().cloned().unwrap_or_default() } else { model.clone() },
+            "context_size": health.context_size,
+            "elapsed_ms": call.elapsed.as_millis() as u64,
+            "repairs": call.repairs,
+            "corrections": call.corrections,
+            "usage": client.usage(),
+        }),
+        _ => serde_json::Value::Null,
+    };
+    let (plan, raw_plan) = (planned.plan, planned.raw_plan);
     let events = trace.events();
     match args.format {
         ReportFormat::Json => {

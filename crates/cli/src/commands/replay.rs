@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use anyhow::{Context as _, Result, bail};
@@ -15,7 +16,9 @@ use slopguard_change::Task;
 use slopguard_change::git::GitRepo;
 use slopguard_guards::{Finding, Severity, registry};
 
+use super::common::ReportFormat;
 use crate::EXIT_OK;
+use crate::progress::PlainLines;
 
 /// Arguments of `slopguard replay`.
 #[derive(Debug, clap::Args)]
@@ -26,8 +29,8 @@ pub struct ReplayArgs {
     #[arg(long, short = 'C', default_value = ".")]
     pub repo: PathBuf,
     /// Output format.
-    #[arg(long, default_value = "text", value_parser = ["text", "json"])]
-    pub format: String,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ReportFormat,
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
@@ -152,7 +155,7 @@ pub fn run(args: ReplayArgs, global: &crate::Global) -> Result<u8> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;
-    let bar = if std::io::stderr().is_terminal() && args.format == "text" {
+    let bar = if std::io::stderr().is_terminal() && args.format == ReportFormat::Text {
         let b = ProgressBar::new(commits.len() as u64);
         b.set_style(
             ProgressStyle::with_template(
@@ -165,6 +168,20 @@ pub fn run(args: ReplayArgs, global: &crate::Global) -> Result<u8> {
     } else {
         ProgressBar::hidden()
     };
+    // A log or a pipe gets a plain line now and a count every few seconds instead of the bar.
+    let plain = (bar.is_hidden()
+        && args.format == ReportFormat::Text
+        && crate::progress::plain_progress_wanted())
+    .then(|| {
+        let lines = PlainLines::new();
+        lines.say(
+            &format!("replay: {} commit(s) on {threads} thread(s)", commits.len()),
+            Some(&format!("replay: 0/{} commits checked", commits.len())),
+        );
+        let beat = lines.heartbeat();
+        (lines, beat)
+    });
+    let checked = AtomicUsize::new(0);
     let started = Instant::now();
     let repo_path = args.repo.clone();
     let results: Vec<(usize, Result<slopguard_guards::Report, String>)> = pool.install(|| {
@@ -192,12 +209,17 @@ pub fn run(args: ReplayArgs, global: &crate::Global) -> Result<u8> {
                         Err(e) => Err(e.to_string()),
                     };
                     bar.inc(1);
+                    let n = checked.fetch_add(1, Ordering::Relaxed) + 1;
+                    if let Some((lines, _)) = &plain {
+                        lines.set_doing(format!("replay: {n}/{} commits checked", commits.len()));
+                    }
                     (i, res)
                 },
             )
             .collect()
     });
     bar.finish_and_clear();
+    drop(plain);
     let elapsed = started.elapsed();
     let mut guards: BTreeMap<&'static str, GuardTally> = registry()
         .iter()
@@ -257,7 +279,7 @@ pub fn run(args: ReplayArgs, global: &crate::Global) -> Result<u8> {
         guards,
         errors,
     };
-    if args.format == "json" {
+    if args.format == ReportFormat::Json {
         println!("{}", serde_json::to_string_pretty(&summary)?);
     } else {
         print_text(&summary, args.show);

@@ -13,7 +13,8 @@ use slopguard_agent::run::{
     PlanSource, Progress, ProgressEvent, RunError, RunOptions, RunStatus, RunSummary, execute,
 };
 
-use super::plan::llm_config;
+use super::common::LlmArgs;
+use crate::progress::PlainLines;
 
 /// Output format of `run`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -57,17 +58,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub branch: Option<String>,
 
-    /// LLM base URL including /v1 (default: SLOPGUARD_LLM_URL).
-    #[arg(long, value_name = "URL")]
-    pub llm_url: Option<String>,
-
-    /// Model id (default: SLOPGUARD_LLM_MODEL, else the server's).
-    #[arg(long)]
-    pub model: Option<String>,
-
-    /// LLM request timeout in seconds.
-    #[arg(long)]
-    pub llm_timeout: Option<u64>,
+    #[command(flatten)]
+    pub llm: LlmArgs,
 
     /// Store for observations and the failure memory (`sqlite://PATH`, `postgres://...`).
     #[arg(long, env = "SLOPGUARD_DB")]
@@ -143,51 +135,8 @@ struct TermView {
     guards: Mutex<(u32, u32)>,
     /// Print candidate lines (not quiet).
     lines: bool,
-    /// When the run started, for the plain progress lines' elapsed time.
-    started: std::time::Instant,
-    /// When the last plain line was printed, and what it said (for the heartbeat).
-    last_line: std::sync::Arc<Mutex<(std::time::Instant, String)>>,
-}
-
-/// Seconds of silence after which the plain view repeats what it is doing.
-const HEARTBEAT_SECS: u64 = 10;
-
-/// A thread that, while a long step (a model call, a test run) prints nothing, repeats the
-/// last plain line every [`HEARTBEAT_SECS`] with the elapsed time; stopped when dropped.
-struct Heartbeat {
-    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Heartbeat {
-    fn start(view: &TermView) -> Heartbeat {
-        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let (flag, last, started) = (stop.clone(), view.last_line.clone(), view.started);
-        let thread = std::thread::spawn(move || {
-            while !flag.load(std::sync::atomic::Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(500));
-                let Ok(mut l) = last.lock() else { return };
-                if l.0.elapsed() >= Duration::from_secs(HEARTBEAT_SECS) && !l.1.is_empty() {
-                    let t = started.elapsed().as_secs();
-                    eprintln!("[{:02}:{:02}] still working: {}", t / 60, t % 60, l.1);
-                    l.0 = std::time::Instant::now();
-                }
-            }
-        });
-        Heartbeat {
-            stop,
-            thread: Some(thread),
-        }
-    }
-}
-
-impl Drop for Heartbeat {
-    fn drop(&mut self) {
-        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
+    /// Plain progress lines, used when the bar is hidden (stderr is not a terminal).
+    plain: PlainLines,
 }
 
 impl TermView {
@@ -209,56 +158,51 @@ impl TermView {
             bar,
             guards: Mutex::new((0, 0)),
             lines: true,
-            started: std::time::Instant::now(),
-            last_line: std::sync::Arc::new(Mutex::new((std::time::Instant::now(), String::new()))),
+            plain: PlainLines::new(),
         }
     }
-}
 
-impl TermView {
     /// Progress as plain lines on stderr when it is not a terminal (a log, a pipe), as cargo
-    /// does: phases, subtasks, attempts and their ends, with the elapsed time. Candidate lines
-    /// are printed by the event itself.
+    /// does: phases, subtasks, attempts and their ends, with the elapsed time; candidate lines
+    /// as the event wrote them.
     fn plain_line(&self, ev: &ProgressEvent) {
-        let t = self.started.elapsed().as_secs();
-        let at = format!("[{:02}:{:02}]", t / 60, t % 60);
-        let doing = match ev {
-            ProgressEvent::Phase(p) => Some(format!("phase {p}")),
-            ProgressEvent::SubtaskStart { id, title, .. } => Some(format!("{id}: {title}")),
-            ProgressEvent::Attempt { id, attempt, max } => Some(format!(
-                "{id} attempt {attempt}/{max} (waiting for the model or the tests)"
-            )),
-            ProgressEvent::Candidate(line) => Some(line.clone()),
-            _ => None,
-        };
-        if let Ok(mut l) = self.last_line.lock() {
-            l.0 = std::time::Instant::now();
-            if let Some(d) = doing {
-                l.1 = d;
-            }
-        }
+        let p = &self.plain;
         match ev {
-            ProgressEvent::Phase(p) => eprintln!("{at} phase {p}"),
-            ProgressEvent::Planned { subtasks } => eprintln!("{at} plan: {subtasks} subtask(s)"),
+            ProgressEvent::Phase(phase) => {
+                p.say(&format!("phase {phase}"), Some(&format!("phase {phase}")))
+            }
+            ProgressEvent::Planned { subtasks } => {
+                p.say(&format!("plan: {subtasks} subtask(s)"), None)
+            }
             ProgressEvent::SubtaskStart {
                 index,
                 total,
                 id,
                 title,
-            } => eprintln!("{at} subtask {index}/{total} {id}: {title}"),
-            ProgressEvent::Attempt { id, attempt, max } => {
-                eprintln!("{at} {id} attempt {attempt}/{max}")
-            }
-            ProgressEvent::SubtaskEnd { id, status, commit } => eprintln!(
-                "{at} {id} {}{}",
-                status.as_str(),
-                commit
-                    .as_deref()
-                    .map(|c| format!(" {}", &c[..c.len().min(10)]))
-                    .unwrap_or_default()
+            } => p.say(
+                &format!("subtask {index}/{total} {id}: {title}"),
+                Some(&format!("{id}: {title}")),
             ),
-            ProgressEvent::Note(n) => eprintln!("{at} {n}"),
-            ProgressEvent::Guard { .. } | ProgressEvent::Candidate(_) => {}
+            ProgressEvent::Attempt { id, attempt, max } => p.say(
+                &format!("{id} attempt {attempt}/{max}"),
+                Some(&format!(
+                    "{id} attempt {attempt}/{max} (waiting for the model or the tests)"
+                )),
+            ),
+            ProgressEvent::SubtaskEnd { id, status, commit } => p.say(
+                &format!(
+                    "{id} {}{}",
+                    status.as_str(),
+                    commit
+                        .as_deref()
+                        .map(|c| format!(" {}", &c[..c.len().min(10)]))
+                        .unwrap_or_default()
+                ),
+                None,
+            ),
+            ProgressEvent::Note(n) => p.say(n, None),
+            ProgressEvent::Candidate(line) => p.raw(line, Some(line)),
+            ProgressEvent::Guard { .. } => {}
         }
     }
 }
@@ -310,12 +254,8 @@ impl Progress for TermView {
                     .unwrap_or("");
                 self.bar.println(format!("  {id}: {} {c}", status.as_str()));
             }
-            ProgressEvent::Candidate(line) if self.lines => {
-                if self.bar.is_hidden() {
-                    eprintln!("{line}");
-                } else {
-                    self.bar.println(format!("  {line}"));
-                }
+            ProgressEvent::Candidate(line) if self.lines && !self.bar.is_hidden() => {
+                self.bar.println(format!("  {line}"));
             }
             ProgressEvent::Candidate(_) => {}
             ProgressEvent::Note(n) => self.bar.println(n.clone()),
@@ -346,11 +286,7 @@ pub fn run(args: RunArgs, global: &crate::Global) -> anyhow::Result<u8> {
             None => PlanSource::Llm,
         },
         scope: args.scope,
-        llm: llm_config(
-            args.llm_url.as_deref(),
-            args.model.as_deref(),
-            args.llm_timeout,
-        ),
+        llm: args.llm.config(),
         db: args.db.clone(),
         no_store: args.no_store,
         max_attempts: args.max_attempts.max(1),
@@ -373,7 +309,7 @@ pub fn run(args: RunArgs, global: &crate::Global) -> anyhow::Result<u8> {
     };
     let mut view = TermView::new(args.quiet || args.format == RunFormat::Json);
     view.lines = !args.quiet;
-    let heartbeat = (view.lines && view.bar.is_hidden()).then(|| Heartbeat::start(&view));
+    let heartbeat = (view.lines && view.bar.is_hidden()).then(|| view.plain.heartbeat());
     let result = execute(&opts, &view);
     drop(heartbeat);
     view.bar.finish_and_clear();

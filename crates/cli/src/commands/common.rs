@@ -1,0 +1,91 @@
+//! Arguments shared by several commands: the output formats and the model endpoint, defined
+//! once so every command spells and documents them the same way.
+
+use std::time::Duration;
+
+use slopguard_guards::output::Format;
+use slopguard_llm::LlmConfig;
+
+/// Output format of the reporting commands (`analyze`, `plan`, `doctor`, `replay`, `guards`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReportFormat {
+    /// A table for humans.
+    Text,
+    /// One JSON document.
+    Json,
+}
+
+/// Output format of `check` and `hook`-less guard reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CheckFormat {
+    /// Findings for humans, coloured on a terminal.
+    Text,
+    /// One JSON document (`schema_version` 1).
+    Json,
+    /// SARIF 2.1.0, for code scanning.
+    Sarif,
+}
+
+impl From<CheckFormat> for Format {
+    fn from(f: CheckFormat) -> Format {
+        match f {
+            CheckFormat::Text => Format::Text,
+            CheckFormat::Json => Format::Json,
+            CheckFormat::Sarif => Format::Sarif,
+        }
+    }
+}
+
+/// When text output is coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal, unless NO_COLOR is set.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// The model endpoint, for every command that talks to a model (`plan`, `run`, `doctor`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct LlmArgs {
+    /// LLM base URL including /v1 (default: SLOPGUARD_LLM_URL, else http://127.0.0.1:8080/v1).
+    #[arg(long, value_name = "URL")]
+    pub llm_url: Option<String>,
+
+    /// Model id (default: SLOPGUARD_LLM_MODEL, per role SLOPGUARD_PLANNER_MODEL /
+    /// SLOPGUARD_WORKER_MODEL, else the server's first model).
+    #[arg(long)]
+    pub model: Option<String>,
+
+    /// LLM request timeout in seconds, clamped to 1..600 (default: SLOPGUARD_LLM_TIMEOUT).
+    #[arg(long, value_name = "SECONDS")]
+    pub llm_timeout: Option<u64>,
+}
+
+impl LlmArgs {
+    /// The LLM configuration: the environment, overridden by the flags.
+    pub fn config(&self) -> LlmConfig {
+        self.config_with_timeout(self.llm_timeout)
+    }
+
+    /// As [`LlmArgs::config`], with `timeout` seconds when no flag gives one.
+    pub fn config_or_timeout(&self, timeout: u64) -> LlmConfig {
+        self.config_with_timeout(Some(self.llm_timeout.unwrap_or(timeout)))
+    }
+
+    fn config_with_timeout(&self, timeout: Option<u64>) -> LlmConfig {
+        let mut cfg = LlmConfig::from_env();
+        if let Some(u) = &self.llm_url {
+            cfg = cfg.with_url(u);
+        }
+        if let Some(m) = &self.model {
+            cfg = cfg.with_model(m);
+        }
+        if let Some(t) = timeout {
+            cfg = cfg.with_timeout(Duration::from_secs(t));
+        }
+        cfg
+    }
+}
