@@ -513,6 +513,9 @@ fn b_dropped_function_is_blocked_by_g7_and_the_retry_lands() {
             .any(|a| a["attempt"] == 1 && a["phase"] == "dynamic"),
         "{st:#}"
     );
+    // The attempt log says a guard blocked it (the reply did become a change).
+    assert_eq!(st["attempt_log"][0]["outcome"], "blocked", "{st:#}");
+    assert_eq!(st["attempt_log"][1]["outcome"], "committed", "{st:#}");
     // The retry was told what it dropped.
     let feedback = last_user_message(&r.requests[1]);
     assert!(
@@ -642,6 +645,8 @@ fn e_unparseable_output_fails_the_subtask_cleanly_and_the_run_continues() {
             vec!["json".to_string()],
             "{first:#}"
         );
+        let outcome = &first["attempt_log"][attempt as usize - 1]["outcome"];
+        assert_eq!(outcome, "apply_error", "no reply became a change");
     }
     assert_eq!(
         first["failure_modes"],

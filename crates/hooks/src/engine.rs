@@ -65,8 +65,10 @@ pub struct Deps<'a> {
     pub judge: &'a dyn EditJudge,
     /// Directory to use when the input has no usable `cwd` (the process's).
     pub fallback_dir: PathBuf,
-    /// Settings to use instead of `slopguard.toml` (tests, `--config`).
+    /// Settings to use instead of reading any file (tests).
     pub config: Option<HookConfig>,
+    /// The `slopguard.toml` to read instead of the repository's (`--config`).
+    pub config_file: Option<PathBuf>,
     /// Force lean mode on (`--lean`).
     pub lean: bool,
 }
@@ -140,7 +142,7 @@ fn agent_name(agent: Agent) -> &'static str {
 fn settings(root: &Path, deps: &Deps<'_>) -> (HookConfig, Option<String>) {
     let (mut c, err) = match &deps.config {
         Some(c) => (c.clone(), None),
-        None => match HookConfig::load(root, None) {
+        None => match HookConfig::load(root, deps.config_file.as_deref()) {
             Ok(c) => (c, None),
             Err(e) => (HookConfig::default(), Some(e)),
         },

@@ -112,7 +112,10 @@ pub fn merge(
         .ok_or("the file is not a JSON object")?;
     let hooks = obj.entry("hooks").or_insert_with(|| json!({}));
     let hooks = hooks.as_object_mut().ok_or("`hooks` is not an object")?;
-    // Remove ours everywhere first (idempotent install, clean uninstall).
+    // Remove ours everywhere first (idempotent install, clean uninstall): any slopguard hook
+    // command, and any command exactly like one this install writes (a binary that is not
+    // named `slopguard`, such as a renamed copy, is recognised by its own path).
+    let ours = |command: &str| is_ours(command) || entries.iter().any(|(_, _, c)| c == command);
     let events: Vec<String> = hooks.keys().cloned().collect();
     for event in events {
         let Some(groups) = hooks.get_mut(&event).and_then(Value::as_array_mut) else {
@@ -120,11 +123,7 @@ pub fn merge(
         };
         for g in groups.iter_mut() {
             if let Some(list) = g.get_mut("hooks").and_then(Value::as_array_mut) {
-                list.retain(|h| {
-                    !h.get("command")
-                        .and_then(Value::as_str)
-                        .is_some_and(is_ours)
-                });
+                list.retain(|h| !h.get("command").and_then(Value::as_str).is_some_and(ours));
             }
         }
         groups.retain(|g| {
@@ -214,6 +213,22 @@ fn write_json(path: &Path, v: &Value) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_binary_not_named_slopguard_installs_once_and_uninstalls_cleanly() {
+        let mut cfg = json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]}});
+        let entries = our_entries(Agent::Claude, "/opt/bin/sg-renamed", false);
+        merge(&mut cfg, &entries, false).unwrap();
+        merge(&mut cfg, &entries, false).unwrap();
+        let stop = cfg["hooks"]["Stop"].as_array().unwrap();
+        assert_eq!(stop.len(), 2, "installed once, not twice: {cfg:#}");
+        merge(&mut cfg, &entries, true).unwrap();
+        assert_eq!(
+            cfg,
+            json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]}}),
+            "uninstall removed every entry it wrote"
+        );
+    }
 
     #[test]
     fn merge_keeps_foreign_hooks_and_uninstall_removes_only_ours() {

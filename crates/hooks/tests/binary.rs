@@ -442,3 +442,27 @@ fn db_url(repo: impl AsRef<std::path::Path>) -> String {
         std::process::id()
     )
 }
+
+#[test]
+fn hook_settings_come_from_the_config_flag_when_given() {
+    let repo = Repo::new("config-flag");
+    let elsewhere = tempfile::tempdir().unwrap();
+    let toml = elsewhere.path().join("team.toml");
+    std::fs::write(&toml, "[hooks]\nfail_closed_on_bad_input = true\n").unwrap();
+    let out = Command::new(binary())
+        .arg("--config")
+        .arg(&toml)
+        .args(["hook", "codex"])
+        .current_dir(repo.path())
+        .env("SLOPGUARD_DB", db_url(repo.path()))
+        .env_remove("SLOPGUARD_CONFIG")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("blocked: hooks.fail_closed_on_bad_input = true"),
+        "{err}"
+    );
+}

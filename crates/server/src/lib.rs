@@ -57,7 +57,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
     Endpoint {
         methods: "GET",
         path: "/health",
-        what: "liveness: {\"status\":\"ok\"} (alias of /healthz)",
+        what: "liveness: {\"status\":\"ok\",\"uptime_s\":N} (alias of /healthz)",
     },
     Endpoint {
         methods: "GET",

@@ -1067,18 +1067,16 @@ fn run_attempt(
         return land(cx, run, attempt, &applied, written, dynr, work);
     }
     run.tool_time += work.tool;
-    let fb = work
-        .rejections
-        .iter()
-        .max_by_key(|r| r.reached)
-        .map_or_else(
-            || "- [apply] no candidate could be judged".to_string(),
-            |r| r.feedback.clone(),
-        );
-    work.record.outcome = if work.survivors.is_empty() {
-        "apply_error"
-    } else {
-        "blocked"
+    let furthest = work.rejections.iter().max_by_key(|r| r.reached);
+    let fb = furthest.map_or_else(
+        || "- [apply] no candidate could be judged".to_string(),
+        |r| r.feedback.clone(),
+    );
+    // The attempt's outcome is what stopped its furthest candidate: a reply that never became
+    // a change is an apply error; one a guard, the build or the tests refused is blocked.
+    work.record.outcome = match furthest.map(|r| r.reached) {
+        None | Some(Reached::Model | Reached::Apply) if work.survivors.is_empty() => "apply_error",
+        _ => "blocked",
     }
     .into();
     finish_attempt(
@@ -1704,8 +1702,9 @@ fn land(
             }
         }
     };
-    if let Some(t) = dynr.tests.as_ref() {
-        // The baseline advances: fixed tests leave the failing set.
+    // The baseline advances with what landed: fixed tests leave the failing set. A dry run
+    // reverted the change, so the tree (and its failing tests) are as before.
+    if let Some(t) = dynr.tests.as_ref().filter(|_| !cx.state.dry_run) {
         cx.state.baseline = Some(dynamic::baseline_of(t));
     }
     if let Some(s) = cx.state.subtask_mut(&id) {

@@ -292,6 +292,18 @@ pub enum RunStatus {
     Failed,
 }
 
+impl RunStatus {
+    /// The status as the JSON output spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunStatus::Running => "running",
+            RunStatus::Completed => "completed",
+            RunStatus::Partial => "partial",
+            RunStatus::Failed => "failed",
+        }
+    }
+}
+
 /// What a run did. This is the input of the PR phase.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RunSummary {
@@ -389,9 +401,9 @@ impl RunSummary {
             .filter(|s| matches!(s.status, SubtaskStatus::Committed | SubtaskStatus::Passed))
             .count();
         s.push_str(&format!(
-            "Run {} ({:?}): {landed}/{n} subtasks {}\n",
+            "Run {} ({}): {landed}/{n} subtasks {}\n",
             self.run_id,
-            self.status,
+            self.status.as_str(),
             if self.dry_run {
                 "passed (dry run, nothing committed)"
             } else {

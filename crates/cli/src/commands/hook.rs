@@ -102,6 +102,7 @@ fn answer(agent: Agent, args: RunArgs, global: &crate::Global) -> u8 {
         judge: &judge,
         fallback_dir: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
         config: None,
+        config_file: global.config.clone(),
         lean: args.lean,
     };
     let out = slopguard_hooks::handle(agent, &raw, &deps);

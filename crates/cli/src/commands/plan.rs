@@ -202,11 +202,21 @@ pub fn run(args: PlanArgs, _global: &crate::Global) -> anyhow::Result<u8> {
                 analysis_ms
             );
             if source == "llm" {
+                let repairs: Vec<&str> = llm_info["repairs"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|r| r.as_str())
+                    .collect();
                 println!(
                     "Planner: {} in {} ms (repairs: {}, correction turns: {})",
                     llm_info["model"].as_str().unwrap_or(""),
                     llm_info["elapsed_ms"],
-                    llm_info["repairs"],
+                    if repairs.is_empty() {
+                        "none".to_string()
+                    } else {
+                        repairs.join(", ")
+                    },
                     llm_info["corrections"]
                 );
             } else {

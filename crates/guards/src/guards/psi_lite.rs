@@ -19,7 +19,7 @@ pub struct PsiLite;
 pub static INFO: GuardInfo = GuardInfo {
     slug: "psi-lite",
     code: Some("Psi"),
-    summary: "Psi-lite score (grounding minus slop, worst file); always reported as the `psi` metric, gates only when enabled = true",
+    summary: "Psi-lite score (grounding minus slop, worst file); idle unless [guards.psi-lite] sets enabled = true (gate) or report = true (the `psi` metric only)",
     doc: include_str!("../../docs/psi-lite.md"),
     default_enabled: true,
 };
