@@ -366,16 +366,7 @@ impl Ctx<'_> {
 pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary, RunError> {
     let repo = git::toplevel(&opts.path)?;
     let repo = repo.canonicalize().unwrap_or(repo);
-    // Which run.
-    let resumed: Option<RunState> = match &opts.resume {
-        None => None,
-        Some(id) if id.trim().is_empty() => Some(
-            state::latest_unfinished(&repo)
-                .or_else(|| state::latest_run(&repo))
-                .ok_or_else(|| RunError::NothingToResume(repo.display().to_string()))?,
-        ),
-        Some(id) => Some(state::load(&state::state_path(&repo, id.trim()))?),
-    };
+    let resumed = run_to_resume(&repo, opts)?;
     let run_id = resumed
         .as_ref()
         .map(|s| s.run_id.clone())
@@ -384,18 +375,7 @@ pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary,
     // Resuming a run that already finished (killed during its clean-up): finish the clean-up
     // and report it.
     if let Some(st) = resumed.as_ref().filter(|s| s.phase == "done") {
-        let wt = PathBuf::from(&st.worktree);
-        if !opts.keep_worktree && wt.exists() {
-            let _ = git::remove_worktree(&repo, &wt);
-        }
-        let state_path = state::state_path(&repo, &run_id);
-        let trace_path = state::run_dir(&repo, &run_id).join("trace.jsonl");
-        let mut summary = summarize(st, &trace_path, &state_path);
-        if !st.dry_run {
-            summary.head_commit =
-                git::resolve(&repo, &st.branch).unwrap_or_else(|_| summary.head_commit.clone());
-        }
-        return Ok(summary);
+        return Ok(finish_cleanup(&repo, st, opts));
     }
     git::exclude_slopguard_dir(&repo)?;
     let state_path = state::state_path(&repo, &run_id);
@@ -410,96 +390,13 @@ pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary,
     }
     let config = Config::discover(&repo, opts.config.as_deref())
         .map_err(|e| RunError::Input(e.to_string()))?;
-    let worker_cfg = opts.llm.role(Role::Worker).clone();
     // The model is needed for every unfinished subtask (and for planning without a file); a
     // dead endpoint fails before anything (branch, worktree, state) is created.
     let client = BlockingClient::new(opts.llm.clone()).map_err(|e| RunError::Llm(e.to_string()))?;
-    let needs_llm = resumed
-        .as_ref()
-        .is_none_or(|st| st.plan.is_none() || st.first_unfinished().is_some());
-    let mut listed_model = None;
-    if needs_llm {
-        let health = client.health(Role::Worker);
-        if !health.reachable {
-            return Err(RunError::LlmUnreachable(format!(
-                "cannot reach the LLM endpoint at {}: {}. Start an OpenAI-compatible server there, or pass --llm-url / SLOPGUARD_LLM_URL (base URL including /v1) and --model; `slopguard doctor` checks the setup.{}",
-                health.url,
-                health.error.unwrap_or_else(|| "no answer".into()),
-                if resumed.is_some() {
-                    " The run state is kept: `slopguard run --resume` continues."
-                } else {
-                    " Nothing was created."
-                }
-            )));
-        }
-        listed_model = health.models.first().cloned();
-    }
+    let listed_model = check_endpoint(&client, resumed.as_ref())?;
     let state = match resumed {
-        Some(mut st) => {
-            st.resumes += 1;
-            trace.emit(TraceEvent::new(
-                "preflight",
-                "run.resume",
-                json!({"resumes": st.resumes, "phase": st.phase, "next": st.first_unfinished()}),
-            ));
-            st
-        }
-        None => {
-            let base_commit = git::resolve(&repo, &opts.base)?;
-            let branch = if opts.dry_run {
-                String::new()
-            } else {
-                let b = opts
-                    .branch
-                    .clone()
-                    .unwrap_or_else(|| format!("slopguard/{run_id}"));
-                if git::branch_exists(&repo, &b) {
-                    return Err(RunError::Input(format!(
-                        "branch {b} already exists; choose another with --branch, or --resume the run that made it"
-                    )));
-                }
-                git::git(&repo, &["check-ref-format", "--branch", &b])
-                    .map_err(|_| RunError::Input(format!("`{b}` is not a valid branch name")))?;
-                b
-            };
-            let worktree = opts
-                .worktree
-                .clone()
-                .unwrap_or_else(|| git::default_worktree_path(&run_id));
-            // An operator plan is read (and kept in the state) before anything else.
-            let operator_plan = match &opts.plan {
-                PlanSource::File(p) => {
-                    Some(load_plan_file(p).map_err(|e| RunError::Input(e.to_string()))?)
-                }
-                PlanSource::Given(p) => Some(p.clone().normalize()),
-                PlanSource::Llm => None,
-            };
-            let st = RunState {
-                version: STATE_VERSION,
-                operator_plan,
-                run_id: run_id.clone(),
-                repo: repo.display().to_string(),
-                repo_id: memory::repo_id(&repo),
-                branch,
-                base: opts.base.clone(),
-                base_commit,
-                worktree: worktree.display().to_string(),
-                dry_run: opts.dry_run,
-                phase: "preflight".into(),
-                model: worker_cfg.model.clone(),
-                llm_url: worker_cfg.base_url.clone(),
-                max_attempts: opts.max_attempts.max(1),
-                started_ms: now_ms(),
-                ..Default::default()
-            };
-            trace.emit(TraceEvent::new(
-                "preflight",
-                "run.begin",
-                json!({"repo": st.repo, "repo_id": st.repo_id, "branch": st.branch, "base": st.base,
-                       "base_commit": st.base_commit, "dry_run": st.dry_run, "worktree": st.worktree}),
-            ));
-            st
-        }
+        Some(st) => resume_state(st, &trace),
+        None => new_state(opts, &repo, &run_id, &trace)?,
     };
     let worktree = PathBuf::from(&state.worktree);
     let mut cx = Ctx {
@@ -529,15 +426,151 @@ pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary,
     {
         cx.state.model = m;
     }
-
     if cx.state.plan.is_none() {
         plan_phase(&mut cx, &client)?;
     }
+    execution_phase(&mut cx, &client)?;
+    finish(cx)
+}
+
+/// The run `--resume` names (empty: the latest unfinished, else the latest), or `None` for a
+/// new run.
+fn run_to_resume(repo: &Path, opts: &RunOptions) -> Result<Option<RunState>, RunError> {
+    Ok(match &opts.resume {
+        None => None,
+        Some(id) if id.trim().is_empty() => Some(
+            state::latest_unfinished(repo)
+                .or_else(|| state::latest_run(repo))
+                .ok_or_else(|| RunError::NothingToResume(repo.display().to_string()))?,
+        ),
+        Some(id) => Some(state::load(&state::state_path(repo, id.trim()))?),
+    })
+}
+
+/// A resumed run that had already finished: its worktree is removed (when not kept) and its
+/// summary returned.
+fn finish_cleanup(repo: &Path, st: &RunState, opts: &RunOptions) -> RunSummary {
+    let wt = PathBuf::from(&st.worktree);
+    if !opts.keep_worktree && wt.exists() {
+        let _ = git::remove_worktree(repo, &wt);
+    }
+    let state_path = state::state_path(repo, &st.run_id);
+    let trace_path = state::run_dir(repo, &st.run_id).join("trace.jsonl");
+    let mut summary = summarize(st, &trace_path, &state_path);
+    if !st.dry_run {
+        summary.head_commit =
+            git::resolve(repo, &st.branch).unwrap_or_else(|_| summary.head_commit.clone());
+    }
+    summary
+}
+
+/// Checks that the model endpoint answers when the run still needs it; returns the first model
+/// it lists.
+fn check_endpoint(
+    client: &BlockingClient,
+    resumed: Option<&RunState>,
+) -> Result<Option<String>, RunError> {
+    let needs_llm = resumed.is_none_or(|st| st.plan.is_none() || st.first_unfinished().is_some());
+    if !needs_llm {
+        return Ok(None);
+    }
+    let health = client.health(Role::Worker);
+    if !health.reachable {
+        return Err(RunError::LlmUnreachable(format!(
+            "cannot reach the LLM endpoint at {}: {}. Start an OpenAI-compatible server there, or pass --llm-url / SLOPGUARD_LLM_URL (base URL including /v1) and --model; `slopguard doctor` checks the setup.{}",
+            health.url,
+            health.error.unwrap_or_else(|| "no answer".into()),
+            if resumed.is_some() {
+                " The run state is kept: `slopguard run --resume` continues."
+            } else {
+                " Nothing was created."
+            }
+        )));
+    }
+    Ok(health.models.first().cloned())
+}
+
+/// The state of a resumed run, its resume counted.
+fn resume_state(mut st: RunState, trace: &Trace) -> RunState {
+    st.resumes += 1;
+    trace.emit(TraceEvent::new(
+        "preflight",
+        "run.resume",
+        json!({"resumes": st.resumes, "phase": st.phase, "next": st.first_unfinished()}),
+    ));
+    st
+}
+
+/// The state of a new run: base commit, branch (checked free and valid), worktree, and the
+/// operator plan when one is given (read before anything else is created).
+fn new_state(
+    opts: &RunOptions,
+    repo: &Path,
+    run_id: &str,
+    trace: &Trace,
+) -> Result<RunState, RunError> {
+    let base_commit = git::resolve(repo, &opts.base)?;
+    let branch = if opts.dry_run {
+        String::new()
+    } else {
+        let b = opts
+            .branch
+            .clone()
+            .unwrap_or_else(|| format!("slopguard/{run_id}"));
+        if git::branch_exists(repo, &b) {
+            return Err(RunError::Input(format!(
+                "branch {b} already exists; choose another with --branch, or --resume the run that made it"
+            )));
+        }
+        git::git(repo, &["check-ref-format", "--branch", &b])
+            .map_err(|_| RunError::Input(format!("`{b}` is not a valid branch name")))?;
+        b
+    };
+    let worktree = opts
+        .worktree
+        .clone()
+        .unwrap_or_else(|| git::default_worktree_path(run_id));
+    let operator_plan = match &opts.plan {
+        PlanSource::File(p) => Some(load_plan_file(p).map_err(|e| RunError::Input(e.to_string()))?),
+        PlanSource::Given(p) => Some(p.clone().normalize()),
+        PlanSource::Llm => None,
+    };
+    let worker_cfg = opts.llm.role(Role::Worker);
+    let st = RunState {
+        version: STATE_VERSION,
+        operator_plan,
+        run_id: run_id.to_string(),
+        repo: repo.display().to_string(),
+        repo_id: memory::repo_id(repo),
+        branch,
+        base: opts.base.clone(),
+        base_commit,
+        worktree: worktree.display().to_string(),
+        dry_run: opts.dry_run,
+        phase: "preflight".into(),
+        model: worker_cfg.model.clone(),
+        llm_url: worker_cfg.base_url.clone(),
+        max_attempts: opts.max_attempts.max(1),
+        started_ms: now_ms(),
+        ..Default::default()
+    };
+    trace.emit(TraceEvent::new(
+        "preflight",
+        "run.begin",
+        json!({"repo": st.repo, "repo_id": st.repo_id, "branch": st.branch, "base": st.base,
+               "base_commit": st.base_commit, "dry_run": st.dry_run, "worktree": st.worktree}),
+    ));
+    Ok(st)
+}
+
+/// The execution phase: every unfinished subtask in plan order; once the run budget is spent,
+/// only the subtasks behind failing tests still run.
+fn execution_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Result<(), RunError> {
     cx.phase("execution")?;
-    reconcile(&mut cx)?;
-    let total = cx.state.subtask_ids().len();
-    progress.on(&ProgressEvent::Planned { subtasks: total });
+    reconcile(cx)?;
     let ids = cx.state.subtask_ids();
+    let total = ids.len();
+    cx.progress.on(&ProgressEvent::Planned { subtasks: total });
     let execution_started = Instant::now();
     for (i, id) in ids.iter().enumerate() {
         let done = cx
@@ -549,32 +582,36 @@ pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary,
         if done {
             continue;
         }
-        if opts
+        if cx
+            .opts
             .run_budget
             .is_some_and(|b| execution_started.elapsed() >= b)
-            && !subtask_is_about_failing_tests(&cx, id)
+            && !subtask_is_about_failing_tests(cx, id)
         {
-            skip_for_budget(&mut cx, id)?;
+            skip_for_budget(cx, id)?;
             continue;
         }
-        run_subtask(&mut cx, &client, i, total, id)?;
+        run_subtask(cx, client, i, total, id)?;
     }
+    Ok(())
+}
 
-    // Finish.
-    let landed = cx
-        .state
-        .tasks
-        .iter()
-        .flat_map(|t| t.subtasks.iter())
-        .filter(|s| matches!(s.status, SubtaskStatus::Committed | SubtaskStatus::Passed))
-        .count();
-    let failed = cx
-        .state
-        .tasks
-        .iter()
-        .flat_map(|t| t.subtasks.iter())
-        .filter(|s| s.status == SubtaskStatus::Failed)
-        .count();
+/// The end of a run: its status, the metrics after (when something landed), the worktree
+/// removed, the branch deleted when nothing was committed, and the summary.
+fn finish(mut cx: Ctx<'_>) -> Result<RunSummary, RunError> {
+    let opts = cx.opts;
+    let count = |cx: &Ctx<'_>, wanted: &dyn Fn(SubtaskStatus) -> bool| {
+        cx.state
+            .tasks
+            .iter()
+            .flat_map(|t| t.subtasks.iter())
+            .filter(|s| wanted(s.status))
+            .count()
+    };
+    let landed = count(&cx, &|s| {
+        matches!(s, SubtaskStatus::Committed | SubtaskStatus::Passed)
+    });
+    let failed = count(&cx, &|s| s == SubtaskStatus::Failed);
     cx.state.status = if failed == 0 {
         RunStatus::Completed
     } else if landed > 0 {
@@ -585,9 +622,9 @@ pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary,
     let mut metrics_after = Vec::new();
     let mut overall_after = None;
     if opts.measure_after && landed > 0 && !cx.state.dry_run {
-        progress.on(&ProgressEvent::Phase("measure"));
+        cx.progress.on(&ProgressEvent::Phase("measure"));
         let report = analyze(
-            &worktree,
+            &cx.worktree,
             &AnalyzeOptions {
                 run_toolchain: opts.analysis_toolchain,
                 build_timeout: opts.dynamic.build_timeout,
@@ -606,7 +643,7 @@ pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary,
     );
     cx.obs.close();
     let worktree_removed = !opts.keep_worktree && {
-        let removed = git::remove_worktree(&repo, &worktree);
+        let removed = git::remove_worktree(&cx.repo, &cx.worktree);
         if let Err(e) = &removed {
             tracing::warn!(%e, "worktree not removed");
         }
@@ -616,7 +653,7 @@ pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary,
     let branch_deleted = landed == 0
         && !cx.state.dry_run
         && worktree_removed
-        && git::git(&repo, &["branch", "-D", &cx.state.branch]).is_ok();
+        && git::git(&cx.repo, &["branch", "-D", &cx.state.branch]).is_ok();
     if branch_deleted {
         cx.emit(
             "done",
@@ -631,8 +668,8 @@ pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary,
     summary.metrics_after = metrics_after;
     summary.overall_after = overall_after;
     if !cx.state.dry_run && !branch_deleted {
-        summary.head_commit =
-            git::resolve(&repo, &cx.state.branch).unwrap_or_else(|_| summary.head_commit.clone());
+        summary.head_commit = git::resolve(&cx.repo, &cx.state.branch)
+            .unwrap_or_else(|_| summary.head_commit.clone());
     }
     Ok(summary)
 }

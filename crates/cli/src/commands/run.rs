@@ -201,7 +201,8 @@ impl TermView {
                 None,
             ),
             ProgressEvent::Note(n) => p.say(n, None),
-            ProgressEvent::Candidate(line) => p.raw(line, Some(line)),
+            // A candidate's verdict is past: the heartbeat keeps repeating the attempt.
+            ProgressEvent::Candidate(line) => p.raw(line, None),
             ProgressEvent::Guard { .. } => {}
         }
     }
