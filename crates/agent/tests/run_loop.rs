@@ -248,3 +248,53 @@ fn dry_run_commits_nothing() {
     assert_eq!(git(r, &["branch", "--list"]), branches);
     assert_eq!(snapshot(r), before);
 }
+
+#[test]
+fn the_run_budget_stops_other_subtasks_but_not_the_one_behind_the_failing_tests() {
+    if Command::new("python3").arg("--version").output().is_err() {
+        eprintln!("python3 missing; skipped");
+        return;
+    }
+    let dir = repo();
+    let r = dir.path();
+    let tmp = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", tmp.path().join("store.db").display());
+    let st = |title: &str, hints: &[&str]| Subtask {
+        id: String::new(),
+        title: title.into(),
+        description: String::new(),
+        file_hints: hints.iter().map(|s| s.to_string()).collect(),
+        action: Action::Modify,
+    };
+    let plan = Plan {
+        tasks: vec![Task {
+            id: "T001".into(),
+            title: "Notes, then the bug".into(),
+            priority: 1,
+            description: String::new(),
+            subtasks: vec![
+                st("Document add in notes", &["notes.txt"]),
+                st(
+                    "Fix the failing test: make add return the sum",
+                    &["calc.py"],
+                ),
+            ],
+        }],
+    };
+    // The notes subtask's only reply is slow and useless: by its end the 1 s run budget is
+    // spent, so it gets no second attempt; the bug's subtask still runs and lands.
+    let script = Script::new()
+        .delayed(2_500, "I would rather not.")
+        .content(patch("    return a - b\n", "    return a + b\n"));
+    let server = ScriptedServer::start(script).unwrap();
+    let mut o = opts(r, &server.url(), &db, &tmp.path().join("wt"));
+    o.plan = PlanSource::Given(plan);
+    o.run_budget = Some(std::time::Duration::from_secs(1));
+    let summary = execute(&o, &NoProgress).unwrap();
+    let all: Vec<_> = summary.subtasks().collect();
+    assert_eq!(all.len(), 2);
+    assert_eq!(all[0].status, SubtaskStatus::Failed, "{:#?}", all[0]);
+    assert_eq!(all[0].attempts, 1, "no attempt starts after the budget");
+    assert_eq!(all[1].status, SubtaskStatus::Committed, "{:#?}", all[1]);
+    assert_eq!(server.chat_requests().len(), 2);
+}

@@ -591,7 +591,15 @@ fn execution_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Result<(), RunE
             skip_for_budget(cx, id)?;
             continue;
         }
-        run_subtask(cx, client, i, total, id)?;
+        // A subtask not behind the failing tests also stops where the run budget ends.
+        let budget = match cx.opts.run_budget {
+            Some(b) if !subtask_is_about_failing_tests(cx, id) => cx
+                .opts
+                .subtask_budget
+                .min(b.saturating_sub(execution_started.elapsed())),
+            _ => cx.opts.subtask_budget,
+        };
+        run_subtask(cx, client, (i, total), id, budget)?;
     }
     Ok(())
 }
@@ -863,6 +871,8 @@ struct SubtaskRun {
     function: Option<prompt::FunctionTarget>,
     modes: Vec<FailureMode>,
     started: Instant,
+    /// Wall-clock budget: no attempt or candidate starts after it.
+    budget: Duration,
     llm_time: Duration,
     tool_time: Duration,
     /// Candidates sampled so far, over all attempts.
@@ -893,12 +903,14 @@ struct Rejection {
     feedback: String,
 }
 
+/// Runs one subtask: attempts until a candidate lands, the attempts run out or `budget` (its
+/// wall-clock time) is spent. `position` is (index, total) in the plan.
 fn run_subtask(
     cx: &mut Ctx<'_>,
     client: &BlockingClient,
-    index: usize,
-    total: usize,
+    (index, total): (usize, usize),
     id: &str,
+    budget: Duration,
 ) -> Result<(), RunError> {
     let Some((task_title, subtask)) = cx.state.plan.as_ref().and_then(|p| find_subtask(p, id))
     else {
@@ -924,6 +936,7 @@ fn run_subtask(
         subtask,
         modes: Vec::new(),
         started,
+        budget,
         llm_time: Duration::ZERO,
         tool_time,
         sampled: 0,
@@ -934,15 +947,15 @@ fn run_subtask(
     let mut feedback = String::new();
     let mut outcome = None;
     for attempt in 1..=max {
-        if attempt > 1 && run.started.elapsed() >= cx.opts.subtask_budget {
+        if attempt > 1 && run.started.elapsed() >= run.budget {
             cx.emit(
                 "execution",
                 "worker.budget.exhausted",
-                json!({"subtask_id": id, "attempt": attempt, "budget_s": cx.opts.subtask_budget.as_secs()}),
+                json!({"subtask_id": id, "attempt": attempt, "budget_s": run.budget.as_secs()}),
             );
             feedback.push_str(&format!(
                 "\n- [budget] the subtask's time budget ({} s) ran out before attempt {attempt}",
-                cx.opts.subtask_budget.as_secs()
+                run.budget.as_secs()
             ));
             break;
         }
@@ -1083,12 +1096,12 @@ fn run_attempt(
     let tree: Arc<dyn Tree> = Arc::new(WorkTree::new(&cx.worktree));
     let prompts = attempt_prompts(cx, run, tree.as_ref(), attempt, feedback);
     let mut last_call = Duration::ZERO;
-    let share = cx.opts.subtask_budget / cx.state.max_attempts.max(1);
+    let share = run.budget / cx.state.max_attempts.max(1);
     for index in 0..candidates::AUTO_MAX.max(fixed_count(cx.opts.candidates)) {
         let clock = candidates::AttemptClock {
             elapsed: work.start.elapsed(),
             share,
-            subtask_left: cx.opts.subtask_budget.saturating_sub(run.started.elapsed()),
+            subtask_left: run.budget.saturating_sub(run.started.elapsed()),
             last_call,
         };
         if !candidates::may_sample(cx.opts.candidates, index, clock) {

@@ -115,8 +115,8 @@ pub struct RunArgs {
     #[arg(long, env = "SLOPGUARD_SUBTASK_BUDGET", default_value_t = 600)]
     pub subtask_budget: u64,
 
-    /// Wall-clock budget of the run's execution in seconds: once spent, only subtasks behind
-    /// failing tests still run; the others are skipped.
+    /// Wall-clock budget of the run's execution in seconds: subtasks not behind the failing
+    /// tests stop where it ends (and are skipped once it is spent); those behind them still run.
     #[arg(long, env = "SLOPGUARD_RUN_BUDGET")]
     pub run_budget: Option<u64>,
 
