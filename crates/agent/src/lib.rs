@@ -3,7 +3,8 @@
 //!
 //! * [`analysis::analyze`] — the eleven metrics, failing test ids, the repo brief.
 //! * [`plan::request_plan`] / [`plan::request_plan_blocking`] — the planner call.
-//! * [`plan::post::run_all`] — Layer-A, Layer-2, Layer-B, G9, scope filter.
+//! * [`plan::post::run_all`] — the plan post-processors (failing tests first, test-only hints
+//!   retargeted, README-only and repeatedly failing subtasks dropped, scope filter).
 //! * [`process::run`] — toolchain commands with a timeout, killed as a process group.
 //! * [`trace::Trace`] — JSON-lines trace events.
 //! * [`run::execute`] — `slopguard run`: the guarded execution loop, resume, dry run; returns a

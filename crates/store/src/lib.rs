@@ -9,7 +9,7 @@
 //! SQL (`$1` placeholders, `RETURNING`, `ON CONFLICT`) runs on both. Each backend has its own
 //! versioned migrations (`migrations/sqlite`, `migrations/postgres`), applied on open.
 //!
-//! The crate also holds the G9 failure memory ([`g9`]) and the [`Observer`] interface the
+//! The crate also holds the G9 failure memory ([`failure_memory`]) and the [`Observer`] interface the
 //! pipeline uses, with an in-process implementation ([`LocalObserver`]).
 
 mod migrate;
@@ -17,7 +17,7 @@ mod observer;
 mod store;
 mod types;
 
-pub mod g9;
+pub mod failure_memory;
 
 pub use observer::{LocalObserver, Observer, compute_fingerprint};
 pub use store::{Backend, Store, default_sqlite_path};

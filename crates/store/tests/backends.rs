@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use slopguard_store::g9::{self, PlanSubtaskRef, Window};
+use slopguard_store::failure_memory::{self, PlanSubtaskRef, Window};
 use slopguard_store::*;
 
 /// A unique suffix so parallel tests (and reruns on a shared PostgreSQL) never collide.
@@ -155,19 +155,29 @@ async fn observations_roundtrip_and_filters() {
             .agent_log(&Window::WIDE.query(&repo, now_ms()))
             .await
             .unwrap();
-        let mem = g9::failure_memory(&repo, &rows);
+        let mem = failure_memory::failure_memory(&repo, &rows);
         assert_eq!(mem.failures("src/a.py"), 4, "{name}: two rows x two modes");
         let plan = vec![PlanSubtaskRef {
             task_id: "T1".into(),
             subtask_id: "T1-S1".into(),
             file_hints: vec!["src/a.py".into()],
         }];
-        assert_eq!(g9::filter_plan(&plan, &mem, g9::DEFAULT_THRESHOLD).len(), 1);
+        assert_eq!(
+            failure_memory::filter_plan(&plan, &mem, failure_memory::DEFAULT_THRESHOLD).len(),
+            1
+        );
         let other_rows = s
             .agent_log(&Window::WIDE.query(&other, now_ms()))
             .await
             .unwrap();
-        assert!(g9::filter_plan(&plan, &g9::failure_memory(&other, &other_rows), 2).is_empty());
+        assert!(
+            failure_memory::filter_plan(
+                &plan,
+                &failure_memory::failure_memory(&other, &other_rows),
+                2
+            )
+            .is_empty()
+        );
     }
 }
 

@@ -203,7 +203,7 @@ pub fn readme(files: &RepoFiles) -> Metric {
 }
 
 /// `docs`: documentation beyond the README (docs/, CONTRIBUTING, CHANGELOG, doc comments).
-/// Its details name the README when the README is what is missing, which is what Layer-B
+/// Its details name the README when the README is what is missing, which is what the README-only filter
 /// checks before keeping README-only subtasks.
 pub fn docs(files: &RepoFiles) -> Metric {
     let mut score: f64 = 0.0;

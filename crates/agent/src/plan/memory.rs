@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use slopguard_store::Store;
-use slopguard_store::g9::{FailureMemory, Window, failure_memory};
+use slopguard_store::failure_memory::{FailureMemory, Window, failure_memory};
 
 /// The repository id used in the store for `root`: the `origin` remote URL when there is one,
 /// else the canonical path. The worker must post observations under the same id.

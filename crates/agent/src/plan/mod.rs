@@ -1,5 +1,6 @@
 //! Phase 2: the task plan, the planner prompt and call, and the deterministic post-processors
-//! ([`post`]): Layer-A, Layer-2, Layer-B, G9, scope filter.
+//! ([`post`]): failing tests first, test-only hints retargeted, README-only and repeatedly
+//! failing subtasks dropped, scope filter.
 
 pub mod memory;
 pub mod pipeline;

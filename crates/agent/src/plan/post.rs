@@ -1,23 +1,24 @@
-//! The deterministic post-plan processors, in pipeline order:
+//! The deterministic post-plan processors, in pipeline order (the seeds' names, which the trace
+//! events keep, in parentheses):
 //!
-//! 0. [`drop_existing_creates`] — subtasks that would create files which already exist are
+//! 0. [`drop_existing_creates`]: subtasks that would create files which already exist are
 //!    dropped (`plan.create_existing_dropped`).
-//! 1. [`layer_a`] — failing tests that no task is about: prepend a priority-1 `T000` that
-//!    fixes the source under test (`plan.real_bug_synthesized`); a task that is about them
-//!    moves to the front.
-//! 2. [`layer_2`] — subtasks whose hints are only test files get the sources those tests
-//!    import (`plan.occam_rewrite`).
-//! 3. [`layer_b`] — README-only subtasks dropped unless the docs metric fails and cites the
-//!    README (`plan.readme_banished`).
-//! 4. [`g9`] — subtasks whose files failed `threshold`+ times recently in this repo dropped
-//!    (`plan.occam_filter`).
-//! 5. [`scope_filter`] — `--scope docs` keeps doc-only subtasks (`scope.plan_filtered`).
+//! 1. [`failing_tests_first`] (Layer-A): failing tests that no task is about get a priority-1
+//!    `T000` that fixes the source under test (`plan.real_bug_synthesized`); a task that is
+//!    about them moves to the front.
+//! 2. [`retarget_test_only_hints`] (Layer-2): subtasks whose hints are only test files get the
+//!    sources those tests import (`plan.occam_rewrite`).
+//! 3. [`drop_readme_only`] (Layer-B): README-only subtasks are dropped unless the docs metric
+//!    fails and cites the README (`plan.readme_banished`).
+//! 4. [`drop_repeated_failures`] (G9): subtasks whose files failed `threshold`+ times recently in
+//!    this repository are dropped (`plan.occam_filter`).
+//! 5. [`scope_filter`]: `--scope docs` keeps doc-only subtasks (`scope.plan_filtered`).
 //!
 //! Each is a pure function `(Plan, inputs) -> (Plan, Option<TraceEvent>)`; [`run_all`] chains
 //! them and emits the events.
 
 use serde_json::json;
-use slopguard_store::g9::{FailureMemory, PlanSubtaskRef, filter_plan};
+use slopguard_store::failure_memory::{FailureMemory, PlanSubtaskRef, filter_plan};
 
 use super::test_map::{FileView, sources_for_test};
 use super::{Action, Plan, Subtask, Task};
@@ -49,11 +50,11 @@ fn event(name: &str, data: serde_json::Value) -> TraceEvent {
     TraceEvent::new("planning", name, data)
 }
 
-/// Layer-A: when tests fail and no task's hints touch the sources under those tests, prepend
+/// Layer-A in the seeds: when tests fail and no task's hints touch the sources under those tests, prepend
 /// `T000` (priority 1) with one subtask per source file (at most [`MAX_SYNTH_SUBTASKS`]).
 /// Does nothing when the planner already covers a mapped source, or when no source can be
 /// mapped (hinting only the tests would invite the worker to weaken them).
-pub fn layer_a(
+pub fn failing_tests_first(
     plan: Plan,
     test_results: Option<&Metric>,
     failing: &[FailingTest],
@@ -154,7 +155,7 @@ pub fn layer_a(
     (plan, Some(ev))
 }
 
-/// Whether a subtask is about the failing tests `failing` (ids): Layer-A's own `T000`, or a
+/// Whether a subtask is about the failing tests `failing` (ids): [`failing_tests_first`]'s own `T000`, or a
 /// title or description that names one of them or says it fixes failing tests.
 pub fn is_about_failing_tests(
     subtask: &Subtask,
@@ -222,9 +223,9 @@ fn adds_tests(st: &Subtask) -> bool {
         })
 }
 
-/// Layer-2: a subtask whose hints are all test files (and that is not about adding tests) gets
+/// Layer-2 in the seeds: a subtask whose hints are all test files (and that is not about adding tests) gets
 /// its hints replaced by the sources those tests import.
-pub fn layer_2(plan: Plan, view: &dyn FileView) -> (Plan, Option<TraceEvent>) {
+pub fn retarget_test_only_hints(plan: Plan, view: &dyn FileView) -> (Plan, Option<TraceEvent>) {
     let mut plan = plan;
     let mut rewrites = Vec::new();
     for task in &mut plan.tasks {
@@ -265,9 +266,9 @@ pub fn is_readme(hint: &str) -> bool {
     base == "readme" || base.starts_with("readme.")
 }
 
-/// Layer-B: drops subtasks whose hints are README files only, unless the docs metric fails and
+/// Layer-B in the seeds: drops subtasks whose hints are README files only, unless the docs metric fails and
 /// its details cite the README. Tasks left empty are dropped.
-pub fn layer_b(plan: Plan, docs: Option<&Metric>) -> (Plan, Option<TraceEvent>) {
+pub fn drop_readme_only(plan: Plan, docs: Option<&Metric>) -> (Plan, Option<TraceEvent>) {
     let readme_cited = docs.is_some_and(|m| {
         m.status == Status::Fail
             && m.details
@@ -303,9 +304,13 @@ pub fn layer_b(plan: Plan, docs: Option<&Metric>) -> (Plan, Option<TraceEvent>) 
     (plan, ev)
 }
 
-/// G9: drops subtasks whose hinted files failed `threshold`+ times recently in this repo (the
+/// G9 in the seeds: drops subtasks whose hinted files failed `threshold`+ times recently in this repo (the
 /// failure memory is per repo: another repo's failures never count), and tasks left empty.
-pub fn g9(plan: Plan, memory: &FailureMemory, threshold: u32) -> (Plan, Option<TraceEvent>) {
+pub fn drop_repeated_failures(
+    plan: Plan,
+    memory: &FailureMemory,
+    threshold: u32,
+) -> (Plan, Option<TraceEvent>) {
     let refs: Vec<PlanSubtaskRef> = plan
         .tasks
         .iter()
@@ -429,13 +434,13 @@ pub struct PostContext<'a> {
     pub view: &'a dyn FileView,
     /// The failure memory of this repo (wide window), if the store is available.
     pub memory: Option<&'a FailureMemory>,
-    /// G9 threshold (default [`slopguard_store::g9::DEFAULT_THRESHOLD`]).
+    /// G9 threshold (default [`slopguard_store::failure_memory::DEFAULT_THRESHOLD`]).
     pub threshold: u32,
     /// Scope vertical.
     pub scope: Option<Scope>,
 }
 
-/// Runs Layer-A, Layer-2, Layer-B, G9 and the scope filter in order, emitting each trace event.
+/// Runs every processor in the order above, emitting each trace event.
 pub fn run_all(plan: Plan, ctx: &PostContext<'_>, trace: &Trace) -> Plan {
     let emit = |ev: Option<TraceEvent>| {
         if let Some(e) = ev {
@@ -444,20 +449,20 @@ pub fn run_all(plan: Plan, ctx: &PostContext<'_>, trace: &Trace) -> Plan {
     };
     let (plan, ev) = drop_existing_creates(plan, ctx.view);
     emit(ev);
-    let (plan, ev) = layer_a(
+    let (plan, ev) = failing_tests_first(
         plan,
         ctx.report.metric("test_results"),
         &ctx.report.failing_tests,
         ctx.view,
     );
     emit(ev);
-    let (plan, ev) = layer_2(plan, ctx.view);
+    let (plan, ev) = retarget_test_only_hints(plan, ctx.view);
     emit(ev);
-    let (plan, ev) = layer_b(plan, ctx.report.metric("docs"));
+    let (plan, ev) = drop_readme_only(plan, ctx.report.metric("docs"));
     emit(ev);
     let plan = match ctx.memory {
         Some(m) => {
-            let (p, ev) = g9(plan, m, ctx.threshold);
+            let (p, ev) = drop_repeated_failures(plan, m, ctx.threshold);
             emit(ev);
             p
         }
@@ -472,7 +477,7 @@ pub fn run_all(plan: Plan, ctx: &PostContext<'_>, trace: &Trace) -> Plan {
 mod tests {
     use super::*;
     use crate::plan::test_map::MemoryView;
-    use slopguard_store::g9::failure_memory;
+    use slopguard_store::failure_memory::failure_memory;
     use slopguard_store::{FailureMode, ObservationRow, Outcome};
 
     fn st(id: &str, title: &str, hints: &[&str]) -> Subtask {
@@ -525,7 +530,7 @@ mod tests {
     }
 
     #[test]
-    fn layer_a_prepends_t000_when_planner_ignores_failing_test() {
+    fn failing_tests_first_prepends_t000_when_planner_ignores_failing_test() {
         let plan = Plan {
             tasks: vec![task(
                 "T001",
@@ -533,7 +538,7 @@ mod tests {
             )],
         };
         let tr = metric("test_results", Status::Fail, &["1 failed"]);
-        let (out, ev) = layer_a(plan, Some(&tr), &failing(), &view());
+        let (out, ev) = failing_tests_first(plan, Some(&tr), &failing(), &view());
         assert_eq!(out.tasks.len(), 2);
         let t0 = &out.tasks[0];
         assert_eq!((t0.id.as_str(), t0.priority), ("T000", 1));
@@ -549,7 +554,7 @@ mod tests {
     }
 
     #[test]
-    fn layer_a_respects_a_plan_about_the_failing_tests_and_puts_it_first() {
+    fn failing_tests_first_respects_a_plan_about_the_failing_tests_and_puts_it_first() {
         let about = task(
             "T002",
             vec![st("T002-S01", "Make test_sub pass", &["calc/ops.py"])],
@@ -559,7 +564,7 @@ mod tests {
             tasks: vec![other.clone(), about.clone()],
         };
         let tr = metric("test_results", Status::Fail, &[]);
-        let (out, ev) = layer_a(plan, Some(&tr), &failing(), &view());
+        let (out, ev) = failing_tests_first(plan, Some(&tr), &failing(), &view());
         assert_eq!(out.tasks, vec![about, other]);
         assert!(ev.is_none());
         // A subtask that only names the file is not about the failing tests: T000 comes first.
@@ -569,17 +574,17 @@ mod tests {
                 vec![st("T001-S01", "Create ops module", &["calc/ops.py"])],
             )],
         };
-        let (out, ev) = layer_a(named, Some(&tr), &failing(), &view());
+        let (out, ev) = failing_tests_first(named, Some(&tr), &failing(), &view());
         assert_eq!(out.tasks[0].id, "T000");
         assert!(ev.is_some());
         // Passing tests: nothing to do either.
         let ok = metric("test_results", Status::Pass, &[]);
-        let (_, ev) = layer_a(Plan::default(), Some(&ok), &failing(), &view());
+        let (_, ev) = failing_tests_first(Plan::default(), Some(&ok), &failing(), &view());
         assert!(ev.is_none());
     }
 
     #[test]
-    fn layer_a_caps_subtasks() {
+    fn failing_tests_first_caps_subtasks() {
         let mut pairs: Vec<(String, String)> = (0..6)
             .map(|i| (format!("m{i}.py"), String::new()))
             .collect();
@@ -591,12 +596,12 @@ mod tests {
             file: Some("tests/test_all.py".into()),
         }];
         let tr = metric("test_results", Status::Fail, &[]);
-        let (out, _) = layer_a(Plan::default(), Some(&tr), &f, &v);
+        let (out, _) = failing_tests_first(Plan::default(), Some(&tr), &f, &v);
         assert_eq!(out.tasks[0].subtasks.len(), MAX_SYNTH_SUBTASKS);
     }
 
     #[test]
-    fn layer_2_maps_test_only_hints_to_sources() {
+    fn retarget_test_only_hints_maps_test_only_hints_to_sources() {
         let plan = Plan {
             tasks: vec![task(
                 "T001",
@@ -611,7 +616,7 @@ mod tests {
                 ],
             )],
         };
-        let (out, ev) = layer_2(plan, &view());
+        let (out, ev) = retarget_test_only_hints(plan, &view());
         let s = &out.tasks[0].subtasks;
         assert_eq!(s[0].file_hints, vec!["calc/ops.py"]);
         assert_eq!(
@@ -627,7 +632,7 @@ mod tests {
     }
 
     #[test]
-    fn layer_b_drops_readme_only_subtasks() {
+    fn drop_readme_only_drops_readme_only_subtasks() {
         let plan = Plan {
             tasks: vec![
                 task(
@@ -645,7 +650,7 @@ mod tests {
             ],
         };
         let docs_ok = metric("docs", Status::Warn, &["no CHANGELOG"]);
-        let (out, ev) = layer_b(plan.clone(), Some(&docs_ok));
+        let (out, ev) = drop_readme_only(plan.clone(), Some(&docs_ok));
         assert_eq!(out.tasks.len(), 1, "T001 emptied and removed");
         let ids: Vec<&str> = out.tasks[0]
             .subtasks
@@ -663,12 +668,12 @@ mod tests {
             Status::Fail,
             &["README missing: no entry documentation"],
         );
-        let (out, ev) = layer_b(plan.clone(), Some(&docs_bad));
+        let (out, ev) = drop_readme_only(plan.clone(), Some(&docs_bad));
         assert_eq!(out, plan);
         assert!(ev.is_none());
         // Failing but not citing the README: still dropped.
         let docs_other = metric("docs", Status::Fail, &["no docs/ directory"]);
-        let (out, _) = layer_b(plan, Some(&docs_other));
+        let (out, _) = drop_readme_only(plan, Some(&docs_other));
         assert_eq!(out.subtask_count(), 2);
     }
 
@@ -715,7 +720,7 @@ mod tests {
                 ),
             ],
         };
-        let (out, ev) = g9(plan, &memory, 2);
+        let (out, ev) = drop_repeated_failures(plan, &memory, 2);
         assert_eq!(out.tasks.len(), 1);
         assert_eq!(out.tasks[0].subtasks.len(), 1);
         assert_eq!(
@@ -736,7 +741,7 @@ mod tests {
         let plan = Plan {
             tasks: vec![task("T001", vec![st("T001-S01", "A", &["a.py"])])],
         };
-        let (out, ev) = g9(plan.clone(), &memory, 2);
+        let (out, ev) = drop_repeated_failures(plan.clone(), &memory, 2);
         assert_eq!(out, plan);
         assert!(ev.is_none());
     }

@@ -1,5 +1,5 @@
 //! Test file -> the source files it exercises, from its imports (Python, Rust, Go, JS/TS).
-//! Used by Layer-A and Layer-2.
+//! Used by the plan post-processors that put the failing tests first and retarget test-only hints.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;

@@ -101,7 +101,7 @@ impl Default for RunOptions {
             db: None,
             no_store: false,
             max_attempts: 3,
-            g9_threshold: slopguard_store::g9::DEFAULT_THRESHOLD,
+            g9_threshold: slopguard_store::failure_memory::DEFAULT_THRESHOLD,
             config: None,
             dynamic: DynamicOptions::default(),
             analysis_toolchain: true,
