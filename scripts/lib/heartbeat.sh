@@ -1,5 +1,6 @@
 # Sourced by the scripts: runs a long command and, while it runs, prints
-# "<label>: still running (N s)" on stderr every HEARTBEAT_SECS seconds (default 10), so a log
+# "<label>: still running (N s)" on stderr every HEARTBEAT_SECS seconds (default 9: with the
+# half-second polling and whole-second clock, no silence lasts more than 10 s), so a log
 # or a pipe never goes silent during a build, a download or an install. The command's exit
 # status is returned; its own output is left as it is.
 #
@@ -8,7 +9,7 @@
 with_heartbeat() {
     local label="$1"
     shift
-    local every="${HEARTBEAT_SECS:-10}" start="$SECONDS" next
+    local every="${HEARTBEAT_SECS:-9}" start="$SECONDS" next
     "$@" &
     local pid=$!
     next=$((start + every))

@@ -1,6 +1,6 @@
 //! Progress of long commands (`run`, `plan`, `replay`) when stderr is not a terminal: plain,
 //! timestamped lines as cargo prints them, and a heartbeat that repeats what is being done when
-//! a step (a model call, a test run) has printed nothing for [`HEARTBEAT_SECS`]. A terminal
+//! a step (a model call, a test run) has printed nothing for [`HEARTBEAT`]. A terminal
 //! gets indicatif bars instead; each command decides which with [`plain_progress_wanted`].
 
 use std::io::IsTerminal;
@@ -11,8 +11,9 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// Seconds of silence after which the heartbeat repeats what is being done.
-pub const HEARTBEAT_SECS: u64 = 10;
+/// The heartbeat repeats what is being done when nothing was printed for this long; with the
+/// thread's half-second polling, no silence lasts longer than 10 s.
+pub const HEARTBEAT: Duration = Duration::from_millis(9_500);
 
 /// True when progress should be printed as plain lines: stderr is a log or a pipe.
 pub fn plain_progress_wanted() -> bool {
@@ -85,10 +86,10 @@ impl PlainLines {
     }
 
     /// One heartbeat tick: repeats what is being done when nothing was printed for
-    /// [`HEARTBEAT_SECS`]. Returns the line printed, if any.
+    /// [`HEARTBEAT`]. Returns the line printed, if any.
     fn tick(&self) -> Option<String> {
         let mut last = self.last.lock().ok()?;
-        if last.0.elapsed() < Duration::from_secs(HEARTBEAT_SECS) || last.1.is_empty() {
+        if last.0.elapsed() < HEARTBEAT || last.1.is_empty() {
             return None;
         }
         let line = format!("{} still working: {}", self.stamp(), last.1);
@@ -152,7 +153,7 @@ impl StepProgress {
 }
 
 /// A thread that prints a "still working" line whenever [`PlainLines`] has been silent for
-/// [`HEARTBEAT_SECS`]; stopped and joined when dropped.
+/// [`HEARTBEAT`]; stopped and joined when dropped.
 pub struct Heartbeat {
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
@@ -197,7 +198,7 @@ mod tests {
         lines.say("phase planning", Some("planning (waiting for the model)"));
         assert_eq!(lines.tick(), None, "a line was just printed");
         // Pretend the last line is older than the heartbeat interval.
-        lines.last.lock().unwrap().0 = Instant::now() - Duration::from_secs(HEARTBEAT_SECS + 1);
+        lines.last.lock().unwrap().0 = Instant::now() - HEARTBEAT - Duration::from_millis(1);
         let beat = lines.tick().expect("silent for longer than the interval");
         assert!(
             beat.ends_with("still working: planning (waiting for the model)"),
