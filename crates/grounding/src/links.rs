@@ -45,21 +45,6 @@ pub struct BrokenLink {
     pub tried: Vec<String>,
 }
 
-/// Normalises `a/./b/../c` (None when it climbs above the root).
-pub fn normalize_path(path: &str) -> Option<String> {
-    let mut parts: Vec<&str> = Vec::new();
-    for c in path.split('/') {
-        match c {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            c => parts.push(c),
-        }
-    }
-    Some(parts.join("/"))
-}
-
 fn percent_decode(s: &str) -> String {
     let b = s.as_bytes();
     let mut out = Vec::with_capacity(b.len());
@@ -167,7 +152,7 @@ fn candidates(doc_path: &str, target: &str) -> Vec<String> {
     }
     let mut out = Vec::new();
     for b in bases {
-        let Some(b) = normalize_path(&b) else {
+        let Some(b) = slopguard_lang::paths::normalize(&b) else {
             continue;
         };
         let b = b.trim_end_matches('/').to_string();

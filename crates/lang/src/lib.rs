@@ -22,7 +22,6 @@
 //!   has fewer certain errors.
 //! - Data formats use their real parsers (serde_json, toml, serde-saphyr, rust-ini) through
 //!   [`parse_data`]; duplicate keys are errors in every format.
-//! - Markdown structure comes from pulldown-cmark via [`markdown::parse_markdown`].
 
 mod analyze;
 mod cfamily;
@@ -32,7 +31,7 @@ mod detect;
 mod go_template;
 mod hash;
 mod imports;
-pub mod markdown;
+pub mod paths;
 mod python_check;
 mod rust_check;
 mod scope;
@@ -40,7 +39,6 @@ mod ts;
 mod types;
 
 pub use hash::body_hash;
-pub use markdown::{Fence, Heading, Link, MarkdownDoc, parse_markdown};
 pub use types::*;
 
 /// Detects what kind of file `path` is, using the extension, well-known file names and (for

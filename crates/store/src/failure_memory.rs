@@ -71,14 +71,11 @@ pub struct FailureMemory {
     pub counts: BTreeMap<String, BTreeMap<FailureMode, u32>>,
 }
 
-/// Normalises a repo-relative path for matching (`./a\\b` -> `a/b`).
+/// Normalises a repo-relative path for matching (`./a\\b` -> `a/b`): the shared lexical
+/// normal form, or the trimmed text itself for a path that climbs above the root.
 pub fn normalize_path(p: &str) -> String {
-    let s = p.trim().replace('\\', "/");
-    let mut s = s.as_str();
-    while let Some(rest) = s.strip_prefix("./") {
-        s = rest;
-    }
-    s.trim_start_matches('/').to_owned()
+    let p = p.trim();
+    slopguard_lang::paths::normalize(p).unwrap_or_else(|| p.to_owned())
 }
 
 /// Builds the failure memory of `repo` from agent-log rows (any order; rows of other repos are

@@ -72,21 +72,6 @@ fn join(dir: &str, rest: &str) -> String {
     }
 }
 
-/// `a/b/../c/./d` -> `a/c/d`; `None` when it climbs above the root.
-fn normalize(path: &str) -> Option<String> {
-    let mut out: Vec<&str> = Vec::new();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                out.pop()?;
-            }
-            p => out.push(p),
-        }
-    }
-    Some(out.join("/"))
-}
-
 /// The files an import may refer to, in resolution order. Empty for imports that cannot be
 /// a repository file (packages, the standard library, bare JS specifiers).
 fn candidates(importer: &str, family: Family, module: &str) -> Vec<String> {
@@ -95,7 +80,8 @@ fn candidates(importer: &str, family: Family, module: &str) -> Vec<String> {
             if !module.starts_with("./") && !module.starts_with("../") {
                 return Vec::new();
             }
-            let Some(base) = normalize(&join(parent(importer), module)) else {
+            let Some(base) = slopguard_lang::paths::normalize(&join(parent(importer), module))
+            else {
                 return Vec::new();
             };
             let mut out = vec![base.clone()];
