@@ -167,34 +167,9 @@ pub struct Patch {
     pub operations: Vec<Operation>,
 }
 
-/// What a [`FileChange`] does to its path.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ChangeKind {
-    /// A new file.
-    Create,
-    /// An existing file's contents change.
-    Modify,
-    /// An existing file is removed.
-    Delete,
-    /// An existing file moves (and may change contents); `from` is the old path.
-    Rename {
-        /// The path before the move.
-        from: String,
-    },
-}
-
-/// The effect of a patch on one path, with the text before and after.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FileChange {
-    /// The path after the change (the destination of a rename).
-    pub path: String,
-    /// What happens to the file.
-    pub kind: ChangeKind,
-    /// Contents before (None for a create).
-    pub before: Option<String>,
-    /// Contents after (None for a delete).
-    pub after: Option<String>,
-}
+/// The file-change model is the one every slopguard crate uses: a patch's effect on one path,
+/// with the bytes before and after.
+pub use slopguard_change::{ChangeKind, FileChange};
 
 /// Parses patch text into operations.
 ///
@@ -641,8 +616,9 @@ where
                 changes.push(FileChange {
                     path: path.clone(),
                     kind: ChangeKind::Rename { from: from.clone() },
-                    before,
-                    after,
+                    before: before.map(String::into_bytes),
+                    after: after.map(String::into_bytes),
+                    after_is_symlink: false,
                 });
                 continue;
             }
@@ -657,8 +633,9 @@ where
         changes.push(FileChange {
             path,
             kind,
-            before,
-            after,
+            before: before.map(String::into_bytes),
+            after: after.map(String::into_bytes),
+            after_is_symlink: false,
         });
     }
     Ok(changes)

@@ -151,12 +151,7 @@ fn update_modifies_in_memory() {
     .unwrap();
     assert_eq!(
         changes,
-        vec![FileChange {
-            path: "u.txt".into(),
-            kind: ChangeKind::Modify,
-            before: Some("foo\nbar\n".into()),
-            after: Some("foo\nbaz\n".into()),
-        }]
+        vec![FileChange::modify("u.txt", "foo\nbar\n", "foo\nbaz\n")]
     );
 }
 
@@ -169,7 +164,7 @@ fn multiple_chunks_and_end_of_file() {
         fs(&[("f", "a\nb\nc\nd\ne\nf\n")]),
     )
     .unwrap();
-    assert_eq!(changes[0].after.as_deref(), Some("a\nB\nc\nd\nE\nf\ng\n"));
+    assert_eq!(changes[0].after_text(), Some("a\nB\nc\nd\nE\nf\ng\n"));
 }
 
 #[test]
@@ -181,7 +176,7 @@ fn context_header_narrows_position() {
     )
     .unwrap();
     assert_eq!(
-        changes[0].after.as_deref(),
+        changes[0].after_text(),
         Some("def a():\n    return 1\n\ndef b():\n    return 2\n")
     );
 }
@@ -193,7 +188,7 @@ fn pure_addition_appends_at_end() {
         fs(&[("f", "one\ntwo")]),
     )
     .unwrap();
-    assert_eq!(changes[0].after.as_deref(), Some("one\ntwo\ntail\n"));
+    assert_eq!(changes[0].after_text(), Some("one\ntwo\ntail\n"));
 }
 
 #[test]
@@ -203,7 +198,7 @@ fn fuzzy_matching_tolerates_whitespace_and_typography() {
         fs(&[("f", "   let s = “a — b”;   \nnext\n")]),
     )
     .unwrap();
-    assert_eq!(changes[0].after.as_deref(), Some("let s = \"c\";\nnext\n"));
+    assert_eq!(changes[0].after_text(), Some("let s = \"c\";\nnext\n"));
 }
 
 #[test]
@@ -219,25 +214,16 @@ fn add_delete_and_rename() {
     assert_eq!(
         changes,
         vec![
-            FileChange {
-                path: "new.txt".into(),
-                kind: ChangeKind::Create,
-                before: None,
-                after: Some("hello\n".into())
-            },
-            FileChange {
-                path: "old.txt".into(),
-                kind: ChangeKind::Delete,
-                before: Some("bye\n".into()),
-                after: None
-            },
+            FileChange::create("new.txt", "hello\n"),
+            FileChange::delete("old.txt", "bye\n"),
             FileChange {
                 path: "dst.txt".into(),
                 kind: ChangeKind::Rename {
                     from: "src.txt".into()
                 },
-                before: Some("line\n".into()),
-                after: Some("line2\n".into())
+                before: Some(b"line\n".to_vec()),
+                after: Some(b"line2\n".to_vec()),
+                after_is_symlink: false,
             },
         ]
     );
@@ -252,7 +238,7 @@ fn later_operations_see_earlier_ones() {
     .unwrap();
     assert_eq!(changes.len(), 1);
     assert_eq!(changes[0].kind, ChangeKind::Create);
-    assert_eq!(changes[0].after.as_deref(), Some("two\n"));
+    assert_eq!(changes[0].after_text(), Some("two\n"));
 }
 
 #[test]

@@ -82,6 +82,20 @@ impl FileChange {
         }
     }
 
+    /// The content before the change as text (`None` for a create or non-UTF-8 bytes).
+    pub fn before_text(&self) -> Option<&str> {
+        self.before
+            .as_deref()
+            .and_then(|b| std::str::from_utf8(b).ok())
+    }
+
+    /// The content after the change as text (`None` for a delete or non-UTF-8 bytes).
+    pub fn after_text(&self) -> Option<&str> {
+        self.after
+            .as_deref()
+            .and_then(|b| std::str::from_utf8(b).ok())
+    }
+
     /// The path before the change (differs from [`FileChange::path`] only for renames).
     pub fn old_path(&self) -> &str {
         match &self.kind {

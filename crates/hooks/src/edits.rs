@@ -116,8 +116,9 @@ where
             Proposed::Changes(vec![FileChange {
                 path: rel,
                 kind,
-                before,
-                after: Some(after),
+                before: before.map(String::into_bytes),
+                after: Some(after.into_bytes()),
+                after_is_symlink: false,
             }])
         }
         "apply_patch" => {
@@ -233,7 +234,7 @@ mod tests {
             root,
             read_one("a.py", "x = 1\n"),
         );
-        assert!(matches!(&e, Proposed::Changes(c) if c[0].after.as_deref() == Some("x = 2\n")));
+        assert!(matches!(&e, Proposed::Changes(c) if c[0].after_text() == Some("x = 2\n")));
         let missing = propose(
             "Edit",
             &json!({"file_path": "/repo/a.py", "old_string": "zzz", "new_string": "2"}),
@@ -253,7 +254,7 @@ mod tests {
             read_one("a.py", "x = 1\nprint(x)\n"),
         );
         assert!(
-            matches!(&m, Proposed::Changes(c) if c[0].after.as_deref() == Some("y = 3\nprint(y)\n"))
+            matches!(&m, Proposed::Changes(c) if c[0].after_text() == Some("y = 3\nprint(y)\n"))
         );
         let outside = propose(
             "Write",
@@ -277,7 +278,7 @@ mod tests {
             read_one("src/m.py", "a = 1\n"),
         );
         assert!(
-            matches!(&p, Proposed::Changes(c) if c[0].path == "src/m.py" && c[0].after.as_deref() == Some("a = 2\n"))
+            matches!(&p, Proposed::Changes(c) if c[0].path == "src/m.py" && c[0].after_text() == Some("a = 2\n"))
         );
         let bad = propose(
             "apply_patch",

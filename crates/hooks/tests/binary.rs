@@ -354,10 +354,13 @@ fn malformed_input_fails_open_by_default_and_closed_when_configured() {
 #[test]
 fn guard_failure_denies_by_default_and_passes_when_configured() {
     let repo = Repo::new("crash");
-    // A guard configuration the guard stack cannot load makes judging fail.
+    // A guard configuration the guard stack cannot load (an unknown guard) makes judging fail;
+    // the hook settings in the same file still load.
+    repo.write("slopguard.toml", "[guards.no-such-guard]\nenabled = true\n");
     let run = |repo: &Repo| {
         let mut child = Command::new(binary())
-            .args(["--config", "/nonexistent/slopguard.toml", "hook", "claude"])
+            .args(["hook", "claude"])
+            .env_remove("SLOPGUARD_CONFIG")
             .current_dir(repo.path())
             .env("SLOPGUARD_DB", db_url(repo.path()))
             .stdin(Stdio::piped())
@@ -385,7 +388,7 @@ fn guard_failure_denies_by_default_and_passes_when_configured() {
 
     repo.write(
         "slopguard.toml",
-        "[hooks]\nfail_closed_on_guard_error = false\n",
+        "[hooks]\nfail_closed_on_guard_error = false\n\n[guards.no-such-guard]\nenabled = true\n",
     );
     let out = run(&repo);
     assert_eq!(out.status.code(), Some(0));

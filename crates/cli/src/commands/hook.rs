@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use slopguard_hooks::db_store::DbStore;
-use slopguard_hooks::edits::{ChangeKind, FileChange};
+use slopguard_hooks::edits::FileChange;
 use slopguard_hooks::install::{self, Scope};
 use slopguard_hooks::store::{FileStore, SessionStore, StoreError};
 use slopguard_hooks::{Agent, Deps, EditJudge, Judgement};
@@ -217,23 +217,7 @@ impl EditJudge for GuardsJudge {
     fn judge(&self, root: &Path, changes: &[FileChange], tool: &str) -> Result<Judgement, String> {
         let config = slopguard_guards::Config::discover(root, self.config.as_deref())
             .map_err(|e| format!("guard configuration: {e}"))?;
-        let changes: Vec<slopguard_change::FileChange> = changes
-            .iter()
-            .map(|c| slopguard_change::FileChange {
-                path: c.path.clone(),
-                kind: match &c.kind {
-                    ChangeKind::Create => slopguard_change::ChangeKind::Create,
-                    ChangeKind::Modify => slopguard_change::ChangeKind::Modify,
-                    ChangeKind::Delete => slopguard_change::ChangeKind::Delete,
-                    ChangeKind::Rename { from } => {
-                        slopguard_change::ChangeKind::Rename { from: from.clone() }
-                    }
-                },
-                before: c.before.clone().map(String::into_bytes),
-                after: c.after.clone().map(String::into_bytes),
-                after_is_symlink: false,
-            })
-            .collect();
+        let changes = changes.to_vec();
         let base: Arc<dyn slopguard_change::Tree> =
             Arc::new(slopguard_change::WorkTree::new(root.to_path_buf()));
         let set = slopguard_change::ChangeSet::new(base, changes, "agent hook");
