@@ -15,7 +15,9 @@ use serde_json::{Value, json};
 use slopguard_agent::forge::{
     self, ForgeConfig, GitHubClient, GitHubRepo, NewPull, PrOutcome, PublishRequest,
 };
-use slopguard_agent::run::summary::{RunSummary, SubtaskStatus, SubtaskSummary, TaskSummary};
+use slopguard_agent::run::summary::{
+    RunRecord, RunSummary, SubtaskStatus, SubtaskSummary, TaskSummary,
+};
 
 /// One request the fake GitHub received.
 #[derive(Debug, Clone)]
@@ -118,25 +120,28 @@ fn repo_with_branch(dir: &Path) -> String {
 
 fn summary(commit: &str) -> RunSummary {
     RunSummary {
-        run_id: "r-1".into(),
-        branch: "slopguard/r-1".into(),
-        base: "main".into(),
-        model: "scripted-model".into(),
-        tasks: vec![TaskSummary {
-            id: "T001".into(),
-            title: "Fix the counter".into(),
-            priority: 1,
-            subtasks: vec![SubtaskSummary {
-                id: "T001-S01".into(),
-                title: "Write two".into(),
-                status: SubtaskStatus::Committed,
-                commit: Some(commit.into()),
-                attempts: 1,
-                touched_files: vec!["a.txt".into()],
+        run: RunRecord {
+            run_id: "r-1".into(),
+            branch: "slopguard/r-1".into(),
+            base: "main".into(),
+            model: "scripted-model".into(),
+            tasks: vec![TaskSummary {
+                id: "T001".into(),
+                title: "Fix the counter".into(),
+                priority: 1,
+                subtasks: vec![SubtaskSummary {
+                    id: "T001-S01".into(),
+                    title: "Write two".into(),
+                    status: SubtaskStatus::Committed,
+                    commit: Some(commit.into()),
+                    attempts: 1,
+                    touched_files: vec!["a.txt".into()],
+                    ..Default::default()
+                }],
                 ..Default::default()
             }],
             ..Default::default()
-        }],
+        },
         ..Default::default()
     }
 }

@@ -346,75 +346,78 @@ fn one_line(s: &str, max: usize) -> String {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::run::summary::{GuardActivity, SubtaskSummary, TokenUsage};
+    use crate::run::summary::{GuardActivity, RunRecord, SubtaskSummary, TokenUsage};
 
     pub(crate) fn sample() -> RunSummary {
         RunSummary {
-            run_id: "r-1".into(),
-            branch: "slopguard/r-1".into(),
-            base: "main".into(),
-            base_commit: "fedcba9876543210".into(),
-            model: "qwen2.5-coder-1.5b".into(),
-            usage: TokenUsage {
-                prompt: 1200,
-                completion: 300,
+            run: RunRecord {
+                run_id: "r-1".into(),
+                branch: "slopguard/r-1".into(),
+                base: "main".into(),
+                base_commit: "fedcba9876543210".into(),
+                model: "qwen2.5-coder-1.5b".into(),
+                usage: TokenUsage {
+                    prompt: 1200,
+                    completion: 300,
+                },
+                metrics_before: vec![MetricValue {
+                    name: "test_results".into(),
+                    title: "Test results".into(),
+                    score: Some(0.6),
+                    status: "fail".into(),
+                }],
+                tasks: vec![TaskSummary {
+                    id: "T001".into(),
+                    title: "Fix the SQL injection in find_user".into(),
+                    priority: 1,
+                    subtasks: vec![
+                        SubtaskSummary {
+                            id: "T001-S01".into(),
+                            title: "Parameterise the query".into(),
+                            status: SubtaskStatus::Committed,
+                            commit: Some("0123456789abcdef".into()),
+                            commit_title: Some("fix(db): parameterise find_user".into()),
+                            attempts: 2,
+                            touched_files: vec!["src/db.py".into()],
+                            guard_activity: vec![
+                                GuardActivity {
+                                    attempt: 1,
+                                    phase: "static".into(),
+                                    guard: "symbol-preservation".into(),
+                                    code: Some("G7".into()),
+                                    status: "blocked".into(),
+                                    messages: vec!["src/db.py: dropped seed, init_schema".into()],
+                                },
+                                GuardActivity {
+                                    attempt: 2,
+                                    phase: "dynamic".into(),
+                                    guard: "test-regression".into(),
+                                    code: Some("G8".into()),
+                                    status: "passed".into(),
+                                    messages: vec![],
+                                },
+                            ],
+                            ..Default::default()
+                        },
+                        SubtaskSummary {
+                            id: "T001-S02".into(),
+                            title: "Add a regression test | quotes".into(),
+                            status: SubtaskStatus::Failed,
+                            attempts: 3,
+                            error: Some("could not obtain valid JSON\nafter 3 attempts".into()),
+                            failure_modes: vec!["json_emit".into()],
+                            ..Default::default()
+                        },
+                    ],
+                    ..Default::default()
+                }],
+                ..Default::default()
             },
-            metrics_before: vec![MetricValue {
-                name: "test_results".into(),
-                title: "Test results".into(),
-                score: Some(0.6),
-                status: "fail".into(),
-            }],
             metrics_after: vec![MetricValue {
                 name: "test_results".into(),
                 title: "Test results".into(),
                 score: Some(1.0),
                 status: "pass".into(),
-            }],
-            tasks: vec![TaskSummary {
-                id: "T001".into(),
-                title: "Fix the SQL injection in find_user".into(),
-                priority: 1,
-                subtasks: vec![
-                    SubtaskSummary {
-                        id: "T001-S01".into(),
-                        title: "Parameterise the query".into(),
-                        status: SubtaskStatus::Committed,
-                        commit: Some("0123456789abcdef".into()),
-                        commit_title: Some("fix(db): parameterise find_user".into()),
-                        attempts: 2,
-                        touched_files: vec!["src/db.py".into()],
-                        guard_activity: vec![
-                            GuardActivity {
-                                attempt: 1,
-                                phase: "static".into(),
-                                guard: "symbol-preservation".into(),
-                                code: Some("G7".into()),
-                                status: "blocked".into(),
-                                messages: vec!["src/db.py: dropped seed, init_schema".into()],
-                            },
-                            GuardActivity {
-                                attempt: 2,
-                                phase: "dynamic".into(),
-                                guard: "test-regression".into(),
-                                code: Some("G8".into()),
-                                status: "passed".into(),
-                                messages: vec![],
-                            },
-                        ],
-                        ..Default::default()
-                    },
-                    SubtaskSummary {
-                        id: "T001-S02".into(),
-                        title: "Add a regression test | quotes".into(),
-                        status: SubtaskStatus::Failed,
-                        attempts: 3,
-                        error: Some("could not obtain valid JSON\nafter 3 attempts".into()),
-                        failure_modes: vec!["json_emit".into()],
-                        ..Default::default()
-                    },
-                ],
-                ..Default::default()
             }],
             ..Default::default()
         }

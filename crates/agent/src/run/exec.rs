@@ -286,12 +286,7 @@ fn metric_values(report: &AnalysisReport) -> Vec<MetricValue> {
 /// The summary of a state.
 pub fn summarize(st: &RunState, trace_path: &Path, state_path: &Path) -> RunSummary {
     RunSummary {
-        run_id: st.run_id.clone(),
-        repo: st.repo.clone(),
-        repo_id: st.repo_id.clone(),
-        branch: st.branch.clone(),
-        base: st.base.clone(),
-        base_commit: st.base_commit.clone(),
+        run: st.run.clone(),
         head_commit: st
             .tasks
             .iter()
@@ -299,22 +294,11 @@ pub fn summarize(st: &RunState, trace_path: &Path, state_path: &Path) -> RunSumm
             .filter_map(|s| s.commit.clone())
             .next_back()
             .unwrap_or_else(|| st.base_commit.clone()),
-        worktree: st.worktree.clone(),
-        dry_run: st.dry_run,
-        model: st.model.clone(),
-        llm_url: st.llm_url.clone(),
-        status: st.status,
-        tasks: st.tasks.clone(),
-        metrics_before: st.metrics_before.clone(),
         metrics_after: Vec::new(),
-        overall_before: st.overall_before,
         overall_after: None,
-        usage: st.usage,
-        started_ms: st.started_ms,
         finished_ms: now_ms(),
         trace_path: trace_path.display().to_string(),
         state_path: state_path.display().to_string(),
-        resumes: st.resumes,
     }
 }
 
@@ -538,20 +522,23 @@ fn new_state(
     let worker_cfg = opts.llm.role(Role::Worker);
     let st = RunState {
         version: STATE_VERSION,
+        run: RunRecord {
+            run_id: run_id.to_string(),
+            repo: repo.display().to_string(),
+            repo_id: memory::repo_id(repo),
+            branch,
+            base: opts.base.clone(),
+            base_commit,
+            worktree: worktree.display().to_string(),
+            dry_run: opts.dry_run,
+            model: worker_cfg.model.clone(),
+            llm_url: worker_cfg.base_url.clone(),
+            started_ms: now_ms(),
+            ..Default::default()
+        },
         operator_plan,
-        run_id: run_id.to_string(),
-        repo: repo.display().to_string(),
-        repo_id: memory::repo_id(repo),
-        branch,
-        base: opts.base.clone(),
-        base_commit,
-        worktree: worktree.display().to_string(),
-        dry_run: opts.dry_run,
         phase: "preflight".into(),
-        model: worker_cfg.model.clone(),
-        llm_url: worker_cfg.base_url.clone(),
         max_attempts: opts.max_attempts.max(1),
-        started_ms: now_ms(),
         ..Default::default()
     };
     trace.emit(TraceEvent::new(

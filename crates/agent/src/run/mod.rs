@@ -4,7 +4,7 @@
 pub mod summary;
 
 pub use summary::{
-    AttemptRecord, GuardActivity, MetricValue, RunStatus, RunSummary, SubtaskStatus,
+    AttemptRecord, GuardActivity, MetricValue, RunRecord, RunStatus, RunSummary, SubtaskStatus,
     SubtaskSummary, TaskSummary, TokenUsage,
 };
 

@@ -304,61 +304,88 @@ impl RunStatus {
     }
 }
 
-/// What a run did. This is the input of the PR phase.
+/// What a run is and what it has done so far: kept in the state file while it runs
+/// ([`crate::state::RunState`]) and reported in its summary ([`RunSummary`]), both of which
+/// flatten it (their JSON has these fields at the top level).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct RunSummary {
+pub struct RunRecord {
     /// Run id (`20261121-142800-ab12`).
     pub run_id: String,
     /// The user's repository (absolute path).
     pub repo: String,
     /// Repository id used in the store (origin URL or path).
     pub repo_id: String,
-    /// The run branch.
+    /// The run branch (empty in a dry run, or when nothing was committed and it was deleted).
     pub branch: String,
     /// The base ref as given (`HEAD`, `main`, ...).
     pub base: String,
     /// The base commit (full id).
     pub base_commit: String,
-    /// The branch head after the run (full id).
-    pub head_commit: String,
-    /// The separate worktree the run worked in.
+    /// The separate worktree the run works in.
     pub worktree: String,
     /// Dry run: nothing committed.
     pub dry_run: bool,
     /// Model used by the worker (as configured, or as the server listed it).
+    #[serde(default)]
     pub model: String,
     /// LLM base URL.
+    #[serde(default)]
     pub llm_url: String,
     /// Overall status.
+    #[serde(default)]
     pub status: RunStatus,
-    /// Tasks and subtasks with their commits and guard activity.
+    /// Tasks and subtasks with their status, commits, attempts and guard activity.
+    #[serde(default)]
     pub tasks: Vec<TaskSummary>,
     /// Metrics at the base.
     #[serde(default)]
     pub metrics_before: Vec<MetricValue>,
-    /// Metrics at the branch head after the run (empty when not measured).
-    #[serde(default)]
-    pub metrics_after: Vec<MetricValue>,
-    /// Weighted overall score before.
+    /// Weighted overall score at the base.
     #[serde(default)]
     pub overall_before: Option<f64>,
-    /// Weighted overall score after.
-    #[serde(default)]
-    pub overall_after: Option<f64>,
-    /// Tokens used by the worker (summed over resumes).
+    /// Tokens used (summed over resumes).
     #[serde(default)]
     pub usage: TokenUsage,
     /// Run start (ms since the epoch).
     pub started_ms: i64,
+    /// Times the run was resumed.
+    #[serde(default)]
+    pub resumes: u32,
+}
+
+/// What a run did. This is the input of the PR phase.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunSummary {
+    /// The run and what it did.
+    #[serde(flatten)]
+    pub run: RunRecord,
+    /// The branch head after the run (full id).
+    pub head_commit: String,
+    /// Metrics at the branch head after the run (empty when not measured).
+    #[serde(default)]
+    pub metrics_after: Vec<MetricValue>,
+    /// Weighted overall score after.
+    #[serde(default)]
+    pub overall_after: Option<f64>,
     /// Run end (ms since the epoch).
     pub finished_ms: i64,
     /// The JSON-lines trace.
     pub trace_path: String,
     /// The persisted state.
     pub state_path: String,
-    /// Times the run was resumed.
-    #[serde(default)]
-    pub resumes: u32,
+}
+
+impl std::ops::Deref for RunSummary {
+    type Target = RunRecord;
+    fn deref(&self) -> &RunRecord {
+        &self.run
+    }
+}
+
+impl std::ops::DerefMut for RunSummary {
+    fn deref_mut(&mut self) -> &mut RunRecord {
+        &mut self.run
+    }
 }
 
 impl RunSummary {
@@ -488,7 +515,10 @@ mod tests {
     #[test]
     fn commits_failed_and_firings() {
         let mut sum = RunSummary {
-            run_id: "r".into(),
+            run: RunRecord {
+                run_id: "r".into(),
+                ..Default::default()
+            },
             ..Default::default()
         };
         sum.tasks.push(TaskSummary {
@@ -542,14 +572,17 @@ mod tests {
 
     fn summary_of(st: SubtaskSummary) -> RunSummary {
         RunSummary {
-            run_id: "r".into(),
-            branch: "slopguard/r".into(),
-            tasks: vec![TaskSummary {
-                id: "T001".into(),
-                title: "t".into(),
-                subtasks: vec![st],
+            run: RunRecord {
+                run_id: "r".into(),
+                branch: "slopguard/r".into(),
+                tasks: vec![TaskSummary {
+                    id: "T001".into(),
+                    title: "t".into(),
+                    subtasks: vec![st],
+                    ..Default::default()
+                }],
                 ..Default::default()
-            }],
+            },
             ..Default::default()
         }
     }
@@ -621,11 +654,14 @@ mod tests {
     #[test]
     fn a_dry_run_names_no_empty_branch() {
         let sum = RunSummary {
-            run_id: "r".into(),
-            base: "HEAD".into(),
-            base_commit: "0123456789abcdef".into(),
-            worktree: "/tmp/wt".into(),
-            dry_run: true,
+            run: RunRecord {
+                run_id: "r".into(),
+                base: "HEAD".into(),
+                base_commit: "0123456789abcdef".into(),
+                worktree: "/tmp/wt".into(),
+                dry_run: true,
+                ..Default::default()
+            },
             ..Default::default()
         };
         let text = sum.to_text();

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::plan::Plan;
-use crate::run::summary::{MetricValue, RunStatus, SubtaskSummary, TaskSummary, TokenUsage};
+use crate::run::summary::{RunRecord, SubtaskSummary, TaskSummary};
 
 /// Version of the state file format.
 pub const STATE_VERSION: u32 = 1;
@@ -63,27 +63,15 @@ pub struct Baseline {
     pub log: String,
 }
 
-/// Everything a resumed run needs.
+/// Everything a resumed run needs: the run's record, plus where it stopped and what it still
+/// has to do.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RunState {
     /// [`STATE_VERSION`].
     pub version: u32,
-    /// Run id.
-    pub run_id: String,
-    /// The user's repository (absolute).
-    pub repo: String,
-    /// Store id of the repository.
-    pub repo_id: String,
-    /// The run branch (empty in a dry run).
-    pub branch: String,
-    /// Base ref as given.
-    pub base: String,
-    /// Base commit.
-    pub base_commit: String,
-    /// The run's worktree.
-    pub worktree: String,
-    /// Dry run.
-    pub dry_run: bool,
+    /// The run and what it has done so far.
+    #[serde(flatten)]
+    pub run: RunRecord,
     /// `preflight`, `analysis`, `planning`, `execution`, `done`.
     pub phase: String,
     /// The final plan (after the post-processors), once planned.
@@ -92,37 +80,24 @@ pub struct RunState {
     /// An operator plan (`--plan-from-file`), kept so a resume before planning finished uses it.
     #[serde(default)]
     pub operator_plan: Option<Plan>,
-    /// Per task and subtask: status, commit, attempts, guard activity.
-    #[serde(default)]
-    pub tasks: Vec<TaskSummary>,
     /// Test baseline (captured once, advanced after every landed subtask).
     #[serde(default)]
     pub baseline: Option<Baseline>,
-    /// Metrics at the base.
-    #[serde(default)]
-    pub metrics_before: Vec<MetricValue>,
-    /// Overall score at the base.
-    #[serde(default)]
-    pub overall_before: Option<f64>,
-    /// Worker model.
-    #[serde(default)]
-    pub model: String,
-    /// LLM base URL.
-    #[serde(default)]
-    pub llm_url: String,
     /// Retry budget per subtask.
     pub max_attempts: u32,
-    /// Tokens used so far.
-    #[serde(default)]
-    pub usage: TokenUsage,
-    /// Run start.
-    pub started_ms: i64,
-    /// Times resumed.
-    #[serde(default)]
-    pub resumes: u32,
-    /// Overall status.
-    #[serde(default)]
-    pub status: RunStatus,
+}
+
+impl std::ops::Deref for RunState {
+    type Target = RunRecord;
+    fn deref(&self) -> &RunRecord {
+        &self.run
+    }
+}
+
+impl std::ops::DerefMut for RunState {
+    fn deref_mut(&mut self) -> &mut RunRecord {
+        &mut self.run
+    }
 }
 
 impl RunState {
@@ -401,8 +376,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = state_path(dir.path(), "r1");
         let mut st = RunState {
+            run: RunRecord {
+                run_id: "r1".into(),
+                ..Default::default()
+            },
             version: STATE_VERSION,
-            run_id: "r1".into(),
             max_attempts: 3,
             ..Default::default()
         };
