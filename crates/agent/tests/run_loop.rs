@@ -71,14 +71,27 @@ fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
     m
 }
 
-fn plan() -> Plan {
-    let st = |title: &str, hints: &[&str]| Subtask {
+/// True (and says so) when python3 is not installed: the repository's tests cannot run.
+fn python_missing() -> bool {
+    let missing = Command::new("python3").arg("--version").output().is_err();
+    if missing {
+        eprintln!("python3 missing; skipped");
+    }
+    missing
+}
+
+/// A modify subtask with `hints`; its id comes from the plan's normalisation.
+fn subtask(title: &str, hints: &[&str]) -> Subtask {
+    Subtask {
         id: String::new(),
         title: title.into(),
         description: String::new(),
         file_hints: hints.iter().map(|s| s.to_string()).collect(),
         action: Action::Modify,
-    };
+    }
+}
+
+fn plan() -> Plan {
     Plan {
         tasks: vec![Task {
             id: "T001".into(),
@@ -86,8 +99,8 @@ fn plan() -> Plan {
             priority: 1,
             description: String::new(),
             subtasks: vec![
-                st("Make add return the sum", &["calc.py"]),
-                st("Document add in notes", &["notes.txt"]),
+                subtask("Make add return the sum", &["calc.py"]),
+                subtask("Document add in notes", &["notes.txt"]),
             ],
         }],
     }
@@ -117,8 +130,7 @@ fn opts(repo: &Path, url: &str, db: &str, wt: &Path) -> RunOptions {
 
 #[test]
 fn guards_block_then_retry_lands_and_bad_json_fails_cleanly() {
-    if Command::new("python3").arg("--version").output().is_err() {
-        eprintln!("python3 missing; skipped");
+    if python_missing() {
         return;
     }
     let dir = repo();
@@ -251,21 +263,13 @@ fn dry_run_commits_nothing() {
 
 #[test]
 fn the_run_budget_stops_other_subtasks_but_not_the_one_behind_the_failing_tests() {
-    if Command::new("python3").arg("--version").output().is_err() {
-        eprintln!("python3 missing; skipped");
+    if python_missing() {
         return;
     }
     let dir = repo();
     let r = dir.path();
     let tmp = tempfile::tempdir().unwrap();
     let db = format!("sqlite://{}", tmp.path().join("store.db").display());
-    let st = |title: &str, hints: &[&str]| Subtask {
-        id: String::new(),
-        title: title.into(),
-        description: String::new(),
-        file_hints: hints.iter().map(|s| s.to_string()).collect(),
-        action: Action::Modify,
-    };
     let plan = Plan {
         tasks: vec![Task {
             id: "T001".into(),
@@ -273,8 +277,8 @@ fn the_run_budget_stops_other_subtasks_but_not_the_one_behind_the_failing_tests(
             priority: 1,
             description: String::new(),
             subtasks: vec![
-                st("Document add in notes", &["notes.txt"]),
-                st(
+                subtask("Document add in notes", &["notes.txt"]),
+                subtask(
                     "Fix the failing test: make add return the sum",
                     &["calc.py"],
                 ),
