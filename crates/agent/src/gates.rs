@@ -148,43 +148,35 @@ pub fn find(name: &str) -> Option<&'static Gate> {
         .find(|g| g.slug == name || g.code.is_some_and(|c| c.eq_ignore_ascii_case(name)))
 }
 
-/// The store's failure mode for a guard or gate that blocked.
+/// The store's failure mode for a guard or gate that blocked: the gate's record, else the static
+/// guard's own ([`slopguard_guards::GuardInfo::failure_mode`]), else `git` (a refused commit).
 pub fn failure_mode(slug: &str) -> FailureMode {
     if let Some(g) = find(slug) {
         return g.mode;
     }
+    if let Some(g) = slopguard_guards::find_guard(slug) {
+        return g
+            .info()
+            .failure_mode
+            .parse()
+            .unwrap_or(FailureMode::Unknown);
+    }
     match slug {
-        "containment" => FailureMode::Denylist,
-        "manifest-block" => FailureMode::ManifestBlock,
-        "syntax" => FailureMode::SyntaxInvalid,
-        "symbol-preservation" | "dangling-import" => FailureMode::AstDiff,
-        "config-schema" => FailureMode::SchemaInvalid,
-        "content-grounding" | "config-grounding" | "psi-lite" => FailureMode::Grounding,
-        "doc-preservation" => FailureMode::DocDestroyed,
-        "link-grounding" => FailureMode::LinkInvalid,
-        "phantom-import" => FailureMode::PhantomImport,
-        "deletion-budget" | "placeholder" | "scratch-file" => FailureMode::PatcherReject,
         "git" => FailureMode::GitRefused,
         _ => FailureMode::Unknown,
     }
 }
 
-/// The seeds' trace event for a guard or gate that blocked.
+/// The trace event for a guard or gate that blocked: the gate's record, else the static
+/// guard's own, else `critic_<slug>.fail`.
 pub fn fail_event(slug: &str) -> String {
     if let Some(g) = find(slug) {
         return g.event.to_string();
     }
-    match slug {
-        "syntax" => "critic_syntax_check.fail".into(),
-        "config-schema" => "critic_schema_check.fail".into(),
-        "content-grounding" => "critic_content_grounding.fail".into(),
-        "config-grounding" => "critic_config_grounding.fail".into(),
-        "doc-preservation" => "critic_doc_preservation.fail".into(),
-        "link-grounding" => "critic_url_grounding.fail".into(),
-        "symbol-preservation" => "critic_ast_diff.fail".into(),
-        "psi-lite" => "critic_psi_lite.fail".into(),
-        other => format!("critic_{}.fail", other.replace('-', "_")),
+    if let Some(g) = slopguard_guards::find_guard(slug) {
+        return g.info().trace_event.to_string();
     }
+    format!("critic_{}.fail", slug.replace('-', "_"))
 }
 
 #[cfg(test)]

@@ -15,6 +15,12 @@ pub struct GuardInfo {
     pub doc: &'static str,
     /// Whether the guard runs when the configuration does not mention it.
     pub default_enabled: bool,
+    /// The failure mode the observation store records when the guard blocks a run's patch (one
+    /// of the store's closed set: `ast_diff`, `syntax_invalid`, `patcher_reject`, ...).
+    pub failure_mode: &'static str,
+    /// The trace event a run emits when the guard blocks (the seeds' names where they have one,
+    /// `critic_<slug>.fail` otherwise).
+    pub trace_event: &'static str,
 }
 
 impl GuardInfo {

@@ -12,6 +12,7 @@ static GUARDS: &[&dyn Guard] = &[
     &guards::deletion_budget::DeletionBudget,
     &guards::placeholder::Placeholder,
     &guards::scratch_file::ScratchFile,
+    &guards::conflict_marker::ConflictMarker,
     &guards::test_integrity::TestIntegrity,
     &guards::config_schema::ConfigSchema,
     &guards::content_grounding::ContentGrounding,

@@ -38,8 +38,8 @@ pub fn run_static_with(
             continue;
         }
         let t = Instant::now();
-        let mut out = Vec::new();
-        guard.check(&cx, &mut out);
+        let out = check_isolated(*guard, &cx);
+        let mut out = out;
         if let Some(forced) = config.common(info.slug).severity {
             for f in &mut out {
                 f.severity = Severity::from(forced);
@@ -78,5 +78,81 @@ pub fn run_static_with(
         guards: outcomes,
         metrics: cx.metrics(),
         elapsed_ms: started.elapsed().as_secs_f64() * 1000.0,
+    }
+}
+
+/// Runs one guard; a guard that panics (a slopguard bug, e.g. on input nobody foresaw) does not
+/// take the whole check down: its panic becomes a warning saying the change was not judged by
+/// it, and the other guards still run.
+fn check_isolated(guard: &dyn crate::Guard, cx: &Context<'_>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| guard.check(cx, &mut out)));
+    match run {
+        Ok(()) => out,
+        Err(panic) => {
+            let why = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            let slug = guard.info().slug;
+            vec![Finding::new(
+                guard.info(),
+                Severity::Warn,
+                format!(
+                    "the {slug} guard crashed on this change and did not judge it ({why}); \
+                     please report this as a slopguard bug"
+                ),
+            )]
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use slopguard_change::{FileChange, MemTree};
+
+    use super::*;
+    use crate::GuardInfo;
+
+    struct Crashes;
+    static CRASHES: GuardInfo = GuardInfo {
+        slug: "crashes",
+        code: None,
+        summary: "panics",
+        doc: "",
+        default_enabled: true,
+        failure_mode: "patcher_reject",
+        trace_event: "critic_crashes.fail",
+    };
+    impl crate::Guard for Crashes {
+        fn info(&self) -> &'static GuardInfo {
+            &CRASHES
+        }
+        fn check(&self, _: &Context<'_>, _: &mut Vec<Finding>) {
+            let text = "- ⚠️ x";
+            let _ = &text[..7]; // slicing inside a character: panics
+        }
+    }
+
+    #[test]
+    fn a_panicking_guard_becomes_a_warning_and_the_check_goes_on() {
+        let change = ChangeSet::new(
+            Arc::new(MemTree::new(Default::default())),
+            vec![FileChange::create("a.txt", "x\n")],
+            "test",
+        );
+        let config = Config::default();
+        let cx = Context::new(&change, None, &config);
+        let out = check_isolated(&Crashes, &cx);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].severity, Severity::Warn);
+        assert!(
+            out[0].message.contains("crashed on this change"),
+            "{}",
+            out[0].message
+        );
     }
 }

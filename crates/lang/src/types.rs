@@ -88,7 +88,7 @@ pub enum FileKind {
     Code(Language),
     /// A data file [`crate::parse_data`] parses.
     Data(DataFormat),
-    /// `.md`, `.markdown`, `.mdx`: see [`crate::markdown`].
+    /// `.md`, `.markdown`, `.mdx`.
     Markdown,
     /// Anything else: plain text, images, unknown extensions.
     Other,

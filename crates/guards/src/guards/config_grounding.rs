@@ -15,6 +15,8 @@ pub static INFO: GuardInfo = GuardInfo {
     summary: "JS/TS tool configs (prettier, eslint, vite, tailwind, babel, ...) that reference npm packages package.json does not declare",
     doc: include_str!("../../docs/config-grounding.md"),
     default_enabled: true,
+    failure_mode: "grounding",
+    trace_event: "critic_config_grounding.fail",
 };
 
 impl Guard for ConfigGrounding {

@@ -14,6 +14,8 @@ pub static INFO: GuardInfo = GuardInfo {
     summary: "configs that parse but break their tool's schema: GitHub workflows/actions/dependabot, package.json, tsconfig, eslintrc, prettierrc, pyproject, Cargo.toml",
     doc: include_str!("../../docs/config-schema.md"),
     default_enabled: true,
+    failure_mode: "schema_invalid",
+    trace_event: "critic_schema_check.fail",
 };
 
 /// Most findings reported per file.

@@ -16,6 +16,8 @@ pub static INFO: GuardInfo = GuardInfo {
     summary: "paths outside the root, .git/, secrets and CI paths, symlink escapes, oversized or binary-garbage files",
     doc: include_str!("../../docs/containment.md"),
     default_enabled: true,
+    failure_mode: "denylist",
+    trace_event: "critic_containment.fail",
 };
 
 /// `[guards.containment]` settings.

@@ -20,6 +20,8 @@ pub static INFO: GuardInfo = GuardInfo {
     summary: "docs that newly name frameworks (React, Django, Clap, ...) the repository's manifests do not declare",
     doc: include_str!("../../docs/content-grounding.md"),
     default_enabled: true,
+    failure_mode: "grounding",
+    trace_event: "critic_content_grounding.fail",
 };
 
 /// The tree after the change, as a fingerprint source.

@@ -17,6 +17,8 @@ pub static INFO: GuardInfo = GuardInfo {
     summary: "deleted or moved Python / JS / TS modules that remaining files still import",
     doc: include_str!("../../docs/dangling-import.md"),
     default_enabled: true,
+    failure_mode: "ast_diff",
+    trace_event: "critic_dangling_import.fail",
 };
 
 /// Module resolution differs per language; these two families resolve imports to files.

@@ -15,6 +15,8 @@ pub static INFO: GuardInfo = GuardInfo {
     summary: "modifies that remove more than a set share of a file's lines without the task asking",
     doc: include_str!("../../docs/deletion-budget.md"),
     default_enabled: true,
+    failure_mode: "patcher_reject",
+    trace_event: "critic_deletion_budget.fail",
 };
 
 /// `[guards.deletion-budget]` settings.

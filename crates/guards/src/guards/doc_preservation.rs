@@ -15,6 +15,8 @@ pub static INFO: GuardInfo = GuardInfo {
     summary: "doc modifies that keep < 30% of the fenced code (of >= 50 chars) or write literal \\n sequences into code blocks",
     doc: include_str!("../../docs/doc-preservation.md"),
     default_enabled: true,
+    failure_mode: "doc_destroyed",
+    trace_event: "critic_doc_preservation.fail",
 };
 
 /// For every file of the change, the lines its new version has that its old one did not.

@@ -16,6 +16,8 @@ pub static INFO: GuardInfo = GuardInfo {
     summary: "added relative links/images to files or anchors that do not exist; added URLs to hosts that do not resolve (opt-in network check, fail-open)",
     doc: include_str!("../../docs/link-grounding.md"),
     default_enabled: true,
+    failure_mode: "link_invalid",
+    trace_event: "critic_url_grounding.fail",
 };
 
 /// `[guards.link-grounding]` settings.

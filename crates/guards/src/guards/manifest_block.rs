@@ -13,6 +13,8 @@ pub static INFO: GuardInfo = GuardInfo {
     summary: "edits to build manifests and lockfiles the task did not ask for (always in compile-fix mode)",
     doc: include_str!("../../docs/manifest-block.md"),
     default_enabled: true,
+    failure_mode: "manifest_block",
+    trace_event: "critic_manifest_block.fail",
 };
 
 /// Whether `path` is a build manifest or lockfile, and of which ecosystem.

@@ -3,6 +3,7 @@
 
 pub mod config_grounding;
 pub mod config_schema;
+pub mod conflict_marker;
 pub mod containment;
 pub mod content_grounding;
 pub mod dangling_import;

@@ -17,6 +17,8 @@ pub static INFO: GuardInfo = GuardInfo {
     summary: "new imports (Python, JS/TS, Rust, Go) of packages that are not declared, not standard library and not local modules",
     doc: include_str!("../../docs/phantom-import.md"),
     default_enabled: true,
+    failure_mode: "phantom_import",
+    trace_event: "critic_phantom_import.fail",
 };
 
 fn manifest_for(eco: &str) -> &'static str {

@@ -18,6 +18,8 @@ pub static INFO: GuardInfo = GuardInfo {
     summary: "\"... existing code ...\" / \"rest unchanged\" comments and TODO stubs replacing real code",
     doc: include_str!("../../docs/placeholder.md"),
     default_enabled: true,
+    failure_mode: "patcher_reject",
+    trace_event: "critic_placeholder.fail",
 };
 
 /// The phrases of a placeholder comment, after its comment leader.

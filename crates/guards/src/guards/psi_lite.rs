@@ -22,6 +22,8 @@ pub static INFO: GuardInfo = GuardInfo {
     summary: "Psi-lite score (grounding minus slop, worst file); idle unless [guards.psi-lite] sets enabled = true (gate) or report = true (the `psi` metric only)",
     doc: include_str!("../../docs/psi-lite.md"),
     default_enabled: true,
+    failure_mode: "grounding",
+    trace_event: "critic_psi_lite.fail",
 };
 
 /// `[guards.psi-lite] report`: record the score without the gate.

@@ -13,6 +13,8 @@ pub static INFO: GuardInfo = GuardInfo {
     summary: "new throwaway files: reproduction scripts, *.orig/*.rej/*.bak, debug dumps, editor and OS droppings",
     doc: include_str!("../../docs/scratch-file.md"),
     default_enabled: true,
+    failure_mode: "patcher_reject",
+    trace_event: "critic_scratch_file.fail",
 };
 
 /// Extensions of files that are text whatever `lang` says.

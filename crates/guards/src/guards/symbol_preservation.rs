@@ -16,6 +16,8 @@ pub static INFO: GuardInfo = GuardInfo {
     summary: "modifies that drop top-level definitions; always blocks when the symbol is still used elsewhere",
     doc: include_str!("../../docs/symbol-preservation.md"),
     default_enabled: true,
+    failure_mode: "ast_diff",
+    trace_event: "critic_ast_diff.fail",
 };
 
 /// Languages whose files can refer to each other's symbols.

@@ -14,6 +14,8 @@ pub static INFO: GuardInfo = GuardInfo {
     summary: "files that no longer parse: 11 languages plus JSON, TOML, YAML and INI",
     doc: include_str!("../../docs/syntax.md"),
     default_enabled: true,
+    failure_mode: "syntax_invalid",
+    trace_event: "critic_syntax_check.fail",
 };
 
 fn data_error(format: DataFormat, text: Option<&str>) -> Option<SyntaxError> {

@@ -16,6 +16,8 @@ pub static INFO: GuardInfo = GuardInfo {
     summary: "weakened tests: new skip/xfail/ignore markers, removed or emptied assertions, test files edited by a task not about tests, --passWithNoTests-style escapes",
     doc: include_str!("../../docs/test-integrity.md"),
     default_enabled: true,
+    failure_mode: "test_integrity",
+    trace_event: "critic_test_integrity.fail",
 };
 
 /// Whether `path` is a test file (by directory or name conventions of the common languages).
