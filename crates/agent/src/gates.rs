@@ -15,6 +15,8 @@ use slopguard_store::FailureMode;
 pub enum Phase {
     /// Reading the reply and turning it into a change (before any guard).
     Apply,
+    /// The static guards, on the change in memory (nothing written yet).
+    Static,
     /// On the written worktree: toolchain runs.
     Dynamic,
     /// While planning: drops subtasks before any model call.
@@ -38,6 +40,78 @@ pub struct Gate {
     pub event: &'static str,
     /// Its documentation (Markdown).
     pub doc: &'static str,
+}
+
+impl Phase {
+    /// The `phase` field of a rejection's trace event: `apply` before any guard ran, `worker`
+    /// for the guards and the toolchain (the names the trace has always used).
+    pub fn trace_name(self) -> &'static str {
+        match self {
+            Phase::Apply => "apply",
+            Phase::Plan => "planning",
+            Phase::Static | Phase::Dynamic => "worker",
+        }
+    }
+}
+
+/// One thing a gate found wrong with a candidate.
+#[derive(Debug, Clone, Default)]
+pub struct RejectionFinding {
+    /// The file, when the finding is about one.
+    pub path: Option<String>,
+    /// What is wrong.
+    pub message: String,
+    /// The gate's own data (a guard's `data` field; null when it has none).
+    pub data: serde_json::Value,
+}
+
+/// One gate's refusal of a candidate. Every way a candidate is turned down (a model error, an
+/// unreadable reply, edits that do not apply, a static guard, the build, the tests) takes this
+/// shape, and the run records each the same way: its failure mode joins the subtask's, its
+/// trace event is emitted, and (before any guard ran) it is added to the guard activity.
+#[derive(Debug, Clone)]
+pub struct Rejection {
+    /// The gate's slug (`apply`, `symbol-preservation`, `test-regression`).
+    pub gate: String,
+    /// When it ran.
+    pub phase: Phase,
+    /// The store's failure mode for it.
+    pub mode: FailureMode,
+    /// What it found.
+    pub findings: Vec<RejectionFinding>,
+}
+
+impl Rejection {
+    /// A refusal by `gate`, its failure mode looked up in the gates' and guards' records.
+    pub fn new(gate: &str, phase: Phase, findings: Vec<RejectionFinding>) -> Rejection {
+        Rejection {
+            gate: gate.to_string(),
+            phase,
+            mode: failure_mode(gate),
+            findings,
+        }
+    }
+
+    /// A refusal with one message and no file.
+    pub fn message(gate: &str, phase: Phase, message: impl Into<String>) -> Rejection {
+        Rejection::new(
+            gate,
+            phase,
+            vec![RejectionFinding {
+                message: message.into(),
+                ..Default::default()
+            }],
+        )
+    }
+
+    /// Its findings' messages, one per line.
+    pub fn text(&self) -> String {
+        self.findings
+            .iter()
+            .map(|f| f.message.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
 }
 
 /// Every gate of the run pipeline that is not a static guard, in pipeline order.

@@ -210,6 +210,7 @@ impl Progress for NoProgress {
     fn on(&self, _ev: &ProgressEvent) {}
 }
 
+use crate::gates::{self, Phase};
 pub use crate::gates::{fail_event, failure_mode};
 
 /// Records observations in the store, fail-open.
@@ -885,7 +886,9 @@ struct Survivor {
 }
 
 /// A rejected candidate: how far it got and what the next attempt should hear about it.
-struct Rejection {
+/// Why a candidate was turned down: how far it got, the gates that refused it, and the
+/// feedback its attempt's retry hears.
+struct Refused {
     reached: Reached,
     feedback: String,
 }
@@ -1042,7 +1045,7 @@ struct AttemptWork {
     start: Instant,
     record: AttemptRecord,
     activity: Vec<GuardActivity>,
-    rejections: Vec<Rejection>,
+    rejections: Vec<Refused>,
     survivors: Vec<Survivor>,
     llm: Duration,
     tool: Duration,
@@ -1267,14 +1270,16 @@ fn sample_candidate(
             )));
         }
         Err(e) => {
-            let r = reject(
+            let r = record_rejections(
                 cx,
                 run,
                 attempt,
                 &mut work.activity,
-                "llm",
-                "apply",
-                vec![e.to_string()],
+                &[gates::Rejection::message(
+                    "llm",
+                    Phase::Apply,
+                    e.to_string(),
+                )],
             );
             candidate_line(
                 cx,
@@ -1284,7 +1289,7 @@ fn sample_candidate(
                 "model error",
                 &e.to_string(),
             );
-            work.rejections.push(Rejection {
+            work.rejections.push(Refused {
                 reached: Reached::Model,
                 feedback: format!("- [llm] {r}"),
             });
@@ -1386,7 +1391,14 @@ fn evaluate_survivors(
         if fixed > 0 && best_partial.as_ref().is_none_or(|(_, f, _)| fixed > *f) {
             best_partial = Some((i, fixed, dynr));
         } else if fixed == 0 {
-            let r = still_failing(cx, run, attempt, applied, dynr.tests.as_ref());
+            let r = still_failing(
+                cx,
+                run,
+                attempt,
+                applied,
+                dynr.tests.as_ref(),
+                &mut work.activity,
+            );
             work.rejections.push(r);
         }
     }
@@ -1419,20 +1431,25 @@ fn still_failing(
     attempt: u32,
     applied: &worker::AppliedReply,
     now: Option<&crate::analysis::runners::TestOutcome>,
-) -> Rejection {
-    push_mode(&mut run.modes, FailureMode::TestRegression);
+    activity: &mut Vec<GuardActivity>,
+) -> Refused {
     let failing: Vec<crate::analysis::FailingTest> =
         now.map(|n| n.failing.clone()).unwrap_or_default();
     let names: Vec<String> = failing.iter().map(|f| context::short_name(&f.id)).collect();
     let printed = now.map_or_else(String::new, |n| {
         context::excerpt(&n.log, &names, FAILURE_OUTPUT_CHARS)
     });
-    cx.emit(
-        "execution",
-        "worker.tests.still_failing",
-        json!({"subtask_id": run.id, "attempt": attempt, "failing": failing.iter().map(|f| &f.id).collect::<Vec<_>>()}),
+    let rejection = gates::Rejection::new(
+        "tests",
+        Phase::Dynamic,
+        vec![gates::RejectionFinding {
+            path: None,
+            message: format!("{} failing test(s) still fail", failing.len()),
+            data: json!({"failing": failing.iter().map(|f| &f.id).collect::<Vec<_>>()}),
+        }],
     );
-    Rejection {
+    record_rejections(cx, run, attempt, activity, &[rejection]);
+    Refused {
         reached: Reached::Tests,
         feedback: format!(
             "- [tests] {} The build and the other tests pass, but the failing tests still fail. \
@@ -1443,27 +1460,36 @@ fn still_failing(
     }
 }
 
-/// Records one rejection (failure mode, guard activity, trace event); returns its message.
-fn reject(
+/// The one handler of gate refusals: each rejection's failure mode joins the subtask's, one
+/// trace event per finding is emitted, and a refusal before any guard ran (the model call, the
+/// reply) is added to the guard activity (the guards' own activity is recorded as they run).
+/// Returns the findings' text, one per line.
+fn record_rejections(
     cx: &Ctx<'_>,
     run: &mut SubtaskRun,
     attempt: u32,
     activity: &mut Vec<GuardActivity>,
-    gate: &str,
-    phase: &str,
-    messages: Vec<String>,
+    rejections: &[gates::Rejection],
 ) -> String {
-    push_mode(&mut run.modes, failure_mode(gate));
-    let text = messages.join("\n");
-    if phase == "apply" {
-        activity.push(GuardActivity::apply_blocked(attempt, gate, text.clone()));
+    let mut texts = Vec::new();
+    for r in rejections {
+        push_mode(&mut run.modes, r.mode);
+        let event = fail_event(&r.gate);
+        for f in &r.findings {
+            cx.emit(
+                "execution",
+                &event,
+                json!({"subtask_id": run.id, "attempt": attempt, "phase": r.phase.trace_name(),
+                       "path": f.path, "error": f.message, "data": f.data}),
+            );
+        }
+        let text = r.text();
+        if r.phase == Phase::Apply {
+            activity.push(GuardActivity::apply_blocked(attempt, &r.gate, text.clone()));
+        }
+        texts.push(text);
     }
-    cx.emit(
-        "execution",
-        &fail_event(gate),
-        json!({"subtask_id": run.id, "attempt": attempt, "phase": phase, "error": text}),
-    );
-    text
+    texts.join("\n")
 }
 
 /// Parse, apply and run the static gates on one reply.
@@ -1475,20 +1501,18 @@ fn judge_statically(
     tree: Arc<dyn Tree>,
     text: &str,
     activity: &mut Vec<GuardActivity>,
-) -> Result<worker::AppliedReply, Rejection> {
+) -> Result<worker::AppliedReply, Refused> {
     let applied = worker::change_from_reply(tree, text, pr).map_err(|e| {
         // An unreadable reply counts as unparseable model output, like bad JSON did.
         let gate = if e.unreadable { "json" } else { "apply" };
-        let msg = reject(
+        let msg = record_rejections(
             cx,
             run,
             attempt,
             activity,
-            gate,
-            "apply",
-            vec![e.to_string()],
+            &[gates::Rejection::message(gate, Phase::Apply, e.to_string())],
         );
-        Rejection {
+        Refused {
             reached: Reached::Apply,
             feedback: format!("- [{}] {msg}", if e.unreadable { "reply" } else { "apply" }),
         }
@@ -1523,15 +1547,20 @@ fn judge_statically(
     if !report.blocked() {
         return Ok(applied);
     }
+    let mut by_guard: Vec<gates::Rejection> = Vec::new();
     for f in report.blocking() {
-        push_mode(&mut run.modes, failure_mode(f.guard));
-        cx.emit(
-            "execution",
-            &fail_event(f.guard),
-            json!({"subtask_id": run.id, "attempt": attempt, "phase": "worker", "path": f.path, "error": f.message, "data": f.data}),
-        );
+        let finding = gates::RejectionFinding {
+            path: f.path.clone(),
+            message: f.message.clone(),
+            data: f.data.clone(),
+        };
+        match by_guard.iter_mut().find(|r| r.gate == f.guard) {
+            Some(r) => r.findings.push(finding),
+            None => by_guard.push(gates::Rejection::new(f.guard, Phase::Static, vec![finding])),
+        }
     }
-    Err(Rejection {
+    record_rejections(cx, run, attempt, activity, &by_guard);
+    Err(Refused {
         reached: Reached::StaticGates,
         feedback: format!(
             "{}\n{}",
@@ -1549,7 +1578,7 @@ fn judge_dynamically(
     attempt: u32,
     applied: &worker::AppliedReply,
     activity: &mut Vec<GuardActivity>,
-) -> Result<Result<(dynamic::Written, dynamic::DynamicReport), (Rejection, Duration)>, RunError> {
+) -> Result<Result<(dynamic::Written, dynamic::DynamicReport), (Refused, Duration)>, RunError> {
     let t_write = Instant::now();
     let written = dynamic::write_change(&cx.worktree, &applied.change)?;
     cx.time("write", t_write);
@@ -1571,15 +1600,16 @@ fn judge_dynamically(
                 Verdict::Block(m) | Verdict::Skipped(m) => vec![m.clone()],
             },
         });
-        if let Verdict::Block(m) = v {
-            push_mode(&mut run.modes, failure_mode(g));
-            cx.emit(
-                "execution",
-                &fail_event(g),
-                json!({"subtask_id": run.id, "attempt": attempt, "phase": "worker", "error": m}),
-            );
-        }
     }
+    let blocks: Vec<gates::Rejection> = dynr
+        .verdicts
+        .iter()
+        .filter_map(|(g, _, v)| match v {
+            Verdict::Block(m) => Some(gates::Rejection::message(g, Phase::Dynamic, m.clone())),
+            _ => None,
+        })
+        .collect();
+    record_rejections(cx, run, attempt, activity, &blocks);
     if !dynr.blocked() {
         return Ok(Ok((written, dynr)));
     }
@@ -1591,7 +1621,7 @@ fn judge_dynamically(
         json!({"subtask_id": run.id, "attempt": attempt, "files": written.paths()}),
     );
     Ok(Err((
-        Rejection {
+        Refused {
             reached: Reached::DynamicGates,
             feedback: format!(
                 "{}\n{}",
