@@ -302,3 +302,87 @@ fn the_run_budget_stops_other_subtasks_but_not_the_one_behind_the_failing_tests(
     assert_eq!(all[1].status, SubtaskStatus::Committed, "{:#?}", all[1]);
     assert_eq!(server.chat_requests().len(), 2);
 }
+
+#[test]
+fn the_reviewer_refuses_a_candidate_and_the_retry_lands_only_when_it_agrees() {
+    if python_missing() {
+        return;
+    }
+    let dir = repo();
+    let r = dir.path();
+    let tmp = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", tmp.path().join("store.db").display());
+    let fix = patch("    return a - b\n", "    return a + b\n");
+    let script = Script::new()
+        // Attempt 1: the worker's fix, which the reviewer refuses.
+        .content(fix.clone())
+        .content("VERDICT: reject - it should also document add")
+        // Attempt 2: the same fix; the reviewer agrees and the tests decide.
+        .content(fix)
+        .content("VERDICT: ok")
+        // The second subtask (notes): its reply, then the reviewer's ok.
+        .content(
+            serde_json::json!({"commit_message": "notes", "patches": [{"action": "modify",
+                "path": "notes.txt", "content": "notes\nadd returns the sum\n"}]})
+            .to_string(),
+        )
+        .content("VERDICT: ok");
+    let server = ScriptedServer::start(script).unwrap();
+    let mut o = opts(r, &server.url(), &db, &tmp.path().join("wt"));
+    o.model_gates = vec!["intent-review".into()];
+    let summary = execute(&o, &NoProgress).unwrap();
+    let first = summary.subtasks().next().unwrap();
+    assert_eq!(first.status, SubtaskStatus::Committed, "{first:#?}");
+    assert_eq!(first.attempts, 2);
+    let refused: Vec<_> = first
+        .guard_activity
+        .iter()
+        .filter(|a| a.guard == "intent-review" && a.status == "blocked")
+        .collect();
+    assert_eq!(refused.len(), 1, "{:#?}", first.guard_activity);
+    assert_eq!(refused[0].attempt, 1);
+    let requests = server.chat_requests();
+    assert_eq!(requests.len(), 6);
+    // The reviewer saw the diff; the retry heard the reviewer's reason.
+    let review = requests[1]["messages"][1]["content"].as_str().unwrap();
+    assert!(review.contains("+    return a + b"), "{review}");
+    let retry = requests[2]["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["content"].as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(retry.contains("it should also document add"), "{retry}");
+}
+
+#[test]
+fn without_the_reviewer_no_review_call_is_made() {
+    if python_missing() {
+        return;
+    }
+    let dir = repo();
+    let r = dir.path();
+    let tmp = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", tmp.path().join("store.db").display());
+    let script = Script::new()
+        .content(patch("    return a - b\n", "    return a + b\n"))
+        .content(
+            serde_json::json!({"commit_message": "notes", "patches": [{"action": "modify",
+                "path": "notes.txt", "content": "notes\nadd returns the sum\n"}]})
+            .to_string(),
+        );
+    let server = ScriptedServer::start(script).unwrap();
+    let o = opts(r, &server.url(), &db, &tmp.path().join("wt"));
+    let summary = execute(&o, &NoProgress).unwrap();
+    assert!(
+        summary
+            .subtasks()
+            .all(|s| s.status == SubtaskStatus::Committed)
+    );
+    assert_eq!(
+        server.chat_requests().len(),
+        2,
+        "one worker call per subtask"
+    );
+}

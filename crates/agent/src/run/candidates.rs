@@ -163,6 +163,8 @@ pub enum Reached {
     Apply,
     /// A static guard blocked it.
     StaticGates,
+    /// A model-backed gate (a critic) refused it.
+    Review,
     /// The build or the tests blocked it.
     DynamicGates,
     /// Every gate passed but the failing tests still fail.

@@ -85,6 +85,8 @@ pub struct RunOptions {
     pub subtask_budget: Duration,
     /// Wall-clock budget of the run: once spent, subtasks not about failing tests are skipped.
     pub run_budget: Option<Duration>,
+    /// The model-backed gates to run (slugs of [`gates::MODEL_GATES`]); none by default.
+    pub model_gates: Vec<String>,
 }
 
 impl Default for RunOptions {
@@ -112,6 +114,7 @@ impl Default for RunOptions {
             candidates: candidates::CandidateCount::Auto,
             subtask_budget: Duration::from_secs(600),
             run_budget: None,
+            model_gates: Vec::new(),
         }
     }
 }
@@ -1101,7 +1104,7 @@ fn run_attempt(
         last_call = sample_candidate(cx, client, run, attempt, index, pr, tree.clone(), &mut work)?;
     }
     run.llm_time += work.llm;
-    if let Some((i, written, dynr)) = evaluate_survivors(cx, run, attempt, &mut work)? {
+    if let Some((i, written, dynr)) = evaluate_survivors(cx, client, run, attempt, &mut work)? {
         run.tool_time += work.tool;
         let applied = work.survivors.swap_remove(i).applied;
         return land(cx, run, attempt, &applied, written, dynr, work);
@@ -1355,7 +1358,8 @@ fn keep_survivor(
 /// most targets (at least one), written again. Returns the winner, written, with its report.
 #[allow(clippy::type_complexity)]
 fn evaluate_survivors(
-    cx: &Ctx<'_>,
+    cx: &mut Ctx<'_>,
+    client: &BlockingClient,
     run: &mut SubtaskRun,
     attempt: u32,
     work: &mut AttemptWork,
@@ -1373,6 +1377,12 @@ fn evaluate_survivors(
     let mut best_partial: Option<(usize, usize, dynamic::DynamicReport)> = None;
     for i in order {
         let applied = &work.survivors[i].applied;
+        if let Some(refused) =
+            review_candidate(cx, client, run, attempt, applied, &mut work.activity)?
+        {
+            work.rejections.push(refused);
+            continue;
+        }
         let (written, dynr) =
             match judge_dynamically(cx, run, attempt, applied, &mut work.activity)? {
                 Ok(v) => v,
@@ -1422,6 +1432,72 @@ fn fixed_targets(
         .iter()
         .filter(|t| !failing.contains(t.as_str()))
         .count()
+}
+
+/// Runs the enabled model-backed gates on a candidate the static guards passed; the first that
+/// refuses it rejects it. A critic whose call fails lets the candidate through (the trace says
+/// so); an endpoint that does not answer stops the run, resumable, as for the worker.
+fn review_candidate(
+    cx: &mut Ctx<'_>,
+    client: &BlockingClient,
+    run: &mut SubtaskRun,
+    attempt: u32,
+    applied: &worker::AppliedReply,
+    activity: &mut Vec<GuardActivity>,
+) -> Result<Option<Refused>, RunError> {
+    let enabled = gates::MODEL_GATES
+        .iter()
+        .filter(|g| cx.opts.model_gates.iter().any(|s| s == g.gate().slug));
+    for gate in enabled {
+        let slug = gate.gate().slug;
+        let input = gates::ReviewInput {
+            title: &run.subtask.title,
+            description: &run.subtask.description,
+            change: &applied.change,
+        };
+        let spent = tokens_spent(client);
+        let verdict = gate.review(&input, client);
+        cx.state.usage.add_since(spent, tokens_spent(client));
+        let (status, messages) = match &verdict {
+            Ok(None) => ("passed", vec![]),
+            Ok(Some(r)) => ("blocked", vec![r.text()]),
+            Err(e) => ("skipped", vec![e.to_string()]),
+        };
+        activity.push(GuardActivity {
+            attempt,
+            phase: "review".into(),
+            guard: slug.into(),
+            code: None,
+            status: status.into(),
+            messages,
+        });
+        match verdict {
+            Ok(None) => {}
+            Ok(Some(rejection)) => {
+                let text = record_rejections(cx, run, attempt, activity, &[rejection]);
+                return Ok(Some(Refused {
+                    reached: Reached::Review,
+                    feedback: format!(
+                        "{}\n- [{slug}] {text}",
+                        candidates::describe_change(&applied.change)
+                    ),
+                }));
+            }
+            Err(e) if e.is_unreachable() => {
+                cx.save()?;
+                return Err(RunError::LlmUnreachable(format!(
+                    "{e}. The run state is kept: `slopguard run --resume` continues at {}.",
+                    run.id
+                )));
+            }
+            Err(e) => cx.emit(
+                "execution",
+                "critic.error",
+                json!({"subtask_id": run.id, "attempt": attempt, "gate": slug, "error": e.to_string()}),
+            ),
+        }
+    }
+    Ok(None)
 }
 
 /// The rejection of a candidate that passed every gate but left the failing tests failing.

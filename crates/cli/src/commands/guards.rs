@@ -54,7 +54,7 @@ pub fn run(args: GuardsArgs, global: &crate::Global) -> Result<u8> {
                 })
             })
             .collect();
-        list.extend(gates::GATES.iter().map(|g| {
+        list.extend(gates::all().map(|g| {
             serde_json::json!({
                 "id": g.slug, "code": g.code, "default_enabled": true, "enabled": true,
                 "summary": g.summary, "phase": g.phase,
@@ -77,7 +77,7 @@ pub fn run(args: GuardsArgs, global: &crate::Global) -> Result<u8> {
     }
     println!("\nThe run pipeline's other gates (`slopguard run`):");
     println!("{:<5} {:<22} {:<8} WHAT IT STOPS", "CODE", "GATE", "PHASE");
-    for g in gates::GATES {
+    for g in gates::all() {
         let phase = serde_json::to_value(g.phase)
             .ok()
             .and_then(|v| v.as_str().map(str::to_string))

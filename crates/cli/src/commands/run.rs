@@ -120,6 +120,11 @@ pub struct RunArgs {
     #[arg(long, env = "SLOPGUARD_RUN_BUDGET")]
     pub run_budget: Option<u64>,
 
+    /// Show each candidate that passed the static guards to the reviewer model, which may
+    /// refuse it (the intent-review gate; one model call per candidate that reaches the tests).
+    #[arg(long)]
+    pub intent_review: bool,
+
     /// No progress output.
     #[arg(long, short)]
     pub quiet: bool,
@@ -307,6 +312,11 @@ pub fn run(args: RunArgs, global: &crate::Global) -> anyhow::Result<u8> {
         candidates: args.candidates,
         subtask_budget: Duration::from_secs(args.subtask_budget.max(1)),
         run_budget: args.run_budget.map(Duration::from_secs),
+        model_gates: if args.intent_review {
+            vec!["intent-review".to_string()]
+        } else {
+            Vec::new()
+        },
     };
     let mut view = TermView::new(args.quiet || args.format == RunFormat::Json);
     view.lines = !args.quiet;

@@ -7,7 +7,11 @@
 //! and [`fail_event`] cover both, and a test checks that every registered static guard has a
 //! failure mode (no silent default).
 
+use slopguard_change::ChangeSet;
+use slopguard_llm::{BlockingClient, LlmError};
 use slopguard_store::FailureMode;
+
+pub mod intent_review;
 
 /// When a gate runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -17,6 +21,9 @@ pub enum Phase {
     Apply,
     /// The static guards, on the change in memory (nothing written yet).
     Static,
+    /// Model-backed gates (critics), on a candidate the static guards passed, before the
+    /// toolchain runs on it.
+    Review,
     /// On the written worktree: toolchain runs.
     Dynamic,
     /// While planning: drops subtasks before any model call.
@@ -49,7 +56,7 @@ impl Phase {
         match self {
             Phase::Apply => "apply",
             Phase::Plan => "planning",
-            Phase::Static | Phase::Dynamic => "worker",
+            Phase::Static | Phase::Review | Phase::Dynamic => "worker",
         }
     }
 }
@@ -215,11 +222,43 @@ pub const GATES: &[Gate] = &[
     },
 ];
 
+/// What a model-backed gate sees of a candidate.
+pub struct ReviewInput<'a> {
+    /// The subtask's title.
+    pub title: &'a str,
+    /// The subtask's description.
+    pub description: &'a str,
+    /// The candidate's change (in memory; nothing is written yet).
+    pub change: &'a ChangeSet,
+}
+
+/// A gate that asks a model about a candidate: a critic. The sibling of the static guards'
+/// `Guard` trait for gates whose judgement costs a model call; it runs after the static
+/// guards passed and before the toolchain, and refuses with a [`Rejection`] like every gate.
+/// Each one is one module of this directory and one line in [`MODEL_GATES`].
+pub trait ModelGate: Send + Sync {
+    /// Its metadata record (listed and explained by `slopguard guards`).
+    fn gate(&self) -> &'static Gate;
+    /// The gate's verdict: `Some` refuses the candidate. A model error is returned as is (the
+    /// run treats an unreachable endpoint as it does for the worker).
+    fn review(
+        &self,
+        input: &ReviewInput<'_>,
+        client: &BlockingClient,
+    ) -> Result<Option<Rejection>, LlmError>;
+}
+
+/// Every model-backed gate, in the order they run. Each is opt-in.
+pub static MODEL_GATES: &[&dyn ModelGate] = &[&intent_review::IntentReview];
+
+/// Every gate that is not a static guard: the pipeline's own, then the model-backed ones.
+pub fn all() -> impl Iterator<Item = &'static Gate> {
+    GATES.iter().chain(MODEL_GATES.iter().map(|g| g.gate()))
+}
+
 /// The gate with `slug` or code.
 pub fn find(name: &str) -> Option<&'static Gate> {
-    GATES
-        .iter()
-        .find(|g| g.slug == name || g.code.is_some_and(|c| c.eq_ignore_ascii_case(name)))
+    all().find(|g| g.slug == name || g.code.is_some_and(|c| c.eq_ignore_ascii_case(name)))
 }
 
 /// The store's failure mode for a guard or gate that blocked: the gate's record, else the static
