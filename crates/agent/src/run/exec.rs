@@ -1188,6 +1188,10 @@ fn attempt_prompts(
             ..input
         }));
     }
+    // Every prompt knows the target definition, so an unreadable reply holding it is salvaged.
+    for p in &mut prompts {
+        p.target = run.function.clone();
+    }
     cx.time("prompt", t_prompt);
     prompts
 }

@@ -62,10 +62,13 @@ pub fn change_from_reply(
     text: &str,
     prompt: &prompt::WorkerPrompt,
 ) -> Result<AppliedReply, ApplyError> {
-    let parsed = reply::parse(text, &prompt.paths()).map_err(|e| ApplyError {
-        message: e.0,
-        unreadable: true,
-    })?;
+    let parsed = match reply::parse(text, &prompt.paths()) {
+        Ok(parsed) => parsed,
+        Err(e) => salvage_definition(base.as_ref(), text, prompt).ok_or(ApplyError {
+            message: e.0,
+            unreadable: true,
+        })?,
+    };
     let mut list = LlmPatchList {
         commit_message: parsed.message.clone(),
         patches: Vec::new(),
@@ -142,6 +145,47 @@ pub fn change_from_reply(
         change: set,
         format: parsed.format,
         matchers,
+    })
+}
+
+/// A reply that no format reads, read as the fixed target definition when it holds one: the
+/// code left once fence and conflict-marker lines are dropped, when it defines the target.
+/// Small models write the right function inside a broken SEARCH/REPLACE block or a fence
+/// without a path; the splice takes the definition alone, and every gate still judges it.
+fn salvage_definition(
+    base: &dyn Tree,
+    text: &str,
+    prompt: &prompt::WorkerPrompt,
+) -> Option<reply::ParsedReply> {
+    let target = prompt.function.as_ref().or(prompt.target.as_ref())?;
+    let is_markup = |l: &str| {
+        let t = l.trim_start();
+        t.starts_with("```")
+            || t.starts_with("<<<<<<<")
+            || t.starts_with(">>>>>>>")
+            || t == "======="
+    };
+    let code: String = text
+        .lines()
+        .filter(|l| !is_markup(l))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let name = target.simple_name();
+    if !context::definitions(&target.path, &code)
+        .iter()
+        .any(|d| d.name == name)
+    {
+        return None;
+    }
+    let current = base.read(&target.path).ok().flatten()?;
+    let whole = splice_function(target, &current, &code)?.ok()?;
+    Some(reply::ParsedReply {
+        format: ReplyFormat::SalvagedDefinition,
+        message: None,
+        edits: vec![FileEdit::Whole {
+            path: target.path.clone(),
+            content: whole,
+        }],
     })
 }
 
@@ -498,6 +542,37 @@ mod tests {
         let a = change_from_reply(t.clone(), wrapped, &p).unwrap();
         let after = String::from_utf8(a.change.changes[0].after.clone().unwrap()).unwrap();
         assert_eq!(after, CALC.replacen("a - b", "a + b", 1));
+    }
+
+    #[test]
+    fn an_unreadable_reply_holding_the_target_definition_is_spliced() {
+        let t = tree();
+        let mut p = prompt_for(t.as_ref());
+        p.target = Some(prompt::FunctionTarget {
+            path: "calc.py".into(),
+            name: "add".into(),
+            start: 1,
+            end: 2,
+        });
+        // A broken SEARCH/REPLACE block (nine `<`, no SEARCH text, no `=======`) around the
+        // right function and a stray import, as a 0.5B model wrote it.
+        let broken = "<<<<<<<<< calc.py\nfrom calc import add\n\ndef add(a, b):\n    return a + b\n>>>>>>> REPLACE\n";
+        let a = change_from_reply(t.clone(), broken, &p).unwrap();
+        assert_eq!(a.format, ReplyFormat::SalvagedDefinition);
+        let after = String::from_utf8(a.change.changes[0].after.clone().unwrap()).unwrap();
+        assert_eq!(after, CALC.replacen("a - b", "a + b", 1));
+        // Prose, or code that does not define the target, stays unreadable.
+        for reply in ["I fixed it.", "<<<<<<< calc.py\nx = 1\n>>>>>>> REPLACE\n"] {
+            let e = change_from_reply(t.clone(), reply, &p).unwrap_err();
+            assert!(e.unreadable, "{reply}: {e}");
+        }
+        // Without a target nothing is salvaged.
+        p.target = None;
+        assert!(
+            change_from_reply(t.clone(), broken, &p)
+                .unwrap_err()
+                .unreadable
+        );
     }
 
     #[test]

@@ -132,6 +132,10 @@ pub struct WorkerPrompt {
     pub files: Vec<(String, Presented)>,
     /// The definition the answer rewrites alone, when the prompt asked for that.
     pub function: Option<FunctionTarget>,
+    /// The definition the failing tests point at, whatever the prompt asked for: a reply that
+    /// no format reads but that holds this definition is spliced in place of it (set by the
+    /// run on every prompt of the subtask).
+    pub target: Option<FunctionTarget>,
     /// Tokens a complete answer needs at most (the files or the definition asked for, with
     /// room to spare), when that is known: a small model that rambles is cut off there.
     pub reply_tokens: Option<u32>,
@@ -230,6 +234,7 @@ pub fn build(input: &PromptInput<'_>) -> WorkerPrompt {
         messages: vec![Message::system(SYSTEM), Message::user(user)],
         files,
         function: input.function.cloned(),
+        target: input.function.cloned(),
         reply_tokens,
     }
 }

@@ -66,6 +66,9 @@ pub enum ReplyFormat {
     UnifiedDiff,
     /// The JSON patch list.
     Json,
+    /// None of these: code holding the target definition, taken from a reply no format reads
+    /// (a broken SEARCH/REPLACE block, a fence without a path).
+    SalvagedDefinition,
 }
 
 impl ReplyFormat {
@@ -76,6 +79,7 @@ impl ReplyFormat {
             ReplyFormat::SearchReplace => "search-replace",
             ReplyFormat::UnifiedDiff => "unified-diff",
             ReplyFormat::Json => "json",
+            ReplyFormat::SalvagedDefinition => "salvaged-definition",
         }
     }
 }
