@@ -80,6 +80,33 @@ fn python_missing() -> bool {
     missing
 }
 
+/// A fresh repository and store for one run.
+struct Fixture {
+    dir: tempfile::TempDir,
+    tmp: tempfile::TempDir,
+    db: String,
+}
+
+impl Fixture {
+    /// `None` (the test is skipped) when python3 is missing.
+    fn new() -> Option<Fixture> {
+        if python_missing() {
+            return None;
+        }
+        let tmp = tempfile::tempdir().unwrap();
+        let db = format!("sqlite://{}", tmp.path().join("store.db").display());
+        Some(Fixture {
+            dir: repo(),
+            tmp,
+            db,
+        })
+    }
+
+    fn opts(&self, url: &str) -> RunOptions {
+        opts(self.dir.path(), url, &self.db, &self.tmp.path().join("wt"))
+    }
+}
+
 /// A modify subtask with `hints`; its id comes from the plan's normalisation.
 fn subtask(title: &str, hints: &[&str]) -> Subtask {
     Subtask {
@@ -109,6 +136,13 @@ fn plan() -> Plan {
 fn patch(search: &str, replace: &str) -> String {
     serde_json::json!({"commit_message": "Fix add: return the sum", "patches": [{"action": "modify",
         "path": "calc.py", "edits": [{"search": search, "replace": replace}]}]})
+    .to_string()
+}
+
+/// The reply of the notes subtask: a whole-file rewrite of `notes.txt`.
+fn notes_patch() -> String {
+    serde_json::json!({"commit_message": "notes", "patches": [{"action": "modify",
+        "path": "notes.txt", "content": "notes\nadd returns the sum\n"}]})
     .to_string()
 }
 
@@ -238,11 +272,7 @@ fn dry_run_commits_nothing() {
     let db = format!("sqlite://{}", tmp.path().join("store.db").display());
     let script = Script::new()
         .content(patch("    return a - b\n", "    return a + b\n"))
-        .content(
-            serde_json::json!({"commit_message": "notes", "patches": [{"action": "modify",
-                "path": "notes.txt", "content": "notes\nadd returns the sum\n"}]})
-            .to_string(),
-        );
+        .content(notes_patch());
     let server = ScriptedServer::start(script).unwrap();
     let mut o = opts(r, &server.url(), &db, &tmp.path().join("wt"));
     o.dry_run = true;
@@ -263,13 +293,9 @@ fn dry_run_commits_nothing() {
 
 #[test]
 fn the_run_budget_stops_other_subtasks_but_not_the_one_behind_the_failing_tests() {
-    if python_missing() {
+    let Some(fx) = Fixture::new() else {
         return;
-    }
-    let dir = repo();
-    let r = dir.path();
-    let tmp = tempfile::tempdir().unwrap();
-    let db = format!("sqlite://{}", tmp.path().join("store.db").display());
+    };
     let plan = Plan {
         tasks: vec![Task {
             id: "T001".into(),
@@ -291,7 +317,7 @@ fn the_run_budget_stops_other_subtasks_but_not_the_one_behind_the_failing_tests(
         .delayed(2_500, "I would rather not.")
         .content(patch("    return a - b\n", "    return a + b\n"));
     let server = ScriptedServer::start(script).unwrap();
-    let mut o = opts(r, &server.url(), &db, &tmp.path().join("wt"));
+    let mut o = fx.opts(&server.url());
     o.plan = PlanSource::Given(plan);
     o.run_budget = Some(std::time::Duration::from_secs(1));
     let summary = execute(&o, &NoProgress).unwrap();
@@ -305,13 +331,9 @@ fn the_run_budget_stops_other_subtasks_but_not_the_one_behind_the_failing_tests(
 
 #[test]
 fn the_reviewer_refuses_a_candidate_and_the_retry_lands_only_when_it_agrees() {
-    if python_missing() {
+    let Some(fx) = Fixture::new() else {
         return;
-    }
-    let dir = repo();
-    let r = dir.path();
-    let tmp = tempfile::tempdir().unwrap();
-    let db = format!("sqlite://{}", tmp.path().join("store.db").display());
+    };
     let fix = patch("    return a - b\n", "    return a + b\n");
     let script = Script::new()
         // Attempt 1: the worker's fix, which the reviewer refuses.
@@ -321,14 +343,10 @@ fn the_reviewer_refuses_a_candidate_and_the_retry_lands_only_when_it_agrees() {
         .content(fix)
         .content("VERDICT: ok")
         // The second subtask (notes): its reply, then the reviewer's ok.
-        .content(
-            serde_json::json!({"commit_message": "notes", "patches": [{"action": "modify",
-                "path": "notes.txt", "content": "notes\nadd returns the sum\n"}]})
-            .to_string(),
-        )
+        .content(notes_patch())
         .content("VERDICT: ok");
     let server = ScriptedServer::start(script).unwrap();
-    let mut o = opts(r, &server.url(), &db, &tmp.path().join("wt"));
+    let mut o = fx.opts(&server.url());
     o.model_gates = vec!["intent-review".into()];
     let summary = execute(&o, &NoProgress).unwrap();
     let first = summary.subtasks().next().unwrap();
@@ -358,22 +376,14 @@ fn the_reviewer_refuses_a_candidate_and_the_retry_lands_only_when_it_agrees() {
 
 #[test]
 fn without_the_reviewer_no_review_call_is_made() {
-    if python_missing() {
+    let Some(fx) = Fixture::new() else {
         return;
-    }
-    let dir = repo();
-    let r = dir.path();
-    let tmp = tempfile::tempdir().unwrap();
-    let db = format!("sqlite://{}", tmp.path().join("store.db").display());
+    };
     let script = Script::new()
         .content(patch("    return a - b\n", "    return a + b\n"))
-        .content(
-            serde_json::json!({"commit_message": "notes", "patches": [{"action": "modify",
-                "path": "notes.txt", "content": "notes\nadd returns the sum\n"}]})
-            .to_string(),
-        );
+        .content(notes_patch());
     let server = ScriptedServer::start(script).unwrap();
-    let o = opts(r, &server.url(), &db, &tmp.path().join("wt"));
+    let o = fx.opts(&server.url());
     let summary = execute(&o, &NoProgress).unwrap();
     assert!(
         summary
