@@ -1,12 +1,18 @@
 //! What a guard sees: the change, per-file views with lazily parsed before/after versions,
 //! the task, the configuration and (lazily) the repository fingerprint.
+//!
+//! Every source text a guard parses goes through the context's [`ParseCache`]: a file
+//! version is parsed by tree-sitter once per check, whichever guards read its analysis or
+//! resolve names in it, and whether it is a file of the change or one a guard reads from the
+//! tree (an importer, a user of a removed symbol).
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::sync::{Mutex, OnceLock};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use slopguard_change::{ChangeKind, ChangeSet, FileChange, Task, Tree};
 use slopguard_fingerprint::Fingerprint;
-use slopguard_lang::{FileKind, SourceAnalysis};
+use slopguard_lang::{FileKind, Language, ParsedSource, SourceAnalysis};
 
 use crate::{Config, Severity};
 
@@ -22,16 +28,58 @@ fn memchr_nul(bytes: &[u8]) -> bool {
     bytes.contains(&0)
 }
 
+/// The parsed source texts of one check, keyed by language and content: the same text is
+/// parsed once, whoever asks (two guards, a file of the change and the same file read from
+/// the base tree, a rename that keeps the content).
+#[derive(Default)]
+pub struct ParseCache {
+    /// Hash of (language, text) to the sources with that hash (texts compared on lookup).
+    map: Mutex<HashMap<u64, Vec<Arc<ParsedSource>>>>,
+}
+
+impl ParseCache {
+    /// The shared parse of `text` as `language`, created (unparsed) on first request.
+    pub fn get(&self, language: Language, text: &str) -> Arc<ParsedSource> {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        language.hash(&mut h);
+        text.hash(&mut h);
+        let key = h.finish();
+        let mut map = self.map.lock().unwrap_or_else(|p| p.into_inner());
+        let bucket = map.entry(key).or_default();
+        if let Some(p) = bucket
+            .iter()
+            .find(|p| p.language() == language && p.text() == text)
+        {
+            return p.clone();
+        }
+        let p = Arc::new(ParsedSource::new(language, text));
+        bucket.push(p.clone());
+        p
+    }
+
+    /// How many distinct source texts the cache holds.
+    pub fn len(&self) -> usize {
+        let map = self.map.lock().unwrap_or_else(|p| p.into_inner());
+        map.values().map(Vec::len).sum()
+    }
+
+    /// Whether the cache holds no source yet.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
 /// One touched file, with everything derived from it computed at most once.
 pub struct FileView<'a> {
     change: &'a FileChange,
     kind: FileKind,
-    before_analysis: OnceLock<Option<SourceAnalysis>>,
-    after_analysis: OnceLock<Option<SourceAnalysis>>,
+    parses: Arc<ParseCache>,
+    before_source: OnceLock<Option<Arc<ParsedSource>>>,
+    after_source: OnceLock<Option<Arc<ParsedSource>>>,
 }
 
 impl<'a> FileView<'a> {
-    fn new(change: &'a FileChange) -> FileView<'a> {
+    fn new(change: &'a FileChange, parses: Arc<ParseCache>) -> FileView<'a> {
         let sample = change
             .after
             .as_deref()
@@ -41,8 +89,9 @@ impl<'a> FileView<'a> {
         FileView {
             change,
             kind: slopguard_lang::detect(&change.path, head),
-            before_analysis: OnceLock::new(),
-            after_analysis: OnceLock::new(),
+            parses,
+            before_source: OnceLock::new(),
+            after_source: OnceLock::new(),
         }
     }
 
@@ -82,25 +131,35 @@ impl<'a> FileView<'a> {
         self.change.after.as_deref().and_then(decode_text)
     }
 
-    fn analyze(&self, text: Option<&str>) -> Option<SourceAnalysis> {
+    fn source(&self, text: Option<&str>) -> Option<Arc<ParsedSource>> {
         match (self.kind, text) {
-            (FileKind::Code(lang), Some(t)) => Some(slopguard_lang::analyze(lang, t)),
+            (FileKind::Code(lang), Some(t)) => Some(self.parses.get(lang, t)),
             _ => None,
         }
     }
 
+    /// The before version as a shared parse, for source files.
+    pub fn before_source(&self) -> Option<&ParsedSource> {
+        self.before_source
+            .get_or_init(|| self.source(self.before_text()))
+            .as_deref()
+    }
+
+    /// The after version as a shared parse, for source files.
+    pub fn after_source(&self) -> Option<&ParsedSource> {
+        self.after_source
+            .get_or_init(|| self.source(self.after_text()))
+            .as_deref()
+    }
+
     /// Parsed before version, for source files.
     pub fn before_analysis(&self) -> Option<&SourceAnalysis> {
-        self.before_analysis
-            .get_or_init(|| self.analyze(self.before_text()))
-            .as_ref()
+        self.before_source().map(ParsedSource::analysis)
     }
 
     /// Parsed after version, for source files.
     pub fn after_analysis(&self) -> Option<&SourceAnalysis> {
-        self.after_analysis
-            .get_or_init(|| self.analyze(self.after_text()))
-            .as_ref()
+        self.after_source().map(ParsedSource::analysis)
     }
 }
 
@@ -115,15 +174,18 @@ pub struct Context<'a> {
     excluded: Vec<FileView<'a>>,
     fingerprint: OnceLock<Option<Fingerprint>>,
     metrics: Mutex<BTreeMap<String, f64>>,
+    parses: Arc<ParseCache>,
 }
 
 impl<'a> Context<'a> {
     /// A context for judging `change`.
     pub fn new(change: &'a ChangeSet, task: Option<&'a Task>, config: &'a Config) -> Context<'a> {
-        let (files, excluded): (Vec<FileView<'a>>, Vec<FileView<'a>>) =
-            change.changes.iter().map(FileView::new).partition(|f| {
-                !config.excluded(f.path()) && !config.excluded(f.change().old_path())
-            });
+        let parses = Arc::new(ParseCache::default());
+        let (files, excluded): (Vec<FileView<'a>>, Vec<FileView<'a>>) = change
+            .changes
+            .iter()
+            .map(|c| FileView::new(c, parses.clone()))
+            .partition(|f| !config.excluded(f.path()) && !config.excluded(f.change().old_path()));
         Context {
             change,
             task,
@@ -132,7 +194,19 @@ impl<'a> Context<'a> {
             excluded,
             fingerprint: OnceLock::new(),
             metrics: Mutex::new(BTreeMap::new()),
+            parses,
         }
+    }
+
+    /// The shared parse of a source text: files of the change are parsed through the same
+    /// cache (see [`FileView::after_source`]), so any text is parsed once per check.
+    pub fn source(&self, language: Language, text: &str) -> Arc<ParsedSource> {
+        self.parses.get(language, text)
+    }
+
+    /// The parse cache of this check.
+    pub fn parses(&self) -> &ParseCache {
+        &self.parses
     }
 
     /// The change being judged.

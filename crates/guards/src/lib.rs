@@ -24,7 +24,7 @@ pub mod text;
 pub use config::{
     Config, ConfigError, DEFAULT_EXCLUDE, GuardSettings, PathSettings, SeverityOverride,
 };
-pub use context::{Context, FileView};
+pub use context::{Context, FileView, ParseCache};
 pub use finding::{Finding, Severity};
 pub use guard::{Guard, GuardInfo};
 pub use registry::{find_guard, registry};

@@ -36,18 +36,40 @@ pub struct Walked<'s> {
 
 /// See [`crate::analyze`].
 pub fn analyze(language: Language, source: &str) -> SourceAnalysis {
+    let tree = std::cell::OnceCell::new();
+    analyze_with(language, source, || {
+        tree.get_or_init(|| ts::parse(language, source)).as_ref()
+    })
+}
+
+/// [`analyze`] with the tree of `source` in `language` supplied by `tree` (called at most
+/// once, and not at all when the text is analysed as another language: C++ text in a `.h`),
+/// so that a caller holding the parse shares it.
+pub fn analyze_with<'t>(
+    language: Language,
+    source: &str,
+    tree: impl FnOnce() -> Option<&'t Tree>,
+) -> SourceAnalysis {
     if language == Language::C {
         // `.h` (and some `.c`) files are often C++. Parse as C first; when that reports errors,
         // parse as C++ too and keep whichever analysis has fewer certain errors (then fewer
         // errors in all; ties keep C).
         if cfamily::looks_like_cpp(source) {
-            return analyze_one(Language::Cpp, source);
+            return analyze_one(
+                Language::Cpp,
+                source,
+                ts::parse(Language::Cpp, source).as_ref(),
+            );
         }
-        let c = analyze_one(Language::C, source);
+        let c = analyze_one(Language::C, source, tree());
         if c.syntax_errors.is_empty() && c.uncertain_syntax_errors.is_empty() {
             return c;
         }
-        let cpp = analyze_one(Language::Cpp, source);
+        let cpp = analyze_one(
+            Language::Cpp,
+            source,
+            ts::parse(Language::Cpp, source).as_ref(),
+        );
         let score = |a: &SourceAnalysis| {
             (
                 a.syntax_errors.len(),
@@ -56,12 +78,13 @@ pub fn analyze(language: Language, source: &str) -> SourceAnalysis {
         };
         return if score(&cpp) < score(&c) { cpp } else { c };
     }
-    analyze_one(language, source)
+    analyze_one(language, source, tree())
 }
 
-fn analyze_one(lang: Language, src: &str) -> SourceAnalysis {
+/// Analyses `src` in `lang` from its tree (`None`: the parse was cut short).
+fn analyze_one(lang: Language, src: &str, tree: Option<&Tree>) -> SourceAnalysis {
     let mut out = SourceAnalysis::default();
-    let Some(tree) = ts::parse(lang, src) else {
+    let Some(tree) = tree else {
         out.uncertain_syntax_errors.push(SyntaxError::new(
             1,
             1,
@@ -70,7 +93,7 @@ fn analyze_one(lang: Language, src: &str) -> SourceAnalysis {
         return out;
     };
     let root = tree.root_node();
-    let walked = walk(lang, &tree, src);
+    let walked = walk(lang, tree, src);
     out.definitions = defs::definitions(lang, root, src);
     out.imports = walked.imports;
     let mut refs: Vec<String> = walked.refs.into_iter().map(str::to_owned).collect();

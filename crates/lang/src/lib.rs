@@ -1,8 +1,9 @@
 //! The language layer: what kind of file a path holds, whether it parses, and what it defines,
 //! imports and references.
 //!
-//! Everything here is a pure function of `(path, bytes)`. Guards call [`analyze`] once per file
-//! version and share the result; nothing in this crate touches the file system or the network.
+//! Everything here is a pure function of `(path, bytes)`. Guards hold each file version as one
+//! [`ParsedSource`], so the analysis and the scope resolutions of a version share one
+//! tree-sitter parse; nothing in this crate touches the file system or the network.
 //!
 //! How the checks are made:
 //!
@@ -35,10 +36,12 @@ pub mod paths;
 mod python_check;
 mod rust_check;
 mod scope;
+mod source;
 mod ts;
 mod types;
 
 pub use hash::body_hash;
+pub use source::ParsedSource;
 pub use types::*;
 
 /// Detects what kind of file `path` is, using the extension, well-known file names and (for
@@ -96,4 +99,10 @@ pub fn go_template_error(text: &str) -> Option<SyntaxError> {
 /// could not be parsed in time.
 pub fn names_uses(language: Language, source: &str, names: &[&str]) -> Option<Vec<NameUses>> {
     scope::names_uses(language, source, names)
+}
+
+/// How many tree-sitter parses the calling thread has started so far: a probe for tests and
+/// benchmarks that check a file version is parsed once however many checks read it.
+pub fn parse_count() -> u64 {
+    ts::parse_count()
 }

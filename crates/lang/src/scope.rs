@@ -11,7 +11,7 @@
 //! (parameter, `let`, `:=`, assignment, pattern, nested definition). Scopes are lexical and
 //! flow-insensitive: a binding anywhere in an enclosing scope covers every reference in it.
 
-use tree_sitter::Node;
+use tree_sitter::{Node, Tree};
 
 use crate::ts::{self, line_of, text};
 use crate::{Language, NameUses};
@@ -32,6 +32,20 @@ enum Site {
 
 /// See [`crate::names_uses`]: one parse and one walk for every name.
 pub fn names_uses(lang: Language, src: &str, names: &[&str]) -> Option<Vec<NameUses>> {
+    let tree = std::cell::OnceCell::new();
+    names_uses_with(lang, src, names, || {
+        tree.get_or_init(|| ts::parse(lang, src)).as_ref()
+    })
+}
+
+/// [`names_uses`] with the tree of `src` supplied by `tree` (called at most once, and not at
+/// all when no name occurs in the text or the language has no scope rules here).
+pub fn names_uses_with<'t>(
+    lang: Language,
+    src: &str,
+    names: &[&str],
+    tree: impl FnOnce() -> Option<&'t Tree>,
+) -> Option<Vec<NameUses>> {
     if !matches!(
         lang,
         Language::Python
@@ -47,7 +61,7 @@ pub fn names_uses(lang: Language, src: &str, names: &[&str]) -> Option<Vec<NameU
     if names.iter().all(|n| n.is_empty() || !src.contains(n)) {
         return Some(all);
     }
-    let tree = ts::parse(lang, src)?;
+    let tree = tree()?;
     let mut locals: Vec<Vec<usize>> = names.iter().map(|_| Vec::new()).collect();
     let mut refs: Vec<(usize, Node<'_>)> = Vec::new();
     let mut cursor = tree.walk();

@@ -155,11 +155,18 @@ pub fn lang_data(lang: Language) -> &'static LangData {
 
 thread_local! {
     static PARSERS: RefCell<Vec<Option<Parser>>> = RefCell::new((0..Language::ALL.len()).map(|_| None).collect());
+    static PARSES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many tree-sitter parses this thread has started (see [`crate::parse_count`]).
+pub fn parse_count() -> u64 {
+    PARSES.with(std::cell::Cell::get)
 }
 
 /// Parses `source` with the thread's parser for `lang`. `None` when the parse was cut short
 /// by the time budget (or the grammar could not be loaded, which would be a build bug).
 pub fn parse(lang: Language, source: &str) -> Option<Tree> {
+    PARSES.with(|n| n.set(n.get() + 1));
     PARSERS.with(|cell| {
         let mut parsers = cell.borrow_mut();
         let slot = parsers.get_mut(index(lang))?;

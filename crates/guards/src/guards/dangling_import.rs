@@ -180,8 +180,8 @@ impl Guard for DanglingImport {
                     if family(lang).is_none() {
                         continue;
                     }
-                    owned = slopguard_lang::analyze(lang, text).imports;
-                    (kind, &owned)
+                    owned = cx.source(lang, text);
+                    (kind, &owned.analysis().imports)
                 }
             };
             let FileKind::Code(lang) = kind else {

@@ -374,7 +374,15 @@ fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option<Vec<Use>>>
         let (Some(text), FileKind::Code(other)) = (text, kind) else {
             continue;
         };
-        let mut parsed = None;
+        // The file's parse, shared with every other guard (a file of the change is the view's).
+        let owned;
+        let source = match view.and_then(|v| v.after_source()) {
+            Some(s) => s,
+            None => {
+                owned = cx.source(other, text);
+                &*owned
+            }
+        };
         // Scope-aware definitions: one resolution of all their names in this file, which also
         // tells whether the file defines a name itself (no definitions pass needed).
         let scoped: Vec<usize> = (0..removed.len())
@@ -389,17 +397,14 @@ fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option<Vec<Use>>>
         let names: Vec<&str> = scoped.iter().map(|&i| removed[i].rname).collect();
         let resolved = match names.is_empty() {
             true => None,
-            false => slopguard_lang::names_uses(other, text, &names),
+            false => source.names_uses(&names),
         };
         if let Some(resolved) = &resolved {
             for (u, &i) in resolved.iter().zip(&scoped) {
                 // A file that binds the name at top level uses its own; when that binding is a
                 // definition, uses elsewhere may refer to it too.
                 if u.top_level_binding {
-                    let a = match view.and_then(|v| v.after_analysis()) {
-                        Some(a) => a,
-                        None => parsed.get_or_insert_with(|| slopguard_lang::analyze(other, text)),
-                    };
+                    let a = source.analysis();
                     let rname = removed[i].rname;
                     if a.definitions
                         .iter()
@@ -428,10 +433,7 @@ fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option<Vec<Use>>>
             {
                 continue;
             }
-            let a = match view.and_then(|v| v.after_analysis()) {
-                Some(a) => a,
-                None => parsed.get_or_insert_with(|| slopguard_lang::analyze(other, text)),
-            };
+            let a = source.analysis();
             if a.definitions
                 .iter()
                 .any(|d| reference_name(d) == r.rname && split_member(&d.name).0 == r.owner)
@@ -623,7 +625,7 @@ impl SymbolPreservation {
             .collect();
         let resolved = match free.is_empty() {
             true => None,
-            false => slopguard_lang::names_uses(lang, after_text, &free),
+            false => file.after_source().and_then(|s| s.names_uses(&free)),
         };
         let mut out = Vec::new();
         for (name, def) in old {

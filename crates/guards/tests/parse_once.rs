@@ -1,0 +1,80 @@
+//! Every guard reads source files through the context's parse cache: one check parses each
+//! file version once, however many guards read its analysis or resolve names in it.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use slopguard_change::{ChangeKind, ChangeSet, FileChange, MemTree, Tree};
+use slopguard_guards::{Config, Context, GuardStatus, run_static};
+
+const UTIL_BEFORE: &str = "def helper(x):\n    return x + 1\n\n\ndef other(y):\n    return y * 2\n";
+const UTIL_AFTER: &str = "def other(y):\n    return y * 2\n";
+const APP_BEFORE: &str = "from util import helper\n\n\ndef run():\n    return helper(1)\n";
+const APP_AFTER: &str = "from util import helper\n\n\ndef run():\n    return helper(2)\n";
+const CLI: &str = "import util\n\n\ndef main():\n    print(util.helper(3))\n";
+
+/// `util.py` drops `helper`, `app.py` (changed) and `cli.py` (unchanged, read from the base)
+/// still use it: symbol preservation resolves names in all three, syntax, placeholder and
+/// the import guards read the same versions' analyses.
+fn change() -> ChangeSet {
+    let mut base = BTreeMap::new();
+    base.insert("util.py".to_string(), UTIL_BEFORE.as_bytes().to_vec());
+    base.insert("app.py".to_string(), APP_BEFORE.as_bytes().to_vec());
+    base.insert("cli.py".to_string(), CLI.as_bytes().to_vec());
+    let modify = |path: &str, before: &str, after: &str| FileChange {
+        path: path.to_string(),
+        kind: ChangeKind::Modify,
+        before: Some(before.as_bytes().to_vec()),
+        after: Some(after.as_bytes().to_vec()),
+        after_is_symlink: false,
+    };
+    ChangeSet::new(
+        Arc::new(MemTree::new(base)) as Arc<dyn Tree>,
+        vec![
+            modify("util.py", UTIL_BEFORE, UTIL_AFTER),
+            modify("app.py", APP_BEFORE, APP_AFTER),
+        ],
+        "test",
+    )
+}
+
+#[test]
+fn each_file_version_is_parsed_once_per_check() {
+    let change = change();
+    let config = Config::default();
+    let start = slopguard_lang::parse_count();
+    let report = run_static(&change, None, &config);
+    let parses = slopguard_lang::parse_count() - start;
+    // The guards did look at the sources: the removal of a used function is found.
+    let sp = report
+        .guards
+        .iter()
+        .find(|g| g.guard == "symbol-preservation")
+        .expect("symbol-preservation ran");
+    assert_ne!(sp.status, GuardStatus::Passed, "{report:?}");
+    // util.py before and after, app.py before and after, cli.py from the base: five texts.
+    assert_eq!(parses, 5, "one parse per file version");
+}
+
+#[test]
+fn the_same_text_is_one_parse_whoever_asks() {
+    let change = change();
+    let config = Config::default();
+    let cx = Context::new(&change, None, &config);
+    let start = slopguard_lang::parse_count();
+    let app = cx
+        .files()
+        .iter()
+        .find(|f| f.path() == "app.py")
+        .expect("app.py is in the change");
+    let from_view = app.after_analysis().expect("python source").clone();
+    let uses = app
+        .after_source()
+        .and_then(|s| s.names_uses(&["helper"]))
+        .expect("python has scopes");
+    let shared = cx.source(slopguard_lang::Language::Python, APP_AFTER);
+    assert_eq!(*shared.analysis(), from_view);
+    assert_eq!(uses[0].free_uses, vec![5]);
+    assert_eq!(slopguard_lang::parse_count() - start, 1);
+    assert_eq!(cx.parses().len(), 1);
+}
