@@ -795,6 +795,36 @@ fn h_the_majority_patch_lands_when_several_pass() {
 }
 
 #[test]
+fn j_the_statement_where_the_tests_break_is_asked_for_alone_and_spliced() {
+    if skip_without("j", &["python3"]) {
+        return;
+    }
+    let sb = Sandbox::new("rung-3-python-sql");
+    let before = user_state(&sb.repo());
+    let r = run_scenario(&sb, "j_fault_line", &["--candidates", "2"]);
+    assert_eq!(r.code, 0, "stderr: {}", r.stderr);
+    let st = &subtasks(&r.summary)[0];
+    assert_eq!(st["status"], "committed", "{st:#}");
+    assert_eq!(r.requests.len(), 2);
+    let asked = last_user_message(&r.requests[1]);
+    assert!(
+        asked.contains("The failing tests break at line 48 of src/db.py"),
+        "{asked}"
+    );
+    assert!(asked.contains("WHERE name = '{name}'"), "{asked}");
+    let candidates = st["attempt_log"][0]["candidates"].to_string();
+    assert!(candidates.contains("changes nothing"), "{candidates}");
+    assert!(candidates.contains("src/db.py: line"), "{candidates}");
+    let branch = r.summary["branch"].as_str().expect("branch");
+    let db = file_on_branch(&sb.repo(), branch, "src/db.py");
+    assert!(
+        db.contains("\n    row = conn.execute(\"SELECT id, name, email FROM users WHERE name = ?\", (name,)).fetchone()\n    return dict(row)"),
+        "{db}"
+    );
+    assert_invariants(&sb, &before, &r);
+}
+
+#[test]
 fn i_an_exhausted_subtask_budget_fails_the_subtask_cleanly() {
     if skip_without("i", &["python3"]) {
         return;

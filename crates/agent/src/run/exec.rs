@@ -24,6 +24,7 @@ use crate::run::candidates::{self, Reached};
 use crate::run::summary::*;
 use crate::state::{self, Baseline, RepoLock, RunState, STATE_VERSION};
 use crate::trace::{Trace, TraceEvent, now_ms};
+use crate::worker::fault_line::{self, FaultLine};
 use crate::worker::{self, context, context::FailureContext, prompt};
 
 /// Where the plan comes from.
@@ -860,6 +861,8 @@ struct SubtaskRun {
     failure: Option<FailureContext>,
     /// The one definition they point at, when there is one.
     function: Option<prompt::FunctionTarget>,
+    /// The statement of the files to change where they break, when a frame names one.
+    fault_line: Option<FaultLine>,
     modes: Vec<FailureMode>,
     started: Instant,
     /// Wall-clock budget: no attempt or candidate starts after it.
@@ -925,6 +928,7 @@ fn run_subtask(
         targets: BTreeSet::new(),
         failure: None,
         function: None,
+        fault_line: None,
         task_title,
         subtask,
         modes: Vec::new(),
@@ -1037,6 +1041,14 @@ fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
             json!({"subtask_id": run.id, "path": f.path, "name": f.name, "lines": [f.start, f.end]}),
         );
     }
+    run.fault_line = fault_line::fault_line(&base.log, &tree, &run.subtask.file_hints);
+    if let Some(l) = &run.fault_line {
+        cx.emit(
+            "execution",
+            "worker.fault_line",
+            json!({"subtask_id": run.id, "path": l.path, "lines": [l.start, l.end]}),
+        );
+    }
     run.failure = Some(fc);
 }
 
@@ -1143,9 +1155,10 @@ fn fixed_count(count: candidates::CandidateCount) -> u32 {
 }
 
 /// The attempt's prompts, one per answer format, used by the candidates in turn: the format
-/// the file sizes call for (whole files for small files), then, when the failing tests point
-/// at one definition, that definition alone, then SEARCH/REPLACE blocks when the first prompt
-/// rewrites files whole. The formats fail differently, and the tests pick.
+/// the file sizes call for (whole files for small files), then, when a frame of the failure
+/// names a statement of the files to change, that statement alone, then, when the failing
+/// tests point at one definition, that definition alone, then SEARCH/REPLACE blocks when the
+/// first prompt rewrites files whole. The formats fail differently, and the tests pick.
 fn attempt_prompts(
     cx: &Ctx<'_>,
     run: &SubtaskRun,
@@ -1166,6 +1179,7 @@ fn attempt_prompts(
         failure: run.failure.as_ref(),
         policy,
         function: None,
+        line: None,
     };
     let first = prompt::build(&input);
     let rewrites_whole = first
@@ -1173,6 +1187,12 @@ fn attempt_prompts(
         .iter()
         .any(|(_, p)| matches!(p, prompt::Presented::Full { whole: true }));
     let mut prompts = vec![first];
+    if let Some(line) = run.fault_line.as_ref() {
+        prompts.push(prompt::build(&prompt::PromptInput {
+            line: Some(line),
+            ..input
+        }));
+    }
     if let Some(target) = run.function.as_ref().filter(|_| rewrites_whole) {
         prompts.push(prompt::build(&prompt::PromptInput {
             function: Some(target),

@@ -192,7 +192,7 @@ pub fn excerpt(log: &str, names: &[String], budget: usize) -> String {
     out
 }
 
-fn frame_regex() -> &'static Regex {
+pub(crate) fn frame_regex() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         Regex::new(
@@ -222,7 +222,7 @@ pub fn frame_paths(log: &str, tree: &dyn Tree) -> Vec<String> {
 
 /// `raw` as a path of the tree: as written, or the shortest suffix of an absolute path that
 /// exists.
-fn repo_path(raw: &str, tree: &dyn Tree) -> Option<String> {
+pub(crate) fn repo_path(raw: &str, tree: &dyn Tree) -> Option<String> {
     let raw = raw.trim_start_matches("./");
     let exists = |p: &str| tree.read(p).ok().flatten().is_some();
     if !raw.starts_with('/') && exists(raw) {

@@ -8,6 +8,7 @@
 //! Every rejection becomes feedback text for the next attempt.
 
 pub mod context;
+pub mod fault_line;
 pub mod prompt;
 pub mod reply;
 
@@ -80,13 +81,8 @@ pub fn change_from_reply(
         list.patches.push(match edit {
             FileEdit::Whole { content, .. } => {
                 check_fence(&path, current.is_some(), prompt)?;
-                let spliced = prompt
-                    .function
-                    .as_ref()
-                    .filter(|f| f.path == path)
-                    .and_then(|f| splice_function(f, current.as_deref()?, content));
-                let (content, how) = match spliced {
-                    Some(Ok(whole)) => (whole, "function"),
+                let (content, how) = match splice_part(prompt, &path, current.as_deref(), content) {
+                    Some(Ok(spliced)) => spliced,
                     Some(Err(e)) => return Err(e),
                     None => (content.clone(), "whole-file"),
                 };
@@ -146,6 +142,37 @@ pub fn change_from_reply(
         format: parsed.format,
         matchers,
     })
+}
+
+/// A fenced answer read as the part of the file the prompt asked for: the fixed statement of a
+/// line prompt (or the target definition, when the model wrote that instead), or the
+/// definition of a function prompt; spliced into the file, with how (`line`, `function`).
+/// `None` when the answer is the whole file, or the prompt asked for no part of `path`.
+fn splice_part(
+    prompt: &prompt::WorkerPrompt,
+    path: &str,
+    current: Option<&[u8]>,
+    content: &str,
+) -> Option<Result<(String, &'static str), ApplyError>> {
+    let current = current?;
+    if let Some(line) = prompt.line.as_ref().filter(|l| l.path == path) {
+        let defines_target = prompt.target.as_ref().is_some_and(|t| {
+            t.path == path
+                && context::definitions(path, content)
+                    .iter()
+                    .any(|d| d.simple_name() == t.simple_name())
+        });
+        if !defines_target {
+            return fault_line::splice_statement(line, current, content)
+                .map(|r| r.map(|whole| (whole, "line")));
+        }
+    }
+    let function = prompt
+        .function
+        .as_ref()
+        .or(prompt.target.as_ref().filter(|_| prompt.line.is_some()))
+        .filter(|f| f.path == path)?;
+    splice_function(function, current, content).map(|r| r.map(|whole| (whole, "function")))
 }
 
 /// A reply that no format reads, read as the fixed target definition when it holds one: the
@@ -436,6 +463,7 @@ mod tests {
             failure: None,
             policy: prompt::FormatPolicy::default(),
             function: None,
+            line: None,
         })
     }
 
@@ -520,6 +548,7 @@ mod tests {
             failure: None,
             policy: prompt::FormatPolicy::default(),
             function: Some(&target),
+            line: None,
         });
         assert!(
             p.messages[1]
@@ -542,6 +571,69 @@ mod tests {
         let a = change_from_reply(t.clone(), wrapped, &p).unwrap();
         let after = String::from_utf8(a.change.changes[0].after.clone().unwrap()).unwrap();
         assert_eq!(after, CALC.replacen("a - b", "a + b", 1));
+    }
+
+    #[test]
+    fn a_line_prompt_takes_the_fixed_statement_or_the_whole_definition() {
+        let t = tree();
+        let s = st();
+        let line = fault_line::FaultLine {
+            path: "calc.py".into(),
+            start: 2,
+            end: 2,
+            text: "    return a - b".into(),
+        };
+        let mut p = prompt::build(&prompt::PromptInput {
+            subtask: &s,
+            task_title: "t",
+            tree: t.as_ref(),
+            budget_tokens: 4000,
+            feedback: "",
+            attempt: 1,
+            failure: None,
+            policy: prompt::FormatPolicy::default(),
+            function: None,
+            line: Some(&line),
+        });
+        let ask = &p.messages[1].content;
+        assert!(
+            ask.contains("The failing tests break at line 2 of calc.py"),
+            "{ask}"
+        );
+        assert!(
+            ask.ends_with("Now write the fixed line 2 in a ```python fence."),
+            "{ask}"
+        );
+        p.target = Some(prompt::FunctionTarget {
+            path: "calc.py".into(),
+            name: "add".into(),
+            start: 1,
+            end: 2,
+        });
+        let fixed = CALC.replacen("a - b", "a + b", 1);
+        // The statement alone, without its indentation.
+        let a = change_from_reply(
+            t.clone(),
+            "```python
+return a + b
+```\n",
+            &p,
+        )
+        .unwrap();
+        assert_eq!(a.matchers, vec!["calc.py: line".to_string()]);
+        assert_eq!(a.change.changes[0].after.as_deref(), Some(fixed.as_bytes()));
+        // The whole function instead: spliced as the definition, not pasted into it.
+        let a = change_from_reply(
+            t.clone(),
+            "```python\ndef add(a, b):\n    return a + b\n```\n",
+            &p,
+        )
+        .unwrap();
+        assert_eq!(a.matchers, vec!["calc.py: function".to_string()]);
+        assert_eq!(a.change.changes[0].after.as_deref(), Some(fixed.as_bytes()));
+        // The statement copied back unchanged is no change.
+        let e = change_from_reply(t.clone(), "```python\n    return a - b\n```\n", &p);
+        assert!(e.unwrap_err().message.contains("changes nothing"));
     }
 
     #[test]

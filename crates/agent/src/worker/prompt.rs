@@ -15,6 +15,7 @@ use slopguard_change::Tree;
 use slopguard_llm::Message;
 
 use super::context::FailureContext;
+use super::fault_line::FaultLine;
 use crate::plan::Subtask;
 
 /// Rough token count of a text (4 characters per token).
@@ -136,6 +137,8 @@ pub struct WorkerPrompt {
     /// no format reads but that holds this definition is spliced in place of it (set by the
     /// run on every prompt of the subtask).
     pub target: Option<FunctionTarget>,
+    /// The statement the answer rewrites alone, when the prompt asked for that.
+    pub line: Option<FaultLine>,
     /// Tokens a complete answer needs at most (the files or the definition asked for, with
     /// room to spare), when that is known: a small model that rambles is cut off there.
     pub reply_tokens: Option<u32>,
@@ -190,6 +193,8 @@ pub struct PromptInput<'a> {
     pub policy: FormatPolicy,
     /// Ask for this one definition, rewritten whole, instead of files.
     pub function: Option<&'a FunctionTarget>,
+    /// Ask for this one statement, fixed, instead of files (wins over `function`).
+    pub line: Option<&'a FaultLine>,
 }
 
 /// Builds the worker prompt.
@@ -208,9 +213,10 @@ pub fn build(input: &PromptInput<'_>) -> WorkerPrompt {
     let (files_text, files, full_tokens) = show_files(input);
     user.push_str(&files_text);
     user.push('\n');
-    match input.function {
-        Some(f) => user.push_str(&function_format(f)),
-        None => user.push_str(&answer_format(&files)),
+    match (input.line, input.function) {
+        (Some(l), _) => user.push_str(&line_format(l)),
+        (None, Some(f)) => user.push_str(&function_format(f)),
+        (None, None) => user.push_str(&answer_format(&files)),
     }
     if !input.feedback.trim().is_empty() {
         user.push_str(&format!(
@@ -221,20 +227,26 @@ pub fn build(input: &PromptInput<'_>) -> WorkerPrompt {
         ));
     }
     user.push('\n');
-    match input.function {
-        Some(f) => user.push_str(&format!(
+    match (input.line, input.function) {
+        (Some(l), _) => user.push_str(&format!(
+            "Now write the fixed {} in a ```{} fence.",
+            line_words(l),
+            fence_language(&l.path)
+        )),
+        (None, Some(f)) => user.push_str(&format!(
             "Now write the complete fixed `{}` in a ```{} fence.",
             f.simple_name(),
             fence_language(&f.path)
         )),
-        None => user.push_str(&final_cue(&files)),
+        (None, None) => user.push_str(&final_cue(&files)),
     }
     let reply_tokens = reply_budget(input, &files, full_tokens);
     WorkerPrompt {
         messages: vec![Message::system(SYSTEM), Message::user(user)],
         files,
-        function: input.function.cloned(),
+        function: input.function.filter(|_| input.line.is_none()).cloned(),
         target: input.function.cloned(),
+        line: input.line.cloned(),
         reply_tokens,
     }
 }
@@ -376,6 +388,7 @@ fn reply_budget(
     full_tokens: usize,
 ) -> Option<u32> {
     let needed = match input.function {
+        _ if input.line.is_some() => input.line.map_or(0, |l| estimate_tokens(&l.text)) + 60,
         Some(f) => {
             let text = input
                 .tree
@@ -402,6 +415,28 @@ fn reply_budget(
         }
     };
     Some((needed * 3 / 2 + 200) as u32)
+}
+
+/// `line 48` or `lines 48-50`.
+fn line_words(l: &FaultLine) -> String {
+    if l.start == l.end {
+        format!("line {}", l.start)
+    } else {
+        format!("lines {}-{}", l.start, l.end)
+    }
+}
+
+/// How to answer with one statement fixed: the statement where the failing tests break.
+fn line_format(l: &FaultLine) -> String {
+    let lang = fence_language(&l.path);
+    format!(
+        "The failing tests break at {} of {}:\n```{lang}\n{}\n```\nANSWER FORMAT: plain text, \
+         no JSON. Write only that code, fixed (it may become a few lines), in one ```{lang} \
+         fence. Nothing else of the file: the rest stays as it is.",
+        line_words(l),
+        l.path,
+        l.text,
+    )
 }
 
 /// How to answer with one definition rewritten whole.
@@ -588,6 +623,7 @@ mod tests {
             failure: None,
             policy: FormatPolicy::default(),
             function: None,
+            line: None,
         }
     }
 

@@ -1,0 +1,259 @@
+//! The line where a failing test breaks inside the code to fix, and the "fix this line" answer.
+//!
+//! When a test fails with an exception raised in the code under test (`sqlite3.OperationalError`
+//! at `src/db.py:48`, a Rust panic at `src/lib.rs:12:5`, a Go or Node stack frame), the
+//! runner's output names the line. A small model asked for the whole file or the whole function
+//! often copies it back unchanged; asked for that one statement, fixed, it has nothing to copy
+//! but the bug. The reply is spliced in place of the statement (re-indented), and every gate
+//! still judges the result: a wrong guess fails the tests like any other candidate.
+//!
+//! Found without a model: the frames of the log that point into the files to change (not into
+//! tests), the innermost one (last in a Python traceback, first in Rust, Go and Node traces),
+//! widened to the whole statement when its brackets span several lines.
+
+use slopguard_change::{Tree, matcher};
+
+use super::ApplyError;
+use super::context::{frame_regex, repo_path};
+use crate::analysis::is_test_file;
+
+/// A statement (one line, or a few when its brackets span them) named by the failure's frames.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FaultLine {
+    /// The file.
+    pub path: String,
+    /// 1-based first line of the statement (the frame's line).
+    pub start: usize,
+    /// 1-based last line (inclusive).
+    pub end: usize,
+    /// The statement's text as it is in the file.
+    pub text: String,
+}
+
+/// Longest statement offered for a line fix (lines).
+const MAX_STATEMENT_LINES: usize = 8;
+/// Longest reply taken as a fixed statement (lines); longer ones are not a line fix.
+const MAX_REPLY_LINES: usize = 12;
+
+/// The innermost frame of `log` inside one of `sources` (the files to change, not tests), as
+/// the statement that starts there.
+pub fn fault_line(log: &str, tree: &dyn Tree, sources: &[String]) -> Option<FaultLine> {
+    let mut frames: Vec<(String, usize)> = Vec::new();
+    for cap in frame_regex().captures_iter(log) {
+        let raw = cap.get(1).or_else(|| cap.get(3)).map_or("", |m| m.as_str());
+        let line = cap.get(2).or_else(|| cap.get(4)).map_or("", |m| m.as_str());
+        let (Some(path), Ok(line)) = (repo_path(raw, tree), line.parse::<usize>()) else {
+            continue;
+        };
+        if line > 0 && !is_test_file(&path) && sources.contains(&path) {
+            frames.push((path, line));
+        }
+    }
+    // Python prints the innermost frame last; Rust, Go and Node print it first.
+    let innermost_last = frames.first().is_some_and(|(p, _)| p.ends_with(".py"));
+    let (path, line) = if innermost_last {
+        frames.pop()?
+    } else {
+        frames.into_iter().next()?
+    };
+    let text = String::from_utf8(tree.read(&path).ok().flatten()?).ok()?;
+    statement_at(&path, &text, line)
+}
+
+/// The statement starting at `line` of `text`: that line, and the following ones while its
+/// brackets are open (at most [`MAX_STATEMENT_LINES`]). `None` for a blank line, a line past
+/// the end, or a statement too long to be a line fix.
+fn statement_at(path: &str, text: &str, line: usize) -> Option<FaultLine> {
+    let lines: Vec<&str> = text.lines().collect();
+    let first = *lines.get(line.checked_sub(1)?)?;
+    if first.trim().is_empty() {
+        return None;
+    }
+    let mut depth: i32 = 0;
+    let mut end = line;
+    for (i, l) in lines.iter().enumerate().skip(line - 1) {
+        depth += bracket_balance(l);
+        end = i + 1;
+        if depth <= 0 {
+            break;
+        }
+        if end - line + 1 >= MAX_STATEMENT_LINES {
+            return None;
+        }
+    }
+    Some(FaultLine {
+        path: path.to_string(),
+        start: line,
+        end,
+        text: lines[line - 1..end].join("\n"),
+    })
+}
+
+/// Opening minus closing brackets on a line, outside string literals (a rough count: enough to
+/// know whether a call continues on the next line).
+fn bracket_balance(line: &str) -> i32 {
+    let mut depth = 0;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for c in line.chars() {
+        if let Some(q) = quote {
+            match c {
+                '\\' if !escaped => {
+                    escaped = true;
+                    continue;
+                }
+                c if c == q && !escaped => quote = None,
+                _ => {}
+            }
+            escaped = false;
+            continue;
+        }
+        match c {
+            '"' | '\'' | '`' => quote = Some(c),
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            '#' if line.trim_start().starts_with('#') => break,
+            _ => {}
+        }
+    }
+    depth
+}
+
+/// The file with the statement replaced by `reply` (the fixed statement, re-indented to where
+/// it sits). `None` when the reply is not a statement fix (longer than a statement can be), so
+/// the caller reads it another way.
+pub fn splice_statement(
+    f: &FaultLine,
+    current: &[u8],
+    reply: &str,
+) -> Option<Result<String, ApplyError>> {
+    let body: Vec<&str> = reply
+        .trim_matches('\n')
+        .lines()
+        .map(str::trim_end)
+        .collect();
+    if body.len() > MAX_REPLY_LINES {
+        return None;
+    }
+    let text = String::from_utf8_lossy(current);
+    let lines: Vec<&str> = text.lines().collect();
+    if f.end > lines.len() {
+        return Some(Err(ApplyError::apply(format!(
+            "{} has no line {} any more",
+            f.path, f.end
+        ))));
+    }
+    let body = without_copied_neighbours(body, &lines[..f.start - 1], &lines[f.end..]);
+    let Some(first) = body.iter().find(|l| !l.trim().is_empty()) else {
+        return Some(Err(ApplyError::apply("the answer is empty".into())));
+    };
+    let indent = matcher::indent_of(lines[f.start - 1]);
+    let fixed = matcher::reindent(&body.join("\n"), matcher::indent_of(first), indent);
+    let mut out: Vec<&str> = lines[..f.start - 1].to_vec();
+    out.extend(fixed.lines());
+    out.extend(&lines[f.end..]);
+    let mut whole = out.join("\n");
+    if text.ends_with('\n') {
+        whole.push('\n');
+    }
+    Some(Ok(whole))
+}
+
+/// Lines a model copied from around the statement (the line above it, the `return` below),
+/// dropped from the ends of its answer so the splice does not write them twice.
+fn without_copied_neighbours<'a>(
+    mut body: Vec<&'a str>,
+    before: &[&str],
+    after: &[&str],
+) -> Vec<&'a str> {
+    const NEAR: usize = 6;
+    let near_before: Vec<&str> = before.iter().rev().take(NEAR).map(|l| l.trim()).collect();
+    let near_after: Vec<&str> = after.iter().take(NEAR).map(|l| l.trim()).collect();
+    let copied = |l: &str, near: &[&str]| !l.trim().is_empty() && near.contains(&l.trim());
+    while body.len() > 1 && copied(body[0], &near_before) {
+        body.remove(0);
+    }
+    while body.len() > 1 && copied(body[body.len() - 1], &near_after) {
+        body.pop();
+    }
+    body
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use slopguard_change::MemTree;
+
+    fn tree(files: &[(&str, &str)]) -> MemTree {
+        MemTree::new(
+            files
+                .iter()
+                .map(|(p, c)| (p.to_string(), c.as_bytes().to_vec()))
+                .collect(),
+        )
+    }
+
+    const DB: &str = "import sqlite3\n\n\ndef find_user(conn, name):\n    \"\"\"Finds.\"\"\"\n    row = conn.execute(f\"SELECT id FROM users WHERE name = '{name}'\").fetchone()\n    return row\n";
+
+    #[test]
+    fn pytest_frame_in_the_source_names_the_statement() {
+        let t = tree(&[("src/db.py", DB), ("tests/test_db.py", "x\n")]);
+        let log = "tests/test_db.py:27:\n_ _ _\n    def find_user(conn, name):\n>       row = conn.execute(...)\nE   sqlite3.OperationalError: near \"brien\"\nsrc/db.py:6: OperationalError\n";
+        let f = fault_line(log, &t, &["src/db.py".into()]).expect("a fault line");
+        assert_eq!((f.path.as_str(), f.start, f.end), ("src/db.py", 6, 6));
+        assert!(f.text.contains("conn.execute"), "{}", f.text);
+        // A file that is not to be changed, or only test frames: nothing.
+        assert_eq!(fault_line(log, &t, &["src/other.py".into()]), None);
+        assert_eq!(
+            fault_line("tests/test_db.py:27: AssertionError\n", &t, &[]),
+            None
+        );
+    }
+
+    #[test]
+    fn python_takes_the_innermost_frame_last_rust_the_first() {
+        let src = "def a():\n    return b()\n\ndef b():\n    return 1 / 0\n";
+        let t = tree(&[("m.py", src), ("src/lib.rs", "fn a() {\n    panic!()\n}\n")]);
+        let log = "  File \"/abs/m.py\", line 2, in a\n  File \"/abs/m.py\", line 5, in b\n";
+        assert_eq!(fault_line(log, &t, &["m.py".into()]).unwrap().start, 5);
+        let log = "thread 'x' panicked at src/lib.rs:2:5:\nat src/lib.rs:1:1\n";
+        assert_eq!(
+            fault_line(log, &t, &["src/lib.rs".into()]).unwrap().start,
+            2
+        );
+    }
+
+    #[test]
+    fn a_call_spanning_lines_is_one_statement() {
+        let src = "fn f() {\n    let x = g(\n        1,\n        \")\",\n    );\n}\n";
+        let f = statement_at("a.rs", src, 2).unwrap();
+        assert_eq!((f.start, f.end), (2, 5));
+        assert_eq!(statement_at("a.rs", src, 40), None);
+        assert_eq!(statement_at("a.rs", "\n\nx\n", 1), None);
+    }
+
+    #[test]
+    fn the_fixed_statement_is_spliced_reindented() {
+        let f = statement_at("src/db.py", DB, 6).unwrap();
+        let reply =
+            "row = conn.execute(\"SELECT id FROM users WHERE name = ?\", (name,)).fetchone()\n";
+        let whole = splice_statement(&f, DB.as_bytes(), reply).unwrap().unwrap();
+        assert!(whole.contains(
+            "\n    row = conn.execute(\"SELECT id FROM users WHERE name = ?\", (name,)).fetchone()\n    return row\n"
+        ));
+        assert_eq!(whole.lines().count(), DB.lines().count());
+        // The docstring above and the `return` below, copied around the fix, are not doubled.
+        let reply = format!("    \"\"\"Finds.\"\"\"\n    {reply}    return row\n");
+        let again = splice_statement(&f, DB.as_bytes(), &reply)
+            .unwrap()
+            .unwrap();
+        assert_eq!(again, whole);
+        // A whole file is not a statement fix; an empty one is refused.
+        let long = "x = 1\n".repeat(20);
+        assert!(splice_statement(&f, DB.as_bytes(), &long).is_none());
+        assert!(matches!(
+            splice_statement(&f, DB.as_bytes(), "\n\n"),
+            Some(Err(_))
+        ));
+    }
+}
