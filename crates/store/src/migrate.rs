@@ -17,16 +17,26 @@ const SQLITE: &[(i64, &str)] = &[
         2,
         include_str!("../migrations/sqlite/0002_agent_log_covering_index.sql"),
     ),
+    (
+        3,
+        include_str!("../migrations/sqlite/0003_feedback_states.sql"),
+    ),
 ];
 
 /// PostgreSQL migrations: (version, SQL).
-const POSTGRES: &[(i64, &str)] = &[(1, include_str!("../migrations/postgres/0001_init.sql"))];
+const POSTGRES: &[(i64, &str)] = &[
+    (1, include_str!("../migrations/postgres/0001_init.sql")),
+    (
+        2,
+        include_str!("../migrations/postgres/0002_feedback_states.sql"),
+    ),
+];
 
 /// The schema version this build expects on SQLite.
-pub(crate) const LATEST: i64 = 2;
+pub(crate) const LATEST: i64 = 3;
 
 /// The schema version this build expects on PostgreSQL.
-pub(crate) const LATEST_POSTGRES: i64 = 1;
+pub(crate) const LATEST_POSTGRES: i64 = 2;
 
 /// Applies pending SQLite migrations.
 pub(crate) async fn sqlite(pool: &SqlitePool) -> Result<()> {

@@ -489,6 +489,40 @@ pub struct FeedbackRow {
     /// The recorded feedback.
     #[serde(flatten)]
     pub feedback: NewFeedback,
+    /// Where it stands in the self-correction loop (`pending`, `triaged`, ...).
+    pub state: String,
+    /// What the loop's steps found so far (triage, localisation, plan, branch).
+    pub detail: serde_json::Value,
+    /// Time of the last transition (ms; 0 before the first).
+    pub updated_ms: i64,
+}
+
+/// A move of a feedback item from one state to another.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FeedbackTransition {
+    /// The item.
+    pub feedback_id: i64,
+    /// The state it must be in (the move is refused otherwise).
+    pub from: String,
+    /// The state it moves to.
+    pub to: String,
+    /// Why, in a line.
+    pub note: String,
+    /// The item's detail after the move (replaces the stored one).
+    pub detail: serde_json::Value,
+}
+
+/// A recorded transition.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FeedbackTransitionRow {
+    /// Time (ms).
+    pub ts_ms: i64,
+    /// Previous state.
+    pub from: String,
+    /// New state.
+    pub to: String,
+    /// Why.
+    pub note: String,
 }
 
 /// One entry of the evidence ledger: a command an agent ran and what it showed.

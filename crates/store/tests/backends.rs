@@ -377,18 +377,47 @@ async fn evidence_runs_feedback() {
         assert!(!s.finish_run(&uniq("nope"), "done").await.unwrap());
 
         let repo = uniq("fbrepo");
-        s.add_feedback(&NewFeedback {
-            repo: repo.clone(),
-            run_id: Some(run.clone()),
-            kind: "false_positive".into(),
-            target: Some("G7".into()),
-            body: serde_json::json!({"why": "rename"}),
-        })
-        .await
-        .unwrap();
+        let id = s
+            .add_feedback(&NewFeedback {
+                repo: repo.clone(),
+                run_id: Some(run.clone()),
+                kind: "false_positive".into(),
+                target: Some("G7".into()),
+                body: serde_json::json!({"why": "rename"}),
+            })
+            .await
+            .unwrap();
         let fb = s.list_feedback(&repo, 10).await.unwrap();
         assert_eq!(fb.len(), 1, "{name}");
         assert_eq!(fb[0].feedback.body["why"], "rename");
+        assert_eq!(fb[0].state, "pending", "{name}");
+        // A transition moves the item only from the state it is in, with its note kept.
+        let to_triaged = FeedbackTransition {
+            feedback_id: id,
+            from: "pending".into(),
+            to: "triaged".into(),
+            note: "bug, confidence 85".into(),
+            detail: serde_json::json!({"triage": {"class": "bug"}}),
+        };
+        assert!(s.transition_feedback(&to_triaged).await.unwrap(), "{name}");
+        assert!(!s.transition_feedback(&to_triaged).await.unwrap(), "{name}");
+        let missing = FeedbackTransition {
+            feedback_id: id + 1_000_000,
+            ..to_triaged.clone()
+        };
+        assert!(!s.transition_feedback(&missing).await.unwrap(), "{name}");
+        let item = s.feedback(id).await.unwrap().expect("the item");
+        assert_eq!(item.state, "triaged");
+        assert_eq!(item.detail["triage"]["class"], "bug");
+        assert!(item.updated_ms >= item.ts_ms);
+        let history = s.feedback_history(id).await.unwrap();
+        assert_eq!(history.len(), 1, "{name}");
+        assert_eq!(
+            (history[0].from.as_str(), history[0].to.as_str()),
+            ("pending", "triaged")
+        );
+        assert_eq!(history[0].note, "bug, confidence 85");
+        assert!(s.feedback(id + 1_000_000).await.unwrap().is_none());
         s.ping().await.unwrap();
     }
 }
