@@ -19,6 +19,7 @@
 
 pub mod analysis;
 pub mod dynamic;
+pub mod feedback;
 pub mod forge;
 pub mod gates;
 pub mod git;

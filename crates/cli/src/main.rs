@@ -53,6 +53,8 @@ enum Command {
     Run(commands::run::RunArgs),
     /// Check the LLM endpoint, git, toolchains, store and GitHub access.
     Doctor(commands::doctor::DoctorArgs),
+    /// Reviewer feedback for the self-correction loop: add, list, show, triage.
+    Feedback(commands::feedback::FeedbackArgs),
 }
 
 /// Options every command can read.
@@ -88,6 +90,7 @@ fn main() -> ExitCode {
         Command::Plan(args) => commands::plan::run(args, &global),
         Command::Doctor(args) => commands::doctor::run(args, &global),
         Command::Run(args) => commands::run::run(args, &global),
+        Command::Feedback(args) => commands::feedback::run(args, &global),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -5,6 +5,7 @@ pub mod analyze;
 pub mod check;
 pub mod common;
 pub mod doctor;
+pub mod feedback;
 pub mod guards;
 pub mod hook;
 pub mod plan;

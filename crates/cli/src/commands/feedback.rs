@@ -1,0 +1,347 @@
+//! `slopguard feedback`: take a reviewer's feedback in, list and show it, triage it.
+//!
+//! Items live in the store (`--db`, else SLOPGUARD_DB, else the user store) under the
+//! repository's id, and move through the self-correction loop's states
+//! (`slopguard_agent::feedback::State`); every move is recorded with a note.
+
+use std::io::{IsTerminal, Read};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use slopguard_agent::feedback::inbox::Inbox;
+use slopguard_agent::feedback::localise::{self, Localisation};
+use slopguard_agent::feedback::triage::{self, Triage};
+use slopguard_agent::feedback::{Intake, Severity, State};
+use slopguard_llm::{BlockingClient, Role};
+
+use super::common::{LlmArgs, ReportFormat};
+use super::plan::endpoint_help;
+
+/// `slopguard feedback`.
+#[derive(Debug, clap::Args)]
+pub struct FeedbackArgs {
+    #[command(subcommand)]
+    pub command: FeedbackCommand,
+}
+
+/// The feedback subcommands.
+#[derive(Debug, clap::Subcommand)]
+pub enum FeedbackCommand {
+    /// Take feedback in: the text as an argument, `-` (or nothing, with a pipe) for stdin, or
+    /// --file. Prints the new item's id.
+    Add(AddArgs),
+    /// List the repository's feedback items, newest first.
+    List(ListArgs),
+    /// Show one item: its text, state, what the steps found, and every transition.
+    Show(ShowArgs),
+    /// Triage a pending item: localise it in the repository (no model), then ask the reviewer
+    /// model for a fix class, root cause, files and confidence; below 60 it is escalated.
+    Triage(TriageArgs),
+}
+
+/// Where the items are kept.
+#[derive(Debug, Clone, clap::Args)]
+pub struct StoreArgs {
+    /// The repository the feedback is about (its `origin` URL, else its path, is the key).
+    #[arg(long, default_value = ".")]
+    pub repo: PathBuf,
+
+    /// Store URL (`sqlite://...` or `postgres://...`; default: SLOPGUARD_DB, else the user
+    /// store).
+    #[arg(long, env = "SLOPGUARD_DB")]
+    pub db: Option<String>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ReportFormat,
+}
+
+/// `slopguard feedback add`.
+#[derive(Debug, clap::Args)]
+pub struct AddArgs {
+    /// The feedback; `-` reads stdin.
+    pub text: Option<String>,
+
+    /// Read the feedback from this file.
+    #[arg(long, value_name = "FILE", conflicts_with = "text")]
+    pub file: Option<PathBuf>,
+
+    /// What it is about: a pull request URL, `path:line`, `path:start-end`, or a run id.
+    #[arg(long, value_name = "TARGET")]
+    pub on: Option<String>,
+
+    /// How much it matters: low, medium or high.
+    #[arg(long, default_value = "medium")]
+    pub severity: Severity,
+
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+/// `slopguard feedback list`.
+#[derive(Debug, clap::Args)]
+pub struct ListArgs {
+    /// Only items in this state (`pending`, `triaged`, `escalated`, ...).
+    #[arg(long)]
+    pub state: Option<String>,
+
+    /// At most this many items.
+    #[arg(long, default_value_t = 50)]
+    pub limit: u32,
+
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+/// `slopguard feedback show`.
+#[derive(Debug, clap::Args)]
+pub struct ShowArgs {
+    /// The item's id.
+    pub id: i64,
+
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+/// `slopguard feedback triage`.
+#[derive(Debug, clap::Args)]
+pub struct TriageArgs {
+    /// The item's id.
+    pub id: i64,
+
+    #[command(flatten)]
+    pub llm: LlmArgs,
+
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+/// Runs `slopguard feedback`.
+pub fn run(args: FeedbackArgs, _global: &crate::Global) -> anyhow::Result<u8> {
+    match args.command {
+        FeedbackCommand::Add(a) => add(a),
+        FeedbackCommand::List(a) => list(a),
+        FeedbackCommand::Show(a) => show(a),
+        FeedbackCommand::Triage(a) => triage_item(a),
+    }
+}
+
+fn open(args: &StoreArgs) -> anyhow::Result<Inbox> {
+    Ok(Inbox::open(args.db.as_deref(), &args.repo)?)
+}
+
+fn read_text(a: &AddArgs) -> anyhow::Result<(String, &'static str)> {
+    if let Some(f) = &a.file {
+        let text = std::fs::read_to_string(f)
+            .with_context(|| format!("cannot read the feedback file {}", f.display()))?;
+        return Ok((text, "file"));
+    }
+    match a.text.as_deref() {
+        Some("-") | None => {
+            if a.text.is_none() && std::io::stdin().is_terminal() {
+                bail!(
+                    "no feedback given: write it as an argument, pipe it in (`-`), or use --file FILE"
+                );
+            }
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .context("cannot read the feedback from stdin")?;
+            Ok((text, "stdin"))
+        }
+        Some(t) => Ok((t.to_string(), "cli")),
+    }
+}
+
+fn add(a: AddArgs) -> anyhow::Result<u8> {
+    let (text, source) = match read_text(&a) {
+        Ok(t) => t,
+        Err(e) => return usage_error(e),
+    };
+    let intake = match Intake::new(&text, a.on.clone(), a.severity, source) {
+        Ok(i) => i,
+        Err(e) => return usage_error(e.into()),
+    };
+    let inbox = open(&a.store)?;
+    let id = inbox.add(&intake)?;
+    match a.store.format {
+        ReportFormat::Json => println!(
+            "{}",
+            serde_json::json!({"id": id, "state": State::Pending.name(), "repo": inbox.repo()})
+        ),
+        ReportFormat::Text => {
+            println!("feedback {id} recorded (pending) for {}", inbox.repo());
+            println!("next: slopguard feedback triage {id}");
+        }
+    }
+    Ok(crate::EXIT_OK)
+}
+
+fn usage_error(e: anyhow::Error) -> anyhow::Result<u8> {
+    eprintln!("slopguard: error: {e:#}");
+    Ok(crate::EXIT_ERROR)
+}
+
+fn list(a: ListArgs) -> anyhow::Result<u8> {
+    let state = match a.state.as_deref().map(|s| (s, State::parse(s))) {
+        Some((s, None)) => {
+            let names: Vec<&str> = State::ALL.iter().map(|s| s.name()).collect();
+            return usage_error(anyhow::anyhow!(
+                "`{s}` is not a state: use one of {}",
+                names.join(", ")
+            ));
+        }
+        Some((_, state)) => state,
+        None => None,
+    };
+    let inbox = open(&a.store)?;
+    let rows = inbox.list(state, a.limit)?;
+    match a.store.format {
+        ReportFormat::Json => println!("{}", serde_json::to_string_pretty(&rows)?),
+        ReportFormat::Text => {
+            if rows.is_empty() {
+                println!("no feedback for {}", inbox.repo());
+            }
+            for r in &rows {
+                let text = Intake::from_row(r).map(|i| i.text).unwrap_or_default();
+                let first = text.lines().next().unwrap_or("");
+                println!("{:>5}  {:<17}  {}", r.id, r.state, first);
+            }
+        }
+    }
+    Ok(crate::EXIT_OK)
+}
+
+fn show(a: ShowArgs) -> anyhow::Result<u8> {
+    let inbox = open(&a.store)?;
+    let row = inbox.get(a.id)?;
+    let history = inbox.history(a.id)?;
+    match a.store.format {
+        ReportFormat::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({"item": row, "history": history}))?
+        ),
+        ReportFormat::Text => {
+            let intake = Intake::from_row(&row);
+            println!("feedback {} ({})", row.id, row.state);
+            if let Some(i) = &intake {
+                println!("severity: {:?}; from: {}", i.severity, i.source);
+                if let Some(on) = &i.on {
+                    println!("on: {on}");
+                }
+                println!();
+                for l in i.text.lines() {
+                    println!("> {l}");
+                }
+            }
+            if let Some(t) = row.detail.get("triage") {
+                println!();
+                println!("triage: {}", serde_json::to_string(t)?);
+            }
+            if let Some(l) = row.detail.get("localisation") {
+                println!("localisation: {}", serde_json::to_string(l)?);
+            }
+            println!();
+            for h in &history {
+                println!("{} -> {}: {}", h.from, h.to, h.note);
+            }
+        }
+    }
+    Ok(crate::EXIT_OK)
+}
+
+fn triage_item(a: TriageArgs) -> anyhow::Result<u8> {
+    let inbox = open(&a.store)?;
+    let row = inbox.get(a.id)?;
+    if row.state != State::Pending.name() {
+        return usage_error(anyhow::anyhow!(
+            "feedback {} is {}, not pending: it was triaged already (`slopguard feedback show {}`)",
+            row.id,
+            row.state,
+            row.id
+        ));
+    }
+    let Some(intake) = Intake::from_row(&row) else {
+        bail!("feedback {} is not review feedback", row.id);
+    };
+    let loc = localise::localise(inbox.root(), &intake.text, intake.on.as_deref());
+    let mut cfg = a.llm.config();
+    // A malformed triage is sent back once, then refused.
+    cfg.correction_turns = 1;
+    let url = cfg.role(Role::Reviewer).base_url.clone();
+    let client = BlockingClient::new(cfg)?;
+    let root = inbox.root().to_path_buf();
+    let exists = move |p: &str| is_repo_file(&root, p);
+    let t = match triage::triage(&client, &intake, &loc, &exists) {
+        Ok(t) => t,
+        Err(triage::TriageError::Model(e)) if e.is_unreachable() => {
+            eprintln!("slopguard: error: {}", endpoint_help(&url, &e.to_string()));
+            return Ok(crate::EXIT_ERROR);
+        }
+        Err(e) => {
+            eprintln!(
+                "slopguard: error: {e}\nfeedback {} stays pending; run the triage again, or with another model (--model)",
+                row.id
+            );
+            return Ok(crate::EXIT_BLOCKED);
+        }
+    };
+    let to = if t.escalated {
+        State::Escalated
+    } else {
+        State::Triaged
+    };
+    let note = triage_note(&t);
+    let detail = serde_json::json!({"triage": t, "localisation": loc});
+    inbox.transition(&row, to, &note, detail)?;
+    report_triage(&a.store.format, row.id, to, &t, &loc)?;
+    Ok(crate::EXIT_OK)
+}
+
+fn triage_note(t: &Triage) -> String {
+    let class = serde_json::to_value(t.class)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default();
+    let mut note = format!("{class}, confidence {}", t.confidence);
+    if t.escalated {
+        note.push_str(": escalated to a person");
+    }
+    note
+}
+
+fn report_triage(
+    format: &ReportFormat,
+    id: i64,
+    to: State,
+    t: &Triage,
+    loc: &Localisation,
+) -> anyhow::Result<()> {
+    match format {
+        ReportFormat::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(
+                &serde_json::json!({"id": id, "state": to.name(), "triage": t, "localisation": loc})
+            )?
+        ),
+        ReportFormat::Text => {
+            println!("feedback {id}: {} ({})", to.name(), triage_note(t));
+            println!("root cause: {}", t.root_cause);
+            if !t.files.is_empty() {
+                println!("files (model): {}", t.files.join(", "));
+            }
+            for f in &loc.files {
+                println!("located: {} ({})", f.path, f.why.join("; "));
+            }
+            for n in t.notes.iter().chain(&loc.dropped) {
+                println!("note: {n}");
+            }
+        }
+    }
+    Ok(())
+}
+
+fn is_repo_file(root: &Path, p: &str) -> bool {
+    let rel = Path::new(p);
+    !rel.is_absolute() && !p.split('/').any(|c| c == "..") && root.join(rel).is_file()
+}
