@@ -3,7 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use slopguard_store::{FeedbackRow, FeedbackTransition, FeedbackTransitionRow, Store};
+use slopguard_store::{
+    FeedbackRow, FeedbackTransition, FeedbackTransitionRow, NewObservation, Store,
+};
 
 use super::{Intake, State};
 use crate::plan::memory;
@@ -113,6 +115,12 @@ impl Inbox {
     /// Every transition of item `id`, oldest first.
     pub fn history(&self, id: i64) -> Result<Vec<FeedbackTransitionRow>, InboxError> {
         Ok(self.rt.block_on(self.store.feedback_history(id))?)
+    }
+
+    /// Records an observation (a verified fix's symptom, class and files, for the failure
+    /// memory); its id.
+    pub fn observe(&self, obs: &NewObservation) -> Result<i64, InboxError> {
+        Ok(self.rt.block_on(self.store.record_observation(obs))?)
     }
 
     /// Moves `row` to `to` with `note`, replacing its detail; refused when the loop does not

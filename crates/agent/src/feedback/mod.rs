@@ -13,6 +13,7 @@
 //!   pasted into the text, identifiers and quoted strings searched in the repository; files
 //!   that do not exist are dropped with a note.
 
+pub mod fix;
 pub mod inbox;
 pub mod localise;
 pub mod triage;

@@ -209,6 +209,20 @@ pub const GATES: &[Gate] = &[
               one that fixes every target lands at once; otherwise the one that fixed the most.\n",
     },
     Gate {
+        slug: "regression-proof",
+        code: None,
+        phase: Phase::Dynamic,
+        summary: "with `feedback fix`: the patch's own test must fail without the fix and pass with it",
+        mode: FailureMode::TestRegression,
+        event: "worker.regression_proof.refused",
+        doc: "# regression-proof (feedback fixes)\n\nOn for `slopguard feedback fix`, off for `run`. \
+              After the build and the whole suite passed with the candidate, its code files are put \
+              back as they were (its test files kept) and the tests run again: the candidate's new \
+              tests must fail there. Refused: a change with no test file (no test), a test that \
+              passes without the fix (pass-on-both: it does not exercise the bug), a test that \
+              fails with the fix too (fail-on-both: the fix does not fix it).\n",
+    },
+    Gate {
         slug: "failure-memory",
         code: Some("G9"),
         phase: Phase::Plan,

@@ -21,6 +21,7 @@ use crate::plan::pipeline::{self, PlanError, PlanRequest};
 use crate::plan::post::{Scope, is_about_failing_tests};
 use crate::plan::{Plan, Subtask, load_plan_file, memory};
 use crate::run::candidates::{self, Reached};
+use crate::run::proof;
 use crate::run::summary::*;
 use crate::state::{self, Baseline, RepoLock, RunState, STATE_VERSION};
 use crate::trace::{Trace, TraceEvent, now_ms};
@@ -88,6 +89,9 @@ pub struct RunOptions {
     pub run_budget: Option<Duration>,
     /// The model-backed gates to run (slugs of [`gates::MODEL_GATES`]); none by default.
     pub model_gates: Vec<String>,
+    /// Land a patch only with its own regression test, failing without the fix and passing
+    /// with it (the `regression-proof` gate; `slopguard feedback fix`).
+    pub regression_proof: bool,
 }
 
 impl Default for RunOptions {
@@ -116,6 +120,7 @@ impl Default for RunOptions {
             subtask_budget: Duration::from_secs(600),
             run_budget: None,
             model_gates: Vec::new(),
+            regression_proof: false,
         }
     }
 }
@@ -1407,6 +1412,18 @@ fn evaluate_survivors(
             work.rejections.push(refused);
             continue;
         }
+        if cx.opts.regression_proof && proof::test_files(&applied.change).is_empty() {
+            let r = refuse_proof(
+                cx,
+                run,
+                attempt,
+                applied,
+                &proof::Proof::NoTest,
+                &mut work.activity,
+            );
+            work.rejections.push(r);
+            continue;
+        }
         let (written, dynr) =
             match judge_dynamically(cx, run, attempt, applied, &mut work.activity)? {
                 Ok(v) => v,
@@ -1419,6 +1436,17 @@ fn evaluate_survivors(
         work.tool += dynr.elapsed;
         let fixed = fixed_targets(&run.targets, dynr.tests.as_ref());
         if run.targets.is_empty() || dynr.tests.is_none() || fixed == run.targets.len() {
+            if cx.opts.regression_proof {
+                let t = Instant::now();
+                let found = prove_candidate(cx, run, applied)?;
+                work.tool += t.elapsed();
+                if !matches!(found, proof::Proof::Proven(_)) {
+                    written.revert()?;
+                    let r = refuse_proof(cx, run, attempt, applied, &found, &mut work.activity);
+                    work.rejections.push(r);
+                    continue;
+                }
+            }
             return Ok(Some((i, written, dynr)));
         }
         written.revert()?;
@@ -1461,6 +1489,52 @@ fn fixed_targets(
 /// Runs the enabled model-backed gates on a candidate the static guards passed; the first that
 /// refuses it rejects it. A critic whose call fails lets the candidate through (the trace says
 /// so); an endpoint that does not answer stops the run, resumable, as for the worker.
+/// Runs the regression proof of a candidate written in the worktree (its tests passed).
+fn prove_candidate(
+    cx: &Ctx<'_>,
+    run: &SubtaskRun,
+    applied: &worker::AppliedReply,
+) -> Result<proof::Proof, RunError> {
+    let base = cx.state.baseline.clone().unwrap_or_default();
+    let found = proof::prove(
+        &cx.worktree,
+        &applied.change,
+        &base,
+        cx.opts.dynamic.test_timeout,
+    )?;
+    if let proof::Proof::Proven(ids) = &found {
+        cx.emit(
+            "execution",
+            "worker.regression_proof.proven",
+            json!({"subtask_id": run.id, "fails_without_fix": ids,
+                   "test_files": proof::test_files(&applied.change)}),
+        );
+    }
+    Ok(found)
+}
+
+/// Records a refused regression proof and returns its feedback.
+fn refuse_proof(
+    cx: &Ctx<'_>,
+    run: &mut SubtaskRun,
+    attempt: u32,
+    applied: &worker::AppliedReply,
+    found: &proof::Proof,
+    activity: &mut Vec<GuardActivity>,
+) -> Refused {
+    let message = proof::feedback(found, &applied.change).unwrap_or_default();
+    let rejection = gates::Rejection::message(proof::SLUG, Phase::Dynamic, message.clone());
+    record_rejections(cx, run, attempt, activity, &[rejection]);
+    Refused {
+        reached: Reached::Tests,
+        feedback: format!(
+            "{}\n- [{}] {message}",
+            candidates::describe_change(&applied.change),
+            proof::SLUG
+        ),
+    }
+}
+
 fn review_candidate(
     cx: &mut Ctx<'_>,
     client: &BlockingClient,
@@ -1701,11 +1775,22 @@ fn judge_dynamically(
             },
         });
     }
+    let fail_on_both = cx
+        .opts
+        .regression_proof
+        .then(|| {
+            let base = cx.state.baseline.as_ref()?;
+            proof::fail_on_both(&applied.change, base, dynr.tests.as_ref()?)
+        })
+        .flatten();
     let blocks: Vec<gates::Rejection> = dynr
         .verdicts
         .iter()
-        .filter_map(|(g, _, v)| match v {
-            Verdict::Block(m) => Some(gates::Rejection::message(g, Phase::Dynamic, m.clone())),
+        .filter_map(|(g, _, v)| match (v, &fail_on_both) {
+            (Verdict::Block(_), Some(m)) if *g == "test-regression" => Some(
+                gates::Rejection::message(proof::SLUG, Phase::Dynamic, m.clone()),
+            ),
+            (Verdict::Block(m), _) => Some(gates::Rejection::message(g, Phase::Dynamic, m.clone())),
             _ => None,
         })
         .collect();
@@ -1715,6 +1800,11 @@ fn judge_dynamically(
     }
     written.revert()?;
     run.dynamic_failed_before = true;
+    let findings = match &fail_on_both {
+        // The gate that names the problem speaks, not G8's "you broke a passing test".
+        Some(m) => format!("- [{}] {m}\n", proof::SLUG),
+        None => dynr.feedback(),
+    };
     cx.emit(
         "execution",
         "worker.revert",
@@ -1724,9 +1814,8 @@ fn judge_dynamically(
         Refused {
             reached: Reached::DynamicGates,
             feedback: format!(
-                "{}\n{}",
-                candidates::describe_change(&applied.change),
-                dynr.feedback()
+                "{}\n{findings}",
+                candidates::describe_change(&applied.change)
             ),
         },
         dynr.elapsed,

@@ -10,6 +10,7 @@ pub use summary::{
 
 pub mod candidates;
 pub mod exec;
+pub mod proof;
 
 pub use exec::{
     NoProgress, PlanSource, Progress, ProgressEvent, RunError, RunOptions, execute, summarize,

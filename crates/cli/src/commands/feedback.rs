@@ -37,6 +37,77 @@ pub enum FeedbackCommand {
     /// Triage a pending item: localise it in the repository (no model), then ask the reviewer
     /// model for a fix class, root cause, files and confidence; below 60 it is escalated.
     Triage(TriageArgs),
+    /// Plan and write the fix of a triaged item on `slopguard/fix/<id>`, with a regression
+    /// test that must fail without the fix and pass with it (large jobs wait for `approve`).
+    Fix(FixArgs),
+    /// Approve a large fix waiting for approval (then run `feedback fix` again).
+    Approve(DecideArgs),
+    /// Reject an item (waiting for approval, triaged or escalated).
+    Reject(DecideArgs),
+    /// Run the item's regression test on a merged revision: green -> verified (and remembered
+    /// in the failure memory), red -> reopened, exit 1.
+    Verify(VerifyArgs),
+}
+
+/// `slopguard feedback fix`.
+#[derive(Debug, clap::Args)]
+pub struct FixArgs {
+    /// The item's id.
+    pub id: i64,
+
+    #[command(flatten)]
+    pub llm: LlmArgs,
+
+    /// Attempts of the fix subtask.
+    #[arg(long, default_value_t = 3)]
+    pub max_attempts: u32,
+
+    /// Candidates per attempt: a number, or `auto`.
+    #[arg(long, default_value = "auto")]
+    pub candidates: slopguard_agent::run::candidates::CandidateCount,
+
+    /// Build and test timeout in seconds.
+    #[arg(long, default_value_t = 300)]
+    pub timeout: u64,
+
+    /// Wall budget of the fix in seconds.
+    #[arg(long, default_value_t = 600)]
+    pub budget: u64,
+
+    /// No progress output on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+/// `slopguard feedback approve|reject`.
+#[derive(Debug, clap::Args)]
+pub struct DecideArgs {
+    /// The item's id.
+    pub id: i64,
+
+    /// Why (kept with the transition).
+    #[arg(long, default_value = "")]
+    pub note: String,
+
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+/// `slopguard feedback verify`.
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// The item's id.
+    pub id: i64,
+
+    /// The merged revision to check (default: HEAD of the repository).
+    #[arg(long, default_value = "HEAD")]
+    pub rev: String,
+
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
 /// Where the items are kept.
@@ -123,10 +194,14 @@ pub fn run(args: FeedbackArgs, _global: &crate::Global) -> anyhow::Result<u8> {
         FeedbackCommand::List(a) => list(a),
         FeedbackCommand::Show(a) => show(a),
         FeedbackCommand::Triage(a) => triage_item(a),
+        FeedbackCommand::Fix(a) => super::feedback_fix::fix(a),
+        FeedbackCommand::Approve(a) => super::feedback_fix::decide(a, true),
+        FeedbackCommand::Reject(a) => super::feedback_fix::decide(a, false),
+        FeedbackCommand::Verify(a) => super::feedback_fix::verify(a),
     }
 }
 
-fn open(args: &StoreArgs) -> anyhow::Result<Inbox> {
+pub(crate) fn open(args: &StoreArgs) -> anyhow::Result<Inbox> {
     Ok(Inbox::open(args.db.as_deref(), &args.repo)?)
 }
 
@@ -177,7 +252,7 @@ fn add(a: AddArgs) -> anyhow::Result<u8> {
     Ok(crate::EXIT_OK)
 }
 
-fn usage_error(e: anyhow::Error) -> anyhow::Result<u8> {
+pub(crate) fn usage_error(e: anyhow::Error) -> anyhow::Result<u8> {
     eprintln!("slopguard: error: {e:#}");
     Ok(crate::EXIT_ERROR)
 }

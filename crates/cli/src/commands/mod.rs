@@ -6,6 +6,7 @@ pub mod check;
 pub mod common;
 pub mod doctor;
 pub mod feedback;
+pub mod feedback_fix;
 pub mod guards;
 pub mod hook;
 pub mod plan;

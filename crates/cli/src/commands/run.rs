@@ -134,6 +134,22 @@ pub struct RunArgs {
     pub format: RunFormat,
 }
 
+/// Executes a run with the terminal view (a bar on a terminal, plain lines and a heartbeat
+/// otherwise; nothing when `quiet`; no bar when `json` is printed on stdout).
+pub(crate) fn execute_with_progress(
+    opts: &RunOptions,
+    quiet: bool,
+    json: bool,
+) -> Result<slopguard_agent::run::RunSummary, slopguard_agent::run::RunError> {
+    let mut view = TermView::new(quiet || json);
+    view.lines = !quiet;
+    let heartbeat = (view.lines && view.bar.is_hidden()).then(|| view.plain.heartbeat());
+    let result = execute(opts, &view);
+    drop(heartbeat);
+    view.bar.finish_and_clear();
+    result
+}
+
 /// Terminal view: phase, subtask i/n, attempt, guards passed/failed.
 struct TermView {
     bar: ProgressBar,
@@ -317,13 +333,9 @@ pub fn run(args: RunArgs, global: &crate::Global) -> anyhow::Result<u8> {
         } else {
             Vec::new()
         },
+        regression_proof: false,
     };
-    let mut view = TermView::new(args.quiet || args.format == RunFormat::Json);
-    view.lines = !args.quiet;
-    let heartbeat = (view.lines && view.bar.is_hidden()).then(|| view.plain.heartbeat());
-    let result = execute(&opts, &view);
-    drop(heartbeat);
-    view.bar.finish_and_clear();
+    let result = execute_with_progress(&opts, args.quiet, args.format == RunFormat::Json);
     let summary = match result {
         Ok(s) => s,
         Err(e) => {

@@ -1,0 +1,228 @@
+//! The regression-proof gate: a fix lands only with a test that fails without it and passes
+//! with it, both run for real.
+//!
+//! Used by `slopguard feedback fix` (the self-correction loop's hard rule: no pull request
+//! without such a test), off for `slopguard run`. For a candidate that passed the dynamic gates
+//! (build and the whole suite, with its new test, green), the code files of the change are put
+//! back as they were, the test files kept, and the tests run again: the candidate's new tests
+//! must fail there. Three ways to be refused, each with feedback for the next attempt:
+//! - **no test**: the change touches no test file;
+//! - **pass-on-both**: the new test passes without the fix too, so it does not exercise the
+//!   bug;
+//! - **fail-on-both**: the new test fails with the fix as well, so the fix does not fix it
+//!   (found from the dynamic gates' run: the only newly failing tests are the candidate's own).
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use slopguard_change::{ChangeSet, FileChange, MemTree};
+
+use crate::analysis::is_test_file;
+use crate::analysis::runners::TestOutcome;
+use crate::dynamic::{self, WriteError};
+use crate::state::Baseline;
+
+/// The gate's slug (trace, summary, `slopguard guards`).
+pub const SLUG: &str = "regression-proof";
+
+/// What the proof found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Proof {
+    /// The new tests fail without the fix: these ids.
+    Proven(Vec<String>),
+    /// The change has no test file.
+    NoTest,
+    /// Without the fix, the tests pass all the same.
+    PassOnBoth,
+}
+
+/// The test files a change creates or modifies.
+pub fn test_files(change: &ChangeSet) -> Vec<String> {
+    change
+        .changes
+        .iter()
+        .filter(|c| c.after.is_some() && is_test_file(&c.path))
+        .map(|c| c.path.clone())
+        .collect()
+}
+
+/// Failing tests of `now` that were not failing at the baseline and belong to `files` (by the
+/// runner's file, or by the file's stem in the id).
+pub fn new_failures_in(base: &Baseline, now: &TestOutcome, files: &[String]) -> Vec<String> {
+    now.failing
+        .iter()
+        .filter(|f| !base.failing.contains(&f.id))
+        .filter(|f| {
+            files.iter().any(|file| {
+                f.file.as_deref() == Some(file.as_str())
+                    || f.id.contains(file.as_str())
+                    || stem(file).is_some_and(|s| f.id.contains(s))
+            })
+        })
+        .map(|f| f.id.clone())
+        .collect()
+}
+
+fn stem(path: &str) -> Option<&str> {
+    let name = path.rsplit('/').next()?;
+    let stem = name.split('.').next()?;
+    (stem.len() >= 4).then_some(stem)
+}
+
+/// Fail-on-both, read from the dynamic gates' run of the candidate: every newly failing test is
+/// one of the candidate's own test files'. The feedback for the model, or `None`.
+pub fn fail_on_both(change: &ChangeSet, base: &Baseline, now: &TestOutcome) -> Option<String> {
+    let files = test_files(change);
+    if files.is_empty() {
+        return None;
+    }
+    let newly: Vec<&str> = now
+        .failing
+        .iter()
+        .filter(|f| !base.failing.contains(&f.id))
+        .map(|f| f.id.as_str())
+        .collect();
+    let own = new_failures_in(base, now, &files);
+    (!newly.is_empty() && own.len() == newly.len()).then(|| {
+        format!(
+            "fail-on-both: your regression test fails with your fix too ({}), so the fix does not \
+             fix what the test checks. Fix the code so the test passes (or correct the test if it \
+             expects the wrong value).",
+            own.join(", ")
+        )
+    })
+}
+
+/// Runs the tests in `root` (where the candidate is written) with the candidate's code files
+/// put back as they were and its test files kept, then writes the candidate back.
+pub fn prove(
+    root: &Path,
+    change: &ChangeSet,
+    base: &Baseline,
+    timeout: Duration,
+) -> Result<Proof, WriteError> {
+    let files = test_files(change);
+    if files.is_empty() {
+        return Ok(Proof::NoTest);
+    }
+    let undo: Vec<FileChange> = change
+        .changes
+        .iter()
+        .filter(|c| !is_test_file(&c.path))
+        .map(undo_of)
+        .collect();
+    let without_fix = ChangeSet::new(Arc::new(MemTree::default()), undo, "without the fix");
+    let written = dynamic::write_change(root, &without_fix)?;
+    let outcome = dynamic::run_tests(root, timeout);
+    written.revert()?;
+    let failing = new_failures_in(base, &outcome, &files);
+    Ok(if failing.is_empty() {
+        Proof::PassOnBoth
+    } else {
+        Proof::Proven(failing)
+    })
+}
+
+/// The change that takes `c`'s file back to how it was before `c`.
+fn undo_of(c: &FileChange) -> FileChange {
+    match (&c.before, &c.after) {
+        (Some(before), Some(after)) => {
+            FileChange::modify(c.path.clone(), after.clone(), before.clone())
+        }
+        (None, Some(after)) => FileChange::delete(c.path.clone(), after.clone()),
+        (Some(before), None) => FileChange::create(c.path.clone(), before.clone()),
+        (None, None) => FileChange::create(c.path.clone(), Vec::new()),
+    }
+}
+
+/// The feedback for a refused proof.
+pub fn feedback(proof: &Proof, change: &ChangeSet) -> Option<String> {
+    match proof {
+        Proof::Proven(_) => None,
+        Proof::NoTest => Some(
+            "no regression test: the change touches no test file. Add a test in the \
+             repository's test framework that fails before your fix and passes after it."
+                .into(),
+        ),
+        Proof::PassOnBoth => Some(format!(
+            "pass-on-both: your test in {} passes without your fix too, so it does not exercise \
+             the bug. Make the test check the exact behaviour the feedback says is wrong.",
+            test_files(change).join(", ")
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::FailingTest;
+
+    fn change() -> ChangeSet {
+        ChangeSet::new(
+            Arc::new(MemTree::default()),
+            vec![
+                FileChange::modify("calc/stats.py", "a", "b"),
+                FileChange::modify("tests/test_stats.py", "t", "t2"),
+            ],
+            "t",
+        )
+    }
+
+    fn failing(ids: &[(&str, Option<&str>)]) -> TestOutcome {
+        TestOutcome {
+            ran: true,
+            failing: ids
+                .iter()
+                .map(|(id, file)| FailingTest {
+                    id: id.to_string(),
+                    file: file.map(str::to_string),
+                })
+                .collect(),
+            ..TestOutcome::default()
+        }
+    }
+
+    #[test]
+    fn only_the_candidates_own_new_failures_count() {
+        let base = Baseline {
+            failing: ["tests/test_other.py::test_old".to_string()].into(),
+            ..Baseline::default()
+        };
+        let files = test_files(&change());
+        assert_eq!(files, vec!["tests/test_stats.py".to_string()]);
+        let now = failing(&[
+            ("tests/test_other.py::test_old", None),
+            ("tests/test_stats.py::test_average_of_two", None),
+            ("test_spread", Some("tests/test_stats.py")),
+            ("tests/test_report.py::test_x", None),
+        ]);
+        assert_eq!(
+            new_failures_in(&base, &now, &files),
+            vec![
+                "tests/test_stats.py::test_average_of_two".to_string(),
+                "test_spread".to_string()
+            ]
+        );
+        // Another file's test broke too: that is a regression, not fail-on-both.
+        assert_eq!(fail_on_both(&change(), &base, &now), None);
+        let own_only = failing(&[("tests/test_stats.py::test_average_of_two", None)]);
+        let msg = fail_on_both(&change(), &base, &own_only).expect("fail-on-both");
+        assert!(msg.starts_with("fail-on-both"), "{msg}");
+    }
+
+    #[test]
+    fn feedback_names_each_refusal() {
+        assert!(feedback(&Proof::Proven(vec!["t".into()]), &change()).is_none());
+        assert!(
+            feedback(&Proof::NoTest, &change())
+                .unwrap()
+                .starts_with("no regression test")
+        );
+        assert!(
+            feedback(&Proof::PassOnBoth, &change())
+                .unwrap()
+                .contains("tests/test_stats.py")
+        );
+    }
+}

@@ -1,0 +1,356 @@
+//! `slopguard feedback fix|approve|reject|verify`: the steps after triage.
+
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::Context;
+use slopguard_agent::dynamic::DynamicOptions;
+use slopguard_agent::feedback::fix::{self, FixPlan, LandedFix};
+use slopguard_agent::feedback::inbox::Inbox;
+use slopguard_agent::feedback::localise::Localisation;
+use slopguard_agent::feedback::triage::Triage;
+use slopguard_agent::feedback::{Intake, State};
+use slopguard_agent::run::{PlanSource, RunOptions, RunSummary};
+use slopguard_store::{FeedbackRow, NewObservation, Outcome};
+
+use super::common::ReportFormat;
+use super::feedback::{DecideArgs, FixArgs, VerifyArgs, open, usage_error};
+
+/// What the triage step left on the item.
+struct Triaged {
+    intake: Intake,
+    triage: Triage,
+    loc: Localisation,
+}
+
+fn triaged(row: &FeedbackRow) -> anyhow::Result<Triaged> {
+    let intake = Intake::from_row(row).context("not review feedback")?;
+    let triage: Triage =
+        serde_json::from_value(row.detail["triage"].clone()).with_context(|| {
+            format!(
+                "feedback {} has no triage: run `slopguard feedback triage {}` first",
+                row.id, row.id
+            )
+        })?;
+    let loc = serde_json::from_value(row.detail["localisation"].clone()).unwrap_or_default();
+    Ok(Triaged {
+        intake,
+        triage,
+        loc,
+    })
+}
+
+fn with(detail: &serde_json::Value, key: &str, value: serde_json::Value) -> serde_json::Value {
+    let mut d = detail.clone();
+    if !d.is_object() {
+        d = serde_json::json!({});
+    }
+    d[key] = value;
+    d
+}
+
+/// `slopguard feedback fix`.
+pub fn fix(a: FixArgs) -> anyhow::Result<u8> {
+    let inbox = open(&a.store)?;
+    let row = inbox.get(a.id)?;
+    let t = triaged(&row)?;
+    let plan: FixPlan = match State::parse(&row.state) {
+        Some(State::Triaged) => {
+            let plan = fix::plan_fix(inbox.root(), &t.intake, &t.triage, &t.loc);
+            let detail = with(&row.detail, "plan", serde_json::to_value(&plan)?);
+            if let Some(why) = &plan.needs_approval {
+                inbox.transition(&row, State::AwaitingApproval, why, detail)?;
+                println!(
+                    "feedback {}: awaiting-approval ({why}); approve it with `slopguard feedback approve {}`, then run `slopguard feedback fix {}` again",
+                    row.id, row.id, row.id
+                );
+                return Ok(crate::EXIT_OK);
+            }
+            inbox.transition(
+                &row,
+                State::InFix,
+                &format!("fixing on {}", branch(a.id)),
+                detail,
+            )?;
+            plan
+        }
+        // Approved, or a fix that was interrupted: go on with the stored plan.
+        Some(State::InFix) => serde_json::from_value(row.detail["plan"].clone())
+            .context("the item has no fix plan; reject it and add the feedback again")?,
+        Some(State::AwaitingApproval) => {
+            return usage_error(anyhow::anyhow!(
+                "feedback {} is waiting for approval: `slopguard feedback approve {}`",
+                row.id,
+                row.id
+            ));
+        }
+        _ => {
+            return usage_error(anyhow::anyhow!(
+                "feedback {} is {}; only triaged items are fixed",
+                row.id,
+                row.state
+            ));
+        }
+    };
+    let row = inbox.get(a.id)?;
+    discard_interrupted_branch(inbox.root(), a.id);
+    let opts = run_options(&a, &inbox, &t.intake, &plan);
+    let summary =
+        super::run::execute_with_progress(&opts, a.quiet, a.store.format == ReportFormat::Json);
+    let summary = match summary {
+        Ok(s) => s,
+        Err(e) => {
+            inbox.transition(
+                &row,
+                State::Triaged,
+                &format!("fix run stopped: {e}"),
+                row.detail.clone(),
+            )?;
+            eprintln!("slopguard: error: the fix run stopped: {e}");
+            return Ok(crate::EXIT_ERROR);
+        }
+    };
+    let Some(landed) = landed_fix(a.id, &t.intake, &plan, &summary)? else {
+        let why = summary
+            .failed()
+            .first()
+            .and_then(|s| s.error.clone())
+            .unwrap_or_else(|| {
+                "no candidate passed the guards and the regression proof".to_string()
+            });
+        inbox.transition(
+            &row,
+            State::Triaged,
+            &format!("no fix landed: {}", first_line(&why)),
+            row.detail.clone(),
+        )?;
+        eprintln!(
+            "feedback {}: no fix landed; it is triaged again.\n{why}",
+            a.id
+        );
+        return Ok(crate::EXIT_BLOCKED);
+    };
+    let detail = with(&row.detail, "fix", serde_json::to_value(&landed)?);
+    inbox.transition(
+        &row,
+        State::FixPrOpen,
+        &format!("fix {} on {}", short(&landed.commit), landed.branch),
+        detail,
+    )?;
+    match a.store.format {
+        ReportFormat::Json => println!(
+            "{}",
+            serde_json::json!({"id": a.id, "state": State::FixPrOpen.name(), "fix": landed})
+        ),
+        ReportFormat::Text => {
+            println!(
+                "feedback {}: fix-pr-open: {} on {}",
+                a.id,
+                short(&landed.commit),
+                landed.branch
+            );
+            for t in &landed.fails_without_fix {
+                println!("regression test: {t} (fails without the fix, passes with it)");
+            }
+            println!("PR body: {}", landed.pr_body);
+            println!("after the merge: slopguard feedback verify {}", a.id);
+        }
+    }
+    Ok(crate::EXIT_OK)
+}
+
+fn branch(id: i64) -> String {
+    format!("slopguard/fix/{id}")
+}
+
+fn short(commit: &str) -> &str {
+    &commit[..commit.len().min(10)]
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim()
+}
+
+/// A killed fix can leave its branch behind: it is ours (the item is in-fix), so it goes.
+fn discard_interrupted_branch(root: &Path, id: i64) {
+    let name = branch(id);
+    if slopguard_agent::git::branch_exists(root, &name) {
+        let _ = slopguard_agent::git::git(root, &["worktree", "prune"]);
+        let _ = slopguard_agent::git::git(root, &["branch", "-D", &name]);
+    }
+}
+
+fn run_options(a: &FixArgs, inbox: &Inbox, intake: &Intake, plan: &FixPlan) -> RunOptions {
+    RunOptions {
+        path: inbox.root().to_path_buf(),
+        branch: Some(branch(a.id)),
+        plan: PlanSource::Given(fix::run_plan(a.id, intake, plan)),
+        llm: a.llm.config(),
+        db: a.store.db.clone(),
+        max_attempts: a.max_attempts.max(1),
+        dynamic: DynamicOptions {
+            build_timeout: Duration::from_secs(a.timeout),
+            test_timeout: Duration::from_secs(a.timeout),
+            ..DynamicOptions::default()
+        },
+        analysis_toolchain: false,
+        measure_after: false,
+        candidates: a.candidates,
+        subtask_budget: Duration::from_secs(a.budget.max(1)),
+        regression_proof: true,
+        ..RunOptions::default()
+    }
+}
+
+/// The landed fix of a run, with its PR body written beside the run's files.
+fn landed_fix(
+    id: i64,
+    intake: &Intake,
+    plan: &FixPlan,
+    summary: &RunSummary,
+) -> anyhow::Result<Option<LandedFix>> {
+    let Some(st) = summary.subtasks().find(|s| s.commit.is_some()) else {
+        return Ok(None);
+    };
+    let test_files: Vec<String> = st
+        .touched_files
+        .iter()
+        .filter(|f| slopguard_agent::analysis::is_test_file(f))
+        .cloned()
+        .collect();
+    let trace = Path::new(&summary.trace_path);
+    let run_dir = trace.parent().unwrap_or(Path::new("."));
+    let mut landed = LandedFix {
+        branch: summary.branch.clone(),
+        commit: st.commit.clone().unwrap_or_default(),
+        test_files,
+        fails_without_fix: proven_tests(trace),
+        pr_body: run_dir.join("FIX-PR.md").display().to_string(),
+    };
+    let body = fix::pr_body(id, intake, plan, &landed);
+    std::fs::write(&landed.pr_body, body)
+        .with_context(|| format!("cannot write {}", landed.pr_body))?;
+    landed.pr_body = run_dir.join("FIX-PR.md").display().to_string();
+    Ok(Some(landed))
+}
+
+/// The tests the regression proof saw fail without the fix (its last event in the trace).
+fn proven_tests(trace: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(trace).unwrap_or_default();
+    text.lines()
+        .rev()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|e| e["event"] == "worker.regression_proof.proven")
+        .and_then(|e| serde_json::from_value(e["data"]["fails_without_fix"].clone()).ok())
+        .unwrap_or_default()
+}
+
+/// `slopguard feedback approve|reject`.
+pub fn decide(a: DecideArgs, approve: bool) -> anyhow::Result<u8> {
+    let inbox = open(&a.store)?;
+    let row = inbox.get(a.id)?;
+    let to = if approve {
+        State::InFix
+    } else {
+        State::Rejected
+    };
+    let note = match (approve, a.note.trim()) {
+        (true, "") => "approved".to_string(),
+        (false, "") => "rejected".to_string(),
+        (_, n) => n.to_string(),
+    };
+    if approve && row.state != State::AwaitingApproval.name() {
+        return usage_error(anyhow::anyhow!(
+            "feedback {} is {}; only items awaiting approval are approved",
+            row.id,
+            row.state
+        ));
+    }
+    if let Err(e) = inbox.transition(&row, to, &note, row.detail.clone()) {
+        return usage_error(e.into());
+    }
+    println!("feedback {}: {}", a.id, to.name());
+    if approve {
+        println!("next: slopguard feedback fix {}", a.id);
+    }
+    Ok(crate::EXIT_OK)
+}
+
+/// `slopguard feedback verify`.
+pub fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
+    let inbox = open(&a.store)?;
+    let row = inbox.get(a.id)?;
+    if row.state != State::FixPrOpen.name() {
+        return usage_error(anyhow::anyhow!(
+            "feedback {} is {}; only items with a fix (fix-pr-open) are verified",
+            row.id,
+            row.state
+        ));
+    }
+    let landed: LandedFix =
+        serde_json::from_value(row.detail["fix"].clone()).context("the item records no fix")?;
+    let v = match fix::verify(inbox.root(), &a.rev, &landed) {
+        Ok(v) => v,
+        Err(e) => return usage_error(anyhow::anyhow!("cannot check out {}: {e}", a.rev)),
+    };
+    let detail = with(&row.detail, "verification", serde_json::to_value(&v)?);
+    if !v.green {
+        inbox.transition(&row, State::Reopened, &v.problems.join("; "), detail)?;
+        eprintln!(
+            "slopguard: REOPENED feedback {}: its regression test is red on {}:",
+            a.id,
+            short(&v.rev)
+        );
+        for p in &v.problems {
+            eprintln!("  - {p}");
+        }
+        return Ok(crate::EXIT_BLOCKED);
+    }
+    remember(&inbox, &row, &landed)?;
+    inbox.transition(
+        &row,
+        State::Verified,
+        &format!("green on {}", short(&v.rev)),
+        detail,
+    )?;
+    println!(
+        "feedback {}: verified on {} ({} green); remembered in the failure memory",
+        a.id,
+        short(&v.rev),
+        landed.test_files.join(", ")
+    );
+    Ok(crate::EXIT_OK)
+}
+
+/// The symptom, fix class and files of a verified fix, as an observation the failure memory
+/// and the planner read.
+fn remember(inbox: &Inbox, row: &FeedbackRow, landed: &LandedFix) -> anyhow::Result<()> {
+    let t = triaged(row)?;
+    let plan: Option<FixPlan> = serde_json::from_value(row.detail["plan"].clone()).ok();
+    let mut files = plan.map(|p| p.files).unwrap_or_default();
+    files.extend(landed.test_files.iter().cloned());
+    inbox.observe(&NewObservation {
+        repo: inbox.repo().to_string(),
+        run_id: format!("feedback-{}", row.id),
+        agent: "slopguard-feedback".into(),
+        subtask_id: None,
+        model: None,
+        branch: Some(landed.branch.clone()),
+        commit_sha: Some(landed.commit.clone()),
+        outcome: Outcome::Success,
+        touched_files: files,
+        failure_modes: Vec::new(),
+        confidence: Some(f64::from(t.triage.confidence) / 100.0),
+        extra: Some(serde_json::json!({
+            "feedback_id": row.id,
+            "symptom": t.intake.text,
+            "fix_class": t.triage.class,
+            "regression_tests": landed.fails_without_fix,
+        })),
+        ts_ms: None,
+    })?;
+    Ok(())
+}
