@@ -343,3 +343,55 @@ fn a_large_job_waits_for_approval() {
     let out = s.cmd(&["approve", &id.to_string()]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn a_fix_killed_midway_is_resumed_from_its_state() {
+    if python_missing() {
+        return;
+    }
+    let s = Sample::new();
+    let id = s.triaged("average() divides by n-1", TRIAGE_BUG);
+    // The model takes 30 s to answer: the fix is killed while it waits.
+    let server = ScriptedServer::start(Script::new().delayed(30_000, "too late")).unwrap();
+    let url = server.url();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("slopguard"))
+        .args([
+            "feedback",
+            "fix",
+            &id.to_string(),
+            "--candidates",
+            "1",
+            "--quiet",
+        ])
+        .args(["--llm-url", &url, "--model", "scripted-model"])
+        .arg("--repo")
+        .arg(s.repo())
+        .args(["--db", &s.db])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while server.chat_requests().is_empty() {
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "the fix never asked the model"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    assert_eq!(s.show(id)["item"]["state"], "in-fix");
+    let good = reply(FIXED_STATS, &tests_with_average("2"));
+    let (code, out, err) = s.with_model(
+        &["resume", &id.to_string(), "--candidates", "1", "--quiet"],
+        &[&good],
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert_eq!(s.show(id)["item"]["state"], "fix-pr-open");
+    let changed = git(
+        &s.repo(),
+        &["diff", "--name-only", "main", "slopguard/fix/1"],
+    );
+    assert_eq!(changed.lines().count(), 2, "{changed}");
+}

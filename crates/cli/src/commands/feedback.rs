@@ -47,6 +47,9 @@ pub enum FeedbackCommand {
     /// Run the item's regression test on a merged revision: green -> verified (and remembered
     /// in the failure memory), red -> reopened, exit 1.
     Verify(VerifyArgs),
+    /// Continue an item from the state it is in (after a crash, a kill or a reopen): triage a
+    /// pending item, fix a triaged or in-fix one, say what a waiting one waits for.
+    Resume(FixArgs),
 }
 
 /// `slopguard feedback fix`.
@@ -198,6 +201,7 @@ pub fn run(args: FeedbackArgs, _global: &crate::Global) -> anyhow::Result<u8> {
         FeedbackCommand::Approve(a) => super::feedback_fix::decide(a, true),
         FeedbackCommand::Reject(a) => super::feedback_fix::decide(a, false),
         FeedbackCommand::Verify(a) => super::feedback_fix::verify(a),
+        FeedbackCommand::Resume(a) => resume(a),
     }
 }
 
@@ -323,6 +327,46 @@ fn show(a: ShowArgs) -> anyhow::Result<u8> {
         }
     }
     Ok(crate::EXIT_OK)
+}
+
+fn resume(a: FixArgs) -> anyhow::Result<u8> {
+    let row = open(&a.store)?.get(a.id)?;
+    match State::parse(&row.state) {
+        Some(State::Pending) => triage_item(TriageArgs {
+            id: a.id,
+            llm: a.llm,
+            store: a.store,
+        }),
+        Some(State::Triaged | State::InFix) => super::feedback_fix::fix(a),
+        Some(State::Reopened) => {
+            let inbox = open(&a.store)?;
+            inbox.transition(
+                &row,
+                State::Triaged,
+                "resumed after a red verify",
+                row.detail.clone(),
+            )?;
+            super::feedback_fix::fix(a)
+        }
+        Some(State::AwaitingApproval) => {
+            println!(
+                "feedback {} waits for approval: `slopguard feedback approve {}`",
+                a.id, a.id
+            );
+            Ok(crate::EXIT_OK)
+        }
+        Some(State::FixPrOpen) => {
+            println!(
+                "feedback {} has its fix; after the merge: `slopguard feedback verify {}`",
+                a.id, a.id
+            );
+            Ok(crate::EXIT_OK)
+        }
+        _ => {
+            println!("feedback {} is {}: nothing to resume", a.id, row.state);
+            Ok(crate::EXIT_OK)
+        }
+    }
 }
 
 fn triage_item(a: TriageArgs) -> anyhow::Result<u8> {

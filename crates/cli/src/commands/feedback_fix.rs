@@ -174,13 +174,27 @@ fn first_line(s: &str) -> &str {
         .trim()
 }
 
-/// A killed fix can leave its branch behind: it is ours (the item is in-fix), so it goes.
+/// A killed fix can leave its branch and worktree behind: they are ours (the item is in-fix),
+/// so they go before the fix starts again.
 fn discard_interrupted_branch(root: &Path, id: i64) {
     let name = branch(id);
-    if slopguard_agent::git::branch_exists(root, &name) {
-        let _ = slopguard_agent::git::git(root, &["worktree", "prune"]);
-        let _ = slopguard_agent::git::git(root, &["branch", "-D", &name]);
+    if !slopguard_agent::git::branch_exists(root, &name) {
+        return;
     }
+    let listing =
+        slopguard_agent::git::git(root, &["worktree", "list", "--porcelain"]).unwrap_or_default();
+    let mut path = None;
+    for line in listing.lines() {
+        if let Some(p) = line.strip_prefix("worktree ") {
+            path = Some(p.to_string());
+        } else if line == format!("branch refs/heads/{name}")
+            && let Some(p) = path.take()
+        {
+            let _ = slopguard_agent::git::git(root, &["worktree", "remove", "--force", &p]);
+        }
+    }
+    let _ = slopguard_agent::git::git(root, &["worktree", "prune"]);
+    let _ = slopguard_agent::git::git(root, &["branch", "-D", &name]);
 }
 
 fn run_options(a: &FixArgs, inbox: &Inbox, intake: &Intake, plan: &FixPlan) -> RunOptions {
