@@ -15,6 +15,8 @@ use slopguard_store::{
     NewObservation, Outcome, ReleaseOutcome, now_ms, parse_since,
 };
 
+use slopguard_store::review::{Intake, Severity};
+
 use crate::{ApiError, AppState, body_error, uptime_s};
 
 type ApiResult<T> = Result<T, ApiError>;
@@ -105,6 +107,47 @@ pub(crate) async fn post_observation(
     metrics::counter!("slopguard_observations_total", "outcome" => obs.outcome.as_str())
         .increment(1);
     Ok(Json(json!({"id": id})))
+}
+
+/// `POST /feedback` body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FeedbackBody {
+    repo: String,
+    text: String,
+    #[serde(default)]
+    on: Option<String>,
+    #[serde(default)]
+    severity: Option<String>,
+}
+
+/// `POST /feedback`: takes a reviewer's feedback in as a pending item of the self-correction
+/// loop, in the same shape as `slopguard feedback add`.
+pub(crate) async fn post_feedback(
+    State(state): State<Arc<AppState>>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Json<serde_json::Value>> {
+    let value = parse_json(body)?;
+    let invalid = |msg: String| ApiError::new(StatusCode::BAD_REQUEST, "invalid_feedback", msg);
+    let fb: FeedbackBody = serde_json::from_value(value).map_err(|e| invalid(e.to_string()))?;
+    if fb.repo.trim().is_empty() {
+        return Err(invalid(
+            "`repo` is empty: give the repository's id (its origin URL or path)".into(),
+        ));
+    }
+    let severity: Severity = match fb.severity.as_deref() {
+        Some(s) => s.parse().map_err(invalid)?,
+        None => Severity::default(),
+    };
+    let intake =
+        Intake::new(&fb.text, fb.on, severity, "gateway").map_err(|e| invalid(e.to_string()))?;
+    let id = state
+        .store
+        .add_feedback(&intake.to_row(fb.repo.trim()))
+        .await
+        .map_err(ApiError::store)?;
+    metrics::counter!("slopguard_feedback_total").increment(1);
+    Ok(Json(json!({"id": id, "state": "pending"})))
 }
 
 /// `GET /repo/agent-log` parameters.

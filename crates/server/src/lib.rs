@@ -124,6 +124,11 @@ pub const ENDPOINTS: &[Endpoint] = &[
         path: "/symbol",
         what: "a definition's signature and its callers (?path=, name=)",
     },
+    Endpoint {
+        methods: "POST",
+        path: "/feedback",
+        what: "reviewer feedback for the self-correction loop: {\"repo\", \"text\", \"on\"?, \"severity\"?: low|medium|high} -> {\"id\", \"state\": \"pending\"} (then `slopguard feedback triage ID`)",
+    },
 ];
 
 /// The endpoint list as `serve --help` prints it: one `METHODS PATH  what` line each.
@@ -448,6 +453,7 @@ pub fn router(state: Arc<AppState>, body_limit: usize) -> Router {
         .route("/readyz", get(api::readyz))
         .route("/metrics", get(api::metrics))
         .route("/observation", axum::routing::post(api::post_observation))
+        .route("/feedback", axum::routing::post(api::post_feedback))
         .route("/repo/agent-log", get(api::agent_log))
         .route(
             "/claim",

@@ -793,3 +793,47 @@ async fn kill9_during_write_burst_loses_no_acknowledged_observation() {
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn feedback_is_taken_in_with_the_token_and_validated() {
+    let root = tempfile::tempdir().unwrap();
+    for b in backends() {
+        let gw = Gw::start(&b.url, Some(TOKEN), &[root.path().to_path_buf()], 64 * 1024).await;
+        let name = b.name;
+        let repo = uniq("fbgw");
+        let item = json!({"repo": repo, "text": "average() divides by n-1\n", "on": "calc/stats.py:6", "severity": "high"});
+        // Same auth as every other endpoint.
+        let r = gw
+            .http
+            .post(format!("{}/feedback", gw.base))
+            .json(&item)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 401, "{name}");
+        let (s, body) = json_of(gw.post("/feedback").json(&item).send().await.unwrap()).await;
+        assert_eq!(s, 200, "{name}: {body}");
+        assert_eq!(body["state"], "pending");
+        let id = body["id"].as_i64().unwrap();
+        let row = gw.store.feedback(id).await.unwrap().expect("stored");
+        assert_eq!(row.state, "pending");
+        assert_eq!(row.feedback.kind, "review");
+        assert_eq!(row.feedback.target.as_deref(), Some("calc/stats.py:6"));
+        // The loop reads it as it reads `slopguard feedback add`'s items.
+        let intake = slopguard_store::review::Intake::from_row(&row).expect("a review item");
+        assert_eq!(intake.text, "average() divides by n-1");
+        assert_eq!(intake.source, "gateway");
+        assert_eq!(intake.severity, slopguard_store::review::Severity::High);
+        // Refused: empty text, unknown severity, no repo, unknown fields.
+        for bad in [
+            json!({"repo": repo, "text": "  "}),
+            json!({"repo": repo, "text": "x", "severity": "urgent"}),
+            json!({"repo": "", "text": "x"}),
+            json!({"repo": repo, "text": "x", "priority": 1}),
+        ] {
+            let (s, body) = json_of(gw.post("/feedback").json(&bad).send().await.unwrap()).await;
+            assert_eq!(s, 400, "{name}: {bad} -> {body}");
+            assert_eq!(body["error"], "invalid_feedback", "{body}");
+        }
+    }
+}

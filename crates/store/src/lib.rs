@@ -18,6 +18,7 @@ mod store;
 mod types;
 
 pub mod failure_memory;
+pub mod review;
 
 pub use observer::{LocalObserver, Observer, compute_fingerprint};
 pub use store::{Backend, Store, default_sqlite_path};
