@@ -28,6 +28,9 @@ pub struct FaultLine {
     pub end: usize,
     /// The statement's text as it is in the file.
     pub text: String,
+    /// The error the failure printed next to the frame (`sqlite3.OperationalError: near
+    /// "brien": syntax error`), when there is one.
+    pub error: Option<String>,
 }
 
 /// Longest statement offered for a line fix (lines).
@@ -38,26 +41,48 @@ const MAX_REPLY_LINES: usize = 12;
 /// The innermost frame of `log` inside one of `sources` (the files to change, not tests), as
 /// the statement that starts there.
 pub fn fault_line(log: &str, tree: &dyn Tree, sources: &[String]) -> Option<FaultLine> {
-    let mut frames: Vec<(String, usize)> = Vec::new();
+    let mut frames: Vec<(String, usize, usize)> = Vec::new();
     for cap in frame_regex().captures_iter(log) {
+        let at = cap.get(0).map_or(0, |m| m.start());
         let raw = cap.get(1).or_else(|| cap.get(3)).map_or("", |m| m.as_str());
         let line = cap.get(2).or_else(|| cap.get(4)).map_or("", |m| m.as_str());
         let (Some(path), Ok(line)) = (repo_path(raw, tree), line.parse::<usize>()) else {
             continue;
         };
         if line > 0 && !is_test_file(&path) && sources.contains(&path) {
-            frames.push((path, line));
+            frames.push((path, line, at));
         }
     }
     // Python prints the innermost frame last; Rust, Go and Node print it first.
-    let innermost_last = frames.first().is_some_and(|(p, _)| p.ends_with(".py"));
-    let (path, line) = if innermost_last {
+    let innermost_last = frames.first().is_some_and(|(p, _, _)| p.ends_with(".py"));
+    let (path, line, at) = if innermost_last {
         frames.pop()?
     } else {
         frames.into_iter().next()?
     };
     let text = String::from_utf8(tree.read(&path).ok().flatten()?).ok()?;
-    statement_at(&path, &text, line)
+    let mut fault = statement_at(&path, &text, line)?;
+    fault.error = error_near(log, at);
+    Some(fault)
+}
+
+/// The error message printed within a few lines of byte offset `at` of `log`: pytest's `E   `
+/// lines, a Python `SomeError: ...` line, a Rust panic's message, Node's `Error: ...`.
+fn error_near(log: &str, at: usize) -> Option<String> {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let re = RE.get_or_init(|| {
+        regex::Regex::new(r"^(?:E\s+)?([A-Za-z_][\w.]*(?:Error|Exception|Panic)\b:?.*)$")
+            .expect("error regex")
+    });
+    let line_no = log[..at.min(log.len())].matches('\n').count();
+    let lines: Vec<&str> = log.lines().collect();
+    let near = line_no.saturating_sub(4)..(line_no + 4).min(lines.len());
+    let found = lines[near.clone()]
+        .iter()
+        .filter_map(|l| re.captures(l.trim()))
+        .map(|c| c[1].trim().to_string())
+        .find(|m| m.contains(':') && m.len() > 8);
+    found.map(|m| m.chars().take(200).collect())
 }
 
 /// The statement starting at `line` of `text`: that line, and the following ones while its
@@ -86,6 +111,7 @@ fn statement_at(path: &str, text: &str, line: usize) -> Option<FaultLine> {
         start: line,
         end,
         text: lines[line - 1..end].join("\n"),
+        error: None,
     })
 }
 
@@ -202,6 +228,10 @@ mod tests {
         let f = fault_line(log, &t, &["src/db.py".into()]).expect("a fault line");
         assert_eq!((f.path.as_str(), f.start, f.end), ("src/db.py", 6, 6));
         assert!(f.text.contains("conn.execute"), "{}", f.text);
+        assert_eq!(
+            f.error.as_deref(),
+            Some("sqlite3.OperationalError: near \"brien\"")
+        );
         // A file that is not to be changed, or only test frames: nothing.
         assert_eq!(fault_line(log, &t, &["src/other.py".into()]), None);
         assert_eq!(

@@ -582,6 +582,7 @@ mod tests {
             start: 2,
             end: 2,
             text: "    return a - b".into(),
+            error: None,
         };
         let mut p = prompt::build(&prompt::PromptInput {
             subtask: &s,

@@ -429,10 +429,16 @@ fn line_words(l: &FaultLine) -> String {
 /// How to answer with one statement fixed: the statement where the failing tests break.
 fn line_format(l: &FaultLine) -> String {
     let lang = fence_language(&l.path);
+    let raises = l
+        .error
+        .as_deref()
+        .map(|e| format!(", which raises `{e}`"))
+        .unwrap_or_default();
     format!(
-        "The failing tests break at {} of {}:\n```{lang}\n{}\n```\nANSWER FORMAT: plain text, \
-         no JSON. Write only that code, fixed (it may become a few lines), in one ```{lang} \
-         fence. Nothing else of the file: the rest stays as it is.",
+        "The failing tests break at {} of {}{raises}:\n```{lang}\n{}\n```\nThis code is wrong. \
+         ANSWER FORMAT: plain text, no JSON. Write only that code, changed so the tests pass (it \
+         may become a few lines), in one ```{lang} fence. Nothing else of the file: the rest \
+         stays as it is.",
         line_words(l),
         l.path,
         l.text,
