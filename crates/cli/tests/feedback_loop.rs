@@ -106,6 +106,16 @@ impl Sample {
 
     /// Runs a model-backed step against `replies`: (exit code, stdout, stderr).
     fn with_model(&self, args: &[&str], replies: &[&str]) -> (i32, String, String) {
+        let (code, out, err, _) = self.with_model_asked(args, replies);
+        (code, out, err)
+    }
+
+    /// As [`Sample::with_model`], with the requests' last user messages.
+    fn with_model_asked(
+        &self,
+        args: &[&str],
+        replies: &[&str],
+    ) -> (i32, String, String, Vec<String>) {
         let mut script = Script::new();
         for r in replies {
             script = script.content(*r);
@@ -115,10 +125,23 @@ impl Sample {
         let url = server.url();
         all.extend(["--llm-url", &url, "--model", "scripted-model"]);
         let out = self.cmd(&all).output().unwrap();
+        let asked = server
+            .chat_requests()
+            .iter()
+            .filter_map(|r| {
+                let msgs = r["messages"].as_array()?;
+                msgs.iter()
+                    .rev()
+                    .find(|m| m["role"] == "user")
+                    .and_then(|m| m["content"].as_str())
+                    .map(str::to_string)
+            })
+            .collect();
         (
             out.status.code().unwrap_or(-1),
             String::from_utf8_lossy(&out.stdout).into_owned(),
             String::from_utf8_lossy(&out.stderr).into_owned(),
+            asked,
         )
     }
 
@@ -258,6 +281,19 @@ fn feedback_is_triaged_fixed_with_a_proven_regression_test_and_verified_after_me
     assert!(
         row.contains("average() divides by n-1") && row.contains("bug"),
         "{row}"
+    );
+    // The next feedback on the same file is triaged knowing that fix.
+    let out = s2
+        .cmd(&["add", "average() of an empty list crashes"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let (code, _, err, asked) = s2.with_model_asked(&["triage", "2"], &[TRIAGE_BUG]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        asked[0].contains("Earlier feedback on these files, fixed and verified:\n- \"average() divides by n-1\" (bug; calc/stats.py, tests/test_stats.py)"),
+        "{}",
+        asked[0]
     );
 }
 

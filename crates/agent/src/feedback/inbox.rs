@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use slopguard_store::{
-    FeedbackRow, FeedbackTransition, FeedbackTransitionRow, NewObservation, Store,
+    FeedbackRow, FeedbackTransition, FeedbackTransitionRow, LogQuery, NewObservation, Store,
 };
 
 use super::{Intake, State};
@@ -40,6 +40,20 @@ pub enum InboxError {
     /// The runtime could not start.
     #[error("cannot start the store's runtime: {0}")]
     Runtime(std::io::Error),
+}
+
+/// The agent name of the observations `feedback verify` records.
+pub const REMEMBER_AGENT: &str = "slopguard-feedback";
+
+/// A verified fix the store remembers.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RememberedFix {
+    /// The feedback's text.
+    pub symptom: String,
+    /// Its fix class.
+    pub class: String,
+    /// The files the fix changed (code and test).
+    pub files: Vec<String>,
 }
 
 /// One repository's feedback items.
@@ -121,6 +135,28 @@ impl Inbox {
     /// memory); its id.
     pub fn observe(&self, obs: &NewObservation) -> Result<i64, InboxError> {
         Ok(self.rt.block_on(self.store.record_observation(obs))?)
+    }
+
+    /// The repository's verified fixes remembered by `feedback verify`, newest first: (symptom,
+    /// fix class, files).
+    pub fn remembered_fixes(&self, limit: u32) -> Result<Vec<RememberedFix>, InboxError> {
+        let rows = self.rt.block_on(self.store.agent_log(&LogQuery {
+            repo: Some(self.repo.clone()),
+            agent: Some(REMEMBER_AGENT.into()),
+            limit: Some(limit),
+            ..LogQuery::default()
+        }))?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|r| {
+                let extra = r.extra?;
+                Some(RememberedFix {
+                    symptom: extra["symptom"].as_str()?.to_string(),
+                    class: extra["fix_class"].as_str().unwrap_or("").to_string(),
+                    files: r.touched_files,
+                })
+            })
+            .collect())
     }
 
     /// Moves `row` to `to` with `note`, replacing its detail; refused when the loop does not

@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 use slopguard_llm::{BlockingClient, LlmError, Message, Role};
 
 use super::Intake;
+use super::inbox::RememberedFix;
 use super::localise::Localisation;
 
 /// Below this confidence the item is escalated as out-of-scope.
@@ -98,8 +99,9 @@ pub fn schema() -> Value {
     })
 }
 
-/// The triage messages: the feedback verbatim, what localisation found, the classes.
-pub fn messages(intake: &Intake, loc: &Localisation) -> Vec<Message> {
+/// The triage messages: the feedback verbatim, what localisation found, earlier verified fixes
+/// of the same files (the failure memory), the classes.
+pub fn messages(intake: &Intake, loc: &Localisation, earlier: &[RememberedFix]) -> Vec<Message> {
     let mut user = format!(
         "FEEDBACK (severity {:?}):\n{}\n",
         intake.severity, intake.text
@@ -113,6 +115,22 @@ pub fn messages(intake: &Intake, loc: &Localisation) -> Vec<Message> {
         user.push_str("\nFiles the feedback points at (found by searching the repository):\n");
         for f in &loc.files {
             user.push_str(&format!("- {} ({})\n", f.path, f.why.join("; ")));
+        }
+    }
+    let related: Vec<&RememberedFix> = earlier
+        .iter()
+        .filter(|e| loc.files.iter().any(|f| e.files.contains(&f.path)))
+        .take(3)
+        .collect();
+    if !related.is_empty() {
+        user.push_str("\nEarlier feedback on these files, fixed and verified:\n");
+        for e in related {
+            user.push_str(&format!(
+                "- \"{}\" ({}; {})\n",
+                e.symptom.lines().next().unwrap_or(""),
+                e.class,
+                e.files.join(", ")
+            ));
         }
     }
     user.push_str(&format!(
@@ -138,10 +156,11 @@ pub fn triage(
     client: &BlockingClient,
     intake: &Intake,
     loc: &Localisation,
+    earlier: &[RememberedFix],
     exists: &dyn Fn(&str) -> bool,
 ) -> Result<Triage, TriageError> {
     let reply = client
-        .chat_json_value(Role::Reviewer, &messages(intake, loc), &schema())
+        .chat_json_value(Role::Reviewer, &messages(intake, loc, earlier), &schema())
         .map_err(|e| match e {
             LlmError::InvalidJson {
                 last_error,

@@ -391,7 +391,9 @@ fn triage_item(a: TriageArgs) -> anyhow::Result<u8> {
     let client = BlockingClient::new(cfg)?;
     let root = inbox.root().to_path_buf();
     let exists = move |p: &str| is_repo_file(&root, p);
-    let t = match triage::triage(&client, &intake, &loc, &exists) {
+    // Earlier verified fixes of the same files (the failure memory) inform the triage.
+    let earlier = inbox.remembered_fixes(50).unwrap_or_default();
+    let t = match triage::triage(&client, &intake, &loc, &earlier, &exists) {
         Ok(t) => t,
         Err(triage::TriageError::Model(e)) if e.is_unreachable() => {
             eprintln!("slopguard: error: {}", endpoint_help(&url, &e.to_string()));

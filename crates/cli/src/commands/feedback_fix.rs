@@ -349,7 +349,7 @@ fn remember(inbox: &Inbox, row: &FeedbackRow, landed: &LandedFix) -> anyhow::Res
     inbox.observe(&NewObservation {
         repo: inbox.repo().to_string(),
         run_id: format!("feedback-{}", row.id),
-        agent: "slopguard-feedback".into(),
+        agent: slopguard_agent::feedback::inbox::REMEMBER_AGENT.into(),
         subtask_id: None,
         model: None,
         branch: Some(landed.branch.clone()),
