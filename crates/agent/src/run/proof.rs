@@ -83,7 +83,17 @@ pub fn fail_on_both(change: &ChangeSet, base: &Baseline, now: &TestOutcome) -> O
         .filter(|f| !base.failing.contains(&f.id))
         .map(|f| f.id.as_str())
         .collect();
-    let own = new_failures_in(base, now, &files);
+    // A test the file had before the change that fails now is a regression, not the new test.
+    let before: String = change
+        .changes
+        .iter()
+        .filter(|c| files.contains(&c.path))
+        .filter_map(|c| c.before_text())
+        .collect();
+    let own: Vec<String> = new_failures_in(base, now, &files)
+        .into_iter()
+        .filter(|id| !before.contains(crate::worker::context::short_name(id).as_str()))
+        .collect();
     (!newly.is_empty() && own.len() == newly.len()).then(|| {
         format!(
             "fail-on-both: your regression test fails with your fix too ({}), so the fix does not \
@@ -206,6 +216,18 @@ mod tests {
         );
         // Another file's test broke too: that is a regression, not fail-on-both.
         assert_eq!(fail_on_both(&change(), &base, &now), None);
+        // So is a test the file already had (node names tests by their title).
+        let with_old = ChangeSet::new(
+            Arc::new(MemTree::default()),
+            vec![FileChange::modify(
+                "tests/test_stats.py",
+                "test('itemCount sums the quantities', ...)",
+                "t2",
+            )],
+            "t",
+        );
+        let old_title = failing(&[("itemCount sums the quantities", Some("tests/test_stats.py"))]);
+        assert_eq!(fail_on_both(&with_old, &base, &old_title), None);
         let own_only = failing(&[("tests/test_stats.py::test_average_of_two", None)]);
         let msg = fail_on_both(&change(), &base, &own_only).expect("fail-on-both");
         assert!(msg.starts_with("fail-on-both"), "{msg}");
