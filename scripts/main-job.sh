@@ -124,7 +124,9 @@ if [[ -n "$landed" ]]; then
     echo "main-job: FIXED — landed on $BRANCH: $landed"
     echo "main-job: look at it with: git -C $REPO show $BRANCH   (PR body: ${RUN_DIR}PR.md)"
 else
-    why="$(grep -m1 -E '^\s+why:' "$WORK/summary.txt" | sed 's/^\s*why: //' || true)"
+    # The summary's `why:` line, and the first finding under it (the `why:` line alone ends
+    # with "last findings:").
+    why="$(grep -m1 -A1 -E '^\s+why:' "$WORK/summary.txt" | sed 's/^\s*why: //; s/^\s*- //' | paste -sd ' ' - || true)"
     echo "main-job: NOT FIXED — no patch passed the guards and the tests${why:+: $why}"
     echo "main-job: every candidate and its verdict: ${RUN_DIR}trace.jsonl (worker.candidate events)"
 fi
