@@ -1185,6 +1185,17 @@ fn attempt_prompts(
         policy,
         function: None,
         line: None,
+        regression_test: cx
+            .opts
+            .regression_proof
+            .then(|| {
+                run.subtask
+                    .file_hints
+                    .iter()
+                    .find(|h| crate::analysis::is_test_file(h))
+                    .map(String::as_str)
+            })
+            .flatten(),
     };
     let first = prompt::build(&input);
     let rewrites_whole = first

@@ -464,6 +464,7 @@ mod tests {
             policy: prompt::FormatPolicy::default(),
             function: None,
             line: None,
+            regression_test: None,
         })
     }
 
@@ -549,6 +550,7 @@ mod tests {
             policy: prompt::FormatPolicy::default(),
             function: Some(&target),
             line: None,
+            regression_test: None,
         });
         assert!(
             p.messages[1]
@@ -595,6 +597,7 @@ mod tests {
             policy: prompt::FormatPolicy::default(),
             function: None,
             line: Some(&line),
+            regression_test: None,
         });
         let ask = &p.messages[1].content;
         assert!(

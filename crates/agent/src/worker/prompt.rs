@@ -172,6 +172,18 @@ pub const SCOPE_RULES: &str = "Rules:
 - Never change, skip or delete tests to make them pass: fix the code.
 - The smallest change that does the subtask; no reformatting, no renaming.";
 
+/// The scope rules when the change must bring its own regression test in `test_file`.
+fn regression_rules(test_file: &str) -> String {
+    SCOPE_RULES.replace(
+        "- Never change, skip or delete tests to make them pass: fix the code.",
+        &format!(
+            "- Keep every existing test and import exactly as it is. Add ONE new test to \
+             {test_file} that fails on the code as it is now and passes after your fix (import \
+             what it calls)."
+        ),
+    )
+}
+
 /// What the prompt is built from.
 #[derive(Clone, Copy)]
 pub struct PromptInput<'a> {
@@ -195,6 +207,9 @@ pub struct PromptInput<'a> {
     pub function: Option<&'a FunctionTarget>,
     /// Ask for this one statement, fixed, instead of files (wins over `function`).
     pub line: Option<&'a FaultLine>,
+    /// The test file a new regression test goes into, when the change must bring its own
+    /// (`feedback fix`): the rules ask for one new test there instead of "never change tests".
+    pub regression_test: Option<&'a str>,
 }
 
 /// Builds the worker prompt.
@@ -205,7 +220,10 @@ pub fn build(input: &PromptInput<'_>) -> WorkerPrompt {
         user.push_str(&format!("What to do: {}\n", subtask.description.trim()));
     }
     user.push('\n');
-    user.push_str(SCOPE_RULES);
+    match input.regression_test {
+        Some(tf) => user.push_str(&regression_rules(tf)),
+        None => user.push_str(SCOPE_RULES),
+    }
     user.push_str("\n\n");
     if let Some(f) = input.failure.filter(|f| !f.is_empty()) {
         push_failure(&mut user, f);
@@ -238,7 +256,14 @@ pub fn build(input: &PromptInput<'_>) -> WorkerPrompt {
             f.simple_name(),
             fence_language(&f.path)
         )),
-        (None, None) => user.push_str(&final_cue(&files)),
+        (None, None) => {
+            if let Some(tf) = input.regression_test {
+                user.push_str(&format!(
+                    "Keep every test and import {tf} has; add the new test at its end. "
+                ));
+            }
+            user.push_str(&final_cue(&files));
+        }
     }
     let reply_tokens = reply_budget(input, &files, full_tokens);
     WorkerPrompt {
@@ -630,6 +655,7 @@ mod tests {
             policy: FormatPolicy::default(),
             function: None,
             line: None,
+            regression_test: None,
         }
     }
 
@@ -704,6 +730,49 @@ mod tests {
         assert!(user.contains("call `average` (calc.py, lines 3-6)"));
         assert!(user.contains("WAS REJECTED"));
         assert!(user.contains("dropped get_conn"));
+    }
+
+    #[test]
+    fn a_change_that_brings_its_own_test_is_asked_for_one_new_test() {
+        let tree = MemTree::new(BTreeMap::from([
+            (
+                "src/db.py".to_string(),
+                b"def f():\n    return 1\n".to_vec(),
+            ),
+            (
+                "tests/test_db.py".to_string(),
+                b"def test_f():\n    pass\n".to_vec(),
+            ),
+        ]));
+        let st = subtask(&["src/db.py", "tests/test_db.py"]);
+        let plain = build(&input(&st, &tree, 4000)).messages[1].content.clone();
+        assert!(
+            plain.contains("Never change, skip or delete tests"),
+            "{plain}"
+        );
+        let proof = build(&PromptInput {
+            regression_test: Some("tests/test_db.py"),
+            ..input(&st, &tree, 4000)
+        })
+        .messages[1]
+            .content
+            .clone();
+        assert!(
+            !proof.contains("Never change, skip or delete tests"),
+            "{proof}"
+        );
+        assert!(
+            proof.contains(
+                "Add ONE new test to tests/test_db.py that fails on the code as it is now"
+            ),
+            "{proof}"
+        );
+        assert!(
+            proof.contains(
+                "Keep every test and import tests/test_db.py has; add the new test at its end."
+            ),
+            "{proof}"
+        );
     }
 
     #[test]
