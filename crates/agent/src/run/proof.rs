@@ -23,6 +23,9 @@ use crate::analysis::runners::TestOutcome;
 use crate::dynamic::{self, WriteError};
 use crate::state::Baseline;
 
+/// Characters of the failing regression test's output quoted in the feedback.
+const FAIL_OUTPUT_CHARS: usize = 900;
+
 /// The gate's slug (trace, summary, `slopguard guards`).
 pub const SLUG: &str = "regression-proof";
 
@@ -95,11 +98,18 @@ pub fn fail_on_both(change: &ChangeSet, base: &Baseline, now: &TestOutcome) -> O
         .filter(|id| !before.contains(crate::worker::context::short_name(id).as_str()))
         .collect();
     (!newly.is_empty() && own.len() == newly.len()).then(|| {
+        let names: Vec<String> = own
+            .iter()
+            .map(|id| crate::worker::context::short_name(id))
+            .collect();
+        let printed = crate::worker::context::excerpt(&now.log, &names, FAIL_OUTPUT_CHARS);
         format!(
             "fail-on-both: your regression test fails with your fix too ({}), so the fix does not \
              fix what the test checks. Fix the code so the test passes (or correct the test if it \
-             expects the wrong value).",
-            own.join(", ")
+             is wrong: it must import what it calls and expect the right value). What it \
+             printed:\n{}",
+            own.join(", "),
+            printed.trim_end()
         )
     })
 }
@@ -228,9 +238,15 @@ mod tests {
         );
         let old_title = failing(&[("itemCount sums the quantities", Some("tests/test_stats.py"))]);
         assert_eq!(fail_on_both(&with_old, &base, &old_title), None);
-        let own_only = failing(&[("tests/test_stats.py::test_average_of_two", None)]);
+        let mut own_only = failing(&[("tests/test_stats.py::test_average_of_two", None)]);
+        own_only.log =
+            "FAIL: test_average_of_two\nNameError: name 'average' is not defined\n".into();
         let msg = fail_on_both(&change(), &base, &own_only).expect("fail-on-both");
         assert!(msg.starts_with("fail-on-both"), "{msg}");
+        assert!(
+            msg.contains("NameError: name 'average' is not defined"),
+            "{msg}"
+        );
     }
 
     #[test]
