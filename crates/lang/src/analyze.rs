@@ -6,7 +6,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::ts::{self, K_IDENT, K_IMPORT, K_MACRO, K_SYMBOL, text};
 use crate::{Import, Language, MAX_ERRORS, SourceAnalysis, SyntaxError};
-use crate::{cfamily, defs, go_template, python_check, rust_check};
+use crate::{cfamily, defs, go_template, js_regex, python_check, rust_check};
 
 /// A syntax error found by tree-sitter, with what the second checks need to judge it.
 pub struct RawError {
@@ -143,6 +143,9 @@ fn analyze_one(lang: Language, src: &str, tree: Option<&Tree>) -> SourceAnalysis
             certain.extend(rust_check::check_macros(src, &walked.macros));
         }
         Language::Go => certain.extend(go_template::check(root, src, &out.imports)),
+        Language::JavaScript | Language::TypeScript | Language::Tsx => {
+            certain.extend(js_regex::check(root, src));
+        }
         _ => {}
     }
     out.syntax_errors = finish(certain);

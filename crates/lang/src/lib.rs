@@ -32,6 +32,7 @@ mod detect;
 mod go_template;
 mod hash;
 mod imports;
+mod js_regex;
 pub mod paths;
 mod python_check;
 mod rust_check;
