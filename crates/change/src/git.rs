@@ -27,37 +27,40 @@ pub enum Object {
 }
 
 impl GitRepo {
-    /// Opens the repository containing `path`.
+    /// Opens the repository containing `path`, with one `git rev-parse` (git directory,
+    /// bareness and work tree top in a single process).
     pub fn open(path: &Path) -> Result<GitRepo, ChangeError> {
         let out = Command::new("git")
             .arg("-C")
             .arg(path)
-            .args(["rev-parse", "--absolute-git-dir", "--is-bare-repository"])
+            .args([
+                "rev-parse",
+                "--absolute-git-dir",
+                "--is-bare-repository",
+                "--show-toplevel",
+            ])
+            .stdin(Stdio::null())
             .stderr(Stdio::piped())
             .output()
             .map_err(|e| ChangeError::io(path, e))?;
-        if !out.status.success() {
-            return Err(ChangeError::NotARepo(path.to_path_buf()));
-        }
+        // `--show-toplevel` fails where there is no work tree (a bare repository, inside
+        // `.git`) after the first two answers were printed: those two decide.
         let text = String::from_utf8_lossy(&out.stdout);
         let mut lines = text.lines();
-        let git_dir = PathBuf::from(lines.next().unwrap_or_default());
-        let bare = lines.next() == Some("true");
-        let work_dir = if bare {
-            None
-        } else {
-            let top = Command::new("git")
-                .arg("-C")
-                .arg(path)
-                .args(["rev-parse", "--show-toplevel"])
-                .output()
-                .map_err(|e| ChangeError::io(path, e))?;
-            top.status
-                .success()
-                .then(|| PathBuf::from(String::from_utf8_lossy(&top.stdout).trim_end()))
+        let (Some(git_dir), Some(bare)) = (lines.next(), lines.next()) else {
+            return Err(ChangeError::NotARepo(path.to_path_buf()));
+        };
+        if git_dir.is_empty() || !matches!(bare, "true" | "false") {
+            return Err(ChangeError::NotARepo(path.to_path_buf()));
+        }
+        let work_dir = match (bare, lines.next()) {
+            ("false", Some(top)) if out.status.success() && !top.is_empty() => {
+                Some(PathBuf::from(top))
+            }
+            _ => None,
         };
         Ok(GitRepo {
-            git_dir,
+            git_dir: PathBuf::from(git_dir),
             work_dir,
             cat_file: Mutex::new(None),
         })

@@ -252,8 +252,43 @@ pub fn from_commit_in(repo: &Arc<GitRepo>, rev: &str) -> Result<ChangeSet, Chang
     if rev.starts_with('-') || rev.is_empty() {
         return Err(ChangeError::UnknownRevision(rev.to_string()));
     }
-    // One git call for id, parents and message.
+    // One git call for id, parents, message and the changed files: the commit against its
+    // first parent (the empty tree for a root commit).
     let spec = format!("{rev}^{{commit}}");
+    if let Ok(out) = repo.run(&[
+        "diff-tree",
+        "-r",
+        "-z",
+        "-M",
+        "--raw",
+        "--no-abbrev",
+        "--root",
+        "--diff-merges=first-parent",
+        "--format=%H%x1f%P%x1f%B",
+        &spec,
+        "--",
+    ]) {
+        // The header (format output) ends at the first NUL; the raw entries follow.
+        let (header, raw) = match out.iter().position(|b| *b == 0) {
+            Some(i) => (&out[..i], &out[i + 1..]),
+            None => (&out[..], &[][..]),
+        };
+        let raw = &raw[raw.iter().take_while(|b| **b == b'\n').count()..];
+        let header = String::from_utf8_lossy(header);
+        let (commit, parent, message) = commit_header(&header);
+        if !commit.is_empty() {
+            let changes = changes_from_raw(repo, parse_raw(raw), AfterSource::Blobs)?;
+            return Ok(commit_change(
+                repo,
+                &commit,
+                parent.as_deref(),
+                message,
+                changes,
+            ));
+        }
+    }
+    // A git without `--diff-merges` (before 2.31) or an unknown revision: id, parents and
+    // message first (an unknown revision is reported as such), then the diff.
     let out = repo
         .run(&[
             "log",
@@ -265,17 +300,40 @@ pub fn from_commit_in(repo: &Arc<GitRepo>, rev: &str) -> Result<ChangeSet, Chang
         ])
         .map_err(|_| ChangeError::UnknownRevision(rev.to_string()))?;
     let text = String::from_utf8_lossy(&out);
-    let mut fields = text.splitn(3, '\x1f');
-    let commit = fields.next().unwrap_or("").trim().to_string();
+    let (commit, parent, message) = commit_header(&text);
     if commit.is_empty() {
         return Err(ChangeError::UnknownRevision(rev.to_string()));
     }
+    from_commit_parts(repo, &commit, parent.as_deref(), message)
+}
+
+/// Splits `%H%x1f%P%x1f%B` into the commit id, its first parent and the trimmed message.
+fn commit_header(text: &str) -> (String, Option<String>, Option<String>) {
+    let mut fields = text.splitn(3, '\x1f');
+    let commit = fields.next().unwrap_or("").trim().to_string();
     let parent = fields
         .next()
         .and_then(|p| p.split_whitespace().next())
         .map(str::to_string);
     let message = fields.next().map(|m| m.trim().to_string());
-    from_commit_parts(repo, &commit, parent.as_deref(), message)
+    (commit, parent, message)
+}
+
+/// The change set of `commit` against `parent`, from its already read file changes.
+fn commit_change(
+    repo: &Arc<GitRepo>,
+    commit: &str,
+    parent: Option<&str>,
+    message: Option<String>,
+    changes: Vec<FileChange>,
+) -> ChangeSet {
+    let mut set = ChangeSet::new(
+        base_tree(repo, parent),
+        changes,
+        format!("commit {}", &commit[..commit.len().min(12)]),
+    );
+    set.message = message;
+    set
 }
 
 /// A commit whose id, first parent and message the caller already knows (from one `git log`
@@ -298,13 +356,7 @@ pub fn from_commit_parts(
         commit,
     ])?;
     let changes = changes_from_raw(repo, parse_raw(&raw), AfterSource::Blobs)?;
-    let mut set = ChangeSet::new(
-        base_tree(repo, parent),
-        changes,
-        format!("commit {}", &commit[..commit.len().min(12)]),
-    );
-    set.message = message;
-    Ok(set)
+    Ok(commit_change(repo, commit, parent, message, changes))
 }
 
 /// The base tree for a patch or diff: `base` revision if given, else the working tree when

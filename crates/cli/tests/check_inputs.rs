@@ -428,3 +428,50 @@ fn malformed_configs_are_refused_naming_the_file() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("other.toml"), "{err}");
 }
+
+/// `check --commit` costs three git processes for a plain edit: one `rev-parse` opening the
+/// repository, one `diff-tree` for the commit's id, parent, message and changed files, and one
+/// `cat-file --batch` serving every blob read.
+#[test]
+fn commit_check_spawns_three_git_processes() {
+    let repo = base_repo();
+    repo.write("src/app.py", "def main():\n    return 2\n");
+    repo.write("src/util.py", "def helper():\n    return 3\n");
+    let rev = repo.commit("edit and add");
+    let real = Command::new("sh")
+        .args(["-c", "command -v git"])
+        .output()
+        .unwrap();
+    let real = String::from_utf8_lossy(&real.stdout).trim().to_string();
+    let wrap = tempfile::tempdir().unwrap();
+    let log = wrap.path().join("calls.log");
+    let script = wrap.path().join("git");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '{}'\nexec '{real}' \"$@\"\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        wrap.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = Command::new(bin())
+        .current_dir(repo.path())
+        .args(["check", "--commit", &rev, "--format", "json"])
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let calls = std::fs::read_to_string(&log).unwrap();
+    let calls: Vec<&str> = calls.lines().collect();
+    assert_eq!(calls.len(), 3, "{calls:#?}");
+    assert!(calls[0].contains("rev-parse"), "{calls:#?}");
+    assert!(calls[1].contains("diff-tree"), "{calls:#?}");
+    assert!(calls[2].contains("cat-file --batch"), "{calls:#?}");
+}

@@ -1,0 +1,153 @@
+//! Loading a commit from git: the commit against its first parent (the empty tree for a root
+//! commit), revisions resolved through tags, bare repositories, and clear errors.
+
+use std::path::Path;
+use std::process::Command;
+
+use slopguard_change::git::GitRepo;
+use slopguard_change::{ChangeError, ChangeKind, from_commit};
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@example.com",
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args)
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+fn write(dir: &Path, rel: &str, text: &str) {
+    let p = dir.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+/// main: root (a.py, b/c.py) -> edit a.py; side (from root): add d.py; merge side into main.
+fn repo() -> (tempfile::TempDir, String, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    git(d, &["init", "-q"]);
+    write(d, "a.py", "x = 1\n");
+    write(d, "b/c.py", "y = 2\n");
+    git(d, &["add", "."]);
+    git(d, &["commit", "-qm", "root"]);
+    let root = git(d, &["rev-parse", "HEAD"]);
+    git(d, &["tag", "-a", "v1", "-m", "first release"]);
+    git(d, &["checkout", "-qb", "side"]);
+    write(d, "d.py", "z = 3\n");
+    git(d, &["add", "."]);
+    git(d, &["commit", "-qm", "side"]);
+    git(d, &["checkout", "-q", "main"]);
+    write(d, "a.py", "x = 10\n");
+    git(d, &["commit", "-qam", "edit a\n\nwith a body"]);
+    let edit = git(d, &["rev-parse", "HEAD"]);
+    git(d, &["merge", "-q", "--no-ff", "--no-edit", "side"]);
+    let merge = git(d, &["rev-parse", "HEAD"]);
+    (dir, root, edit, merge)
+}
+
+fn paths(set: &slopguard_change::ChangeSet) -> Vec<(String, ChangeKind)> {
+    set.changes
+        .iter()
+        .map(|c| (c.path.clone(), c.kind.clone()))
+        .collect()
+}
+
+#[test]
+fn a_commit_against_its_first_parent() {
+    let (dir, _, edit, _) = repo();
+    let set = from_commit(dir.path(), &edit).unwrap();
+    assert_eq!(paths(&set), vec![("a.py".to_string(), ChangeKind::Modify)]);
+    let a = &set.changes[0];
+    assert_eq!(a.before.as_deref(), Some(&b"x = 1\n"[..]));
+    assert_eq!(a.after.as_deref(), Some(&b"x = 10\n"[..]));
+    assert_eq!(set.message.as_deref(), Some("edit a\n\nwith a body"));
+    assert_eq!(set.source, format!("commit {}", &edit[..12]));
+    // The base is the parent's tree.
+    assert_eq!(
+        set.base.read("b/c.py").unwrap().as_deref(),
+        Some(&b"y = 2\n"[..])
+    );
+}
+
+#[test]
+fn a_merge_is_judged_against_its_first_parent() {
+    let (dir, _, edit, merge) = repo();
+    let set = from_commit(dir.path(), "HEAD").unwrap();
+    assert_eq!(set.source, format!("commit {}", &merge[..12]));
+    assert_eq!(paths(&set), vec![("d.py".to_string(), ChangeKind::Create)]);
+    assert_eq!(set.base.id(), edit);
+}
+
+#[test]
+fn a_root_commit_adds_every_file_to_an_empty_base() {
+    let (dir, root, _, _) = repo();
+    // Through an annotated tag.
+    let set = from_commit(dir.path(), "v1").unwrap();
+    assert_eq!(set.source, format!("commit {}", &root[..12]));
+    assert_eq!(
+        paths(&set),
+        vec![
+            ("a.py".to_string(), ChangeKind::Create),
+            ("b/c.py".to_string(), ChangeKind::Create),
+        ]
+    );
+    assert!(set.changes.iter().all(|c| c.before.is_none()));
+    assert!(!set.base.exists("a.py"));
+    assert_eq!(set.message.as_deref(), Some("root"));
+}
+
+#[test]
+fn unknown_revisions_and_non_repositories_are_errors() {
+    let (dir, _, _, _) = repo();
+    for rev in ["nosuch", "HEAD~9", "-x", ""] {
+        assert!(
+            matches!(
+                from_commit(dir.path(), rev),
+                Err(ChangeError::UnknownRevision(_))
+            ),
+            "{rev}"
+        );
+    }
+    let plain = tempfile::tempdir().unwrap();
+    assert!(matches!(
+        GitRepo::open(plain.path()),
+        Err(ChangeError::NotARepo(_))
+    ));
+}
+
+#[test]
+fn bare_repositories_and_subdirectories_open() {
+    let (dir, _, edit, _) = repo();
+    let sub = GitRepo::open(&dir.path().join("b")).unwrap();
+    let top = dir.path().canonicalize().unwrap();
+    assert_eq!(sub.work_dir().map(|p| p.canonicalize().unwrap()), Some(top));
+    let bare_dir = tempfile::tempdir().unwrap();
+    let bare_path = bare_dir.path().join("r.git");
+    Command::new("git")
+        .args(["clone", "-q", "--bare"])
+        .arg(dir.path())
+        .arg(&bare_path)
+        .status()
+        .unwrap();
+    let bare = GitRepo::open(&bare_path).unwrap();
+    assert!(bare.work_dir().is_none());
+    let set = from_commit(&bare_path, &edit).unwrap();
+    assert_eq!(paths(&set), vec![("a.py".to_string(), ChangeKind::Modify)]);
+}
