@@ -24,7 +24,7 @@ pub mod forge;
 pub mod gates;
 pub mod git;
 pub mod plan;
-pub mod process;
+pub use slopguard_toolchain::process;
 pub mod run;
 pub mod state;
 pub mod trace;

@@ -1483,10 +1483,7 @@ fn evaluate_survivors(
 }
 
 /// Targets (baseline failing tests) that pass in `now`.
-fn fixed_targets(
-    targets: &BTreeSet<String>,
-    now: Option<&crate::analysis::runners::TestOutcome>,
-) -> usize {
+fn fixed_targets(targets: &BTreeSet<String>, now: Option<&slopguard_toolchain::TestRun>) -> usize {
     let Some(now) = now else {
         return 0;
     };
@@ -1615,7 +1612,7 @@ fn still_failing(
     run: &mut SubtaskRun,
     attempt: u32,
     applied: &worker::AppliedReply,
-    now: Option<&crate::analysis::runners::TestOutcome>,
+    now: Option<&slopguard_toolchain::TestRun>,
     activity: &mut Vec<GuardActivity>,
 ) -> Refused {
     let failing: Vec<crate::analysis::FailingTest> =
