@@ -413,6 +413,34 @@ mod tests {
     }
 
     #[test]
+    fn an_unusable_goal_blocks_an_edited_session_once_per_stop_sequence() {
+        let problem = "invalid goal file /r/.slopguard/goal.toml: no acceptance criteria";
+        let mut s = SessionState::default();
+        // Nothing edited: nothing the criteria would have checked.
+        assert_eq!(
+            decide_stop_with_unusable_goal(&mut s, problem, false),
+            StopDecision::Allow
+        );
+        record_edit(&mut s, "a.rs", 7);
+        // Fresh passing tests do not make up for criteria nobody can read.
+        record_evidence(&mut s, passing("cargo test", "t1"));
+        let StopDecision::Block(reason) = decide_stop_with_unusable_goal(&mut s, problem, false)
+        else {
+            panic!("an edited session with an unusable goal must be blocked")
+        };
+        assert!(reason.contains(problem), "{reason}");
+        assert_eq!(
+            decide_stop_with_unusable_goal(&mut s, problem, true),
+            StopDecision::AllowEscape
+        );
+        // A new stop sequence blocks again.
+        assert!(matches!(
+            decide_stop_with_unusable_goal(&mut s, problem, false),
+            StopDecision::Block(_)
+        ));
+    }
+
+    #[test]
     fn fresh_evidence_allows_and_stale_blocks() {
         let mut s = SessionState::default();
         record_edit(&mut s, "a.rs", 7);
