@@ -48,11 +48,11 @@ fn header(summary: &RunSummary) -> String {
         .count();
     out.push_str(&format!("## slopguard run `{}`\n\n", cell(&summary.run_id)));
     out.push_str(&format!(
-        "**{committed} of {total} subtasks committed.** Model: `{}` · base `{}` ({}) · branch `{}`",
+        "**{committed} of {total} subtasks committed.** Model: `{}` · base `{}` ({}) · {}",
         cell(&summary.model),
         cell(&summary.base),
         short(&summary.base_commit),
-        cell(&summary.branch),
+        branch_text(summary),
     ));
     if summary.usage.prompt + summary.usage.completion > 0 {
         out.push_str(&format!(
@@ -71,9 +71,10 @@ fn header(summary: &RunSummary) -> String {
         );
     } else if committed == 0 {
         out.push_str(
-            "**Nothing was committed: no change passed slopguard's guard stack.** Every patch was \
-             reverted after failing a guard (static guards on the patch, then build, \
-             test-regression and test-integrity on the written tree) and retried with the \
+            "**Nothing was committed: no change passed slopguard's guard stack.** Every \
+             candidate was refused (an unreadable reply, edits that did not apply, or a failed \
+             guard: static guards on the patch, then build, test-regression and test-integrity \
+             on the written tree), its writes reverted, and the subtask retried with the \
              findings as feedback until the attempts ran out; the last findings of each subtask \
              are under \"Failed or skipped subtasks\".\n\n",
         );
@@ -87,11 +88,36 @@ fn header(summary: &RunSummary) -> String {
     out
 }
 
-/// The metrics before and after, with their change.
+/// The branch the run committed to, or why there is none (a run that committed nothing
+/// leaves no branch; an empty name would read as a missing field).
+fn branch_text(summary: &RunSummary) -> String {
+    match (summary.branch.is_empty(), summary.dry_run) {
+        (false, _) => format!("branch `{}`", cell(&summary.branch)),
+        (true, true) => "no branch (dry run)".into(),
+        (true, false) => "no branch (nothing was committed)".into(),
+    }
+}
+
+/// The metrics before and after, with their change; only before when nothing landed to
+/// measure after (a column of dashes would read as lost data).
 fn metrics_section(summary: &RunSummary) -> String {
     let mut out = String::from("### Metrics\n\n");
     if summary.metrics_before.is_empty() && summary.metrics_after.is_empty() {
         out.push_str("_not measured_\n\n");
+    } else if summary.metrics_after.is_empty() {
+        out.push_str("| metric | before |\n|---|---|\n");
+        for m in &summary.metrics_before {
+            let label = if m.title.is_empty() {
+                &m.name
+            } else {
+                &m.title
+            };
+            out.push_str(&format!("| {} | {} |\n", cell(label), metric_cell(Some(m))));
+        }
+        if let Some(b) = summary.overall_before {
+            out.push_str(&format!("| **overall** | {b:.2} |\n"));
+        }
+        out.push_str("\n_After: not measured, because nothing was committed._\n\n");
     } else {
         out.push_str("| metric | before | after | change |\n|---|---|---|---|\n");
         let mut names: Vec<(&str, &str)> = Vec::new();
@@ -474,12 +500,31 @@ pub(crate) mod tests {
             body.contains("  ```text\n  failed after 3 attempt(s); last findings:\n  src/db.py:4: `seed` was removed\n  tests/test_db.py: 2 assertion(s) removed\n  ```\n"),
             "{body}"
         );
+        // No branch is named as such, and the metrics show only what was measured.
+        sum.branch.clear();
+        sum.metrics_after.clear();
+        let body = render_body(&sum);
+        assert!(!body.contains("branch ``"), "{body}");
+        assert!(
+            body.contains(" · no branch (nothing was committed)"),
+            "{body}"
+        );
+        assert!(
+            body.contains("| metric | before |\n|---|---|\n| Test results | 0.60 (fail) |\n"),
+            "{body}"
+        );
+        assert!(
+            body.contains("_After: not measured, because nothing was committed._"),
+            "{body}"
+        );
         // A committed run keeps the guarantee; a dry run says nothing was committed.
         assert!(render_body(&sample()).contains("Every commit on this branch passed"));
         let mut dry = sample();
         dry.dry_run = true;
+        dry.branch.clear();
         let body = render_body(&dry);
         assert!(body.contains("_Dry run: nothing was committed._"));
+        assert!(body.contains(" · no branch (dry run)"), "{body}");
         assert!(
             !body.contains("Every commit on this branch passed"),
             "{body}"

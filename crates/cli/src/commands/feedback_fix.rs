@@ -15,6 +15,7 @@ use slopguard_store::{FeedbackRow, NewObservation, Outcome};
 
 use super::common::ReportFormat;
 use super::feedback::{DecideArgs, FixArgs, VerifyArgs, open, usage_error};
+use crate::progress::StepProgress;
 
 /// What the triage step left on the item.
 struct Triaged {
@@ -306,7 +307,12 @@ pub fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
     }
     let landed: LandedFix =
         serde_json::from_value(row.detail["fix"].clone()).context("the item records no fix")?;
-    let v = match fix::verify(inbox.root(), &a.rev, &landed) {
+    // The suite runs on the merged revision and can take minutes: say so meanwhile.
+    let progress = StepProgress::start(a.quiet);
+    progress.step(&format!("verify (running the tests on {})", a.rev));
+    let verified = fix::verify(inbox.root(), &a.rev, &landed);
+    progress.finish();
+    let v = match verified {
         Ok(v) => v,
         Err(e) => return usage_error(anyhow::anyhow!("cannot check out {}: {e}", a.rev)),
     };
