@@ -18,6 +18,7 @@
 //! * [`state`] — atomic run state and the repository lock.
 
 pub mod analysis;
+pub mod critics;
 pub mod dynamic;
 pub mod feedback;
 pub mod forge;
