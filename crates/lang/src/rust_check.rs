@@ -44,9 +44,9 @@ const EXPR_MACROS: &[&str] = &[
     "unreachable",
 ];
 
-/// Formatting macros and the position of their format string argument. `panic!` and its
-/// relatives take a format string only with arguments after it (a lone literal was a plain
-/// message before edition 2021), so they are checked only then.
+/// Formatting macros and the position of their format string argument. `panic!`, its
+/// relatives and the assertions' messages are format strings only with arguments after them
+/// (a lone literal was a plain message before edition 2021), so they are checked only then.
 const FORMAT_MACROS: &[(&str, usize)] = &[
     ("println", 0),
     ("print", 0),
@@ -60,6 +60,12 @@ const FORMAT_MACROS: &[(&str, usize)] = &[
     ("todo", 0),
     ("unimplemented", 0),
     ("unreachable", 0),
+    ("assert", 1),
+    ("debug_assert", 1),
+    ("assert_eq", 2),
+    ("assert_ne", 2),
+    ("debug_assert_eq", 2),
+    ("debug_assert_ne", 2),
 ];
 
 /// The first brace error of a format string (`None` when the braces are well formed), with
@@ -71,9 +77,18 @@ pub fn format_brace_error(fmt: &str) -> Option<(usize, &'static str)> {
         match chars[i] {
             '{' if chars.get(i + 1) == Some(&'{') => i += 2,
             '{' => {
-                let rest = &chars[i + 1..];
+                let mut rest = &chars[i + 1..];
+                let mut skipped = i + 1;
+                // `{:}<5}`: the character before an alignment is the fill, and may be a brace.
+                if let Some(colon) = rest.iter().position(|&c| matches!(c, ':' | '{' | '}'))
+                    && rest[colon] == ':'
+                    && matches!(rest.get(colon + 2), Some('<' | '^' | '>'))
+                {
+                    rest = &rest[colon + 3..];
+                    skipped += colon + 3;
+                }
                 match rest.iter().position(|&c| c == '}' || c == '{') {
-                    Some(j) if rest[j] == '}' => i += j + 2,
+                    Some(j) if rest[j] == '}' => i = skipped + j + 1,
                     Some(_) => {
                         return Some((
                             i,
@@ -174,12 +189,20 @@ pub fn check_macros(src: &str, macros: &[(&str, Range<usize>)]) -> Vec<SyntaxErr
             match list {
                 Ok(list) => {
                     let at = format_at?;
-                    let needs_args = at == 0
-                        && !matches!(
-                            name,
-                            "println" | "print" | "eprintln" | "eprint" | "format" | "format_args"
-                        );
-                    if needs_args && list.len() < 2 {
+                    // `write!`'s format string is always one; `panic!` and the assertions'
+                    // messages only with arguments after them.
+                    let needs_args = !matches!(
+                        name,
+                        "println"
+                            | "print"
+                            | "eprintln"
+                            | "eprint"
+                            | "format"
+                            | "format_args"
+                            | "write"
+                            | "writeln"
+                    );
+                    if needs_args && list.len() < at + 2 {
                         return None;
                     }
                     let Some(Expr::Lit(syn::ExprLit {
@@ -246,5 +269,28 @@ mod tests {
         assert_eq!(format_brace_error("ab}c").map(|e| e.0), Some(2));
         assert_eq!(format_brace_error("{a{b}").map(|e| e.0), Some(0));
         assert_eq!(format_brace_error("é}}{{"), None);
+        // A brace as the fill character of an aligned argument.
+        assert_eq!(format_brace_error("{:}<5} {0:{^9}"), None);
+        assert_eq!(format_brace_error("{:}5}").map(|e| e.0), Some(4));
+    }
+
+    fn macro_errors(src: &str) -> Vec<u32> {
+        let at = src.find('(').expect("a macro call");
+        let end = src.rfind(')').expect("a macro call") + 1;
+        let name = src[..at].trim_end_matches('!');
+        check_macros(src, &[(name, at..end)])
+            .iter()
+            .map(|e| e.column)
+            .collect()
+    }
+
+    #[test]
+    fn assertion_messages_are_format_strings_when_arguments_follow() {
+        assert_eq!(macro_errors("assert_eq!(a, b, \"got {x\", x)").len(), 1);
+        assert_eq!(macro_errors("assert!(ok, \"bad {}}\", y)").len(), 1);
+        assert!(macro_errors("assert!(ok, \"bad {}\", y)").is_empty());
+        // A lone message is a plain string before edition 2021.
+        assert!(macro_errors("assert!(ok, \"{\")").is_empty());
+        assert!(macro_errors("debug_assert_ne!(a, b)").is_empty());
     }
 }
