@@ -130,14 +130,46 @@ pub fn check_file(src: &str, max_depth: usize) -> Option<Option<SyntaxError>> {
 }
 
 /// syn parses the 2018+ grammar; 2015-edition code using the `try!` macro (a keyword since
-/// 2018) is retried with `r#try!`.
+/// 2018) is retried with `r#try!`, and code using `async`, `await` or `dyn` as identifiers
+/// (ripgrep's 2015 `StderrReader::async(...)`) with them as raw identifiers.
 fn parse_file_editions(src: &str) -> Option<SyntaxError> {
     let err = parse_file(src)?;
+    let mut retried = std::borrow::Cow::Borrowed(src);
     if src.contains("try!") {
-        let retried = src.replace("r#try!", "try!").replace("try!", "r#try!");
+        retried = retried
+            .replace("r#try!", "try!")
+            .replace("try!", "r#try!")
+            .into();
+    }
+    let message = err.message.as_str();
+    for word in ["async", "await", "dyn"] {
+        if message.contains(&format!("keyword `{word}`")) {
+            retried = raw_identifiers(&retried, word).into();
+        }
+    }
+    if retried != src {
         parse_file(&retried)?;
     }
     Some(err)
+}
+
+/// `src` with every whole-word `word` written as the raw identifier `r#word`.
+fn raw_identifiers(src: &str, word: &str) -> String {
+    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '#';
+    let mut out = String::with_capacity(src.len() + 16);
+    let mut rest = src;
+    while let Some(at) = rest.find(word) {
+        let before_ok = !rest[..at].chars().next_back().is_some_and(ident);
+        let after_ok = !rest[at + word.len()..].chars().next().is_some_and(ident);
+        out.push_str(&rest[..at]);
+        if before_ok && after_ok {
+            out.push_str("r#");
+        }
+        out.push_str(word);
+        rest = &rest[at + word.len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 fn parse_file(src: &str) -> Option<SyntaxError> {
@@ -272,6 +304,15 @@ mod tests {
         // A brace as the fill character of an aligned argument.
         assert_eq!(format_brace_error("{:}<5} {0:{^9}"), None);
         assert_eq!(format_brace_error("{:}5}").map(|e| e.0), Some(4));
+    }
+
+    #[test]
+    fn edition_2015_keywords_as_identifiers() {
+        let src = "fn f(r: bool) -> R {\n    if r { R::async(1) } else { R::sync(2) }\n}\n";
+        assert_eq!(check_file(src, 10), Some(None));
+        // A real error in such a file is still one.
+        let broken = "fn f() -> R {\n    R::async(1\n}\n";
+        assert!(matches!(check_file(broken, 10), Some(Some(_))));
     }
 
     fn macro_errors(src: &str) -> Vec<u32> {

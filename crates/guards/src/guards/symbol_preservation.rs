@@ -188,6 +188,9 @@ struct Removed<'a> {
     quiet_unless_used: bool,
     /// A pytest fixture: test and fixture parameters of its name use it.
     fixture: bool,
+    /// A member of a Rust trait implementation: reported as removed, never as "still used"
+    /// (see [`in_trait_impl`]).
+    trait_member: bool,
 }
 
 /// The first line of `text` that uses `r` (1-based), skipping comments, strings, bindings,
@@ -466,6 +469,70 @@ fn is_dunder(name: &str) -> bool {
     name.len() > 4 && name.starts_with("__") && name.ends_with("__")
 }
 
+/// A Rust member of a trait implementation (`impl Default for Mode { fn default() }`): calls of
+/// its name resolve through the trait, so which of them needed this impl is a question of
+/// types G7 cannot answer (a `#[derive(Default)]` replacing it, a `Connected` impl dropped
+/// while other types' `connect_info` stay).
+fn in_trait_impl(defs: &[Definition], text: &str, def: &Definition) -> bool {
+    if split_member(&def.name).0.is_none() {
+        return false;
+    }
+    defs.iter()
+        .filter(|d| d.kind == DefKind::Impl)
+        .filter(|d| d.start_line <= def.start_line && d.end_line >= def.end_line)
+        .filter(|d| !(d.start_line == def.start_line && d.end_line == def.end_line))
+        .any(|imp| {
+            // The impl's header, up to its opening brace.
+            let mut header = String::new();
+            for l in text.lines().skip(imp.start_line.saturating_sub(1) as usize) {
+                header.push(' ');
+                header.push_str(l.split('{').next().unwrap_or(l));
+                if l.contains('{') {
+                    break;
+                }
+            }
+            header.split_whitespace().any(|w| w == "for")
+        })
+}
+
+/// A Rust item still written in the file, inside a macro call tree-sitter does not expand
+/// (`define_rejection! { pub struct QueryRejection ... }` replacing the hand-written struct).
+/// Lines where the parser sees a definition of that name (a method `fn name(&self)`) are not
+/// such a place.
+fn defined_in_macro_call(after: &str, defs: &[Definition], kind: DefKind, name: &str) -> bool {
+    let parsed: Vec<u32> = defs
+        .iter()
+        .filter(|d| d.simple_name() == name)
+        .map(|d| d.start_line)
+        .collect();
+    let keyword = match kind {
+        DefKind::Function => "fn",
+        DefKind::Struct => "struct",
+        DefKind::Enum => "enum",
+        DefKind::Trait => "trait",
+        DefKind::TypeAlias => "type",
+        DefKind::Const => "const",
+        DefKind::Static => "static",
+        DefKind::Module => "mod",
+        _ => return false,
+    };
+    after.lines().enumerate().any(|(i, l)| {
+        let t = l.trim_start();
+        !t.starts_with("//")
+            && !parsed.contains(&(i as u32 + 1))
+            && t.split_whitespace()
+                .collect::<Vec<_>>()
+                .windows(2)
+                .any(|w| {
+                    w[0] == keyword
+                        && w[1]
+                            .split(|c: char| !c.is_alphanumeric() && c != '_')
+                            .next()
+                            == Some(name)
+                })
+    })
+}
+
 /// Names the language provides anyway: a removed polyfill of a builtin is not "still used".
 fn is_builtin(lang: Language, name: &str) -> bool {
     const PYTHON: &[&str] = &[
@@ -535,6 +602,10 @@ fn is_builtin(lang: Language, name: &str) -> bool {
         "reduce",
         "cmp",
     ];
+    const GO: &[&str] = &[
+        "append", "cap", "clear", "close", "complex", "copy", "delete", "imag", "len", "make",
+        "max", "min", "new", "panic", "print", "println", "real", "recover",
+    ];
     const JS: &[&str] = &[
         "Object",
         "Array",
@@ -579,6 +650,9 @@ fn is_builtin(lang: Language, name: &str) -> bool {
     match lang {
         Language::Python => PYTHON.contains(&name),
         Language::JavaScript | Language::TypeScript | Language::Tsx => JS.contains(&name),
+        // Go's predeclared functions (`min`, `max` and `clear` since Go 1.21: a package's own
+        // `func min` removed in favour of the builtin, gin's and helm's "use the official min").
+        Language::Go => GO.contains(&name),
         _ => false,
     }
 }
@@ -673,6 +747,14 @@ impl SymbolPreservation {
             {
                 continue;
             }
+            if lang == Language::Rust
+                && owner.is_none()
+                && defined_in_macro_call(after_text, &after.definitions, def.kind, rname)
+            {
+                continue;
+            }
+            let trait_member =
+                lang == Language::Rust && in_trait_impl(&before.definitions, before_text, def);
             let fixture = lang == Language::Python
                 && before_text
                     .lines()
@@ -699,6 +781,7 @@ impl SymbolPreservation {
                 scoped: scope,
                 quiet_unless_used,
                 fixture,
+                trait_member,
             });
         }
         out
@@ -784,6 +867,7 @@ impl Guard for SymbolPreservation {
         }
         let uses = find_uses(cx, &removed);
         for (r, u) in removed.iter().zip(uses) {
+            let u = if r.trait_member { None } else { u };
             Self::report(cx, r, u, out);
         }
     }

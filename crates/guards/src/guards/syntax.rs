@@ -35,6 +35,14 @@ fn is_go_template(cx: &Context<'_>, path: &str) -> bool {
     helm_chart_template(cx, path)
 }
 
+/// A trybuild / compiletest compile-fail case: `x.rs` beside the `x.stderr` holding the
+/// compiler errors it must produce (serde's `tests/ui/conflict/alias.rs` ends in `@//fail` on
+/// purpose).
+fn compile_fail_test(cx: &Context<'_>, path: &str) -> bool {
+    path.strip_suffix(".rs")
+        .is_some_and(|stem| cx.exists_after(&format!("{stem}.stderr")))
+}
+
 /// `<chart>/templates/...` with `<chart>/Chart.yaml` present.
 fn helm_chart_template(cx: &Context<'_>, path: &str) -> bool {
     let mut from = 0;
@@ -73,6 +81,9 @@ impl Guard for Syntax {
                         continue;
                     };
                     if after.syntax_errors.is_empty() {
+                        continue;
+                    }
+                    if lang == Language::Rust && compile_fail_test(cx, path) {
                         continue;
                     }
                     let before_errors = file.before_analysis().map(|b| b.syntax_errors.len());
