@@ -305,13 +305,38 @@ fn scoped_use(
     let bare_reaches = same_file || lang != Language::Go || dir(path) == dir(r.path);
     let mut lines: Vec<u32> = imports;
     if bare_reaches {
-        lines.extend(&u.free_uses);
+        let text_lines: Vec<&str> = text.lines().collect();
+        lines.extend(u.free_uses.iter().filter(|l| {
+            lang != Language::Rust
+                || text_lines
+                    .get((**l as usize).saturating_sub(1))
+                    .is_none_or(|t| rust_line_can_use(t, r))
+        }));
     }
     if r.fixture {
         lines.extend(&u.fixture_params);
     }
     lines.extend(first_use(text, r, same_file, false));
     lines.into_iter().min()
+}
+
+/// Whether a Rust line holding a bare reference to `r`'s name can use the dropped item: never
+/// an attribute (`#[path = "src/app.rs"]`, `#[doc(hidden)]`); a module only as a path root
+/// (`word::f`) or in a `use`; a `macro_rules!` macro only as `name!` (`rgtest!(word, ...)`
+/// names a test, not the module `word`).
+fn rust_line_can_use(line: &str, r: &Removed<'_>) -> bool {
+    let t = line.trim_start();
+    if t.starts_with("#[") || t.starts_with("#![") {
+        return false;
+    }
+    let followed_by = |suffix: &str| {
+        word_positions(line, r.rname).any(|p| line[p + r.rname.len()..].starts_with(suffix))
+    };
+    match r.def.kind {
+        DefKind::Module => followed_by("::") || t.starts_with("use ") || t.starts_with("pub use "),
+        DefKind::Macro => followed_by("!"),
+        _ => true,
+    }
 }
 
 /// A use of a dropped symbol somewhere after the change.
@@ -602,6 +627,31 @@ fn is_builtin(lang: Language, name: &str) -> bool {
         "reduce",
         "cmp",
     ];
+    const RUST_MACROS: &[&str] = &[
+        "assert",
+        "assert_eq",
+        "assert_ne",
+        "concat",
+        "dbg",
+        "debug_assert",
+        "debug_assert_eq",
+        "debug_assert_ne",
+        "eprint",
+        "eprintln",
+        "format",
+        "format_args",
+        "matches",
+        "panic",
+        "print",
+        "println",
+        "stringify",
+        "todo",
+        "unimplemented",
+        "unreachable",
+        "vec",
+        "write",
+        "writeln",
+    ];
     const GO: &[&str] = &[
         "append", "cap", "clear", "close", "complex", "copy", "delete", "imag", "len", "make",
         "max", "min", "new", "panic", "print", "println", "real", "recover",
@@ -653,6 +703,9 @@ fn is_builtin(lang: Language, name: &str) -> bool {
         // Go's predeclared functions (`min`, `max` and `clear` since Go 1.21: a package's own
         // `func min` removed in favour of the builtin, gin's and helm's "use the official min").
         Language::Go => GO.contains(&name),
+        // The standard library's macros: a crate's own `macro_rules! eprintln` dropped for
+        // std's.
+        Language::Rust => RUST_MACROS.contains(&name),
         _ => false,
     }
 }
@@ -743,8 +796,10 @@ impl SymbolPreservation {
                     false,
                 ),
             };
-            if moved || (owner.is_none() && rebound) || is_builtin(lang, rname) || is_dunder(rname)
-            {
+            // Rust's builtins here are std's macros: a function named `format` is no macro.
+            let builtin =
+                is_builtin(lang, rname) && (lang != Language::Rust || def.kind == DefKind::Macro);
+            if moved || (owner.is_none() && rebound) || builtin || is_dunder(rname) {
                 continue;
             }
             if lang == Language::Rust
