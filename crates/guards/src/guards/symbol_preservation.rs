@@ -224,7 +224,13 @@ fn first_use(text: &str, r: &Removed<'_>, same_file: bool, bare: bool) -> Option
                         .unwrap_or("");
                     // `self.x` / `Self::x` may reach an inherited or renamed owner's member: only
                     // the module, package or owner's own name proves the removed one is meant.
-                    let mine = r.qualifiers.iter().any(|x| x.eq_ignore_ascii_case(q));
+                    // Rust paths are case-sensitive: `Body::empty()` does not go through the
+                    // module `body`. Other qualifiers may be an instance named after its type.
+                    let mine = if r.lang == Language::Rust && sep == "::" {
+                        r.qualifiers.iter().any(|x| x == q)
+                    } else {
+                        r.qualifiers.iter().any(|x| x.eq_ignore_ascii_case(q))
+                    };
                     if mine {
                         return Some(i as u32 + 1);
                     }
@@ -327,6 +333,11 @@ fn scoped_use(
 fn rust_line_can_use(line: &str, r: &Removed<'_>) -> bool {
     let t = line.trim_start();
     if t.starts_with("#[") || t.starts_with("#![") {
+        return false;
+    }
+    // Another definition of the name (`pub(crate) enum Either<A, B>` in another module) is
+    // no use of this one.
+    if defines(line, r.rname) {
         return false;
     }
     let followed_by = |suffix: &str| {
@@ -517,6 +528,22 @@ fn in_trait_impl(defs: &[Definition], text: &str, def: &Definition) -> bool {
                 }
             }
             header.split_whitespace().any(|w| w == "for")
+        })
+}
+
+/// Whether a Rust line defines an item named `name` (`struct name`, `fn name<T>(...)`, ...).
+fn defines(line: &str, name: &str) -> bool {
+    line.split_whitespace()
+        .collect::<Vec<_>>()
+        .windows(2)
+        .any(|w| {
+            matches!(
+                w[0],
+                "fn" | "struct" | "enum" | "trait" | "type" | "const" | "static" | "mod" | "union"
+            ) && w[1]
+                .split(|c: char| !c.is_alphanumeric() && c != '_')
+                .next()
+                == Some(name)
         })
 }
 
