@@ -188,8 +188,9 @@ struct Removed<'a> {
     quiet_unless_used: bool,
     /// A pytest fixture: test and fixture parameters of its name use it.
     fixture: bool,
-    /// A member of a Rust trait implementation: reported as removed, never as "still used"
-    /// (see [`in_trait_impl`]).
+    /// A member of a Rust trait implementation, or one whose namesake the change adds to
+    /// another owner: reported as removed, never as "still used" (see [`in_trait_impl`] and
+    /// [`member_moved`]).
     trait_member: bool,
 }
 
@@ -246,6 +247,12 @@ fn first_use(text: &str, r: &Removed<'_>, same_file: bool, bare: bool) -> Option
 /// Qualifiers through which other code names what `path` defines: the module (file stem),
 /// its directory (Go packages, Python packages) and, for members, the owner.
 fn qualifiers(path: &str, owner: Option<&str>) -> Vec<String> {
+    // A member is reached through its owner (or an instance named after it), never through
+    // the module: `tag.tag(value)` in flask's `json/tag.py` calls a `tag` object's method,
+    // `repotest.WithMiddleware(...)` a package function, not `Server.WithMiddleware`.
+    if let Some(o) = owner {
+        return vec![o.to_string()];
+    }
     let mut q = Vec::new();
     let mut parts = path.rsplit('/');
     if let Some(file) = parts.next() {
@@ -268,9 +275,6 @@ fn qualifiers(path: &str, owner: Option<&str>) -> Vec<String> {
     }
     if let Some(dir) = parts.next() {
         q.push(dir.to_string());
-    }
-    if let Some(o) = owner {
-        q.push(o.to_string());
     }
     q
 }
@@ -503,6 +507,28 @@ fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option<Vec<Use>>>
 /// Protocol methods (`__eq__`) are called implicitly; their removal is never "still used".
 fn is_dunder(name: &str) -> bool {
     name.len() > 4 && name.starts_with("__") && name.ends_with("__")
+}
+
+/// Whether the change adds a member of the same name to another owner in any of its files:
+/// the member moved with its class (click's `Option` renamed `_Option`, flask's `Flask.name`
+/// moved to the new base class `App`), so uses through an instance (`option.takes_value`,
+/// `app.name`) may well reach the new one, and which they reach is a question of types.
+fn member_moved(cx: &Context<'_>, rname: &str, full: &str) -> bool {
+    cx.files().iter().any(|f| {
+        let Some(after) = f.after_analysis() else {
+            return false;
+        };
+        let old: Vec<&str> = f
+            .before_analysis()
+            .map(|b| b.definitions.iter().map(|d| d.name.as_str()).collect())
+            .unwrap_or_default();
+        after.definitions.iter().any(|d| {
+            d.name != full
+                && split_member(&d.name).0.is_some()
+                && d.simple_name() == rname
+                && !old.contains(&d.name.as_str())
+        })
+    })
 }
 
 /// A Rust member of a trait implementation (`impl Default for Mode { fn default() }`): calls of
@@ -835,8 +861,9 @@ impl SymbolPreservation {
             {
                 continue;
             }
-            let trait_member =
-                lang == Language::Rust && in_trait_impl(&before.definitions, before_text, def);
+            let trait_member = (lang == Language::Rust
+                && in_trait_impl(&before.definitions, before_text, def))
+                || (owner.is_some() && member_moved(cx, rname, &def.name));
             let fixture = lang == Language::Python
                 && before_text
                     .lines()
