@@ -72,10 +72,6 @@ fn defence(
         .enumerate()
         .map(|(i, q)| format!("Q{}: {q}", i + 1))
         .collect();
-    let shown: Vec<String> = files
-        .iter()
-        .map(|(p, text)| format!("{p}\n```\n{text}```"))
-        .collect();
     vec![
         Message::system(
             "You defend a change you made. Answer each question on one line starting with \
@@ -87,7 +83,7 @@ fn defence(
             "{}\n{}\n\nThe files now:\n{}\n",
             task_and_diff(ws, diff),
             numbered.join("\n"),
-            shown.join("\n\n")
+            super::refiner::show_files(files)
         )),
     ]
 }

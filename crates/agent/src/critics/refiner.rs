@@ -103,6 +103,20 @@ pub fn changed_files(ws: &Workspace<'_>) -> Result<Vec<(String, String)>, RunErr
         .collect())
 }
 
+/// Files as the worker's prompt shows them: the path on a line, the text in a fence.
+pub fn show_files(files: &[(String, String)]) -> String {
+    files
+        .iter()
+        .map(|(p, text)| {
+            format!(
+                "{p}\n```{}\n{text}```",
+                crate::worker::prompt::fence_language(p)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
 fn prompt(
     ws: &Workspace<'_>,
     diff: &str,
@@ -117,15 +131,6 @@ fn prompt(
             _ => format!("- {}", f.message),
         })
         .collect();
-    let shown: Vec<String> = files
-        .iter()
-        .map(|(p, text)| {
-            format!(
-                "{p}\n```{}\n{text}```",
-                crate::worker::prompt::fence_language(p)
-            )
-        })
-        .collect();
     vec![
         Message::system(crate::worker::prompt::SYSTEM),
         Message::user(format!(
@@ -135,7 +140,7 @@ fn prompt(
              line, then the whole new file in a fenced block.\n\n{}\n",
             ws.task,
             problems.join("\n"),
-            shown.join("\n\n")
+            show_files(files)
         )),
     ]
 }
