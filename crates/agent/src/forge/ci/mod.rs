@@ -306,6 +306,15 @@ fn fix_text(fix: &FixOutcome) -> String {
     }
 }
 
+/// `1800 s`, or `0.7 s` below ten seconds.
+fn seconds(d: Duration) -> String {
+    if d < Duration::from_secs(10) && d.subsec_millis() != 0 {
+        format!("{:.1} s", d.as_secs_f64())
+    } else {
+        format!("{} s", d.as_secs())
+    }
+}
+
 fn short(sha: &str) -> &str {
     &sha[..sha.len().min(10)]
 }
@@ -485,8 +494,8 @@ impl<'a> Watcher<'a> {
             return Ok(Next::Stop(
                 WatchStatus::Deadline,
                 format!(
-                    "the deadline of {} s came before a fix could start; {names} failing on {}",
-                    self.opts.deadline.as_secs(),
+                    "the deadline ({}) came before a fix could start; {names} failing on {}",
+                    seconds(self.opts.deadline),
                     short(sha)
                 ),
             ));
@@ -662,8 +671,8 @@ impl<'a> Watcher<'a> {
             .map(|r| r.name.as_str())
             .collect();
         format!(
-            "the deadline of {} s came while {}; stopped cleanly, nothing was pushed since",
-            self.opts.deadline.as_secs(),
+            "the deadline ({}) came while {}; stopped cleanly, nothing left running",
+            seconds(self.opts.deadline),
             if running.is_empty() {
                 "no check had reported yet".to_string()
             } else {
