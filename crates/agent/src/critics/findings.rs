@@ -18,12 +18,19 @@ pub fn format_instruction(max: usize) -> String {
 }
 
 /// The findings of `reply`, attributed to `critic` (at most `max`).
+/// A finding repeated word for word (small models repeat lines) counts once.
 pub fn parse_findings(reply: &str, critic: &str, max: usize) -> Vec<CriticFinding> {
-    reply
-        .lines()
-        .filter_map(|l| parse_line(l, critic))
-        .take(max)
-        .collect()
+    let mut out: Vec<CriticFinding> = Vec::new();
+    for f in reply.lines().filter_map(|l| parse_line(l, critic)) {
+        if !out
+            .iter()
+            .any(|o| o.message == f.message && o.file == f.file)
+        {
+            out.push(f);
+        }
+    }
+    out.truncate(max);
+    out
 }
 
 /// Placeholders of the instruction: a line holding one was copied, not written.
@@ -96,6 +103,8 @@ mod tests {
             (None, "no test covers the edge case")
         );
         assert!(parse_findings("- none", "devil", 5).is_empty());
+        let twice = "- [high] a.py:1: wrong\n- [high] a.py:1: wrong";
+        assert_eq!(parse_findings(twice, "devil", 5).len(), 1);
         assert!(parse_findings("- [high] PATH:LINE: WHAT IS WRONG", "devil", 5).is_empty());
         assert_eq!(parse_findings(reply, "devil", 1).len(), 1);
     }
