@@ -11,6 +11,7 @@ use slopguard_change::ChangeSet;
 use slopguard_llm::{BlockingClient, LlmError};
 use slopguard_store::FailureMode;
 
+pub mod critic;
 pub mod intent_review;
 
 /// When a gate runs.

@@ -92,6 +92,9 @@ pub struct RunOptions {
     /// Land a patch only with its own regression test, failing without the fix and passing
     /// with it (the `regression-proof` gate; `slopguard feedback fix`).
     pub regression_proof: bool,
+    /// The continuous critic (`gates::critic`): one reviewer call after each attempt; a
+    /// confident finding is the next attempt's feedback. Off by default.
+    pub critic: bool,
 }
 
 impl Default for RunOptions {
@@ -121,6 +124,7 @@ impl Default for RunOptions {
             run_budget: None,
             model_gates: Vec::new(),
             regression_proof: false,
+            critic: false,
         }
     }
 }
@@ -961,15 +965,43 @@ fn run_subtask(
             ));
             break;
         }
-        match run_attempt(cx, client, &mut run, attempt, &feedback)? {
+        let end = run_attempt(cx, client, &mut run, attempt, &feedback)?;
+        let critic_note = critique_attempt(cx, client, &run, attempt, &end, attempt < max);
+        match end {
             AttemptEnd::Landed(status, commit, paths, title) => {
                 outcome = Some((status, commit, paths, title));
                 break;
             }
-            AttemptEnd::Rejected(f) => feedback = f,
+            AttemptEnd::Rejected(f) => feedback = f + &critic_note,
         }
     }
     record_outcome(cx, &run, outcome, &feedback, max)
+}
+
+/// The continuous critic on one attempt, when it is on (`gates::critic::review_attempt`):
+/// emits its trace event and returns the line the next attempt hears (often empty).
+fn critique_attempt(
+    cx: &Ctx<'_>,
+    client: &BlockingClient,
+    run: &SubtaskRun,
+    attempt: u32,
+    end: &AttemptEnd,
+    next_step: bool,
+) -> String {
+    if !cx.opts.critic {
+        return String::new();
+    }
+    let outcome = match end {
+        AttemptEnd::Landed(_, commit, ..) => gates::critic::Attempt::Landed {
+            worktree: &cx.worktree,
+            commit: commit.as_deref(),
+        },
+        AttemptEnd::Rejected(f) => gates::critic::Attempt::Refused(f),
+    };
+    let (data, note) =
+        gates::critic::review_attempt(client, &run.id, &run.subtask, attempt, outcome, next_step);
+    cx.emit("execution", "critic.review", data);
+    note
 }
 
 fn announce_subtask(cx: &mut Ctx<'_>, index: usize, total: usize, id: &str, subtask: &Subtask) {

@@ -12,6 +12,7 @@ use slopguard_agent::feedback::inbox::Inbox;
 use slopguard_agent::feedback::localise::{self, Localisation};
 use slopguard_agent::feedback::triage::{self, Triage};
 use slopguard_agent::feedback::{Intake, Severity, State};
+use slopguard_agent::gates::critic::CriticMode;
 use slopguard_llm::{BlockingClient, Role};
 
 use super::common::{LlmArgs, ReportFormat};
@@ -80,6 +81,13 @@ pub struct FixArgs {
     /// No progress output on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+
+    /// The continuous critic: one reviewer-model call after each step (the plan, each attempt,
+    /// the landing) that may name one problem; 80+ is fed to the next attempt, 60-79 goes to
+    /// the PR body's self-review. auto (the default, unless slopguard.toml's `[critic] mode`
+    /// says otherwise): on for reviewer models of 3B parameters or more.
+    #[arg(long, value_name = "auto|on|off")]
+    pub critic: Option<CriticMode>,
 
     #[command(flatten)]
     pub store: StoreArgs,
