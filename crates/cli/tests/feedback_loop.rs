@@ -701,3 +701,150 @@ fn with_the_critic_off_no_extra_model_call_is_made() {
     assert_eq!(asked.len(), 3);
     assert_eq!(critic_events(&s, id).len(), 1);
 }
+
+const ARCH: &str = r#"{"class": "architectural", "root_cause": "statistics belong in a service", "files": ["calc/stats.py"], "confidence": 80}"#;
+
+/// A revised plan as the reviewer model answers it.
+fn revised_plan(change: &str) -> String {
+    format!(
+        r#"{{"root_cause": "average divides by len(values) - 1", "proposed_change": "{change}", "test_sketch": "assert average([1, 2, 3]) == 2", "files": ["calc/stats.py"], "test_file": "tests/test_stats.py", "estimated_lines": 4}}"#
+    )
+}
+
+#[test]
+fn a_waiting_plan_is_refined_at_most_three_times_then_approved_and_fixed() {
+    if python_missing() {
+        return;
+    }
+    let s = Sample::new();
+    let id = s.triaged("move the statistics into a service layer", ARCH);
+    let (code, out, _) = s.fix(id, "1", &[]);
+    assert_eq!(code, 0);
+    assert!(out.contains("slopguard feedback refine 1"), "{out}");
+    let note = "no service layer: only make average() divide by the count";
+    for round in 1..=3 {
+        let change = format!("round {round}: divide by len(values) in average()");
+        let (code, out, err, asked) =
+            s.with_model_asked(&["refine", "1", note], &[&revised_plan(&change)]);
+        assert_eq!(code, 0, "{out}\n{err}");
+        assert!(
+            out.contains(&format!("plan refined (round {round} of 3)")),
+            "{out}"
+        );
+        assert!(
+            asked[0].contains(&format!("THE OPERATOR ASKS:\n{note}")),
+            "{}",
+            asked[0]
+        );
+        if round > 1 {
+            // The model revises the plan of the round before.
+            assert!(
+                asked[0].contains(&format!("round {}:", round - 1)),
+                "{}",
+                asked[0]
+            );
+        }
+    }
+    let shown = s.show(id);
+    assert_eq!(shown["item"]["state"], "awaiting-approval");
+    assert_eq!(
+        shown["item"]["detail"]["refinements"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+    let refinements: Vec<String> = shown["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|h| h["from"] == "awaiting-approval" && h["to"] == "awaiting-approval")
+        .map(|h| h["note"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(refinements.len(), 3);
+    assert_eq!(refinements[2], format!("refinement 3/3: {note}"));
+    // A fourth round is refused before any model call.
+    let (code, _, err, asked) = s.with_model_asked(&["refine", "1", "again"], &[]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("feedback 1 has had 3 refinement rounds"),
+        "{err}"
+    );
+    assert!(asked.is_empty());
+    // Approved, the refined plan is what the worker hears.
+    assert!(s.cmd(&["approve", "1"]).output().unwrap().status.success());
+    let good = reply(FIXED_STATS, &tests_with_average("2"));
+    let (code, out, err, asked) = s.with_model_asked(
+        &[
+            "fix",
+            "1",
+            "--candidates",
+            "1",
+            "--max-attempts",
+            "1",
+            "--quiet",
+        ],
+        &[&good],
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        asked[0].contains(&format!("the operator's note on the plan: {note}")),
+        "{}",
+        asked[0]
+    );
+    assert!(
+        asked[0].contains("the revised plan: round 3: divide by len(values) in average()"),
+        "{}",
+        asked[0]
+    );
+    assert_eq!(s.show(id)["item"]["state"], "fix-pr-open");
+}
+
+#[test]
+fn a_malformed_refinement_keeps_the_plan_and_reject_still_works() {
+    if python_missing() {
+        return;
+    }
+    let s = Sample::new();
+    let triaged = s.triaged("average() divides by n-1", TRIAGE_BUG);
+    // Only a waiting plan is refined.
+    let (code, _, err, asked) = s.with_model_asked(&["refine", &triaged.to_string(), "x"], &[]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("only a plan waiting for approval is refined"),
+        "{err}"
+    );
+    assert!(asked.is_empty());
+    let id = s.triaged("move the statistics into a service layer", ARCH);
+    s.fix(id, "1", &[]);
+    let before = s.show(id)["item"]["detail"]["plan"].clone();
+    let (code, _, err, asked) = s.with_model_asked(
+        &["refine", &id.to_string(), "smaller please"],
+        &["Sure, here is a smaller plan.", r#"{"root_cause": ""}"#],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(asked.len(), 2, "one correction, then refused");
+    assert!(err.contains("refused after one correction"), "{err}");
+    assert!(
+        err.contains("keeps its plan and still waits for approval"),
+        "{err}"
+    );
+    let item = &s.show(id)["item"];
+    assert_eq!(item["state"], "awaiting-approval");
+    assert_eq!(item["detail"]["plan"], before);
+    assert!(item["detail"].get("refinements").is_none());
+    // A good round, then reject.
+    let (code, _, err, _) = s.with_model_asked(
+        &["refine", &id.to_string(), "smaller please"],
+        &[&revised_plan("divide by the count")],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        s.cmd(&["reject", &id.to_string()])
+            .output()
+            .unwrap()
+            .status
+            .success()
+    );
+    assert_eq!(s.show(id)["item"]["state"], "rejected");
+}

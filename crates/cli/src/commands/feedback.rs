@@ -45,6 +45,9 @@ pub enum FeedbackCommand {
     Approve(DecideArgs),
     /// Reject an item (waiting for approval, triaged or escalated).
     Reject(DecideArgs),
+    /// Revise a plan waiting for approval: the reviewer model rewrites it with your note
+    /// (at most three rounds; then approve, reject, or add the feedback again).
+    Refine(RefineArgs),
     /// Run the item's regression test on a merged revision: green -> verified (and remembered
     /// in the failure memory), red -> reopened, exit 1.
     Verify(VerifyArgs),
@@ -102,6 +105,22 @@ pub struct DecideArgs {
     /// Why (kept with the transition).
     #[arg(long, default_value = "")]
     pub note: String,
+
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+/// `slopguard feedback refine`.
+#[derive(Debug, clap::Args)]
+pub struct RefineArgs {
+    /// The item's id.
+    pub id: i64,
+
+    /// What to change in the plan, in plain words.
+    pub note: String,
+
+    #[command(flatten)]
+    pub llm: LlmArgs,
 
     #[command(flatten)]
     pub store: StoreArgs,
@@ -208,6 +227,7 @@ pub fn run(args: FeedbackArgs, _global: &crate::Global) -> anyhow::Result<u8> {
         FeedbackCommand::Fix(a) => super::feedback_fix::fix(a),
         FeedbackCommand::Approve(a) => super::feedback_fix::decide(a, true),
         FeedbackCommand::Reject(a) => super::feedback_fix::decide(a, false),
+        FeedbackCommand::Refine(a) => super::feedback_fix::refine(a),
         FeedbackCommand::Verify(a) => super::feedback_fix::verify(a),
         FeedbackCommand::Resume(a) => resume(a),
     }
@@ -327,6 +347,9 @@ fn show(a: ShowArgs) -> anyhow::Result<u8> {
             }
             if let Some(l) = row.detail.get("localisation") {
                 println!("localisation: {}", serde_json::to_string(l)?);
+            }
+            if let Some(p) = row.detail.get("plan") {
+                println!("plan: {}", serde_json::to_string(p)?);
             }
             println!();
             for h in &history {
@@ -470,7 +493,7 @@ fn report_triage(
     Ok(())
 }
 
-fn is_repo_file(root: &Path, p: &str) -> bool {
+pub(crate) fn is_repo_file(root: &Path, p: &str) -> bool {
     let rel = Path::new(p);
     !rel.is_absolute() && !p.split('/').any(|c| c == "..") && root.join(rel).is_file()
 }

@@ -8,6 +8,7 @@ use slopguard_agent::dynamic::DynamicOptions;
 use slopguard_agent::feedback::fix::{self, FixPlan, LandedFix};
 use slopguard_agent::feedback::inbox::Inbox;
 use slopguard_agent::feedback::localise::Localisation;
+use slopguard_agent::feedback::refine;
 use slopguard_agent::feedback::triage::Triage;
 use slopguard_agent::feedback::{Intake, State};
 use slopguard_agent::gates::critic::{self, CriticMode, Finding};
@@ -16,7 +17,9 @@ use slopguard_llm::BlockingClient;
 use slopguard_store::{FeedbackRow, NewObservation, Outcome};
 
 use super::common::ReportFormat;
-use super::feedback::{DecideArgs, FixArgs, VerifyArgs, open, usage_error};
+use super::feedback::{
+    DecideArgs, FixArgs, RefineArgs, VerifyArgs, is_repo_file, open, usage_error,
+};
 
 /// What the triage step left on the item.
 struct Triaged {
@@ -72,8 +75,8 @@ pub fn fix(a: FixArgs) -> anyhow::Result<u8> {
             if let Some(why) = &plan.needs_approval {
                 inbox.transition(&row, State::AwaitingApproval, why, detail)?;
                 println!(
-                    "feedback {}: awaiting-approval ({why}); approve it with `slopguard feedback approve {}`, then run `slopguard feedback fix {}` again",
-                    row.id, row.id, row.id
+                    "feedback {id}: awaiting-approval ({why}); approve it with `slopguard feedback approve {id}` (or revise it first: `slopguard feedback refine {id} \"<what to change>\"`), then run `slopguard feedback fix {id}` again",
+                    id = row.id
                 );
                 return Ok(crate::EXIT_OK);
             }
@@ -413,6 +416,123 @@ pub fn decide(a: DecideArgs, approve: bool) -> anyhow::Result<u8> {
         println!("next: slopguard feedback fix {}", a.id);
     }
     Ok(crate::EXIT_OK)
+}
+
+/// `slopguard feedback refine`: one refinement round of a plan waiting for approval.
+pub fn refine(a: RefineArgs) -> anyhow::Result<u8> {
+    let inbox = open(&a.store)?;
+    let row = inbox.get(a.id)?;
+    if row.state != State::AwaitingApproval.name() {
+        return usage_error(anyhow::anyhow!(
+            "feedback {} is {}; only a plan waiting for approval is refined (`slopguard feedback \
+             fix {}` plans a triaged item)",
+            row.id,
+            row.state,
+            row.id
+        ));
+    }
+    let mut rounds: Vec<refine::Round> =
+        serde_json::from_value(row.detail["refinements"].clone()).unwrap_or_default();
+    if rounds.len() >= refine::MAX_ROUNDS {
+        return usage_error(anyhow::anyhow!(
+            "feedback {id} has had {max} refinement rounds, the most a plan gets: approve it \
+             (`slopguard feedback approve {id}`), reject it (`slopguard feedback reject {id} \
+             --note ...`), or add the feedback again saying what you want",
+            id = row.id,
+            max = refine::MAX_ROUNDS
+        ));
+    }
+    if a.note.trim().is_empty() {
+        return usage_error(anyhow::anyhow!(
+            "say what to change: `slopguard feedback refine {} \"<what to change>\"`",
+            row.id
+        ));
+    }
+    let t = triaged(&row)?;
+    let plan: FixPlan = serde_json::from_value(row.detail["plan"].clone())
+        .context("the item has no fix plan; reject it and add the feedback again")?;
+    let mut cfg = a.llm.config();
+    // A malformed plan is sent back once, then refused.
+    cfg.correction_turns = 1;
+    let url = cfg.role(slopguard_llm::Role::Reviewer).base_url.clone();
+    let client = BlockingClient::new(cfg)?;
+    let root = inbox.root().to_path_buf();
+    let exists = move |p: &str| is_repo_file(&root, p);
+    let (revised, dropped) =
+        match refine::refine(&client, &t.intake, &t.triage, &plan, &a.note, &exists) {
+            Ok(r) => r,
+            Err(refine::RefineError::Model(e)) if e.is_unreachable() => {
+                eprintln!(
+                    "slopguard: error: {}",
+                    super::plan::endpoint_help(&url, &e.to_string())
+                );
+                return Ok(crate::EXIT_ERROR);
+            }
+            Err(e) => {
+                eprintln!(
+                    "slopguard: error: {e}\nfeedback {} keeps its plan and still waits for \
+                     approval; refine it again, or with another model (--model)",
+                    row.id
+                );
+                return Ok(crate::EXIT_BLOCKED);
+            }
+        };
+    let round = rounds.len() + 1;
+    rounds.push(refine::Round {
+        round,
+        note: a.note.trim().to_string(),
+        before: plan,
+        dropped: dropped.clone(),
+    });
+    let detail = with(&row.detail, "plan", serde_json::to_value(&revised)?);
+    let detail = with(&detail, "refinements", serde_json::to_value(&rounds)?);
+    let note = format!(
+        "refinement {round}/{}: {}",
+        refine::MAX_ROUNDS,
+        first_line(&a.note)
+    );
+    inbox.transition(&row, State::AwaitingApproval, &note, detail)?;
+    report_refined(&a.store.format, a.id, round, &revised, &dropped)?;
+    Ok(crate::EXIT_OK)
+}
+
+fn report_refined(
+    format: &ReportFormat,
+    id: i64,
+    round: usize,
+    plan: &FixPlan,
+    dropped: &[String],
+) -> anyhow::Result<()> {
+    let left = refine::MAX_ROUNDS - round;
+    match format {
+        ReportFormat::Json => println!(
+            "{}",
+            serde_json::json!({"id": id, "state": State::AwaitingApproval.name(), "round": round,
+                               "rounds_left": left, "plan": plan, "dropped": dropped})
+        ),
+        ReportFormat::Text => {
+            println!(
+                "feedback {id}: plan refined (round {round} of {})",
+                refine::MAX_ROUNDS
+            );
+            println!("root cause: {}", plan.root_cause);
+            println!("change: {}", plan.proposed_change);
+            println!(
+                "files: {}; test in {}",
+                plan.files.join(", "),
+                plan.test_file
+            );
+            println!("about {} lines", plan.estimated_lines);
+            for d in dropped {
+                println!("note: {d}");
+            }
+            println!(
+                "next: slopguard feedback approve {id} (or reject it; {left} refinement round{} left)",
+                if left == 1 { "" } else { "s" }
+            );
+        }
+    }
+    Ok(())
 }
 
 /// `slopguard feedback verify`.
