@@ -848,3 +848,92 @@ fn a_malformed_refinement_keeps_the_plan_and_reject_still_works() {
     );
     assert_eq!(s.show(id)["item"]["state"], "rejected");
 }
+
+/// Scripted-model requests of one `feedback fix --format json`, split into the critic's and
+/// the rest: (critic calls, critic tokens, other calls, other tokens, wall time, the command's
+/// own account of the critic).
+fn fix_cost(critic: &str, replies: &[&str]) -> (usize, u64, usize, u64, f64, Value) {
+    let s = Sample::new();
+    let id = s.triaged("average() divides by n-1", TRIAGE_BUG);
+    let mut script = Script::new();
+    for r in replies {
+        script = script.content(*r);
+    }
+    let server = ScriptedServer::start(script).unwrap();
+    let url = server.url();
+    let started = std::time::Instant::now();
+    let id = id.to_string();
+    let out = s
+        .cmd(&[
+            "fix",
+            &id,
+            "--candidates",
+            "1",
+            "--max-attempts",
+            "2",
+            "--critic",
+            critic,
+            "--quiet",
+            "--format",
+            "json",
+            "--llm-url",
+            &url,
+            "--model",
+            "scripted-model",
+        ])
+        .output()
+        .unwrap();
+    let wall = started.elapsed().as_secs_f64();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (mut critic_calls, mut critic_tokens, mut other_calls, mut other_tokens) = (0, 0, 0, 0);
+    for r in server.chat_requests() {
+        // The scripted server's own estimate: a quarter of the request's bytes.
+        let tokens = r.to_string().len() as u64 / 4;
+        if r.to_string().contains("strict code reviewer") {
+            critic_calls += 1;
+            critic_tokens += tokens;
+        } else {
+            other_calls += 1;
+            other_tokens += tokens;
+        }
+    }
+    (
+        critic_calls,
+        critic_tokens,
+        other_calls,
+        other_tokens,
+        wall,
+        report["critic"].clone(),
+    )
+}
+
+#[test]
+fn the_critic_costs_one_short_call_per_step() {
+    if python_missing() {
+        return;
+    }
+    let weak = reply(FIXED_STATS, &weak_tests());
+    let good = reply(FIXED_STATS, &tests_with_average("2"));
+    let none = critic_says("", 0);
+    let hint = critic_says("the new test never calls average()", 85);
+    let (c_calls, c_tokens, w_calls, w_tokens, on_wall, account) =
+        fix_cost("on", &[&none, &weak, &hint, &good, &none]);
+    let (off_c, _, off_w, off_tokens, off_wall, off_account) = fix_cost("off", &[&weak, &good]);
+    // The plan, the refused attempt, the landing: one call each; the worker's calls unchanged.
+    assert_eq!((c_calls, w_calls), (3, 2));
+    assert_eq!((off_c, off_w), (0, 2));
+    assert_eq!(account["calls"], 3);
+    assert_eq!(off_account["calls"], 0);
+    // Prompt sizes: each critic call is shorter than a worker call.
+    assert!(c_tokens / 3 < w_tokens / 2, "{c_tokens} vs {w_tokens}");
+    eprintln!(
+        "critic cost: on: {c_calls} critic calls ~{c_tokens} prompt tokens (its own account: {account}), \
+         {w_calls} worker calls ~{w_tokens} tokens, {on_wall:.2} s; off: {off_w} calls ~{off_tokens} \
+         tokens, {off_wall:.2} s"
+    );
+}
