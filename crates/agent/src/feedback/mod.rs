@@ -18,6 +18,7 @@
 //! - the continuous critic between the steps: `crate::gates::critic`.
 
 pub mod fix;
+pub mod github;
 pub mod inbox;
 pub mod localise;
 pub mod refine;
