@@ -690,7 +690,11 @@ fn with_the_critic_off_no_extra_model_call_is_made() {
     );
     // slopguard.toml turns it on for the same model.
     let s = Sample::new();
-    std::fs::write(s.repo().join("slopguard.toml"), "[critic]\nmode = \"on\"\n").unwrap();
+    std::fs::write(
+        s.repo().join("slopguard.toml"),
+        "[feedback]\ncritic = \"on\"\n",
+    )
+    .unwrap();
     git(&s.repo(), &["add", "slopguard.toml"]);
     git(&s.repo(), &["commit", "-q", "-m", "critic on"]);
     let id = s.triaged("average() divides by n-1", TRIAGE_BUG);

@@ -13,7 +13,7 @@ use super::Intake;
 use super::localise::Localisation;
 use super::triage::{FixClass, Triage};
 use crate::analysis::is_test_file;
-use crate::gates::critic::Finding;
+use crate::gates::step_critic::Finding;
 use crate::plan::{Action, Plan, Subtask, Task};
 
 /// Above this many estimated lines a fix waits for approval.

@@ -15,7 +15,7 @@
 //!   that do not exist are dropped with a note;
 //! - the fix plan, its approval rule and the fix with proof: [`fix`]; a waiting plan's
 //!   refinement rounds: [`refine`];
-//! - the continuous critic between the steps: `crate::gates::critic`.
+//! - the continuous critic between the steps: `crate::gates::step_critic`.
 
 pub mod fix;
 pub mod github;

@@ -11,8 +11,8 @@ use slopguard_change::ChangeSet;
 use slopguard_llm::{BlockingClient, LlmError};
 use slopguard_store::FailureMode;
 
-pub mod critic;
 pub mod intent_review;
+pub mod step_critic;
 
 /// When a gate runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]

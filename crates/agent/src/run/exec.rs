@@ -92,9 +92,9 @@ pub struct RunOptions {
     /// Land a patch only with its own regression test, failing without the fix and passing
     /// with it (the `regression-proof` gate; `slopguard feedback fix`).
     pub regression_proof: bool,
-    /// The continuous critic (`gates::critic`): one reviewer call after each attempt; a
+    /// The continuous critic (`gates::step_critic`): one reviewer call after each attempt; a
     /// confident finding is the next attempt's feedback. Off by default.
-    pub critic: bool,
+    pub step_critic: bool,
 }
 
 impl Default for RunOptions {
@@ -124,7 +124,7 @@ impl Default for RunOptions {
             run_budget: None,
             model_gates: Vec::new(),
             regression_proof: false,
-            critic: false,
+            step_critic: false,
         }
     }
 }
@@ -978,7 +978,7 @@ fn run_subtask(
     record_outcome(cx, &run, outcome, &feedback, max)
 }
 
-/// The continuous critic on one attempt, when it is on (`gates::critic::review_attempt`):
+/// The continuous critic on one attempt, when it is on (`gates::step_critic::review_attempt`):
 /// emits its trace event and returns the line the next attempt hears (often empty).
 fn critique_attempt(
     cx: &Ctx<'_>,
@@ -988,18 +988,24 @@ fn critique_attempt(
     end: &AttemptEnd,
     next_step: bool,
 ) -> String {
-    if !cx.opts.critic {
+    if !cx.opts.step_critic {
         return String::new();
     }
     let outcome = match end {
-        AttemptEnd::Landed(_, commit, ..) => gates::critic::Attempt::Landed {
+        AttemptEnd::Landed(_, commit, ..) => gates::step_critic::Attempt::Landed {
             worktree: &cx.worktree,
             commit: commit.as_deref(),
         },
-        AttemptEnd::Rejected(f) => gates::critic::Attempt::Refused(f),
+        AttemptEnd::Rejected(f) => gates::step_critic::Attempt::Refused(f),
     };
-    let (data, note) =
-        gates::critic::review_attempt(client, &run.id, &run.subtask, attempt, outcome, next_step);
+    let (data, note) = gates::step_critic::review_attempt(
+        client,
+        &run.id,
+        &run.subtask,
+        attempt,
+        outcome,
+        next_step,
+    );
     cx.emit("execution", "critic.review", data);
     note
 }

@@ -13,7 +13,7 @@ use slopguard_agent::feedback::inbox::Inbox;
 use slopguard_agent::feedback::localise::{self, Localisation};
 use slopguard_agent::feedback::triage::{self, Triage};
 use slopguard_agent::feedback::{Intake, Severity, State};
-use slopguard_agent::gates::critic::CriticMode;
+use slopguard_agent::gates::step_critic::CriticMode;
 use slopguard_llm::{BlockingClient, Role};
 
 use super::common::{LlmArgs, ReportFormat};
@@ -92,7 +92,7 @@ pub struct FixArgs {
 
     /// The continuous critic: one reviewer-model call after each step (the plan, each attempt,
     /// the landing) that may name one problem; 80+ is fed to the next attempt, 60-79 goes to
-    /// the PR body's self-review. auto (the default, unless slopguard.toml's `[critic] mode`
+    /// the PR body's self-review. auto (the default, unless slopguard.toml's `[feedback] critic`
     /// says otherwise): on for reviewer models of 3B parameters or more.
     #[arg(long, value_name = "auto|on|off")]
     pub critic: Option<CriticMode>,

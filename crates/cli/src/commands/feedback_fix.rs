@@ -11,7 +11,7 @@ use slopguard_agent::feedback::localise::Localisation;
 use slopguard_agent::feedback::refine;
 use slopguard_agent::feedback::triage::Triage;
 use slopguard_agent::feedback::{Intake, State};
-use slopguard_agent::gates::critic::{self, CriticMode, Finding};
+use slopguard_agent::gates::step_critic::{self as critic, CriticMode, Finding};
 use slopguard_agent::run::{PlanSource, RunOptions, RunSummary};
 use slopguard_llm::BlockingClient;
 use slopguard_store::{FeedbackRow, NewObservation, Outcome};
@@ -109,7 +109,7 @@ pub fn fix(a: FixArgs) -> anyhow::Result<u8> {
     let row = inbox.get(a.id)?;
     discard_interrupted_branch(inbox.root(), a.id);
     let mut opts = run_options(&a, &inbox, &t.intake, &plan);
-    opts.critic = critic.on;
+    opts.step_critic = critic.on;
     let summary =
         super::run::execute_with_progress(&opts, a.quiet, a.store.format == ReportFormat::Json);
     let summary = match summary {
@@ -298,7 +298,7 @@ struct CriticSetting {
     why: String,
 }
 
-/// `--critic`, else `[critic] mode` in the repository's slopguard.toml, else auto; auto
+/// `--critic`, else `[feedback] critic` in the repository's slopguard.toml, else auto; auto
 /// decides by the reviewer model's size.
 fn critic_setting(a: &FixArgs, root: &Path) -> anyhow::Result<CriticSetting> {
     let mode = match a.critic {

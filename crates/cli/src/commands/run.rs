@@ -334,7 +334,7 @@ pub fn run(args: RunArgs, global: &crate::Global) -> anyhow::Result<u8> {
             Vec::new()
         },
         regression_proof: false,
-        critic: false,
+        step_critic: false,
     };
     let result = execute_with_progress(&opts, args.quiet, args.format == RunFormat::Json);
     let summary = match result {

@@ -1,6 +1,7 @@
-//! critic: the continuous critique. After each state-changing step (a fix plan written, an
-//! attempt rejected, a patch landed) one short reviewer-model call returns at most one finding
-//! with a confidence 0-100. What happens to it depends on the confidence:
+//! The step critic: the continuous critique between steps (the post-landing critics are
+//! another thing). After each state-changing step (a fix plan written, an attempt rejected, a
+//! patch landed) one short reviewer-model call returns at most one finding with a confidence
+//! 0-100. What happens to it depends on the confidence:
 //!
 //! - below [`DROP_BELOW`] (60): dropped (only the trace keeps it);
 //! - [`DROP_BELOW`] to [`FEED_FROM`]` - 1` (60-79): kept for the self-review (the pull-request
@@ -87,17 +88,17 @@ impl CriticMode {
         }
     }
 
-    /// The `mode` of the `[critic]` table of `slopguard.toml`, when there is one.
+    /// `critic` of the `[feedback]` table of `slopguard.toml`, when it is set.
     pub fn from_config(config: &slopguard_guards::Config) -> Result<Option<CriticMode>, String> {
-        let Some(mode) = config.raw.get("critic").and_then(|t| t.get("mode")) else {
+        let Some(mode) = config.raw.get("feedback").and_then(|t| t.get("critic")) else {
             return Ok(None);
         };
         let text = mode.as_str().ok_or_else(|| {
-            format!("[critic] mode = {mode}: expected \"auto\", \"on\" or \"off\"")
+            format!("[feedback] critic = {mode}: expected \"auto\", \"on\" or \"off\"")
         })?;
         text.parse()
             .map(Some)
-            .map_err(|e| format!("[critic] mode: {e}"))
+            .map_err(|e| format!("[feedback] critic: {e}"))
     }
 }
 
@@ -441,10 +442,10 @@ mod tests {
         let parse = |t: &str| {
             slopguard_guards::Config::parse(t, std::path::Path::new("slopguard.toml")).unwrap()
         };
-        let on = parse("[critic]\nmode = \"on\"\n");
+        let on = parse("[feedback]\ncritic = \"on\"\n");
         assert_eq!(CriticMode::from_config(&on), Ok(Some(CriticMode::On)));
         assert_eq!(CriticMode::from_config(&parse("")), Ok(None));
-        let bad = parse("[critic]\nmode = 3\n");
+        let bad = parse("[feedback]\ncritic = 3\n");
         assert!(
             CriticMode::from_config(&bad)
                 .unwrap_err()
