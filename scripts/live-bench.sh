@@ -22,6 +22,7 @@
 # (tests that passed before and fail after; files outside the hints), wall time, tokens.
 #
 # Env: BENCH_OUT (default target/live-bench/<UTC time>), BENCH_PLAN (planner | golden), BENCH_REPS (1),
+#      BENCH_CRITICS (critics to run after the guards, e.g. `all`; none by default),
 #      BENCH_MAX_ATTEMPTS (3), BENCH_RUN_TIMEOUT (seconds per rung, 2400), BENCH_TEST_TIMEOUT
 #      (seconds per build/test command, 300), SLOPGUARD_BIN (default: build target/debug),
 #      LLM_MODEL (0.5b | 1.5b, for llm-setup.sh), PYTHON (python3); defaults set here unless
@@ -35,6 +36,7 @@ PLAN_MODE="${BENCH_PLAN:-planner}"
 MAX_ATTEMPTS="${BENCH_MAX_ATTEMPTS:-3}"
 RUN_TIMEOUT="${BENCH_RUN_TIMEOUT:-2400}"
 TEST_TIMEOUT="${BENCH_TEST_TIMEOUT:-300}"
+CRITICS="${BENCH_CRITICS:-}"
 case "$PLAN_MODE" in planner | golden) ;; *) echo "BENCH_PLAN must be planner or golden" >&2; exit 2 ;; esac
 
 # Repetitions: the script runs itself once per repetition (each run has its own seeds, from its
@@ -147,6 +149,7 @@ json.dump(plan, open(sys.argv[2], "w"), indent=1)
 EOF
         plan_args=(--plan-from-file "$dir/plan.json")
     fi
+    [[ -n "$CRITICS" ]] && plan_args+=(--critics "$CRITICS")
 
     echo "live-bench: $rung: slopguard run" >&2
     start="$(date +%s.%N)"

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# The whole test suite, on a fresh machine: starts a local PostgreSQL for the store's
-# tests (Debian's package; needs root or sudo, otherwise those tests are skipped with a
-# notice), then runs every crate's tests. Extra arguments go to `cargo test`.
+# The whole test suite, on a fresh machine: installs the toolchains the tests run for real
+# (scripts/ci-toolchains.sh: Ruby), starts a local PostgreSQL for the store's tests (Debian's
+# package; both need root or sudo, otherwise those tests are skipped with a notice), then runs
+# every crate's tests. Extra arguments go to `cargo test`.
 #
 # The PostgreSQL cluster is left running for the next run (scripts/ci-postgres.sh says what it
 # leaves and how to stop it: `bash scripts/ci-postgres.sh --stop`). The last line says whether
 # the PostgreSQL tests ran.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# Toolchains the tests run for real (Ruby); skipped with a notice when they cannot be installed.
+bash scripts/ci-toolchains.sh || true
 
 pg_note=""
 if [ -z "${SLOPGUARD_TEST_PG:-}" ]; then

@@ -18,13 +18,14 @@
 //! * [`state`] — atomic run state and the repository lock.
 
 pub mod analysis;
+pub mod critics;
 pub mod dynamic;
 pub mod feedback;
 pub mod forge;
 pub mod gates;
 pub mod git;
 pub mod plan;
-pub mod process;
+pub use slopguard_toolchain::process;
 pub mod run;
 pub mod state;
 pub mod trace;

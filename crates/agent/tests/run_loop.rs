@@ -396,3 +396,205 @@ fn without_the_reviewer_no_review_call_is_made() {
         "one worker call per subtask"
     );
 }
+
+/// The calc subtask alone, for the critics' runs.
+fn calc_only() -> PlanSource {
+    PlanSource::Given(Plan {
+        tasks: vec![Task {
+            id: "T001".into(),
+            title: "Fix add".into(),
+            priority: 1,
+            description: String::new(),
+            subtasks: vec![subtask("Make add return the sum", &["calc.py"])],
+        }],
+    })
+}
+
+/// A whole-file reply for calc.py (the refiner's and the defender's format).
+fn calc_file(message: &str, content: &str) -> String {
+    format!("{message}\ncalc.py\n```python\n{content}```\n")
+}
+
+/// Runs the calc fix with `critics` on, the worker's reply first, then `critic_replies`.
+fn run_with_critics(
+    fx: &Fixture,
+    critics: &[&str],
+    critic_replies: &[String],
+) -> (slopguard_agent::run::RunSummary, ScriptedServer) {
+    let mut script = Script::new().content(patch("    return a - b\n", "    return a + b\n"));
+    for r in critic_replies {
+        script = script.content(r.clone());
+    }
+    let server = ScriptedServer::start(script).unwrap();
+    let mut o = fx.opts(&server.url());
+    o.plan = calc_only();
+    o.critics = Some(critics.iter().map(|c| c.to_string()).collect());
+    let summary = execute(&o, &NoProgress).unwrap();
+    assert_eq!(
+        summary.subtasks().next().unwrap().status,
+        SubtaskStatus::Committed
+    );
+    (summary, server)
+}
+
+fn branch_log(fx: &Fixture) -> String {
+    git(fx.dir.path(), &["log", "--format=%s", "main..sg/loop"])
+}
+
+fn trace_events(summary: &slopguard_agent::run::RunSummary) -> String {
+    std::fs::read_to_string(&summary.trace_path).unwrap()
+}
+
+const DEVIL: &str = "- [high] calc.py:5: helper() is never tested with other values";
+const FIXED_CALC: &str = "def add(a, b):\n    return a + b\n\n\ndef helper():\n    return 5\n";
+
+#[test]
+fn a_refiner_patch_that_drops_a_definition_or_breaks_syntax_is_reverted() {
+    for (refined, gate) in [
+        ("def add(a, b):\n    return a + b\n", "symbol-preservation"),
+        (
+            "def add(a, b:\n    return a + b\n\n\ndef helper():\n    return 5\n",
+            "syntax",
+        ),
+    ] {
+        let Some(fx) = Fixture::new() else {
+            return;
+        };
+        let replies = [DEVIL.to_string(), calc_file("Tidy calc", refined)];
+        let (summary, server) = run_with_critics(&fx, &["devil", "refiner", "judge"], &replies);
+        let critics = summary.critics.as_ref().expect("critics ran");
+        match critics.refiner.as_ref().expect("a revision was proposed") {
+            slopguard_agent::critics::RevisionOutcome::Reverted { reason } => {
+                assert!(reason.contains(gate), "{gate}: {reason}")
+            }
+            kept => panic!("{gate}: kept {kept:?}"),
+        }
+        assert_eq!(critics.findings.len(), 1);
+        assert_eq!(critics.findings[0].critic, "devil");
+        // The judge is never asked about a revision the gates refused.
+        assert_eq!(server.chat_requests().len(), 3);
+        assert_eq!(
+            branch_log(&fx).lines().count(),
+            1,
+            "only the worker's commit"
+        );
+        let wt_calc = git(fx.dir.path(), &["show", "sg/loop:calc.py"]);
+        assert_eq!(wt_calc, FIXED_CALC, "the worker's version ships");
+        let trace = trace_events(&summary);
+        assert!(trace.contains("critic_refiner.reverted"), "{trace}");
+        assert!(trace.contains("critic_devil.finding"), "{trace}");
+    }
+}
+
+#[test]
+fn the_judge_decides_between_the_workers_and_the_refiners_version() {
+    let refined = "def add(a, b):\n    \"\"\"The sum of a and b.\"\"\"\n    return a + b\n\n\ndef helper():\n    return 5\n";
+    for (verdict, kept) in [
+        ("PREFER: v0 - the docstring adds nothing", false),
+        ("PREFER: v1 - documents add", true),
+    ] {
+        let Some(fx) = Fixture::new() else {
+            return;
+        };
+        let replies = [
+            DEVIL.to_string(),
+            calc_file("Document add", refined),
+            verdict.to_string(),
+        ];
+        let (summary, server) = run_with_critics(&fx, &["devil", "refiner", "judge"], &replies);
+        assert_eq!(
+            server.chat_requests().len(),
+            4,
+            "worker, devil, refiner, judge"
+        );
+        let critics = summary.critics.as_ref().unwrap();
+        assert_eq!(critics.judge.as_deref(), Some(verdict));
+        let log = branch_log(&fx);
+        let calc = git(fx.dir.path(), &["show", "sg/loop:calc.py"]);
+        if kept {
+            assert!(
+                matches!(
+                    critics.refiner,
+                    Some(slopguard_agent::critics::RevisionOutcome::Kept { .. })
+                ),
+                "{critics:?}"
+            );
+            assert_eq!(log.lines().count(), 2, "{log}");
+            assert!(log.starts_with("refiner: Document add"), "{log}");
+            assert_eq!(calc, refined);
+        } else {
+            assert_eq!(log.lines().count(), 1, "{log}");
+            assert_eq!(calc, FIXED_CALC);
+            assert!(trace_events(&summary).contains("critic_judge.verdict"));
+        }
+    }
+}
+
+#[test]
+fn a_qa_revision_that_fails_the_tests_is_not_applied() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    let questions =
+        "Q: What does add(2, 3) return?\nQ: Is helper still used?\nQ: Are the tests run?"
+            .to_string();
+    let defence = format!(
+        "A1: 5\nA2: yes\nA3: yes\n{}",
+        calc_file(
+            "Make add multiply",
+            "def add(a, b):\n    return a * b\n\n\ndef helper():\n    return 5\n"
+        )
+    );
+    let (summary, server) = run_with_critics(&fx, &["qa"], &[questions, defence]);
+    assert_eq!(server.chat_requests().len(), 3);
+    let critics = summary.critics.as_ref().unwrap();
+    assert_eq!(critics.qa.len(), 3);
+    assert_eq!(critics.qa[0].answer, "5");
+    match critics.qa_revision.as_ref().unwrap() {
+        slopguard_agent::critics::RevisionOutcome::Reverted { reason } => {
+            assert!(reason.contains("test_add"), "{reason}")
+        }
+        kept => panic!("a failing revision was kept: {kept:?}"),
+    }
+    assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
+}
+
+#[test]
+fn the_panel_and_the_self_critic_report_findings_and_a_review() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    let replies = [
+        "- [medium] calc.py:2: no test for negative numbers".to_string(),
+        "- none".to_string(),
+        "- [low] calc.py: add a docstring".to_string(),
+        "Fixes add to return the sum; tests pass.\nCheck: callers that relied on the difference.\nFindings:\n- [low] tests/test_calc.py: only one case".to_string(),
+    ];
+    let (summary, server) = run_with_critics(&fx, &["panel", "self-critic"], &replies);
+    assert_eq!(
+        server.chat_requests().len(),
+        5,
+        "worker, three personas, self-critic"
+    );
+    let critics = summary.critics.as_ref().unwrap();
+    let by: Vec<&str> = critics.findings.iter().map(|f| f.critic.as_str()).collect();
+    assert_eq!(by, ["panel:developer", "panel:contributor", "self-critic"]);
+    assert!(
+        critics
+            .self_review
+            .as_deref()
+            .unwrap()
+            .starts_with("Fixes add")
+    );
+    assert!(critics.tokens > 0 && critics.calls == 4, "{critics:?}");
+    let body = slopguard_agent::forge::render_body(&summary);
+    assert!(body.contains("### Critics"), "{body}");
+    assert!(body.contains("no test for negative numbers"), "{body}");
+    assert!(body.contains("> Fixes add to return the sum"), "{body}");
+    assert!(trace_events(&summary).contains("critic_panel.review.end"));
+    assert_eq!(
+        branch_log(&fx).lines().count(),
+        1,
+        "advisory critics change nothing"
+    );
+}

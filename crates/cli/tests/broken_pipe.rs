@@ -31,11 +31,26 @@ fn with_closed_stdout(dir: &std::path::Path, args: &[&str]) -> (Option<i32>, Str
 #[test]
 fn closed_stdout_ends_every_printing_command_quietly() {
     let repo = Repo::new();
+    repo.write("src/app.py", "def main():\n    return 1\n");
+    repo.commit("initial");
+    repo.write("src/app.py", "def main():\n    return 2\n");
+    repo.commit("second");
     let cases: &[&[&str]] = &[
         &["guards"],
         &["guards", "--format", "json"],
         &["guards", "explain", "G7"],
         &["--help"],
+        &["analyze", "--no-run", "--quiet"],
+        &["analyze", "--no-run", "--quiet", "--format", "json"],
+        &["replay", "HEAD~1..HEAD"],
+        &["replay", "HEAD~1..HEAD", "--format", "json"],
+        &[
+            "feedback",
+            "add",
+            "average() divides by n-1",
+            "--db",
+            "sqlite://feedback.db",
+        ],
     ];
     for args in cases {
         let (code, stderr) = with_closed_stdout(repo.path(), args);

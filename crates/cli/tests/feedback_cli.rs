@@ -173,6 +173,30 @@ fn intake_from_an_argument_stdin_and_a_file_and_empty_feedback_refused() {
 }
 
 #[test]
+fn triage_says_it_is_waiting_for_the_model() {
+    // The reviewer model takes 11 s: the plain progress on stderr repeats what is awaited.
+    let s = Sample::new();
+    let id = s.add("average() divides by n-1");
+    let server = ScriptedServer::start(Script::new().delayed(11_000, CONFIDENT_BUG)).unwrap();
+    let out = s
+        .cmd(&["triage", &id.to_string(), "--llm-url", &server.url()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    for line in [
+        "[00:00] triage (waiting for the reviewer model)",
+        "] still working: triage (waiting for the reviewer model)",
+    ] {
+        assert!(stderr.contains(line), "missing {line:?} in:\n{stderr}");
+    }
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("triaged (bug, confidence 85)"),
+        "the result stays on stdout"
+    );
+}
+
+#[test]
 fn a_confident_bug_is_triaged_and_localised_to_the_right_file() {
     let s = Sample::new();
     let id = s.add("average() divides by n-1");

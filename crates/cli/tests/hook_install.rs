@@ -111,3 +111,39 @@ fn a_program_that_is_not_on_path_is_warned_about() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_settings_file_that_is_not_a_json_object_is_refused_and_left_alone() {
+    let repo = Repo::new();
+    std::fs::create_dir_all(repo.path().join(".claude")).unwrap();
+    let settings = repo.path().join(".claude/settings.json");
+    for (content, says) in [
+        ("{\"hooks\": {", "not JSON (EOF while parsing"),
+        ("[\"hooks\"]", "the file is not a JSON object"),
+        ("{\"hooks\": []}", "`hooks` is not an object"),
+    ] {
+        std::fs::write(&settings, content).unwrap();
+        let out = Command::new(bin())
+            .current_dir(repo.path())
+            .args(["hook", "install", "claude"])
+            .output()
+            .expect("slopguard runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{content:?}: {stderr}");
+        assert!(
+            stderr.contains(".claude/settings.json: not a hook configuration"),
+            "{content:?}: {stderr}"
+        );
+        assert!(stderr.contains(says), "{content:?}: {stderr}");
+        assert_eq!(
+            std::fs::read_to_string(&settings).unwrap(),
+            content,
+            "the file was changed"
+        );
+    }
+    // An empty file is a fresh start, not an error.
+    std::fs::write(&settings, "").unwrap();
+    let (code, stderr, written) = install(&repo, &[], "");
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(!commands(&written).is_empty(), "{written}");
+}

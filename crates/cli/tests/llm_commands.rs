@@ -83,6 +83,42 @@ fn analyze_json_reports_failing_test_ids() {
 }
 
 #[test]
+fn analyze_says_what_it_is_doing_while_the_tests_run() {
+    // The sample's tests take 11 s: the plain progress repeats what is being done meanwhile,
+    // and stdout stays the report alone.
+    let (_d, root) = sample_copy("python");
+    std::fs::write(
+        root.join("tests/test_slow.py"),
+        "import time\nimport unittest\n\n\nclass SlowTest(unittest.TestCase):\n    def test_slow(self):\n        time.sleep(11)\n",
+    )
+    .unwrap();
+    let out = slopguard()
+        .args(["analyze", "--format", "json"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    for line in [
+        "[00:00] analysis (running the build and the tests)",
+        "] still working: analysis (running the build and the tests)",
+    ] {
+        assert!(stderr.contains(line), "missing {line:?} in:\n{stderr}");
+    }
+    let v: Value = serde_json::from_slice(&out.stdout).expect("stdout is the JSON report");
+    assert_eq!(v["metrics"].as_array().unwrap().len(), 11);
+    // --quiet: nothing on stderr about progress.
+    let quiet = slopguard()
+        .args(["analyze", "--no-run", "--quiet"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    let quiet_err = String::from_utf8_lossy(&quiet.stderr);
+    assert_eq!(quiet.status.code(), Some(0), "{quiet_err}");
+    assert!(!quiet_err.contains("analysis"), "{quiet_err}");
+}
+
+#[test]
 fn plan_against_scripted_server_applies_post_processors() {
     let (_d, root) = sample_copy("python");
     let server =

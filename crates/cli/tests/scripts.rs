@@ -128,3 +128,159 @@ fn long_script_steps_say_they_are_still_running_and_keep_their_exit_status() {
     let (code, _) = run("with_heartbeat 'failing' bash -c 'exit 3'");
     assert_eq!(code, Some(3), "the command's own exit status comes back");
 }
+
+/// Runs `scripts/main-job.sh` on the SQL-injection rung with this build's binary, the scripted
+/// model answering every worker call with `reply`, and the rung's plan (no planner call).
+/// Returns the exit code, stdout, stderr and the work directory (kept until dropped).
+fn main_job(reply: &str, max_attempts: &str) -> (Option<i32>, String, String, tempfile::TempDir) {
+    use scripted_llm::{Script, ScriptedServer};
+    let server = ScriptedServer::start(
+        Script::new()
+            .models(&["scripted-model"])
+            .content(reply)
+            .repeat_last(),
+    )
+    .expect("scripted server");
+    let work = tempfile::tempdir().unwrap();
+    // One subtask, about the failing tests (so the planner's post-processing adds none).
+    let plan = work.path().join("plan.json");
+    std::fs::write(
+        &plan,
+        r#"{"tasks": [{"id": "T001", "title": "Fix the SQL injection behind the failing tests",
+            "priority": 1, "description": "find_user formats the name into the SQL text.",
+            "subtasks": [{"title": "Make the failing tests pass: a ? placeholder in find_user",
+              "description": "Pass the name as a query parameter.",
+              "file_hints": ["src/db.py"], "action": "modify"}]}]}"#,
+    )
+    .unwrap();
+    let mut cmd = Command::new("bash");
+    cmd.arg(script("main-job.sh"));
+    for (k, _) in std::env::vars() {
+        if k.starts_with("SLOPGUARD_") || k == "GITHUB_TOKEN" || k == "GH_TOKEN" {
+            cmd.env_remove(k);
+        }
+    }
+    let out = cmd
+        .env("SLOPGUARD_BIN", env!("CARGO_BIN_EXE_slopguard"))
+        .env("SLOPGUARD_LLM_URL", server.url())
+        .env("SLOPGUARD_LLM_MODEL", "scripted-model")
+        .env("SLOPGUARD_CANDIDATES", "1")
+        .env("MAIN_JOB_DIR", work.path())
+        .env("MAIN_JOB_PLAN", &plan)
+        .env("MAIN_JOB_MAX_ATTEMPTS", max_attempts)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .expect("bash runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        work,
+    )
+}
+
+fn last_lines(text: &str, n: usize) -> Vec<&str> {
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(n)..].to_vec()
+}
+
+fn python3_missing() -> bool {
+    let found = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        eprintln!("NOTICE: python3 not on PATH: the main job's sample cannot run its tests");
+    }
+    !found
+}
+
+#[test]
+fn the_main_job_ends_saying_what_it_fixed_and_how_to_look_at_it() {
+    if python3_missing() {
+        return;
+    }
+    let fix = "fix(db): pass the name as a query parameter\nsrc/db.py\n<<<<<<< SEARCH\n    row = conn.execute(f\"SELECT id, name, email FROM users WHERE name = '{name}'\").fetchone()\n=======\n    row = conn.execute(\"SELECT id, name, email FROM users WHERE name = ?\", (name,)).fetchone()\n>>>>>>> REPLACE\n";
+    let (code, stdout, stderr, _work) = main_job(fix, "3");
+    assert_eq!(code, Some(0), "{stdout}\n{stderr}");
+    // Progress reached stderr as plain lines while it ran.
+    for line in ["] phase execution", "] T001-S01 committed"] {
+        assert!(stderr.contains(line), "missing `{line}` in:\n{stderr}");
+    }
+    let last = last_lines(&stdout, 2);
+    assert!(
+        last[0].starts_with("main-job: FIXED — landed on slopguard/")
+            && last[0].ends_with(": fix(db): pass the name as a query parameter"),
+        "{stdout}"
+    );
+    // The second line is a command that works: `git -C REPO show BRANCH`, and the PR body.
+    let how = last[1]
+        .strip_prefix("main-job: look at it with: ")
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let (show, pr) = how.split_once("   (PR body: ").expect("PR body named");
+    let words: Vec<&str> = show.split_whitespace().collect();
+    assert_eq!(words[..2], ["git", "-C"], "{show}");
+    let shown = Command::new("git")
+        .args(&words[1..])
+        .args(["--stat", "--format=%s"])
+        .output()
+        .unwrap();
+    assert!(shown.status.success(), "{show}");
+    assert!(String::from_utf8_lossy(&shown.stdout).contains("src/db.py"));
+    let pr = pr.strip_suffix(')').expect("closing parenthesis");
+    let body = std::fs::read_to_string(pr).unwrap_or_else(|e| panic!("{pr}: {e}"));
+    assert!(
+        body.contains("Every commit on this branch passed"),
+        "{body}"
+    );
+    // An endpoint was given, so no model server was started and none is said to be running.
+    assert!(!stdout.contains("== left running"), "{stdout}");
+}
+
+#[test]
+fn the_main_job_ends_saying_exactly_why_nothing_was_fixed() {
+    if python3_missing() {
+        return;
+    }
+    let (code, stdout, stderr, _work) = main_job("I am not sure what to change here.", "1");
+    assert_eq!(code, Some(1), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("(no branch: nothing was committed)"),
+        "{stdout}"
+    );
+    // The PR body and the summary name no empty branch and claim no passed commits.
+    assert!(!stdout.contains("branch ``"), "{stdout}");
+    assert!(
+        stdout.contains(" · no branch (nothing was committed)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("No branch (nothing was committed) on HEAD"),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("Every commit on this branch passed"),
+        "{stdout}"
+    );
+    let last = last_lines(&stdout, 2);
+    assert!(
+        last[0].starts_with(
+            "main-job: NOT FIXED — no patch passed the guards and the tests: failed after 1 attempt(s); last findings: "
+        ),
+        "{stdout}"
+    );
+    // The findings follow: the line does not stop at "last findings:".
+    assert!(
+        last[0].len()
+            > "main-job: NOT FIXED — no patch passed the guards and the tests: failed after 1 attempt(s); last findings: "
+                .len()
+                + 10,
+        "{stdout}"
+    );
+    assert!(
+        last[1].starts_with("main-job: every candidate and its verdict: ")
+            && last[1].contains("trace.jsonl"),
+        "{stdout}"
+    );
+}

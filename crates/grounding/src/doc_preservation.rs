@@ -188,6 +188,17 @@ fn shorten(s: &str) -> String {
     }
 }
 
+/// Issue and pull-request templates (`.github/ISSUE_TEMPLATE/bug-report.md`,
+/// `pull_request_template.md`): forms whose fences are placeholders ("Paste a minimal
+/// example"), rewritten with the project's triage policy like a contributing guide.
+fn is_form_template(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let base = lower.rsplit('/').next().unwrap_or(&lower);
+    lower.contains("issue_template/")
+        || base.starts_with("issue_template")
+        || base.starts_with("pull_request_template")
+}
+
 /// Changelogs and release notes by file name (`CHANGELOG.md`, `HISTORY.md`, `NEWS.md`, ...).
 fn is_changelog(path: &str) -> bool {
     let base = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
@@ -225,7 +236,7 @@ pub fn check_in_change(
     }
     // Contributing guides, FAQs, glossaries and the like change policy, not examples; their
     // blocks come and go with it. Changelogs are judged.
-    if crate::content::is_reference_doc(path) && !is_changelog(path) {
+    if (crate::content::is_reference_doc(path) && !is_changelog(path)) || is_form_template(path) {
         return Vec::new();
     }
     let mut out = Vec::new();

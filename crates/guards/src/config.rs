@@ -62,6 +62,8 @@ pub enum ConfigError {
 /// (test fixtures, snapshots, vendored code). Replace the list with `[paths] exclude = [...]`.
 pub const DEFAULT_EXCLUDE: &[&str] = &[
     "**/testdata/**",
+    "**/tests/data/**",
+    "**/test/data/**",
     "**/fixtures/**",
     "**/__fixtures__/**",
     "**/test-fixtures/**",

@@ -1,6 +1,8 @@
-//! Test counts and test names read from a test runner's output, when the output is
-//! recognisable: cargo test (libtest), cargo nextest, pytest, go test, jest, vitest, node's test
-//! runner, and the plain `N passed, N failed` line.
+//! Test counts and test names read from a command's output, when the output is
+//! recognisable: every ecosystem's runners that `slopguard_toolchain` knows (cargo test and
+//! nextest, pytest and unittest, go test, Jest, Vitest, node's test runner, Minitest, RSpec)
+//! and the plain `N passed, N failed` line. The parsers are the toolchain crate's, the same
+//! ones `slopguard run` reads its own test runs with.
 
 /// Counts read from one command's output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
@@ -25,286 +27,34 @@ impl TestCounts {
 pub struct TestReport {
     /// Summed counts, when a summary line was recognised.
     pub counts: Option<TestCounts>,
-    /// Names of tests reported as passing (libtest, pytest `-v`, go test `-v`).
+    /// Names of tests reported as passing (libtest, pytest `-v`, go test `-v`, Minitest `-v`).
     pub passed: Vec<String>,
     /// Names of tests reported as failing.
     pub failed: Vec<String>,
 }
 
 /// Most names kept per list, so a huge suite does not bloat the session state.
-pub const MAX_NAMES: usize = 2000;
+pub const MAX_NAMES: usize = slopguard_toolchain::MAX_NAMES;
 
 /// Reads counts and test names from output text.
 pub fn read(output: &str) -> TestReport {
-    let mut counts: Option<TestCounts> = None;
-    let mut add = |c: TestCounts| {
-        let t = counts.get_or_insert_with(TestCounts::default);
-        t.passed += c.passed;
-        t.failed += c.failed;
-        t.skipped += c.skipped;
+    let Some(run) = slopguard_toolchain::read_test_output(output) else {
+        return TestReport::default();
     };
-    let mut report = TestReport::default();
-    let mut go_pkg = TestCounts::default();
-    let mut go_pkg_seen = false;
-    let mut go_verbose = TestCounts::default();
-    let mut go_verbose_seen = false;
-    let mut node = (None::<u64>, None::<u64>, None::<u64>);
-
-    for raw in output.lines() {
-        let line = strip_ansi(raw);
-        let t = line.trim();
-        // cargo test: `test result: ok. 5 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out`
-        if let Some(rest) = t.strip_prefix("test result: ") {
-            let n = numbers_before(rest, &["passed", "failed", "ignored"]);
-            add(TestCounts {
-                passed: n[0],
-                failed: n[1],
-                skipped: n[2],
-            });
-            continue;
-        }
-        // cargo test per-test lines: `test a::b ... ok` / `... FAILED` / `... ignored`
-        if let Some(rest) = t.strip_prefix("test ")
-            && let Some((name, verdict)) = rest.rsplit_once(" ... ")
-        {
-            match verdict.trim() {
-                "ok" => push_name(&mut report.passed, name),
-                "FAILED" => push_name(&mut report.failed, name),
-                _ => {}
-            }
-            continue;
-        }
-        // nextest: `Summary [   0.1s] 12 tests run: 10 passed, 2 failed, 1 skipped`
-        if t.starts_with("Summary [")
-            && let Some((_, rest)) = t.split_once("run:")
-        {
-            let n = numbers_before(rest, &["passed", "failed", "skipped"]);
-            add(TestCounts {
-                passed: n[0],
-                failed: n[1],
-                skipped: n[2],
-            });
-            continue;
-        }
-        // nextest per-test lines: `PASS [ 0.01s] crate tests::name` / `FAIL [...] ...`
-        if let Some(rest) = t
-            .strip_prefix("PASS [")
-            .or_else(|| t.strip_prefix("FAIL ["))
-            && let Some((_, name)) = rest.split_once(']')
-        {
-            let name = name.trim();
-            let name = name.rsplit(' ').next().unwrap_or(name);
-            if t.starts_with("PASS") {
-                push_name(&mut report.passed, name);
-            } else {
-                push_name(&mut report.failed, name);
-            }
-            continue;
-        }
-        // go test -v: `--- PASS: TestX (0.00s)` / `--- FAIL: TestX`
-        if let Some(rest) = t.strip_prefix("--- PASS: ") {
-            go_verbose_seen = true;
-            go_verbose.passed += 1;
-            push_name(&mut report.passed, first_word(rest));
-            continue;
-        }
-        if let Some(rest) = t.strip_prefix("--- FAIL: ") {
-            go_verbose_seen = true;
-            go_verbose.failed += 1;
-            push_name(&mut report.failed, first_word(rest));
-            continue;
-        }
-        if t.starts_with("--- SKIP: ") {
-            go_verbose_seen = true;
-            go_verbose.skipped += 1;
-            continue;
-        }
-        // go test package lines: `ok  \tpkg\t0.01s`, `FAIL\tpkg\t0.01s`, `?   \tpkg\t[no test files]`
-        if (t.starts_with("ok ") || t.starts_with("ok\t")) && t.contains('\t')
-            || t.starts_with("ok  ")
-        {
-            go_pkg_seen = true;
-            if !t.contains("[no tests to run]") && !t.contains("[no test files]") {
-                go_pkg.passed += 1;
-            }
-            continue;
-        }
-        if t.starts_with("FAIL\t") || (t.starts_with("FAIL ") && t.split_whitespace().count() >= 2)
-        {
-            go_pkg_seen = true;
-            go_pkg.failed += 1;
-            continue;
-        }
-        // jest: `Tests:       1 failed, 5 passed, 6 total`
-        if let Some(rest) = t.strip_prefix("Tests:") {
-            let n = numbers_before(rest, &["passed", "failed", "skipped"]);
-            add(TestCounts {
-                passed: n[0],
-                failed: n[1],
-                skipped: n[2],
-            });
-            continue;
-        }
-        // vitest: `Tests  1 failed | 4 passed (5)`
-        if let Some(rest) = t.strip_prefix("Tests ")
-            && rest.contains('(')
-        {
-            let n = numbers_before(rest, &["passed", "failed", "skipped"]);
-            add(TestCounts {
-                passed: n[0],
-                failed: n[1],
-                skipped: n[2],
-            });
-            continue;
-        }
-        // node --test (TAP or spec reporter): `# pass 5`, `ℹ fail 0`
-        let node_line = t.strip_prefix("# ").or_else(|| t.strip_prefix("ℹ "));
-        if let Some(rest) = node_line {
-            let mut parts = rest.split_whitespace();
-            if let (Some(key), Some(val), None) = (parts.next(), parts.next(), parts.next())
-                && let Ok(v) = val.parse::<u64>()
-            {
-                match key {
-                    "pass" => node.0 = Some(v),
-                    "fail" => node.1 = Some(v),
-                    "skipped" => node.2 = Some(v),
-                    _ => {}
-                }
-                continue;
-            }
-        }
-        // pytest -v: `tests/test_x.py::test_name PASSED  [ 50%]`
-        if let Some((name, rest)) = t.split_once(' ')
-            && name.contains("::")
-        {
-            let verdict = rest.split_whitespace().next().unwrap_or("");
-            match verdict {
-                "PASSED" => push_name(&mut report.passed, name),
-                "FAILED" | "ERROR" => push_name(&mut report.failed, name),
-                _ => {}
-            }
-        }
-        // pytest short summary: `FAILED tests/test_x.py::test_name - AssertionError`
-        if let Some(rest) = t
-            .strip_prefix("FAILED ")
-            .or_else(|| t.strip_prefix("ERROR "))
-        {
-            push_name(&mut report.failed, first_word(rest));
-            continue;
-        }
-        // pytest summary: `==== 3 passed, 1 failed, 2 skipped in 0.12s ====`, `5 passed in 0.1s`,
-        // `no tests ran in 0.01s`; and the plain `N passed, N failed` line.
-        if let Some(c) = pytest_or_plain_summary(t) {
-            add(c);
-        }
+    TestReport {
+        counts: run.ran.then(|| TestCounts {
+            passed: run.passed.into(),
+            failed: run.failed.into(),
+            skipped: run.skipped.into(),
+        }),
+        passed: run.passing,
+        failed: run
+            .failing
+            .into_iter()
+            .map(|f| f.id)
+            .take(MAX_NAMES)
+            .collect(),
     }
-    if go_verbose_seen {
-        add(go_verbose);
-    } else if go_pkg_seen {
-        add(go_pkg);
-    }
-    if let (Some(p), Some(f)) = (node.0, node.1) {
-        add(TestCounts {
-            passed: p,
-            failed: f,
-            skipped: node.2.unwrap_or(0),
-        });
-    }
-    report.counts = counts;
-    report
-}
-
-fn pytest_or_plain_summary(t: &str) -> Option<TestCounts> {
-    let inner = t.trim_matches(|c: char| c == '=' || c == ' ' || c == '-');
-    if inner.starts_with("no tests ran") {
-        return Some(TestCounts::default());
-    }
-    let has_time = inner.contains(" in ") && inner.trim_end().ends_with('s');
-    let body = if has_time {
-        inner.rsplit_once(" in ").map(|(a, _)| a)?
-    } else {
-        // `label: 12 passed, 0 failed` (one word before a colon) or the bare line.
-        match inner.split_once(':') {
-            Some((label, rest)) if label.split_whitespace().count() == 1 => rest.trim(),
-            Some(_) => return None,
-            None => inner,
-        }
-    };
-    let mut c = TestCounts::default();
-    let mut any = false;
-    for part in body.split(',') {
-        let mut it = part.split_whitespace();
-        let (Some(num), Some(word), None) = (it.next(), it.next(), it.next()) else {
-            return None;
-        };
-        let n: u64 = num.parse().ok()?;
-        match word {
-            "passed" => c.passed += n,
-            "failed" | "error" | "errors" => c.failed += n,
-            "skipped" | "xfailed" | "deselected" => c.skipped += n,
-            "xpassed" => c.passed += n,
-            "warning" | "warnings" | "rerun" => {}
-            _ => return None,
-        }
-        any = true;
-    }
-    // The plain form must be exactly `N passed, N failed[, N skipped]`.
-    if !has_time && (!body.contains("passed") || !body.contains("failed")) {
-        return None;
-    }
-    any.then_some(c)
-}
-
-/// For each keyword, the number written right before it (0 when absent).
-fn numbers_before(text: &str, keys: &[&str]) -> Vec<u64> {
-    let words: Vec<&str> = text
-        .split(|c: char| c.is_whitespace() || c == ',' || c == ';' || c == '|' || c == '.')
-        .filter(|w| !w.is_empty())
-        .collect();
-    keys.iter()
-        .map(|k| {
-            words
-                .windows(2)
-                .filter(|w| w[1] == *k)
-                .filter_map(|w| w[0].parse::<u64>().ok())
-                .sum()
-        })
-        .collect()
-}
-
-fn first_word(s: &str) -> &str {
-    s.split_whitespace().next().unwrap_or("")
-}
-
-fn push_name(list: &mut Vec<String>, name: &str) {
-    let name = name.trim();
-    if !name.is_empty() && list.len() < MAX_NAMES {
-        list.push(name.to_string());
-    }
-}
-
-/// Removes ANSI colour escapes.
-fn strip_ansi(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.contains('\u{1b}') {
-        return std::borrow::Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\u{1b}' {
-            if chars.peek() == Some(&'[') {
-                chars.next();
-                for n in chars.by_ref() {
-                    if n.is_ascii_alphabetic() {
-                        break;
-                    }
-                }
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    std::borrow::Cow::Owned(out)
 }
 
 #[cfg(test)]
@@ -421,5 +171,16 @@ mod tests {
         assert_eq!(read("12 passed, 3 failed").counts, c(12, 3, 0));
         assert_eq!(read("Compiling foo\nFinished dev profile\n").counts, None);
         assert_eq!(read("we passed the test").counts, None);
+    }
+
+    #[test]
+    fn unittest_and_minitest() {
+        let unittest = "test_a (t.T.test_a) ... ok\ntest_b (t.T.test_b) ... FAIL\n\nRan 2 tests in 0.001s\n\nFAILED (failures=1)";
+        assert_eq!(read(unittest).counts, c(1, 1, 0));
+        let minitest =
+            "CalcTest#test_add = 0.00 s = .\n\n3 runs, 3 assertions, 1 failures, 0 errors, 1 skips";
+        let r = read(minitest);
+        assert_eq!(r.counts, c(1, 1, 1));
+        assert_eq!(r.passed, vec!["CalcTest#test_add"]);
     }
 }

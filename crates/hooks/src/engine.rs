@@ -372,11 +372,13 @@ fn post_shell(input: &HookInput, root: &Path, deps: &Deps<'_>) -> HookAnswer {
 
 fn stop(input: &HookInput, root: &Path, config: &HookConfig, deps: &Deps<'_>) -> HookAnswer {
     let mut notes = Vec::new();
-    let goal = match Goal::load(&root.join(&config.goal_file)) {
-        Ok(g) => g,
+    // A goal file that exists but cannot be read or parsed is not ignored quietly: the stop is
+    // blocked (once) with what is wrong, since its criteria would otherwise go unchecked.
+    let (goal, goal_problem) = match Goal::load(&root.join(&config.goal_file)) {
+        Ok(g) => (g, None),
         Err(e) => {
-            notes.push(format!("slopguard: goal file ignored: {e}"));
-            None
+            notes.push(format!("slopguard: {e}"));
+            (None, Some(e.to_string()))
         }
     };
     let tree = current_tree(root);
@@ -392,7 +394,10 @@ fn stop(input: &HookInput, root: &Path, config: &HookConfig, deps: &Deps<'_>) ->
         &input.session_id,
         Box::new(move |s| {
             let t = tree.unwrap_or_else(|| format!("edits:{}", s.edits));
-            *slot = state::decide_stop(s, &t, goal_ref, active);
+            *slot = match &goal_problem {
+                Some(problem) => state::decide_stop_with_unusable_goal(s, problem, active),
+                None => state::decide_stop(s, &t, goal_ref, active),
+            };
         }),
     );
     if let Err(e) = r {

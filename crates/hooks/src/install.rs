@@ -173,7 +173,10 @@ pub fn install(
         Ok(text) if text.trim().is_empty() => Value::Null,
         Ok(text) => serde_json::from_str(&text).map_err(|e| InstallError::Invalid {
             path: shown.clone(),
-            message: e.to_string(),
+            message: format!(
+                "not JSON ({e}); expected the agent's settings as a JSON object (fix the file, \
+                 or move it away to start from an empty one)"
+            ),
         })?,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Value::Null,
         Err(source) => {

@@ -258,6 +258,40 @@ pub fn decide_stop(
         None if fresh.is_empty() => Some(stale_reason(state, tree_hash)),
         None => None,
     };
+    block_once(state, reason, stop_hook_active)
+}
+
+/// Decides a stop when the goal file exists but cannot be used (`problem` names the file and
+/// what is wrong): a session that edited files is blocked once per stop sequence with the
+/// problem, because stopping would skip acceptance criteria nobody can read; a session without
+/// edits stops as usual.
+pub fn decide_stop_with_unusable_goal(
+    state: &mut SessionState,
+    problem: &str,
+    stop_hook_active: bool,
+) -> StopDecision {
+    if !stop_hook_active {
+        state.stop_blocks = 0;
+    }
+    if state.edits == 0 {
+        return StopDecision::Allow;
+    }
+    let reason = format!(
+        "slopguard: the acceptance criteria cannot be checked: {problem}. A goal file holds \
+         `[[criteria]]` tables, each with an `id` and a `command` or a `test` that proves it. \
+         Tell the user the goal file must be fixed (or fix it, if that is your task), then stop \
+         again."
+    );
+    block_once(state, Some(reason), stop_hook_active)
+}
+
+/// Blocks a stop with `reason`, once per stop sequence: when `stop_hook_active` is set and this
+/// session already blocked in the sequence, the stop is let through (the escape hatch).
+fn block_once(
+    state: &mut SessionState,
+    reason: Option<String>,
+    stop_hook_active: bool,
+) -> StopDecision {
     match reason {
         None => {
             state.stop_blocks = 0;
@@ -376,6 +410,34 @@ mod tests {
             decide_stop(&mut s, "t1", None, true),
             StopDecision::AllowEscape
         );
+    }
+
+    #[test]
+    fn an_unusable_goal_blocks_an_edited_session_once_per_stop_sequence() {
+        let problem = "invalid goal file /r/.slopguard/goal.toml: no acceptance criteria";
+        let mut s = SessionState::default();
+        // Nothing edited: nothing the criteria would have checked.
+        assert_eq!(
+            decide_stop_with_unusable_goal(&mut s, problem, false),
+            StopDecision::Allow
+        );
+        record_edit(&mut s, "a.rs", 7);
+        // Fresh passing tests do not make up for criteria nobody can read.
+        record_evidence(&mut s, passing("cargo test", "t1"));
+        let StopDecision::Block(reason) = decide_stop_with_unusable_goal(&mut s, problem, false)
+        else {
+            panic!("an edited session with an unusable goal must be blocked")
+        };
+        assert!(reason.contains(problem), "{reason}");
+        assert_eq!(
+            decide_stop_with_unusable_goal(&mut s, problem, true),
+            StopDecision::AllowEscape
+        );
+        // A new stop sequence blocks again.
+        assert!(matches!(
+            decide_stop_with_unusable_goal(&mut s, problem, false),
+            StopDecision::Block(_)
+        ));
     }
 
     #[test]

@@ -15,6 +15,12 @@
 //!   [`Status::PipeMasked`], which counts only when the output shows passing test counts;
 //! - flags that defeat the run: `--passWithNoTests`, `--collect-only`, `--list`, `--help`,
 //!   `--dry-run`, `make -n`.
+//!
+//! The runners of the ecosystems slopguard knows (cargo, pytest, go, npm, ...) are the
+//! toolchain crate's (`slopguard_toolchain::runner_command`); build tools, task runners and
+//! other languages' runners are matched here.
+
+use slopguard_toolchain::RunnerKind;
 
 /// What kind of validation a command is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -599,146 +605,30 @@ fn found(kind: Kind, runner: impl Into<String>, argv: &[&str]) -> Found {
     }
 }
 
-/// The first non-option argument after `start`.
-fn subcommand<'a>(w: &[&'a str], start: usize) -> Option<(usize, &'a str)> {
-    let mut i = start;
-    while i < w.len() {
-        let a = w[i];
-        if a.starts_with('+') || a.starts_with('-') {
-            // `cargo +nightly test`, `cargo -q test`; `-C dir`/`--manifest-path x` take values.
-            i += if matches!(
-                a,
-                "-C" | "--manifest-path"
-                    | "--config"
-                    | "-Z"
-                    | "--prefix"
-                    | "--cwd"
-                    | "--dir"
-                    | "-f"
-                    | "--file"
-                    | "--filter"
-                    | "-F"
-            ) {
-                2
-            } else {
-                1
-            };
-            continue;
-        }
-        return Some((i, a));
-    }
-    None
-}
-
-const SCRIPT_WORDS: &[&str] = &[
-    "test",
-    "tests",
-    "check",
-    "lint",
-    "typecheck",
-    "type-check",
-    "tsc",
-    "verify",
-    "ci",
-    "spec",
-    "validate",
-    "clippy",
-    "vet",
-];
-
+/// `Kind` of a script or make target by the words in its name (`test:unit`, `lint`).
 fn script_is_validation(name: &str) -> Option<Kind> {
-    let lower = name.to_ascii_lowercase();
-    let parts: Vec<&str> = lower.split([':', '-', '_', '.']).collect();
-    if parts
-        .iter()
-        .any(|p| matches!(*p, "test" | "tests" | "spec" | "e2e" | "unit"))
-    {
-        return Some(Kind::Test);
-    }
-    if parts.iter().any(|p| SCRIPT_WORDS.contains(p)) || lower == "build" {
-        return Some(Kind::Check);
-    }
-    None
+    slopguard_toolchain::script_kind(name).map(Kind::from)
 }
 
+impl From<RunnerKind> for Kind {
+    fn from(kind: RunnerKind) -> Self {
+        match kind {
+            RunnerKind::Test => Kind::Test,
+            RunnerKind::Check => Kind::Check,
+        }
+    }
+}
+
+/// The validation a simple command runs: an ecosystem's runner that the toolchain crate
+/// knows, else the build tools, task runners and other languages' runners below.
 fn match_runner(w: &[&str]) -> Option<Found> {
+    if let Some(runner) = slopguard_toolchain::runner_command(w) {
+        return Some(found(runner.kind.into(), runner.runner, w));
+    }
     let cmd = *w.first()?;
     let base = cmd.rsplit('/').next().unwrap_or(cmd);
     match base {
-        "cargo" => {
-            let (i, sub) = subcommand(w, 1)?;
-            match sub {
-                "test" | "t" => {
-                    if w[i..].contains(&"--no-run") {
-                        Some(found(Kind::Check, "cargo test --no-run", w))
-                    } else {
-                        Some(found(Kind::Test, "cargo test", w))
-                    }
-                }
-                "nextest" => matches!(w.get(i + 1), Some(&"run") | Some(&"r"))
-                    .then(|| found(Kind::Test, "cargo nextest", w)),
-                "check" | "c" | "clippy" | "build" | "b" => {
-                    Some(found(Kind::Check, format!("cargo {sub}"), w))
-                }
-                "miri" if w.get(i + 1) == Some(&"test") => {
-                    Some(found(Kind::Test, "cargo miri test", w))
-                }
-                _ => None,
-            }
-        }
-        "cargo-nextest" => Some(found(Kind::Test, "cargo nextest", w)),
-        "pytest" | "py.test" => Some(found(Kind::Test, "pytest", w)),
-        "unittest" | "nose2" | "tox" | "nox" | "trial" => Some(found(Kind::Test, base, w)),
-        "mypy" | "pyright" | "flake8" | "pylint" | "basedpyright" => {
-            Some(found(Kind::Check, base, w))
-        }
-        "ruff" => (w.get(1) == Some(&"check")).then(|| found(Kind::Check, "ruff check", w)),
-        "go" => match subcommand(w, 1)?.1 {
-            "test" => Some(found(Kind::Test, "go test", w)),
-            "vet" | "build" => Some(found(Kind::Check, format!("go {}", subcommand(w, 1)?.1), w)),
-            _ => None,
-        },
-        "gotestsum" => Some(found(Kind::Test, "gotestsum", w)),
-        "golangci-lint" | "staticcheck" => Some(found(Kind::Check, base, w)),
-        "npm" | "pnpm" | "yarn" | "bun" => {
-            let (i, sub) = subcommand(w, 1)?;
-            match sub {
-                "test" | "t" | "tst" => Some(found(Kind::Test, format!("{base} test"), w)),
-                "run" | "run-script" => {
-                    let (_, script) = subcommand(w, i + 1)?;
-                    let kind = script_is_validation(script)?;
-                    Some(found(kind, format!("{base} run {script}"), w))
-                }
-                _ if base == "bun" => None,
-                "exec" | "dlx" => None,
-                _ if base != "npm" => {
-                    // `yarn lint`, `pnpm typecheck`: a script name directly.
-                    let kind = script_is_validation(sub)?;
-                    Some(found(kind, format!("{base} {sub}"), w))
-                }
-                _ => None,
-            }
-        }
-        "vitest" => (!matches!(w.get(1), Some(&"watch") | Some(&"dev") | Some(&"--watch")))
-            .then(|| found(Kind::Test, "vitest", w)),
-        "jest" | "mocha" | "ava" | "tap" | "karma" | "jasmine" => {
-            (!w.contains(&"--watch")).then(|| found(Kind::Test, base, w))
-        }
-        "playwright" => (w.get(1) == Some(&"test")).then(|| found(Kind::Test, "playwright", w)),
-        "cypress" => (w.get(1) == Some(&"run")).then(|| found(Kind::Test, "cypress", w)),
-        "tsc" | "vue-tsc" => {
-            (!w.contains(&"--watch") && !w.contains(&"-w")).then(|| found(Kind::Check, base, w))
-        }
-        "eslint" | "biome" | "oxlint" | "shellcheck" => Some(found(Kind::Check, base, w)),
-        "node" | "deno" => {
-            if w.contains(&"--test") || w.get(1) == Some(&"test") {
-                Some(found(Kind::Test, format!("{base} test"), w))
-            } else if base == "deno" && matches!(w.get(1), Some(&"check") | Some(&"lint")) {
-                Some(found(Kind::Check, format!("deno {}", w[1]), w))
-            } else {
-                None
-            }
-        }
+        "shellcheck" => Some(found(Kind::Check, base, w)),
         "make" | "gmake" | "just" | "task" | "mage" => {
             if w.iter()
                 .any(|a| matches!(*a, "-n" | "--dry-run" | "--just-print" | "--recon"))
@@ -791,11 +681,8 @@ fn match_runner(w: &[&str]) -> Option<Found> {
                 _ => None,
             }
         }
-        "ctest" | "rspec" | "phpunit" | "pest" | "prove" | "busted" | "bats" => {
+        "ctest" | "phpunit" | "pest" | "prove" | "busted" | "bats" => {
             Some(found(Kind::Test, base, w))
-        }
-        "rake" => {
-            matches!(w.get(1), Some(&"test") | Some(&"spec")).then(|| found(Kind::Test, "rake", w))
         }
         _ => script_file(cmd, w),
     }

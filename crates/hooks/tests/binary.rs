@@ -303,6 +303,50 @@ fn goal_with_one_uncovered_criterion_blocks_naming_it() {
 }
 
 #[test]
+fn a_goal_file_that_cannot_be_used_blocks_the_stop_once_naming_it() {
+    let repo = Repo::new("bad-goal");
+    std::fs::create_dir_all(repo.path().join(".slopguard")).unwrap();
+    // No edits yet: a broken goal file does not keep a session that changed nothing working.
+    repo.write(".slopguard/goal.toml", "[[criteria]]\nid = \"lint\"\n");
+    let (code, out, stderr) = repo.run("claude", "claude_stop.json");
+    assert_eq!((code, out), (0, None), "{stderr}");
+    repo.write("calc.py", &CALC.replace("a - b", "b - a"));
+    repo.run("claude", "claude_post_edit.json");
+    // Tests passed on this tree, so only the goal file stands in the way.
+    repo.run("claude", "claude_post_bash_cargo_test.json");
+    for (content, says) in [
+        (
+            "[[criteria]]\nid = \"lint\"\n",
+            "criterion 'lint' needs a `command` or a `test`",
+        ),
+        ("", "no acceptance criteria"),
+        ("[[criteria]\nid = \"lint\"\n", "invalid goal file"),
+    ] {
+        repo.write(".slopguard/goal.toml", content);
+        let (code, out, stderr) = repo.run("claude", "claude_stop.json");
+        assert_eq!(code, 0, "{content:?}: {stderr}");
+        let reason = block_reason(&out.unwrap_or_else(|| panic!("{content:?}: not blocked")));
+        assert!(reason.contains(".slopguard/goal.toml"), "{reason}");
+        assert!(reason.contains(says), "{content:?}: {reason}");
+        assert!(
+            reason.contains("each with an `id` and a `command` or a `test`"),
+            "{reason}"
+        );
+        assert!(stderr.contains(".slopguard/goal.toml"), "{stderr}");
+        // The next stop of the sequence is let through: never an endless loop.
+        let (code, out, stderr) = repo.run("claude", "claude_stop_active.json");
+        assert_eq!((code, out), (0, None), "{content:?}: {stderr}");
+    }
+    // Fixed: the criterion is checked again (the tests that ran cover it).
+    repo.write(
+        ".slopguard/goal.toml",
+        "[[criteria]]\nid = \"unit-tests\"\ncommand = \"cargo test\"\n",
+    );
+    let (code, out, stderr) = repo.run("claude", "claude_stop.json");
+    assert_eq!((code, out), (0, None), "{stderr}");
+}
+
+#[test]
 fn seventh_edit_of_one_file_nudges_once() {
     let repo = Repo::new("doom");
     let mut nudges = Vec::new();

@@ -414,5 +414,8 @@ fn bash_uncertain(src: &str, e: &RawError) -> bool {
             || t.ends_with("&&")
             || t.ends_with("||")
             || t.contains("$(")
+            // Nested brace expansion, `{{,us-}ascii,greek{,8}}`: a word to bash, a broken
+            // group command to tree-sitter-bash.
+            || (t.trim_start().starts_with("{{") || t.contains(" {{"))
     })
 }

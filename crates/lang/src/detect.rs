@@ -7,7 +7,18 @@ pub fn detect(path: &str, content: &[u8]) -> FileKind {
     let path = path.replace('\\', "/");
     let name = path.rsplit('/').next().unwrap_or(&path);
     let lower = name.to_ascii_lowercase();
-    let in_vscode = path.split('/').any(|c| c == ".vscode");
+    // VS Code reads its settings as JSON with comments, also from a `vscode/` directory of
+    // recommended settings to copy (`contrib/ide/vscode/settings.json`).
+    let in_vscode = path.split('/').any(|c| c == ".vscode")
+        || (path.split('/').any(|c| c == "vscode")
+            && matches!(
+                lower.as_str(),
+                "settings.json"
+                    | "launch.json"
+                    | "tasks.json"
+                    | "extensions.json"
+                    | "keybindings.json"
+            ));
 
     // Well-known names first: they win over extensions.
     match lower.as_str() {

@@ -84,7 +84,7 @@ pub fn strip_jsonc(source: &str) -> String {
 }
 
 /// The first `{{ }}` delimiter error of a Go `text/template` / `html/template` text (a
-/// `*.gotmpl` or `*.gohtml` file): an action opened by `{{` and not closed by `}}` before the
+/// template file, a Helm chart template): an action opened by `{{` and not closed by `}}` before the
 /// next `{{` or the end. `None` when the delimiters are well formed.
 pub fn go_template_error(text: &str) -> Option<SyntaxError> {
     let (at, why) = go_template::delimiter_error(text)?;

@@ -44,9 +44,9 @@ const EXPR_MACROS: &[&str] = &[
     "unreachable",
 ];
 
-/// Formatting macros and the position of their format string argument. `panic!` and its
-/// relatives take a format string only with arguments after it (a lone literal was a plain
-/// message before edition 2021), so they are checked only then.
+/// Formatting macros and the position of their format string argument. `panic!`, its
+/// relatives and the assertions' messages are format strings only with arguments after them
+/// (a lone literal was a plain message before edition 2021), so they are checked only then.
 const FORMAT_MACROS: &[(&str, usize)] = &[
     ("println", 0),
     ("print", 0),
@@ -60,6 +60,12 @@ const FORMAT_MACROS: &[(&str, usize)] = &[
     ("todo", 0),
     ("unimplemented", 0),
     ("unreachable", 0),
+    ("assert", 1),
+    ("debug_assert", 1),
+    ("assert_eq", 2),
+    ("assert_ne", 2),
+    ("debug_assert_eq", 2),
+    ("debug_assert_ne", 2),
 ];
 
 /// The first brace error of a format string (`None` when the braces are well formed), with
@@ -71,9 +77,18 @@ pub fn format_brace_error(fmt: &str) -> Option<(usize, &'static str)> {
         match chars[i] {
             '{' if chars.get(i + 1) == Some(&'{') => i += 2,
             '{' => {
-                let rest = &chars[i + 1..];
+                let mut rest = &chars[i + 1..];
+                let mut skipped = i + 1;
+                // `{:}<5}`: the character before an alignment is the fill, and may be a brace.
+                if let Some(colon) = rest.iter().position(|&c| matches!(c, ':' | '{' | '}'))
+                    && rest[colon] == ':'
+                    && matches!(rest.get(colon + 2), Some('<' | '^' | '>'))
+                {
+                    rest = &rest[colon + 3..];
+                    skipped += colon + 3;
+                }
                 match rest.iter().position(|&c| c == '}' || c == '{') {
-                    Some(j) if rest[j] == '}' => i += j + 2,
+                    Some(j) if rest[j] == '}' => i = skipped + j + 1,
                     Some(_) => {
                         return Some((
                             i,
@@ -115,14 +130,46 @@ pub fn check_file(src: &str, max_depth: usize) -> Option<Option<SyntaxError>> {
 }
 
 /// syn parses the 2018+ grammar; 2015-edition code using the `try!` macro (a keyword since
-/// 2018) is retried with `r#try!`.
+/// 2018) is retried with `r#try!`, and code using `async`, `await` or `dyn` as identifiers
+/// (ripgrep's 2015 `StderrReader::async(...)`) with them as raw identifiers.
 fn parse_file_editions(src: &str) -> Option<SyntaxError> {
     let err = parse_file(src)?;
+    let mut retried = std::borrow::Cow::Borrowed(src);
     if src.contains("try!") {
-        let retried = src.replace("r#try!", "try!").replace("try!", "r#try!");
+        retried = retried
+            .replace("r#try!", "try!")
+            .replace("try!", "r#try!")
+            .into();
+    }
+    let message = err.message.as_str();
+    for word in ["async", "await", "dyn"] {
+        if message.contains(&format!("keyword `{word}`")) {
+            retried = raw_identifiers(&retried, word).into();
+        }
+    }
+    if retried != src {
         parse_file(&retried)?;
     }
     Some(err)
+}
+
+/// `src` with every whole-word `word` written as the raw identifier `r#word`.
+fn raw_identifiers(src: &str, word: &str) -> String {
+    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '#';
+    let mut out = String::with_capacity(src.len() + 16);
+    let mut rest = src;
+    while let Some(at) = rest.find(word) {
+        let before_ok = !rest[..at].chars().next_back().is_some_and(ident);
+        let after_ok = !rest[at + word.len()..].chars().next().is_some_and(ident);
+        out.push_str(&rest[..at]);
+        if before_ok && after_ok {
+            out.push_str("r#");
+        }
+        out.push_str(word);
+        rest = &rest[at + word.len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 fn parse_file(src: &str) -> Option<SyntaxError> {
@@ -174,12 +221,20 @@ pub fn check_macros(src: &str, macros: &[(&str, Range<usize>)]) -> Vec<SyntaxErr
             match list {
                 Ok(list) => {
                     let at = format_at?;
-                    let needs_args = at == 0
-                        && !matches!(
-                            name,
-                            "println" | "print" | "eprintln" | "eprint" | "format" | "format_args"
-                        );
-                    if needs_args && list.len() < 2 {
+                    // `write!`'s format string is always one; `panic!` and the assertions'
+                    // messages only with arguments after them.
+                    let needs_args = !matches!(
+                        name,
+                        "println"
+                            | "print"
+                            | "eprintln"
+                            | "eprint"
+                            | "format"
+                            | "format_args"
+                            | "write"
+                            | "writeln"
+                    );
+                    if needs_args && list.len() < at + 2 {
                         return None;
                     }
                     let Some(Expr::Lit(syn::ExprLit {
@@ -246,5 +301,37 @@ mod tests {
         assert_eq!(format_brace_error("ab}c").map(|e| e.0), Some(2));
         assert_eq!(format_brace_error("{a{b}").map(|e| e.0), Some(0));
         assert_eq!(format_brace_error("é}}{{"), None);
+        // A brace as the fill character of an aligned argument.
+        assert_eq!(format_brace_error("{:}<5} {0:{^9}"), None);
+        assert_eq!(format_brace_error("{:}5}").map(|e| e.0), Some(4));
+    }
+
+    #[test]
+    fn edition_2015_keywords_as_identifiers() {
+        let src = "fn f(r: bool) -> R {\n    if r { R::async(1) } else { R::sync(2) }\n}\n";
+        assert_eq!(check_file(src, 10), Some(None));
+        // A real error in such a file is still one.
+        let broken = "fn f() -> R {\n    R::async(1\n}\n";
+        assert!(matches!(check_file(broken, 10), Some(Some(_))));
+    }
+
+    fn macro_errors(src: &str) -> Vec<u32> {
+        let at = src.find('(').expect("a macro call");
+        let end = src.rfind(')').expect("a macro call") + 1;
+        let name = src[..at].trim_end_matches('!');
+        check_macros(src, &[(name, at..end)])
+            .iter()
+            .map(|e| e.column)
+            .collect()
+    }
+
+    #[test]
+    fn assertion_messages_are_format_strings_when_arguments_follow() {
+        assert_eq!(macro_errors("assert_eq!(a, b, \"got {x\", x)").len(), 1);
+        assert_eq!(macro_errors("assert!(ok, \"bad {}}\", y)").len(), 1);
+        assert!(macro_errors("assert!(ok, \"bad {}\", y)").is_empty());
+        // A lone message is a plain string before edition 2021.
+        assert!(macro_errors("assert!(ok, \"{\")").is_empty());
+        assert!(macro_errors("debug_assert_ne!(a, b)").is_empty());
     }
 }

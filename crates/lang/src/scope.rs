@@ -432,6 +432,8 @@ fn rust_site(p: Node<'_>, k: &str, child: Node<'_>, node: Node<'_>, src: &str) -
         {
             scope_of(lang, p.parent())
         }
+        // `enum ErrorKind { InvalidUtf8InPathParam { key } }`: a variant binds no scope.
+        "enum_variant" if is_field(p, "name", child) => Site::Member,
         "token_tree" => {
             // Inside a macro call: `.name` and `Path::name` are member / qualified uses.
             match node.prev_sibling().map(|s| s.kind()) {

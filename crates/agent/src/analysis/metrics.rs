@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::{Metric, RepoFiles, Stack};
+use super::{Metric, RepoFiles, is_test_file};
 
 /// Weight of `build`.
 pub const W_BUILD: f64 = 2.0;
@@ -38,24 +38,6 @@ fn base(f: &str) -> &str {
 /// Whether `f` is a source file.
 pub fn is_source(f: &str) -> bool {
     SOURCE_EXTS.contains(&ext(f))
-}
-
-/// Whether `f` looks like a test file in any of the supported ecosystems.
-pub fn is_test_file(f: &str) -> bool {
-    let b = base(f);
-    let in_test_dir = f.starts_with("tests/")
-        || f.starts_with("test/")
-        || f.contains("/tests/")
-        || f.contains("/test/")
-        || f.contains("__tests__/");
-    is_source(f)
-        && ((b.starts_with("test_") && b.ends_with(".py"))
-            || b.ends_with("_test.py")
-            || b.ends_with("_test.go")
-            || b.contains(".test.")
-            || b.contains(".spec.")
-            || (in_test_dir && b != "__init__.py" && b != "conftest.py")
-            || b == "conftest.py")
 }
 
 fn readme_path(files: &RepoFiles) -> Option<&String> {
@@ -352,136 +334,14 @@ pub fn code_quality(files: &RepoFiles) -> Metric {
     Metric::scored("code_quality", "Code quality", W_QUALITY, score, details)
 }
 
-/// `deps`: manifests present, lockfiles committed, no wildcard / unpinned versions.
-pub fn deps(files: &RepoFiles, stack: Stack) -> Metric {
-    let mut details = Vec::new();
-    let mut checks = 0u32;
-    let mut good = 0f64;
-    let mut check = |ok: f64, msg: String, details: &mut Vec<String>| {
-        checks += 1;
-        good += ok;
-        details.push(msg);
-    };
-    if stack.rust {
-        let toml = files.read("Cargo.toml").unwrap_or_default();
-        let wildcard = toml.lines().filter(|l| l.contains("= \"*\"")).count();
-        let is_bin = files.has("src/main.rs");
-        let lock = files.has("Cargo.lock");
-        check(
-            if wildcard > 0 { 0.3 } else { 1.0 },
-            format!("Cargo.toml: {wildcard} wildcard versions"),
-            &mut details,
-        );
-        if is_bin {
-            check(
-                if lock { 1.0 } else { 0.5 },
-                format!(
-                    "Cargo.lock {}",
-                    if lock {
-                        "committed"
-                    } else {
-                        "missing for a binary crate"
-                    }
-                ),
-                &mut details,
-            );
-        }
-    }
-    if stack.node {
-        let pkg = files.read("package.json").unwrap_or_default();
-        let lock = [
-            "package-lock.json",
-            "yarn.lock",
-            "pnpm-lock.yaml",
-            "bun.lockb",
-        ]
+/// `deps`: each detected ecosystem's dependency hygiene (manifests present, lockfiles
+/// committed, no wildcard or unpinned versions), averaged.
+pub fn deps(files: &RepoFiles) -> Metric {
+    let checks: Vec<slopguard_toolchain::Check> = slopguard_toolchain::detect(files)
         .iter()
-        .any(|l| files.has(l));
-        let v: serde_json::Value = serde_json::from_str(&pkg).unwrap_or_default();
-        let mut n = 0;
-        let mut loose = 0;
-        for k in ["dependencies", "devDependencies"] {
-            if let Some(m) = v.get(k).and_then(|m| m.as_object()) {
-                for ver in m.values().filter_map(|x| x.as_str()) {
-                    n += 1;
-                    if ver == "*" || ver == "latest" || ver.is_empty() {
-                        loose += 1;
-                    }
-                }
-            }
-        }
-        if n > 0 {
-            check(
-                if lock { 1.0 } else { 0.4 },
-                format!("npm lockfile {}", if lock { "present" } else { "missing" }),
-                &mut details,
-            );
-        }
-        check(
-            if loose > 0 { 0.3 } else { 1.0 },
-            format!("package.json: {n} dependencies, {loose} unpinned (*/latest)"),
-            &mut details,
-        );
-    }
-    if stack.python {
-        let reqs: Vec<&String> = files
-            .files
-            .iter()
-            .filter(|f| !f.contains('/') && f.starts_with("requirements") && f.ends_with(".txt"))
-            .collect();
-        let mut unpinned = 0;
-        let mut total = 0;
-        for r in &reqs {
-            for l in files.read(r).unwrap_or_default().lines() {
-                let l = l.split('#').next().unwrap_or("").trim();
-                if l.is_empty() || l.starts_with('-') {
-                    continue;
-                }
-                total += 1;
-                if !l.contains("==") && !l.contains(">=") && !l.contains("~=") && !l.contains('<') {
-                    unpinned += 1;
-                }
-            }
-        }
-        let has_manifest = files.has("pyproject.toml") || files.has("setup.py") || !reqs.is_empty();
-        check(
-            if has_manifest { 1.0 } else { 0.5 },
-            if has_manifest {
-                "Python manifest present".to_string()
-            } else {
-                "no pyproject.toml / setup.py / requirements.txt".to_string()
-            },
-            &mut details,
-        );
-        if total > 0 {
-            check(
-                1.0 - unpinned as f64 / total as f64 * 0.7,
-                format!("requirements: {total} entries, {unpinned} without a version constraint"),
-                &mut details,
-            );
-        }
-    }
-    if stack.go {
-        let gomod = files.read("go.mod").unwrap_or_default();
-        let requires = gomod.contains("require");
-        if requires {
-            check(
-                if files.has("go.sum") { 1.0 } else { 0.3 },
-                format!(
-                    "go.sum {}",
-                    if files.has("go.sum") {
-                        "present"
-                    } else {
-                        "missing"
-                    }
-                ),
-                &mut details,
-            );
-        } else {
-            check(1.0, "go.mod: no external modules".into(), &mut details);
-        }
-    }
-    if checks == 0 {
+        .flat_map(|eco| eco.dependency_checks(files))
+        .collect();
+    if checks.is_empty() {
         return Metric::unknown(
             "deps",
             "Dependencies",
@@ -489,13 +349,9 @@ pub fn deps(files: &RepoFiles, stack: Stack) -> Metric {
             vec!["no dependency manifest".into()],
         );
     }
-    Metric::scored(
-        "deps",
-        "Dependencies",
-        W_DEPS,
-        good / checks as f64,
-        details,
-    )
+    let score = checks.iter().map(|c| c.score).sum::<f64>() / checks.len() as f64;
+    let details = checks.into_iter().map(|c| c.message).collect();
+    Metric::scored("deps", "Dependencies", W_DEPS, score, details)
 }
 
 fn secret_patterns() -> &'static [(&'static str, Regex)] {
@@ -519,7 +375,7 @@ fn secret_patterns() -> &'static [(&'static str, Regex)] {
 }
 
 /// `security`: secrets in the tree, `.env` files committed, `.gitignore` coverage, a policy.
-pub fn security(files: &RepoFiles, stack: Stack) -> Metric {
+pub fn security(files: &RepoFiles) -> Metric {
     let mut score: f64 = 1.0;
     let mut details = Vec::new();
     let mut hits = Vec::new();
@@ -567,16 +423,10 @@ pub fn security(files: &RepoFiles, stack: Stack) -> Metric {
             details.push("no .gitignore".into());
         }
         Some(gi) => {
-            let mut want = Vec::new();
-            if stack.rust {
-                want.push("target");
-            }
-            if stack.node {
-                want.push("node_modules");
-            }
-            if stack.python {
-                want.push("__pycache__");
-            }
+            let want: Vec<&str> = slopguard_toolchain::detect(files)
+                .iter()
+                .flat_map(|eco| eco.ignored_dirs().iter().copied())
+                .collect();
             let missing: Vec<&str> = want.into_iter().filter(|w| !gi.contains(w)).collect();
             if !missing.is_empty() {
                 score -= 0.1;
@@ -753,7 +603,7 @@ mod tests {
             (".env", "X=1\n"),
             ("k.pem", "-----BEGIN RSA PRIVATE KEY-----\n"),
         ]);
-        let m = security(&f, Stack::default());
+        let m = security(&f);
         assert_eq!(m.status, Status::Fail);
         let text = m.details.join("\n");
         assert!(
@@ -765,13 +615,23 @@ mod tests {
         let (_d, f) = repo(&[
             (".gitignore", "target\n.env\n"),
             ("SECURITY.md", "report to x"),
+            ("Cargo.toml", "[package]\nname = \"x\"\n"),
             ("src/lib.rs", ""),
         ]);
-        let st = Stack {
-            rust: true,
-            ..Stack::default()
-        };
-        assert_eq!(security(&f, st).status, Status::Pass);
+        assert_eq!(security(&f).status, Status::Pass);
+        let (_d, f) = repo(&[
+            (".gitignore", ".env\n"),
+            ("SECURITY.md", "report to x"),
+            ("Cargo.toml", "[package]\nname = \"x\"\n"),
+        ]);
+        let m = security(&f);
+        assert!(
+            m.details
+                .iter()
+                .any(|d| d == ".gitignore does not ignore target"),
+            "{:?}",
+            m.details
+        );
     }
 
     #[test]
@@ -790,12 +650,7 @@ mod tests {
             ("package.json", r#"{"dependencies": {"left-pad": "*"}}"#),
             ("requirements.txt", "requests\nflask==2.0\n"),
         ]);
-        let st = Stack {
-            node: true,
-            python: true,
-            ..Stack::default()
-        };
-        let m = deps(&f, st);
+        let m = deps(&f);
         let text = m.details.join("\n");
         assert!(text.contains("1 unpinned"), "{text}");
         assert!(text.contains("npm lockfile missing"), "{text}");

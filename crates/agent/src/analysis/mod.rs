@@ -6,12 +6,13 @@
 //! with a timeout; a missing toolchain is [`Status::Unknown`], never a pass.
 
 mod metrics;
-pub mod runners;
+mod results;
 
-pub use metrics::{is_source, is_test_file};
+pub use metrics::is_source;
+pub use slopguard_toolchain::{FailingTest, RepoFiles, TestRun, is_test_file};
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -100,16 +101,6 @@ impl Metric {
             details,
         }
     }
-}
-
-/// A failing test: its id as the runner names it and, when known, the test file.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct FailingTest {
-    /// e.g. `tests/test_ops.py::OpsTest::test_sub`, `sub_subtracts`,
-    /// `example.com/calc::TestSub`, `sub subtracts`.
-    pub id: String,
-    /// Repo-relative test file, when the runner's output says.
-    pub file: Option<String>,
 }
 
 /// The project summary the planner and worker see.
@@ -246,113 +237,6 @@ impl Default for AnalyzeOptions {
     }
 }
 
-/// What kind of project lives at the root.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-pub struct Stack {
-    /// Cargo.toml at the root.
-    pub rust: bool,
-    /// pyproject/setup.py/requirements, or Python files.
-    pub python: bool,
-    /// go.mod at the root.
-    pub go: bool,
-    /// package.json at the root.
-    pub node: bool,
-}
-
-/// The repository's files, relative, with `/` separators.
-#[derive(Debug, Clone, Default)]
-pub struct RepoFiles {
-    /// The root.
-    pub root: PathBuf,
-    /// Relative paths of regular files, sorted.
-    pub files: Vec<String>,
-}
-
-/// Directories never walked.
-const SKIP_DIRS: &[&str] = &[
-    ".git",
-    "target",
-    "node_modules",
-    "__pycache__",
-    ".venv",
-    "venv",
-    ".tox",
-    ".mypy_cache",
-    ".pytest_cache",
-    "dist",
-    "build",
-    "vendor",
-    ".slopguard",
-    ".idea",
-    ".vscode",
-];
-
-/// Most files walked.
-const MAX_FILES: usize = 20_000;
-
-impl RepoFiles {
-    /// Walks `root` (skipping build and dependency directories).
-    pub fn walk(root: &Path) -> Self {
-        let mut files = Vec::new();
-        let mut stack = vec![PathBuf::new()];
-        while let Some(rel) = stack.pop() {
-            let Ok(rd) = std::fs::read_dir(root.join(&rel)) else {
-                continue;
-            };
-            for entry in rd.flatten() {
-                let name = entry.file_name().to_string_lossy().into_owned();
-                let Ok(ft) = entry.file_type() else { continue };
-                let child = rel.join(&name);
-                if ft.is_dir() {
-                    if !SKIP_DIRS.contains(&name.as_str()) && !name.starts_with(".venv") {
-                        stack.push(child);
-                    }
-                } else if ft.is_file() && files.len() < MAX_FILES {
-                    files.push(child.to_string_lossy().replace('\\', "/"));
-                }
-            }
-        }
-        files.sort();
-        Self {
-            root: root.to_path_buf(),
-            files,
-        }
-    }
-
-    /// Whether a file exists at `rel`.
-    pub fn has(&self, rel: &str) -> bool {
-        self.files.binary_search_by(|f| f.as_str().cmp(rel)).is_ok()
-    }
-
-    /// Reads a file (at most 1 MiB), lossy.
-    pub fn read(&self, rel: &str) -> Option<String> {
-        let p = self.root.join(rel);
-        let meta = std::fs::metadata(&p).ok()?;
-        if meta.len() > 1024 * 1024 {
-            return None;
-        }
-        std::fs::read(&p)
-            .ok()
-            .map(|b| String::from_utf8_lossy(&b).into_owned())
-    }
-
-    /// Detects the stack.
-    pub fn stack(&self) -> Stack {
-        Stack {
-            rust: self.has("Cargo.toml"),
-            go: self.has("go.mod"),
-            node: self.has("package.json"),
-            python: self.has("pyproject.toml")
-                || self.has("setup.py")
-                || self.has("setup.cfg")
-                || self.files.iter().any(|f| {
-                    (f.starts_with("requirements") && f.ends_with(".txt") && !f.contains('/'))
-                        || (f.ends_with(".py") && f.matches('/').count() <= 2)
-                }),
-        }
-    }
-}
-
 fn language_of(path: &str) -> Option<&'static str> {
     let ext = path.rsplit_once('.').map(|(_, e)| e)?;
     Some(match ext {
@@ -420,24 +304,10 @@ pub fn local_fingerprint(files: &RepoFiles) -> Fingerprint {
         })
         .cloned()
         .collect();
-    let st = files.stack();
-    let mut stack = Vec::new();
-    if st.rust {
-        stack.push("rust/cargo".to_string());
-    }
-    if st.python {
-        stack.push(if files.has("pyproject.toml") {
-            "python/pyproject".to_string()
-        } else {
-            "python".to_string()
-        });
-    }
-    if st.go {
-        stack.push("go/modules".to_string());
-    }
-    if st.node {
-        stack.push("node/npm".to_string());
-    }
+    let mut stack: Vec<String> = slopguard_toolchain::detect(files)
+        .iter()
+        .map(|e| e.stack_tag(files))
+        .collect();
     if files
         .files
         .iter()
@@ -488,7 +358,6 @@ pub fn local_fingerprint(files: &RepoFiles) -> Fingerprint {
 
 /// The brief: stack, commands, entry points.
 pub fn brief(files: &RepoFiles, fp: &Fingerprint) -> RepoBrief {
-    let st = files.stack();
     let mut b = RepoBrief {
         languages: fp
             .languages
@@ -501,25 +370,10 @@ pub fn brief(files: &RepoFiles, fp: &Fingerprint) -> RepoBrief {
         frameworks: fp.declared_frameworks.clone(),
         ..RepoBrief::default()
     };
-    if st.rust {
-        b.build_commands.push("cargo build --all-targets".into());
-        b.test_commands.push("cargo test".into());
-    }
-    if st.python {
-        b.build_commands.push("python -m compileall".into());
-        b.test_commands.push("python -m pytest".into());
-    }
-    if st.go {
-        b.build_commands.push("go build ./...".into());
-        b.test_commands.push("go test ./...".into());
-    }
-    if st.node {
-        b.build_commands.push(if files.has("tsconfig.json") {
-            "tsc --noEmit".into()
-        } else {
-            "node --check <files>".into()
-        });
-        b.test_commands.push("npm test".into());
+    for eco in slopguard_toolchain::detect(files) {
+        let commands = eco.commands(files);
+        b.build_commands.push(commands.build);
+        b.test_commands.push(commands.test);
     }
     b
 }
@@ -529,11 +383,10 @@ pub fn analyze(root: &Path, opts: &AnalyzeOptions) -> AnalysisReport {
     let start = Instant::now();
     let files = RepoFiles::walk(root);
     let fp = fingerprint(root, &files);
-    let stack = files.stack();
     let (build, tests_run) = if opts.run_toolchain {
         (
-            runners::build_metric(&files, stack, opts.build_timeout),
-            runners::test_results(&files, stack, opts.test_timeout),
+            results::build_metric(&slopguard_toolchain::run_builds(&files, opts.build_timeout)),
+            slopguard_toolchain::run_tests(&files, opts.test_timeout),
         )
     } else {
         (
@@ -543,10 +396,10 @@ pub fn analyze(root: &Path, opts: &AnalyzeOptions) -> AnalysisReport {
                 metrics::W_BUILD,
                 vec!["toolchain not run".into()],
             ),
-            runners::TestOutcome::not_run("toolchain not run"),
+            TestRun::not_run("toolchain not run"),
         )
     };
-    let test_metric = tests_run.to_metric();
+    let test_metric = results::test_results_metric(&tests_run);
     let mut all = vec![
         build,
         test_metric,
@@ -555,8 +408,8 @@ pub fn analyze(root: &Path, opts: &AnalyzeOptions) -> AnalysisReport {
         metrics::readme(&files),
         metrics::docs(&files),
         metrics::code_quality(&files),
-        metrics::deps(&files, stack),
-        metrics::security(&files, stack),
+        metrics::deps(&files),
+        metrics::security(&files),
         metrics::license(&files),
         metrics::structure(&files),
     ];
@@ -610,8 +463,11 @@ mod tests {
         std::fs::write(r.join("src/app.js"), "").unwrap();
         let files = RepoFiles::walk(r);
         assert_eq!(files.files, vec!["package.json", "src/app.js"]);
-        let st = files.stack();
-        assert!(st.node && !st.rust && !st.python && !st.go);
+        let found: Vec<&str> = slopguard_toolchain::detect(&files)
+            .iter()
+            .map(|e| e.name())
+            .collect();
+        assert_eq!(found, ["node"]);
         let fp = local_fingerprint(&files);
         assert_eq!(fp.entrypoints, vec!["src/app.js"]);
         assert_eq!(fp.stack, vec!["node/npm"]);
@@ -687,5 +543,48 @@ mod tests {
         } else {
             assert_eq!(test, &vec![PYTHON_UNITTEST_COMMAND.to_string()], "{runner}");
         }
+    }
+
+    #[test]
+    fn a_ruby_project_is_analysed_through_its_ecosystem_module() {
+        // The Ruby ecosystem is one module of the toolchain crate and one registry line; the
+        // analysis reads its failing tests, build and brief with no code of its own.
+        if !slopguard_toolchain::process::on_path("ruby") {
+            eprintln!("NOTICE: ruby not on PATH: the Ruby analysis is not checked");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let r = dir.path();
+        std::fs::create_dir_all(r.join("lib")).unwrap();
+        std::fs::create_dir_all(r.join("test")).unwrap();
+        std::fs::write(r.join("Gemfile"), "source 'https://rubygems.org'\n").unwrap();
+        std::fs::write(
+            r.join("lib/stats.rb"),
+            "module Stats\n  def self.mean(xs) = xs.sum / (xs.size - 1)\nend\n",
+        )
+        .unwrap();
+        std::fs::write(
+            r.join("test/stats_test.rb"),
+            "require 'minitest/autorun'\nrequire 'stats'\n\nclass StatsTest < Minitest::Test\n  def test_mean\n    assert_equal 2, Stats.mean([1, 2, 3])\n  end\nend\n",
+        )
+        .unwrap();
+        let report = analyze(r, &AnalyzeOptions::default());
+        assert_eq!(
+            report.failing_tests,
+            vec![FailingTest {
+                id: "StatsTest#test_mean".into(),
+                file: Some("test/stats_test.rb".into()),
+            }]
+        );
+        assert_eq!(report.metric("build").unwrap().status, Status::Pass);
+        assert_eq!(
+            report.brief.test_commands,
+            vec!["ruby -Ilib -Itest test/**/*_test.rb"]
+        );
+        let files = RepoFiles::walk(r);
+        assert_eq!(
+            slopguard_toolchain::sources_for_test(&files, "test/stats_test.rb"),
+            vec!["lib/stats.rb"]
+        );
     }
 }

@@ -2,9 +2,9 @@
 //! test-integrity (fewer tests collected than at the baseline), plus writing a change to the
 //! worktree and reverting exactly the files it touched.
 //!
-//! The toolchain runners are the analysis module's ([`crate::analysis::runners`]): each command
-//! runs with a timeout in its own process group, killed as a group on timeout. A missing
-//! toolchain is reported as a skipped guard with the reason, never as a pass.
+//! The build checks and test runs are the toolchain crate's (`slopguard_toolchain`): each
+//! command runs with a timeout in its own process group, killed as a group on timeout. A
+//! missing toolchain is reported as a skipped guard with the reason, never as a pass.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -12,9 +12,8 @@ use std::time::{Duration, Instant};
 
 use slopguard_change::ChangeSet;
 
-use crate::analysis::runners::{self, TestOutcome};
-use crate::analysis::{RepoFiles, Stack};
-use crate::process::{self, RunOutput};
+use slopguard_toolchain::{BuildResult, RepoFiles, TestRun};
+
 use crate::state::Baseline;
 
 /// Errors writing or reverting files.
@@ -190,100 +189,30 @@ impl Default for DynamicOptions {
     }
 }
 
-fn tail(s: &str, n: usize) -> String {
-    let v: Vec<&str> = s.lines().filter(|l| !l.trim().is_empty()).collect();
-    v[v.len().saturating_sub(n)..].join("\n")
-}
-
-fn judge(name: &str, out: &RunOutput, timeout: Duration) -> Result<(), String> {
-    if out.timed_out {
-        Err(format!(
-            "{name} timed out after {} s (process group killed)",
-            timeout.as_secs()
-        ))
-    } else if out.success() {
-        Ok(())
-    } else {
-        Err(format!("{name} failed:\n{}", tail(&out.combined(), 25)))
-    }
-}
-
-/// The build guard: cargo check, go build + go vet, tsc --noEmit (when the repo has TypeScript
-/// and tsc is available), python compile of every file.
-pub fn build_guard(root: &Path, stack: Stack, has_ts: bool, timeout: Duration) -> Verdict {
+/// The build guard: the build check of every ecosystem the tree is a project of (`cargo test
+/// --no-run`, `go build` and `go vet`, `tsc --noEmit` or `node --check`, every Python or Ruby
+/// file compiled). Blocks when one fails; skipped when none could run.
+pub fn build_guard(files: &RepoFiles, timeout: Duration) -> Verdict {
     let mut errors = Vec::new();
     let mut skipped = Vec::new();
     let mut ran = 0;
-    if stack.rust {
-        if process::on_path("cargo") {
-            ran += 1;
-            let out = process::run(
-                "cargo",
-                &["check", "--all-targets", "--quiet", "--color", "never"],
-                root,
-                &[("CARGO_TERM_COLOR", "never")],
-                timeout,
-            );
-            if let Err(e) = judge("cargo check", &out, timeout) {
-                errors.push(e);
-            }
-        } else {
-            skipped.push("cargo not found (install Rust with rustup)".to_string());
-        }
-    }
-    if stack.go {
-        if process::on_path("go") {
-            ran += 1;
-            for args in [&["build", "./..."][..], &["vet", "./..."][..]] {
-                let out = process::run("go", args, root, &[], timeout);
-                if let Err(e) = judge(&format!("go {}", args[0]), &out, timeout) {
-                    errors.push(e);
-                    break;
-                }
-            }
-        } else {
-            skipped.push("go not found (install Go)".to_string());
-        }
-    }
-    if has_ts {
-        let local = root.join("node_modules/.bin/tsc");
-        let tsc = if local.exists() {
-            Some(local.to_string_lossy().into_owned())
-        } else if process::on_path("tsc") {
-            Some("tsc".to_string())
-        } else {
-            None
-        };
-        match tsc {
-            Some(t) => {
+    for build in slopguard_toolchain::run_builds(files, timeout) {
+        let tool = build.tool;
+        match build.result {
+            BuildResult::Passed => ran += 1,
+            BuildResult::Failed(output) => {
                 ran += 1;
-                let out = process::run(&t, &["--noEmit"], root, &[], timeout);
-                if let Err(e) = judge("tsc --noEmit", &out, timeout) {
-                    errors.push(e);
-                }
+                errors.push(format!("{tool} failed:\n{output}"));
             }
-            None => skipped.push("tsc not available (npm install typescript)".to_string()),
-        }
-    }
-    if stack.python {
-        let py = ["python3", "python"]
-            .into_iter()
-            .find(|p| process::on_path(p));
-        match py {
-            Some(py) => {
+            BuildResult::TimedOut(_) => {
                 ran += 1;
-                let out = process::run(
-                    py,
-                    &["-c", runners::PY_COMPILE_ALL],
-                    root,
-                    &[("PYTHONDONTWRITEBYTECODE", "1")],
-                    timeout,
-                );
-                if let Err(e) = judge("python compile", &out, timeout) {
-                    errors.push(e);
-                }
+                errors.push(format!(
+                    "{tool} timed out after {} s (process group killed)",
+                    timeout.as_secs()
+                ));
             }
-            None => skipped.push("python3 not found".to_string()),
+            BuildResult::Missing(hint) => skipped.push(format!("{tool} not run: {hint}")),
+            BuildResult::NotApplicable(_) => {}
         }
     }
     if !errors.is_empty() {
@@ -305,15 +234,13 @@ pub fn build_guard(root: &Path, stack: Stack, has_ts: bool, timeout: Duration) -
     Verdict::Pass
 }
 
-/// Runs the project's tests (the analysis runners) in `root`.
-pub fn run_tests(root: &Path, timeout: Duration) -> TestOutcome {
-    let files = RepoFiles::walk(root);
-    let stack = files.stack();
-    runners::test_results(&files, stack, timeout)
+/// Runs the project's tests (every detected ecosystem's runner) in `root`.
+pub fn run_tests(root: &Path, timeout: Duration) -> TestRun {
+    slopguard_toolchain::run_tests(&RepoFiles::walk(root), timeout)
 }
 
 /// The baseline from a test outcome.
-pub fn baseline_of(t: &TestOutcome) -> Baseline {
+pub fn baseline_of(t: &TestRun) -> Baseline {
     Baseline {
         ran: t.ran,
         failing: t.failing.iter().map(|f| f.id.clone()).collect(),
@@ -327,7 +254,7 @@ pub fn baseline_of(t: &TestOutcome) -> Baseline {
 
 /// G8: tests that passed at the baseline and fail now. `Skipped` when no runner ran, at the
 /// baseline or now (with the reason).
-pub fn test_regression(base: &Baseline, now: &TestOutcome) -> Verdict {
+pub fn test_regression(base: &Baseline, now: &TestRun) -> Verdict {
     if !base.ran && !base.broken {
         return Verdict::Skipped(format!(
             "no test baseline: {}",
@@ -376,7 +303,7 @@ pub fn test_regression(base: &Baseline, now: &TestOutcome) -> Verdict {
 }
 
 /// Test-integrity (dynamic): fewer tests collected than at the baseline.
-pub fn test_count(base: &Baseline, now: &TestOutcome) -> Verdict {
+pub fn test_count(base: &Baseline, now: &TestRun) -> Verdict {
     if !base.ran {
         return Verdict::Skipped("no test baseline".into());
     }
@@ -398,7 +325,7 @@ pub struct DynamicReport {
     /// (guard slug, code, verdict), in run order.
     pub verdicts: Vec<(&'static str, Option<&'static str>, Verdict)>,
     /// The test outcome, when tests ran (to advance the baseline on success).
-    pub tests: Option<TestOutcome>,
+    pub tests: Option<TestRun>,
     /// Time spent in the toolchain.
     pub elapsed: Duration,
 }
@@ -432,16 +359,10 @@ pub fn run_dynamic(
 ) -> DynamicReport {
     let t0 = Instant::now();
     let files = RepoFiles::walk(root);
-    let stack = files.stack();
-    let has_ts = files.has("tsconfig.json")
-        || files
-            .files
-            .iter()
-            .any(|f| f.ends_with(".ts") || f.ends_with(".tsx"));
     let mut verdicts = Vec::new();
     let mut tests = None;
     if opts.build {
-        let v = build_guard(root, stack, has_ts, opts.build_timeout);
+        let v = build_guard(&files, opts.build_timeout);
         let blocked = matches!(v, Verdict::Block(_));
         verdicts.push(("build", None, v));
         if blocked {
@@ -455,13 +376,13 @@ pub fn run_dynamic(
     if opts.tests {
         match baseline {
             Some(base) if base.ran || base.broken => {
-                let now = runners::test_results(&files, stack, opts.test_timeout);
+                let now = slopguard_toolchain::run_tests(&files, opts.test_timeout);
                 verdicts.push(("test-regression", Some("G8"), test_regression(base, &now)));
                 verdicts.push(("test-integrity", None, test_count(base, &now)));
                 tests = Some(now);
             }
             Some(base) => {
-                let why = test_regression(base, &TestOutcome::default());
+                let why = test_regression(base, &TestRun::default());
                 verdicts.push(("test-regression", Some("G8"), why.clone()));
             }
             None => verdicts.push((
@@ -522,8 +443,8 @@ mod tests {
         assert!(!r.parent().unwrap().join("escape.txt").exists());
     }
 
-    fn outcome(passed: u32, failing: &[&str]) -> TestOutcome {
-        TestOutcome {
+    fn outcome(passed: u32, failing: &[&str]) -> TestRun {
+        TestRun {
             ran: true,
             passed,
             failed: failing.len() as u32,
@@ -534,9 +455,7 @@ mod tests {
                     file: None,
                 })
                 .collect(),
-            details: vec![],
-            broken: false,
-            log: String::new(),
+            ..TestRun::default()
         }
     }
 
@@ -561,7 +480,7 @@ mod tests {
             Verdict::Block(_)
         ));
         assert_eq!(test_count(&base, &outcome(4, &[])), Verdict::Pass);
-        let none = baseline_of(&TestOutcome::not_run("cargo not found: install"));
+        let none = baseline_of(&TestRun::not_run("cargo not found: install"));
         assert!(
             matches!(test_regression(&none, &outcome(1, &[])), Verdict::Skipped(m) if m.contains("cargo not found"))
         );
@@ -569,22 +488,19 @@ mod tests {
 
     #[test]
     fn build_guard_python() {
-        if !process::on_path("python3") {
+        if !slopguard_toolchain::process::on_path("python3") {
             return;
         }
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("ok.py"), "x = 1\n").unwrap();
-        let st = Stack {
-            python: true,
-            ..Stack::default()
-        };
+        let timeout = Duration::from_secs(30);
         assert_eq!(
-            build_guard(dir.path(), st, false, Duration::from_secs(30)),
+            build_guard(&RepoFiles::walk(dir.path()), timeout),
             Verdict::Pass
         );
         std::fs::write(dir.path().join("bad.py"), "def f(:\n").unwrap();
         assert!(matches!(
-            build_guard(dir.path(), st, false, Duration::from_secs(30)),
+            build_guard(&RepoFiles::walk(dir.path()), timeout),
             Verdict::Block(m) if m.contains("bad.py")
         ));
         assert!(!dir.path().join("__pycache__").exists());

@@ -165,6 +165,7 @@ pub async fn publish_async(
     let body = render_body(req.summary);
     let title = pr_title(req.summary);
     let body_path = write_body(req.out_dir, &title, &body)?;
+    write_self_review(req.out_dir, req.summary)?;
     let local = |reason: String| PrOutcome::Local {
         body_path: body_path.clone(),
         reason,
@@ -210,6 +211,23 @@ pub async fn publish_async(
             "branch pushed, but opening the PR failed: {e}"
         ))),
     }
+}
+
+/// Writes the self-critic's review comment beside the body (`REVIEW.md`), when it wrote one.
+fn write_self_review(out_dir: &Path, summary: &RunSummary) -> Result<(), ForgeError> {
+    let Some(review) = summary
+        .critics
+        .as_ref()
+        .and_then(|c| c.self_review.as_ref())
+    else {
+        return Ok(());
+    };
+    let path = out_dir.join("REVIEW.md");
+    std::fs::write(
+        &path,
+        format!("# Self-review of run {}\n\n{review}\n", summary.run_id),
+    )
+    .map_err(|e| ForgeError::Io(path.display().to_string(), e))
 }
 
 /// Writes `# title\n\nbody` to `out_dir/PR.md` (atomically) and returns the path.

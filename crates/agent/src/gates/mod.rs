@@ -166,12 +166,14 @@ pub const GATES: &[Gate] = &[
         slug: "build",
         code: None,
         phase: Phase::Dynamic,
-        summary: "the project no longer builds: cargo check, go build + vet, tsc --noEmit, Python compile",
+        summary: "the project no longer builds: each ecosystem's build check (cargo test --no-run, go build + vet, tsc or node --check, Python and Ruby compile)",
         mode: FailureMode::BuildRetryExhausted,
         event: "critic_build_retry.fail",
-        doc: "# build\n\nRuns on the written worktree: `cargo check --all-targets`, `go build ./...` and \
-              `go vet ./...`, `tsc --noEmit` (TypeScript with tsc available), and a compile of every \
-              Python file. A failure reverts the candidate; its last lines are the feedback. A missing \
+        doc: "# build\n\nRuns on the written worktree the build check of every ecosystem the tree is a \
+              project of (the toolchain crate's `Ecosystem::build`): `cargo test --no-run` (the test \
+              run then reuses its binaries), `go build ./...` and `go vet ./...`, `tsc --noEmit` for \
+              TypeScript or `node --check` for each JavaScript file, and a compile of every Python or \
+              Ruby file. A failure reverts the candidate; its last lines are the feedback. A missing \
               toolchain skips the gate with the reason, never passes it silently.\n",
     },
     Gate {

@@ -5,7 +5,6 @@
 pub mod memory;
 pub mod pipeline;
 pub mod post;
-pub mod test_map;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};

@@ -20,10 +20,10 @@
 use serde_json::json;
 use slopguard_store::failure_memory::{FailureMemory, PlanSubtaskRef, filter_plan};
 
-use super::test_map::{FileView, sources_for_test};
 use super::{Action, Plan, Subtask, Task};
 use crate::analysis::{AnalysisReport, FailingTest, Metric, Status, is_test_file};
 use crate::trace::{Trace, TraceEvent};
+use slopguard_toolchain::{FileView, sources_for_test};
 
 /// At most this many subtasks in a synthesised T000.
 pub const MAX_SYNTH_SUBTASKS: usize = 4;
@@ -476,9 +476,9 @@ pub fn run_all(plan: Plan, ctx: &PostContext<'_>, trace: &Trace) -> Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::test_map::MemoryView;
     use slopguard_store::failure_memory::failure_memory;
     use slopguard_store::{FailureMode, ObservationRow, Outcome};
+    use slopguard_toolchain::MemoryView;
 
     fn st(id: &str, title: &str, hints: &[&str]) -> Subtask {
         Subtask {

@@ -92,6 +92,9 @@ pub struct RunOptions {
     /// Land a patch only with its own regression test, failing without the fix and passing
     /// with it (the `regression-proof` gate; `slopguard feedback fix`).
     pub regression_proof: bool,
+    /// The critics to run after the subtasks landed (`run --critics`); `None`: as
+    /// `slopguard.toml` `[critics]` says (off when it says nothing).
+    pub critics: Option<Vec<String>>,
     /// The continuous critic (`gates::step_critic`): one reviewer call after each attempt; a
     /// confident finding is the next attempt's feedback. Off by default.
     pub step_critic: bool,
@@ -124,6 +127,7 @@ impl Default for RunOptions {
             run_budget: None,
             model_gates: Vec::new(),
             regression_proof: false,
+            critics: None,
             step_critic: false,
         }
     }
@@ -428,7 +432,53 @@ pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary,
         plan_phase(&mut cx, &client)?;
     }
     execution_phase(&mut cx, &client)?;
+    critique_phase(&mut cx, &client)?;
     finish(cx)
+}
+
+/// The critics (`crate::critics`) over the branch, once every subtask is final: when one is
+/// on, something landed, and this is not a dry run. A revision they keep is a commit on the
+/// branch; the test baseline follows it. Skipped on resume when it already ran.
+fn critique_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Result<(), RunError> {
+    let mut cfg =
+        crate::critics::CriticsConfig::from_toml(&cx.config.raw).map_err(RunError::Input)?;
+    if let Some(list) = &cx.opts.critics {
+        cfg.enable(list).map_err(RunError::Input)?;
+    }
+    let landed = cx
+        .state
+        .tasks
+        .iter()
+        .flat_map(|t| t.subtasks.iter())
+        .filter(|s| s.status == SubtaskStatus::Committed)
+        .map(|s| s.title.clone())
+        .collect::<Vec<_>>();
+    if !cfg.any() || landed.is_empty() || cx.state.dry_run || cx.state.critics.is_some() {
+        return Ok(());
+    }
+    cx.phase("critique")?;
+    let mut report = crate::critics::CriticsReport::default();
+    let baseline = cx.state.baseline.clone();
+    let ws = crate::critics::Workspace {
+        worktree: &cx.worktree,
+        base_commit: &cx.state.base_commit,
+        baseline: baseline.as_ref(),
+        dynamic: &cx.opts.dynamic,
+        guards: &cx.config,
+        fingerprint: cx.fingerprint.as_ref(),
+        task: landed.join("; "),
+    };
+    let mut models = crate::critics::Models::new(client, &cx.opts.llm, &cfg, &mut report)
+        .map_err(RunError::Input)?;
+    let emit = |event: &str, data: serde_json::Value| cx.emit("critique", event, data);
+    crate::critics::critique(&ws, &cfg, &mut models, &emit)?;
+    // A kept revision's tests are the branch head's: the baseline follows them.
+    if let Some(tests) = models.take_kept_tests() {
+        cx.state.baseline = Some(dynamic::baseline_of(&tests));
+    }
+    drop(models);
+    cx.state.critics = Some(report);
+    cx.save()
 }
 
 /// The run `--resume` names (empty: the latest unfinished, else the latest), or `None` for a
@@ -1521,10 +1571,7 @@ fn evaluate_survivors(
 }
 
 /// Targets (baseline failing tests) that pass in `now`.
-fn fixed_targets(
-    targets: &BTreeSet<String>,
-    now: Option<&crate::analysis::runners::TestOutcome>,
-) -> usize {
+fn fixed_targets(targets: &BTreeSet<String>, now: Option<&slopguard_toolchain::TestRun>) -> usize {
     let Some(now) = now else {
         return 0;
     };
@@ -1653,7 +1700,7 @@ fn still_failing(
     run: &mut SubtaskRun,
     attempt: u32,
     applied: &worker::AppliedReply,
-    now: Option<&crate::analysis::runners::TestOutcome>,
+    now: Option<&slopguard_toolchain::TestRun>,
     activity: &mut Vec<GuardActivity>,
 ) -> Refused {
     let failing: Vec<crate::analysis::FailingTest> =

@@ -19,9 +19,9 @@ use std::time::Duration;
 use slopguard_change::{ChangeSet, FileChange, MemTree};
 
 use crate::analysis::is_test_file;
-use crate::analysis::runners::TestOutcome;
 use crate::dynamic::{self, WriteError};
 use crate::state::Baseline;
+use slopguard_toolchain::TestRun;
 
 /// Characters of the failing regression test's output quoted in the feedback.
 const FAIL_OUTPUT_CHARS: usize = 900;
@@ -52,7 +52,7 @@ pub fn test_files(change: &ChangeSet) -> Vec<String> {
 
 /// Failing tests of `now` that were not failing at the baseline and belong to `files` (by the
 /// runner's file, or by the file's stem in the id).
-pub fn new_failures_in(base: &Baseline, now: &TestOutcome, files: &[String]) -> Vec<String> {
+pub fn new_failures_in(base: &Baseline, now: &TestRun, files: &[String]) -> Vec<String> {
     now.failing
         .iter()
         .filter(|f| !base.failing.contains(&f.id))
@@ -75,7 +75,7 @@ fn stem(path: &str) -> Option<&str> {
 
 /// Fail-on-both, read from the dynamic gates' run of the candidate: every newly failing test is
 /// one of the candidate's own test files'. The feedback for the model, or `None`.
-pub fn fail_on_both(change: &ChangeSet, base: &Baseline, now: &TestOutcome) -> Option<String> {
+pub fn fail_on_both(change: &ChangeSet, base: &Baseline, now: &TestRun) -> Option<String> {
     let files = test_files(change);
     if files.is_empty() {
         return None;
@@ -189,8 +189,8 @@ mod tests {
         )
     }
 
-    fn failing(ids: &[(&str, Option<&str>)]) -> TestOutcome {
-        TestOutcome {
+    fn failing(ids: &[(&str, Option<&str>)]) -> TestRun {
+        TestRun {
             ran: true,
             failing: ids
                 .iter()
@@ -199,7 +199,7 @@ mod tests {
                     file: file.map(str::to_string),
                 })
                 .collect(),
-            ..TestOutcome::default()
+            ..TestRun::default()
         }
     }
 

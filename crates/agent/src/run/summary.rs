@@ -351,6 +351,9 @@ pub struct RunRecord {
     /// Times the run was resumed.
     #[serde(default)]
     pub resumes: u32,
+    /// What the critics said and did after the subtasks landed (when any critic was on).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub critics: Option<crate::critics::CriticsReport>,
 }
 
 /// What a run did. This is the input of the PR phase.

@@ -7,6 +7,7 @@ use anyhow::Context;
 use slopguard_agent::analysis::{AnalysisReport, AnalyzeOptions, Status, analyze};
 
 use super::common::ReportFormat;
+use crate::progress::StepProgress;
 
 /// Audit a repository: build, test results (with failing test ids), tests, CI, README, docs,
 /// code quality, dependencies, security, license and structure, each scored 0..1.
@@ -27,6 +28,10 @@ pub struct AnalyzeArgs {
     /// Timeout in seconds for each build and test command.
     #[arg(long, default_value_t = 600)]
     pub timeout: u64,
+
+    /// No progress output on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// Runs the analysis; exit 0 (the report is the result), 2 when the path is not a directory.
@@ -41,7 +46,16 @@ pub fn run(args: AnalyzeArgs, _global: &crate::Global) -> anyhow::Result<u8> {
         build_timeout: Duration::from_secs(args.timeout.max(1)),
         test_timeout: Duration::from_secs(args.timeout.max(1)),
     };
+    // The build and the tests can take minutes: say what is being done (a heartbeat line
+    // every few seconds when stderr is a log, a spinner on a terminal) rather than stay silent.
+    let progress = StepProgress::start(args.quiet);
+    progress.step(if args.no_run {
+        "analysis (metrics only)"
+    } else {
+        "analysis (running the build and the tests)"
+    });
     let report = analyze(&root, &opts);
+    progress.finish();
     match args.format {
         ReportFormat::Json => println!("{}", serde_json::to_string_pretty(&report)?),
         ReportFormat::Text => print!("{}", render_text(&report)),

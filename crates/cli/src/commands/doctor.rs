@@ -3,8 +3,8 @@
 use std::time::Duration;
 
 use serde_json::json;
-use slopguard_agent::process::{on_path, run as run_cmd};
 use slopguard_llm::{BlockingClient, Role};
+use slopguard_toolchain::process::{on_path, run as run_cmd};
 
 use super::common::{LlmArgs, ReportFormat};
 
@@ -142,41 +142,16 @@ pub fn run(args: DoctorArgs, _global: &crate::Global) -> anyhow::Result<u8> {
         "install git (apt-get install git)",
         true,
     ));
-    for (name, prog, args, fix) in [
-        (
-            "cargo",
-            "cargo",
-            &["--version"][..],
-            "install Rust with rustup (https://rustup.rs)",
-        ),
-        ("python3", "python3", &["--version"][..], "install Python 3"),
-        (
-            "pytest",
-            "python3",
-            &["-m", "pytest", "--version"][..],
-            "pip install pytest (unittest is used without it)",
-        ),
-        (
-            "go",
-            "go",
-            &["version"][..],
-            "install Go (apt-get install golang-go)",
-        ),
-        ("node", "node", &["--version"][..], "install Node.js"),
-        ("npm", "npm", &["--version"][..], "install npm"),
-    ] {
-        let v = version(prog, args);
+    for tool in slopguard_toolchain::ECOSYSTEMS
+        .iter()
+        .flat_map(|eco| eco.tools().iter())
+    {
+        let v = version(tool.program, tool.version_args);
         checks.push(check(
-            &format!("toolchain {name}"),
+            &format!("toolchain {}", tool.name),
             v.is_some(),
-            v.unwrap_or_else(|| {
-                if name == "pytest" {
-                    "not installed: Python tests run with unittest".into()
-                } else {
-                    "not found: build and tests of this stack are reported as unknown".into()
-                }
-            }),
-            fix,
+            v.unwrap_or_else(|| format!("not found: {}", tool.without)),
+            tool.install,
             false,
         ));
     }

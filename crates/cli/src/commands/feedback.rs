@@ -18,6 +18,7 @@ use slopguard_llm::{BlockingClient, Role};
 
 use super::common::{LlmArgs, ReportFormat};
 use super::plan::endpoint_help;
+use crate::progress::StepProgress;
 
 /// `slopguard feedback`.
 #[derive(Debug, clap::Args)]
@@ -141,6 +142,10 @@ pub struct VerifyArgs {
     #[arg(long, default_value = "HEAD")]
     pub rev: String,
 
+    /// No progress output on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+
     #[command(flatten)]
     pub store: StoreArgs,
 }
@@ -236,6 +241,10 @@ pub struct TriageArgs {
 
     #[command(flatten)]
     pub llm: LlmArgs,
+
+    /// No progress output on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
 
     #[command(flatten)]
     pub store: StoreArgs,
@@ -474,6 +483,7 @@ fn resume(a: FixArgs) -> anyhow::Result<u8> {
         Some(State::Pending) => triage_item(TriageArgs {
             id: a.id,
             llm: a.llm,
+            quiet: a.quiet,
             store: a.store,
         }),
         Some(State::Triaged | State::InFix) => super::feedback_fix::fix(a),
@@ -532,7 +542,12 @@ fn triage_item(a: TriageArgs) -> anyhow::Result<u8> {
     let exists = move |p: &str| is_repo_file(&root, p);
     // Earlier verified fixes of the same files (the failure memory) inform the triage.
     let earlier = inbox.remembered_fixes(50).unwrap_or_default();
-    let t = match triage::triage(&client, &intake, &loc, &earlier, &exists) {
+    // A small local model can take minutes to answer: say what is awaited meanwhile.
+    let progress = StepProgress::start(a.quiet);
+    progress.step("triage (waiting for the reviewer model)");
+    let triaged = triage::triage(&client, &intake, &loc, &earlier, &exists);
+    progress.finish();
+    let t = match triaged {
         Ok(t) => t,
         Err(triage::TriageError::Model(e)) if e.is_unreachable() => {
             eprintln!("slopguard: error: {}", endpoint_help(&url, &e.to_string()));

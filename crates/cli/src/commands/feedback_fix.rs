@@ -20,6 +20,7 @@ use super::common::ReportFormat;
 use super::feedback::{
     DecideArgs, FixArgs, RefineArgs, VerifyArgs, is_repo_file, open, usage_error,
 };
+use crate::progress::StepProgress;
 
 /// What the triage step left on the item.
 struct Triaged {
@@ -548,7 +549,12 @@ pub fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
     }
     let landed: LandedFix =
         serde_json::from_value(row.detail["fix"].clone()).context("the item records no fix")?;
-    let v = match fix::verify(inbox.root(), &a.rev, &landed) {
+    // The suite runs on the merged revision and can take minutes: say so meanwhile.
+    let progress = StepProgress::start(a.quiet);
+    progress.step(&format!("verify (running the tests on {})", a.rev));
+    let verified = fix::verify(inbox.root(), &a.rev, &landed);
+    progress.finish();
+    let v = match verified {
         Ok(v) => v,
         Err(e) => return usage_error(anyhow::anyhow!("cannot check out {}: {e}", a.rev)),
     };

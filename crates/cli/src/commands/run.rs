@@ -125,6 +125,13 @@ pub struct RunArgs {
     #[arg(long)]
     pub intent_review: bool,
 
+    /// Critics to run over the branch once its subtasks landed, comma-separated: panel, devil,
+    /// refiner, judge, qa, self-critic, `all` or `none` (default: `[critics] enabled` in
+    /// slopguard.toml, else none). A revision they propose ships only after every guard, the
+    /// build and the tests passed on it.
+    #[arg(long, value_delimiter = ',')]
+    pub critics: Option<Vec<String>>,
+
     /// No progress output.
     #[arg(long, short)]
     pub quiet: bool,
@@ -334,6 +341,7 @@ pub fn run(args: RunArgs, global: &crate::Global) -> anyhow::Result<u8> {
             Vec::new()
         },
         regression_proof: false,
+        critics: args.critics.clone(),
         step_critic: false,
     };
     let result = execute_with_progress(&opts, args.quiet, args.format == RunFormat::Json);

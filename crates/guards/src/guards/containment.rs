@@ -67,6 +67,38 @@ fn hostile_path(path: &str) -> Option<String> {
     None
 }
 
+/// What [`secret_path`] calls key material.
+const KEY_FILE: &str = "a private key or certificate bundle";
+
+/// `secrets.go`, `secrets.py`: source code named after what it handles, not a secrets store.
+fn is_source_code(name: &str) -> bool {
+    matches!(
+        slopguard_lang::detect(name, b""),
+        slopguard_lang::FileKind::Code(_)
+    )
+}
+
+/// Directories whose key material is test or sample data (self-signed certificates for an
+/// example server, the keys of a test CA): a path component `test`, `tests`, `testdata`,
+/// `example`, `examples`, `fixtures` (or `test_*`, `*_test`, `test-*`).
+fn test_or_example_path(path: &str) -> bool {
+    path.split('/').rev().skip(1).any(|p| {
+        let p = p.to_ascii_lowercase();
+        matches!(
+            p.as_str(),
+            "test" | "tests" | "testdata" | "example" | "examples" | "fixtures" | "__tests__"
+        ) || p.starts_with("test_")
+            || p.starts_with("test-")
+            || p.ends_with("_test")
+            || p.ends_with("-tests")
+    })
+}
+
+/// Whether a PEM text holds a private key (a certificate or CA bundle alone is public).
+fn holds_private_key(text: &str) -> bool {
+    text.contains("PRIVATE KEY-----") || text.contains("BEGIN ENCRYPTED")
+}
+
 /// Secret-bearing paths: environment files, keys, credentials.
 fn secret_path(path: &str) -> Option<&'static str> {
     let name = file_name(path).to_ascii_lowercase();
@@ -84,7 +116,7 @@ fn secret_path(path: &str) -> Option<&'static str> {
         return None;
     }
     if name == ".env" || name.starts_with(".env.") {
-        return Some("an environment file with secrets");
+        return Some("an environment file");
     }
     if name.starts_with("id_rsa") || name.starts_with("id_ed25519") || name.starts_with("id_ecdsa")
     {
@@ -95,7 +127,7 @@ fn secret_path(path: &str) -> Option<&'static str> {
         || name.ends_with(".p12")
         || name.ends_with(".pfx")
     {
-        return Some("a private key or certificate bundle");
+        return Some(KEY_FILE);
     }
     if matches!(
         name.as_str(),
@@ -106,7 +138,7 @@ fn secret_path(path: &str) -> Option<&'static str> {
             | "credentials"
             | "credentials.json"
             | ".htpasswd"
-    ) || name.starts_with("secrets.")
+    ) || (name.starts_with("secrets.") && !is_source_code(&name))
     {
         return Some("a credentials file");
     }
@@ -272,10 +304,36 @@ impl Guard for Containment {
                         .unwrap_or_default()
                         .to_string()
                 };
-                let config_like = what == "a credentials file";
+                // Environment files too: `FOO=env` in a test app's `.env` is no secret.
+                let config_like = what == "a credentials file" || what == "an environment file";
                 let before_text = text(change.before.as_deref());
                 let after_text = text(change.after.as_deref());
-                match config_like.then(|| written_credential(path, &before_text, &after_text)) {
+                let mut judged = false;
+                if what == KEY_FILE {
+                    // A certificate or CA bundle is public; a private key is a secret unless it
+                    // is test or sample data (an example server's self-signed key).
+                    let bytes = change.after.as_deref().unwrap_or_default();
+                    let pem = crate::context::decode_text(bytes);
+                    let public =
+                        pem.is_some_and(|t| t.contains("-----BEGIN") && !holds_private_key(t));
+                    if public || test_or_example_path(path) {
+                        let why = if public {
+                            "holds certificates only, no private key"
+                        } else {
+                            "sits in a test or example directory"
+                        };
+                        out.push(
+                            Finding::new(&INFO, Severity::Warn, format!("`{path}` is {what}; it {why}"))
+                                .at(path, None, None)
+                                .feedback(format!("`{path}` is {what}: change it only if the task asks, and never write a real private key into the repository.")),
+                        );
+                        judged = true;
+                    }
+                }
+                let verdict =
+                    config_like.then(|| written_credential(path, &before_text, &after_text));
+                match verdict {
+                    _ if judged => {}
                     Some(None) => out.push(
                         Finding::new(&INFO, Severity::Warn, format!("`{path}` is {what}; the change writes no credential to it"))
                             .at(path, None, None)

@@ -44,6 +44,20 @@ const REMOVAL_WORDS: [&str; 10] = [
     "shorten",
 ];
 
+/// Whether the deletion budget judges this modification: the guard is on, the file had at
+/// least `min_lines` lines and the change removed more than `max_removed_share` of them.
+/// Other guards leave such a mostly deleted file to it (G13 does not also call a README cut
+/// to a stub "code destroyed").
+pub fn judges(cx: &Context<'_>, before: &str, after: &str) -> bool {
+    if !cx.config().enabled(INFO.slug) {
+        return false;
+    }
+    let s: Settings = cx.settings(INFO.slug);
+    let total = before.lines().count();
+    total >= s.min_lines
+        && (removed_line_count(before, after) as f64 / total as f64) > s.max_removed_share
+}
+
 impl Guard for DeletionBudget {
     fn info(&self) -> &'static GuardInfo {
         &INFO

@@ -57,7 +57,17 @@ impl Guard for DocPreservation {
                 .filter(|(p, _)| *p != file.path())
                 .map(|(_, t)| t.as_str())
                 .collect();
+            // A doc mostly deleted (prose and code alike: "index: remove incorrect README"
+            // leaving `WIP`, a README cut to a link where the docs moved) is the deletion
+            // budget's call; literal `\n` corruption is still judged here.
+            let deleted = std::cell::OnceCell::new();
             for d in dp::check_in_change(file.path(), before, after, &elsewhere) {
+                if matches!(d, DocDamage::CodeBlocksDestroyed { .. })
+                    && *deleted
+                        .get_or_init(|| crate::guards::deletion_budget::judges(cx, before, after))
+                {
+                    continue;
+                }
                 let (line, feedback) = match &d {
                     DocDamage::CodeBlocksDestroyed { original, kept, .. } => (
                         None,

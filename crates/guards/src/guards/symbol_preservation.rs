@@ -188,6 +188,10 @@ struct Removed<'a> {
     quiet_unless_used: bool,
     /// A pytest fixture: test and fixture parameters of its name use it.
     fixture: bool,
+    /// A member of a Rust trait implementation, or one whose namesake the change adds to
+    /// another owner: reported as removed, never as "still used" (see [`in_trait_impl`] and
+    /// [`member_moved`]).
+    trait_member: bool,
 }
 
 /// The first line of `text` that uses `r` (1-based), skipping comments, strings, bindings,
@@ -221,7 +225,13 @@ fn first_use(text: &str, r: &Removed<'_>, same_file: bool, bare: bool) -> Option
                         .unwrap_or("");
                     // `self.x` / `Self::x` may reach an inherited or renamed owner's member: only
                     // the module, package or owner's own name proves the removed one is meant.
-                    let mine = r.qualifiers.iter().any(|x| x.eq_ignore_ascii_case(q));
+                    // Rust paths are case-sensitive: `Body::empty()` does not go through the
+                    // module `body`. Other qualifiers may be an instance named after its type.
+                    let mine = if r.lang == Language::Rust && sep == "::" {
+                        r.qualifiers.iter().any(|x| x == q)
+                    } else {
+                        r.qualifiers.iter().any(|x| x.eq_ignore_ascii_case(q))
+                    };
                     if mine {
                         return Some(i as u32 + 1);
                     }
@@ -237,6 +247,12 @@ fn first_use(text: &str, r: &Removed<'_>, same_file: bool, bare: bool) -> Option
 /// Qualifiers through which other code names what `path` defines: the module (file stem),
 /// its directory (Go packages, Python packages) and, for members, the owner.
 fn qualifiers(path: &str, owner: Option<&str>) -> Vec<String> {
+    // A member is reached through its owner (or an instance named after it), never through
+    // the module: `tag.tag(value)` in flask's `json/tag.py` calls a `tag` object's method,
+    // `repotest.WithMiddleware(...)` a package function, not `Server.WithMiddleware`.
+    if let Some(o) = owner {
+        return vec![o.to_string()];
+    }
     let mut q = Vec::new();
     let mut parts = path.rsplit('/');
     if let Some(file) = parts.next() {
@@ -259,9 +275,6 @@ fn qualifiers(path: &str, owner: Option<&str>) -> Vec<String> {
     }
     if let Some(dir) = parts.next() {
         q.push(dir.to_string());
-    }
-    if let Some(o) = owner {
-        q.push(o.to_string());
     }
     q
 }
@@ -302,13 +315,43 @@ fn scoped_use(
     let bare_reaches = same_file || lang != Language::Go || dir(path) == dir(r.path);
     let mut lines: Vec<u32> = imports;
     if bare_reaches {
-        lines.extend(&u.free_uses);
+        let text_lines: Vec<&str> = text.lines().collect();
+        lines.extend(u.free_uses.iter().filter(|l| {
+            lang != Language::Rust
+                || text_lines
+                    .get((**l as usize).saturating_sub(1))
+                    .is_none_or(|t| rust_line_can_use(t, r))
+        }));
     }
     if r.fixture {
         lines.extend(&u.fixture_params);
     }
     lines.extend(first_use(text, r, same_file, false));
     lines.into_iter().min()
+}
+
+/// Whether a Rust line holding a bare reference to `r`'s name can use the dropped item: never
+/// an attribute (`#[path = "src/app.rs"]`, `#[doc(hidden)]`); a module only as a path root
+/// (`word::f`) or in a `use`; a `macro_rules!` macro only as `name!` (`rgtest!(word, ...)`
+/// names a test, not the module `word`).
+fn rust_line_can_use(line: &str, r: &Removed<'_>) -> bool {
+    let t = line.trim_start();
+    if t.starts_with("#[") || t.starts_with("#![") {
+        return false;
+    }
+    // Another definition of the name (`pub(crate) enum Either<A, B>` in another module) is
+    // no use of this one.
+    if defines(line, r.rname) {
+        return false;
+    }
+    let followed_by = |suffix: &str| {
+        word_positions(line, r.rname).any(|p| line[p + r.rname.len()..].starts_with(suffix))
+    };
+    match r.def.kind {
+        DefKind::Module => followed_by("::") || t.starts_with("use ") || t.starts_with("pub use "),
+        DefKind::Macro => followed_by("!"),
+        _ => true,
+    }
 }
 
 /// A use of a dropped symbol somewhere after the change.
@@ -466,6 +509,108 @@ fn is_dunder(name: &str) -> bool {
     name.len() > 4 && name.starts_with("__") && name.ends_with("__")
 }
 
+/// Whether the change adds a member of the same name to another owner in any of its files:
+/// the member moved with its class (click's `Option` renamed `_Option`, flask's `Flask.name`
+/// moved to the new base class `App`), so uses through an instance (`option.takes_value`,
+/// `app.name`) may well reach the new one, and which they reach is a question of types.
+fn member_moved(cx: &Context<'_>, rname: &str, full: &str) -> bool {
+    cx.files().iter().any(|f| {
+        let Some(after) = f.after_analysis() else {
+            return false;
+        };
+        let old: Vec<&str> = f
+            .before_analysis()
+            .map(|b| b.definitions.iter().map(|d| d.name.as_str()).collect())
+            .unwrap_or_default();
+        after.definitions.iter().any(|d| {
+            d.name != full
+                && split_member(&d.name).0.is_some()
+                && d.simple_name() == rname
+                && !old.contains(&d.name.as_str())
+        })
+    })
+}
+
+/// A Rust member of a trait implementation (`impl Default for Mode { fn default() }`): calls of
+/// its name resolve through the trait, so which of them needed this impl is a question of
+/// types G7 cannot answer (a `#[derive(Default)]` replacing it, a `Connected` impl dropped
+/// while other types' `connect_info` stay).
+fn in_trait_impl(defs: &[Definition], text: &str, def: &Definition) -> bool {
+    if split_member(&def.name).0.is_none() {
+        return false;
+    }
+    defs.iter()
+        .filter(|d| d.kind == DefKind::Impl)
+        .filter(|d| d.start_line <= def.start_line && d.end_line >= def.end_line)
+        .filter(|d| !(d.start_line == def.start_line && d.end_line == def.end_line))
+        .any(|imp| {
+            // The impl's header, up to its opening brace.
+            let mut header = String::new();
+            for l in text.lines().skip(imp.start_line.saturating_sub(1) as usize) {
+                header.push(' ');
+                header.push_str(l.split('{').next().unwrap_or(l));
+                if l.contains('{') {
+                    break;
+                }
+            }
+            header.split_whitespace().any(|w| w == "for")
+        })
+}
+
+/// Whether a Rust line defines an item named `name` (`struct name`, `fn name<T>(...)`, ...).
+fn defines(line: &str, name: &str) -> bool {
+    line.split_whitespace()
+        .collect::<Vec<_>>()
+        .windows(2)
+        .any(|w| {
+            matches!(
+                w[0],
+                "fn" | "struct" | "enum" | "trait" | "type" | "const" | "static" | "mod" | "union"
+            ) && w[1]
+                .split(|c: char| !c.is_alphanumeric() && c != '_')
+                .next()
+                == Some(name)
+        })
+}
+
+/// A Rust item still written in the file, inside a macro call tree-sitter does not expand
+/// (`define_rejection! { pub struct QueryRejection ... }` replacing the hand-written struct).
+/// Lines where the parser sees a definition of that name (a method `fn name(&self)`) are not
+/// such a place.
+fn defined_in_macro_call(after: &str, defs: &[Definition], kind: DefKind, name: &str) -> bool {
+    let parsed: Vec<u32> = defs
+        .iter()
+        .filter(|d| d.simple_name() == name)
+        .map(|d| d.start_line)
+        .collect();
+    let keyword = match kind {
+        DefKind::Function => "fn",
+        DefKind::Struct => "struct",
+        DefKind::Enum => "enum",
+        DefKind::Trait => "trait",
+        DefKind::TypeAlias => "type",
+        DefKind::Const => "const",
+        DefKind::Static => "static",
+        DefKind::Module => "mod",
+        _ => return false,
+    };
+    after.lines().enumerate().any(|(i, l)| {
+        let t = l.trim_start();
+        !t.starts_with("//")
+            && !parsed.contains(&(i as u32 + 1))
+            && t.split_whitespace()
+                .collect::<Vec<_>>()
+                .windows(2)
+                .any(|w| {
+                    w[0] == keyword
+                        && w[1]
+                            .split(|c: char| !c.is_alphanumeric() && c != '_')
+                            .next()
+                            == Some(name)
+                })
+    })
+}
+
 /// Names the language provides anyway: a removed polyfill of a builtin is not "still used".
 fn is_builtin(lang: Language, name: &str) -> bool {
     const PYTHON: &[&str] = &[
@@ -535,6 +680,35 @@ fn is_builtin(lang: Language, name: &str) -> bool {
         "reduce",
         "cmp",
     ];
+    const RUST_MACROS: &[&str] = &[
+        "assert",
+        "assert_eq",
+        "assert_ne",
+        "concat",
+        "dbg",
+        "debug_assert",
+        "debug_assert_eq",
+        "debug_assert_ne",
+        "eprint",
+        "eprintln",
+        "format",
+        "format_args",
+        "matches",
+        "panic",
+        "print",
+        "println",
+        "stringify",
+        "todo",
+        "unimplemented",
+        "unreachable",
+        "vec",
+        "write",
+        "writeln",
+    ];
+    const GO: &[&str] = &[
+        "append", "cap", "clear", "close", "complex", "copy", "delete", "imag", "len", "make",
+        "max", "min", "new", "panic", "print", "println", "real", "recover",
+    ];
     const JS: &[&str] = &[
         "Object",
         "Array",
@@ -579,6 +753,12 @@ fn is_builtin(lang: Language, name: &str) -> bool {
     match lang {
         Language::Python => PYTHON.contains(&name),
         Language::JavaScript | Language::TypeScript | Language::Tsx => JS.contains(&name),
+        // Go's predeclared functions (`min`, `max` and `clear` since Go 1.21: a package's own
+        // `func min` removed in favour of the builtin, gin's and helm's "use the official min").
+        Language::Go => GO.contains(&name),
+        // The standard library's macros: a crate's own `macro_rules! eprintln` dropped for
+        // std's.
+        Language::Rust => RUST_MACROS.contains(&name),
         _ => false,
     }
 }
@@ -669,10 +849,21 @@ impl SymbolPreservation {
                     false,
                 ),
             };
-            if moved || (owner.is_none() && rebound) || is_builtin(lang, rname) || is_dunder(rname)
+            // Rust's builtins here are std's macros: a function named `format` is no macro.
+            let builtin =
+                is_builtin(lang, rname) && (lang != Language::Rust || def.kind == DefKind::Macro);
+            if moved || (owner.is_none() && rebound) || builtin || is_dunder(rname) {
+                continue;
+            }
+            if lang == Language::Rust
+                && owner.is_none()
+                && defined_in_macro_call(after_text, &after.definitions, def.kind, rname)
             {
                 continue;
             }
+            let trait_member = (lang == Language::Rust
+                && in_trait_impl(&before.definitions, before_text, def))
+                || (owner.is_some() && member_moved(cx, rname, &def.name));
             let fixture = lang == Language::Python
                 && before_text
                     .lines()
@@ -699,6 +890,7 @@ impl SymbolPreservation {
                 scoped: scope,
                 quiet_unless_used,
                 fixture,
+                trait_member,
             });
         }
         out
@@ -784,6 +976,7 @@ impl Guard for SymbolPreservation {
         }
         let uses = find_uses(cx, &removed);
         for (r, u) in removed.iter().zip(uses) {
+            let u = if r.trait_member { None } else { u };
             Self::report(cx, r, u, out);
         }
     }

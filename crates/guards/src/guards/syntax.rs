@@ -22,9 +22,40 @@ fn data_error(format: DataFormat, text: Option<&str>) -> Option<SyntaxError> {
     text.and_then(|t| slopguard_lang::parse_data(format, t).err())
 }
 
-/// Go template files (unambiguous extensions only: `.tmpl` is shared with other engines).
-fn is_go_template(path: &str) -> bool {
-    path.ends_with(".gotmpl") || path.ends_with(".gohtml")
+/// Go template files: `*.gotmpl` and `*.gohtml` anywhere; `*.tmpl` and `*.tpl` (extensions
+/// other engines share) in a Go module; and every file of a Helm chart's `templates/`
+/// directory, whose YAML manifests are Go templates before they are YAML.
+fn is_go_template(cx: &Context<'_>, path: &str) -> bool {
+    if path.ends_with(".gotmpl") || path.ends_with(".gohtml") {
+        return true;
+    }
+    if (path.ends_with(".tmpl") || path.ends_with(".tpl")) && cx.exists_after("go.mod") {
+        return true;
+    }
+    helm_chart_template(cx, path)
+}
+
+/// A trybuild / compiletest compile-fail case: `x.rs` beside the `x.stderr` holding the
+/// compiler errors it must produce (serde's `tests/ui/conflict/alias.rs` ends in `@//fail` on
+/// purpose).
+fn compile_fail_test(cx: &Context<'_>, path: &str) -> bool {
+    path.strip_suffix(".rs")
+        .is_some_and(|stem| cx.exists_after(&format!("{stem}.stderr")))
+}
+
+/// `<chart>/templates/...` with `<chart>/Chart.yaml` present.
+fn helm_chart_template(cx: &Context<'_>, path: &str) -> bool {
+    let mut from = 0;
+    while let Some(at) = path[from..].find("templates/") {
+        let start = from + at;
+        if (start == 0 || path.as_bytes()[start - 1] == b'/')
+            && cx.exists_after(&format!("{}Chart.yaml", &path[..start]))
+        {
+            return true;
+        }
+        from = start + "templates/".len();
+    }
+    false
 }
 
 /// C and C++ parse errors from tree-sitter are often preprocessor artefacts: a new file's
@@ -50,6 +81,9 @@ impl Guard for Syntax {
                         continue;
                     };
                     if after.syntax_errors.is_empty() {
+                        continue;
+                    }
+                    if lang == Language::Rust && compile_fail_test(cx, path) {
                         continue;
                     }
                     let before_errors = file.before_analysis().map(|b| b.syntax_errors.len());
@@ -79,6 +113,9 @@ impl Guard for Syntax {
                             .data(serde_json::json!({"language": lang, "errors": after.syntax_errors})),
                     );
                 }
+                FileKind::Data(_) | FileKind::Other if is_go_template(cx, path) => {
+                    go_template_finding(file, path, out);
+                }
                 FileKind::Data(format) => {
                     let Some(err) = data_error(format, file.after_text()) else {
                         continue;
@@ -96,22 +133,29 @@ impl Guard for Syntax {
                             )),
                     );
                 }
-                FileKind::Other if is_go_template(path) => {
-                    let Some(err) = file
-                        .after_text()
-                        .and_then(slopguard_lang::go_template_error)
-                    else {
-                        continue;
-                    };
-                    if file.is_modify()
-                        && file
-                            .before_text()
-                            .and_then(slopguard_lang::go_template_error)
-                            .is_some()
-                    {
-                        continue;
-                    }
-                    out.push(
+                FileKind::Markdown | FileKind::Other => {}
+            }
+        }
+    }
+}
+
+/// A Go template whose `{{ }}` delimiters the change broke.
+fn go_template_finding(file: &crate::FileView<'_>, path: &str, out: &mut Vec<Finding>) {
+    let Some(err) = file
+        .after_text()
+        .and_then(slopguard_lang::go_template_error)
+    else {
+        return;
+    };
+    if file.is_modify()
+        && file
+            .before_text()
+            .and_then(slopguard_lang::go_template_error)
+            .is_some()
+    {
+        return;
+    }
+    out.push(
                         Finding::new(&INFO, Severity::Block, format!("invalid Go template: {}", err.message))
                             .at(path, Some(err.line), Some(err.column))
                             .feedback(format!(
@@ -119,9 +163,4 @@ impl Guard for Syntax {
                                 err.line, err.column, err.message
                             )),
                     );
-                }
-                FileKind::Markdown | FileKind::Other => {}
-            }
-        }
-    }
 }

@@ -3,7 +3,7 @@
 //! `--passWithNoTests`-style escapes in configs and scripts. (The dynamic half, fewer tests
 //! collected than at the baseline, runs in the pipeline on the written tree.)
 
-use crate::text::{added_lines, file_name};
+use crate::text::added_lines;
 use crate::{Context, Finding, Guard, GuardInfo, Severity};
 
 /// The test-integrity guard.
@@ -20,28 +20,10 @@ pub static INFO: GuardInfo = GuardInfo {
     trace_event: "critic_test_integrity.fail",
 };
 
-/// Whether `path` is a test file (by directory or name conventions of the common languages).
+/// Whether `path` is a test file: the toolchain crate's predicate, by the naming and directory
+/// conventions of the file's ecosystem.
 pub fn is_test_path(path: &str) -> bool {
-    let name = file_name(path).to_ascii_lowercase();
-    let in_test_dir = path.split('/').rev().skip(1).any(|c| {
-        matches!(
-            c,
-            "tests" | "test" | "__tests__" | "spec" | "specs" | "testing" | "e2e"
-        )
-    });
-    let (stem, ext) = name.rsplit_once('.').unwrap_or((name.as_str(), ""));
-    let code = matches!(
-        ext,
-        "py" | "rs" | "go" | "js" | "ts" | "jsx" | "tsx" | "mjs" | "cjs" | "rb" | "java"
-    );
-    code && (in_test_dir
-        || stem.starts_with("test_")
-        || stem.ends_with("_test")
-        || stem.ends_with(".test")
-        || stem.ends_with(".spec")
-        || stem.ends_with("_spec")
-        || stem == "conftest"
-        || (ext == "java" && stem.ends_with("test")))
+    slopguard_toolchain::is_test_file(path)
 }
 
 /// Skip / xfail / ignore / focus markers: (needle, what it does).

@@ -1,0 +1,491 @@
+//! Node: `tsc --noEmit` for TypeScript projects, `node --check` on each JavaScript file
+//! otherwise; the `test` script of `package.json` (`node --test` with the TAP reporter, or
+//! `npm test` for Jest, Vitest and the rest); `*.test.*`, `*.spec.*` and `__tests__/`;
+//! relative `require` and `import` to files.
+
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use regex::Regex;
+use serde_json::Value;
+
+use crate::process;
+use crate::{
+    Build, BuildResult, Check, Commands, Ecosystem, FileView, RepoFiles, RunnerCommand, TestRun,
+    Tool, command_name, file_name, in_test_dir, join, missing, numbers_before, parent, subcommand,
+    tail, timed_out,
+};
+
+/// Node.js projects (JavaScript and TypeScript).
+pub struct Node;
+
+/// Most JavaScript files `node --check` reads in one build check.
+const MAX_CHECKED_FILES: usize = 300;
+
+const JS_EXTENSIONS: &[&str] = &[".js", ".cjs", ".mjs"];
+
+impl Ecosystem for Node {
+    fn name(&self) -> &'static str {
+        "node"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["js", "mjs", "cjs", "jsx", "ts", "tsx", "mts", "cts"]
+    }
+
+    fn tools(&self) -> &'static [Tool] {
+        &[
+            Tool {
+                name: "node",
+                program: "node",
+                version_args: &["--version"],
+                install: "install Node.js",
+                without: crate::UNKNOWN_WITHOUT_IT,
+            },
+            Tool {
+                name: "npm",
+                program: "npm",
+                version_args: &["--version"],
+                install: "install npm",
+                without: crate::UNKNOWN_WITHOUT_IT,
+            },
+        ]
+    }
+
+    fn detect(&self, files: &RepoFiles) -> bool {
+        files.has("package.json")
+    }
+
+    fn stack_tag(&self, _files: &RepoFiles) -> String {
+        "node/npm".into()
+    }
+
+    fn commands(&self, files: &RepoFiles) -> Commands {
+        Commands {
+            build: if is_typescript(files) {
+                "tsc --noEmit".into()
+            } else {
+                "node --check <files>".into()
+            },
+            test: "npm test".into(),
+        }
+    }
+
+    fn build(&self, files: &RepoFiles, timeout: Duration) -> Build {
+        if is_typescript(files) {
+            return typecheck(files, timeout);
+        }
+        if !process::on_path("node") {
+            return Build::new(
+                "node --check",
+                BuildResult::Missing("install Node.js".into()),
+            );
+        }
+        let mut errors = Vec::new();
+        for f in files.with_suffix(JS_EXTENSIONS).take(MAX_CHECKED_FILES) {
+            let out = process::run("node", &["--check", f], &files.root, &[], timeout);
+            if out.timed_out {
+                return Build::new("node --check", BuildResult::TimedOut(out.elapsed));
+            }
+            if !out.success() {
+                errors.push(format!("{f}: {}", tail(&out.stderr, 2, " | ")));
+            }
+        }
+        let result = if errors.is_empty() {
+            BuildResult::Passed
+        } else {
+            BuildResult::Failed(errors.join("\n"))
+        };
+        Build::new("node --check", result)
+    }
+
+    fn test(&self, files: &RepoFiles, timeout: Duration) -> TestRun {
+        if !process::on_path("node") {
+            return TestRun::not_run(&missing("node", "install Node.js"));
+        }
+        let pkg: Value = files
+            .read("package.json")
+            .and_then(|s| serde_json::from_str(&s).ok())
+            .unwrap_or(Value::Null);
+        let script = pkg
+            .pointer("/scripts/test")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .trim();
+        if script.is_empty() || script.contains("no test specified") {
+            return TestRun::not_run("package.json has no test script");
+        }
+        if has_dependencies(&pkg) && !files.root.join("node_modules").exists() {
+            return TestRun::not_run("node_modules missing: run npm install (tests not run)");
+        }
+        let root = files.root.as_path();
+        let out = if let Some(rest) = script.strip_prefix("node --test") {
+            let mut args = vec!["--test", "--test-reporter=tap"];
+            args.extend(rest.split_whitespace());
+            process::run("node", &args, root, &[("CI", "1")], timeout)
+        } else if process::on_path("npm") {
+            process::run("npm", &["test", "--silent"], root, &[("CI", "1")], timeout)
+        } else {
+            return TestRun::not_run(&missing("npm", "install npm"));
+        };
+        if out.timed_out {
+            return timed_out("node tests", &out);
+        }
+        let root_prefix = format!("{}/", root.display());
+        let mut run = self.parse_output(&out.combined());
+        for f in &mut run.failing {
+            if let Some(file) = &f.file
+                && let Some(rel) = file.strip_prefix(&root_prefix)
+            {
+                f.file = Some(rel.to_string());
+            }
+        }
+        run.finish("npm test", &out.combined(), out.success())
+    }
+
+    fn parse_output(&self, text: &str) -> TestRun {
+        let tap = parse_tap(text);
+        if tap.ran {
+            return tap;
+        }
+        let summary = parse_jest_or_vitest(text);
+        if summary.recognised() { summary } else { tap }
+    }
+
+    fn is_test_file(&self, path: &str) -> bool {
+        let name = file_name(path);
+        name.contains(".test.") || name.contains(".spec.") || in_test_dir(path)
+    }
+
+    fn imports_of_test(
+        &self,
+        view: &dyn FileView,
+        test_file: &str,
+        text: &str,
+    ) -> BTreeSet<String> {
+        imports(view, test_file, text)
+    }
+
+    fn runner_command(&self, words: &[&str]) -> Option<RunnerCommand> {
+        let name = command_name(words.first()?);
+        match name {
+            "vitest" => (!matches!(words.get(1), Some(&"watch" | &"dev" | &"--watch")))
+                .then(|| RunnerCommand::test("vitest"))
+                .flatten(),
+            "jest" | "mocha" | "ava" | "tap" | "karma" | "jasmine"
+                if !words.contains(&"--watch") =>
+            {
+                RunnerCommand::test(name)
+            }
+            "playwright" if words.get(1) == Some(&"test") => RunnerCommand::test("playwright"),
+            "cypress" if words.get(1) == Some(&"run") => RunnerCommand::test("cypress"),
+            "tsc" | "vue-tsc" if !words.contains(&"--watch") && !words.contains(&"-w") => {
+                RunnerCommand::check(name)
+            }
+            "eslint" | "biome" | "oxlint" => RunnerCommand::check(name),
+            "node" | "deno" if words.contains(&"--test") || words.get(1) == Some(&"test") => {
+                RunnerCommand::test(format!("{name} test"))
+            }
+            "deno" if matches!(words.get(1), Some(&"check" | &"lint")) => {
+                RunnerCommand::check(format!("deno {}", words[1]))
+            }
+            "npm" | "pnpm" | "yarn" | "bun" => package_manager_command(name, words),
+            _ => None,
+        }
+    }
+
+    fn ignored_dirs(&self) -> &'static [&'static str] {
+        &["node_modules"]
+    }
+
+    fn dependency_checks(&self, files: &RepoFiles) -> Vec<Check> {
+        let pkg: Value = files
+            .read("package.json")
+            .and_then(|s| serde_json::from_str(&s).ok())
+            .unwrap_or_default();
+        let versions: Vec<&str> = ["dependencies", "devDependencies"]
+            .iter()
+            .filter_map(|k| pkg.get(k).and_then(Value::as_object))
+            .flat_map(|m| m.values().filter_map(Value::as_str))
+            .collect();
+        let loose = versions
+            .iter()
+            .filter(|v| matches!(**v, "*" | "latest" | ""))
+            .count();
+        let mut checks = Vec::new();
+        if !versions.is_empty() {
+            let lock = [
+                "package-lock.json",
+                "yarn.lock",
+                "pnpm-lock.yaml",
+                "bun.lockb",
+            ]
+            .iter()
+            .any(|l| files.has(l));
+            checks.push(Check::new(
+                if lock { 1.0 } else { 0.4 },
+                format!("npm lockfile {}", if lock { "present" } else { "missing" }),
+            ));
+        }
+        checks.push(Check::new(
+            if loose > 0 { 0.3 } else { 1.0 },
+            format!(
+                "package.json: {} dependencies, {loose} unpinned (*/latest)",
+                versions.len()
+            ),
+        ));
+        checks
+    }
+}
+
+/// A TypeScript project: a `tsconfig.json` or `.ts` files.
+fn is_typescript(files: &RepoFiles) -> bool {
+    files.has("tsconfig.json") || files.with_suffix(&[".ts", ".tsx"]).next().is_some()
+}
+
+/// `tsc --noEmit`, the project's own tsc first.
+fn typecheck(files: &RepoFiles, timeout: Duration) -> Build {
+    const TOOL: &str = "tsc --noEmit";
+    let local = files.root.join("node_modules/.bin/tsc");
+    let tsc = if local.exists() {
+        local.to_string_lossy().into_owned()
+    } else if process::on_path("tsc") {
+        "tsc".to_string()
+    } else {
+        return Build::new(
+            TOOL,
+            BuildResult::Missing(
+                "tsc not installed (run npm install, or npm install typescript)".into(),
+            ),
+        );
+    };
+    let out = process::run(&tsc, &["--noEmit"], &files.root, &[], timeout);
+    Build::judge(TOOL, &out)
+}
+
+fn has_dependencies(pkg: &Value) -> bool {
+    ["dependencies", "devDependencies"].iter().any(|k| {
+        pkg.get(k)
+            .and_then(Value::as_object)
+            .is_some_and(|m| !m.is_empty())
+    })
+}
+
+/// `npm test`, `yarn run lint`, `pnpm typecheck`: a package script that tests or checks.
+fn package_manager_command(name: &str, words: &[&str]) -> Option<RunnerCommand> {
+    let (i, sub) = subcommand(words, 1)?;
+    match sub {
+        "test" | "t" | "tst" => RunnerCommand::test(format!("{name} test")),
+        "run" | "run-script" => {
+            let (_, script) = subcommand(words, i + 1)?;
+            script_runner(script, format!("{name} run {script}"))
+        }
+        _ if name == "bun" || name == "npm" => None,
+        "exec" | "dlx" => None,
+        // `yarn lint`, `pnpm typecheck`: a script name directly.
+        _ => script_runner(sub, format!("{name} {sub}")),
+    }
+}
+
+/// What a script named `script` validates, by the words in its name.
+fn script_runner(script: &str, runner: String) -> Option<RunnerCommand> {
+    let kind = crate::script_kind(script)?;
+    Some(RunnerCommand { kind, runner })
+}
+
+/// TAP (node's test runner): leaf `not ok` entries are failures, with the file from their
+/// `location:`; `# pass` / `# fail` / `# skipped` (or the spec reporter's `ℹ pass`) the counts.
+fn parse_tap(text: &str) -> TestRun {
+    let mut run = TestRun::default();
+    let mut pending: Option<(String, Option<String>, bool)> = None;
+    let flush = |run: &mut TestRun, pending: Option<(String, Option<String>, bool)>| {
+        if let Some((name, file, true)) = pending {
+            run.push_failing(&name, file);
+        }
+    };
+    let (mut pass, mut fail, mut skipped) = (None, None, 0);
+    for line in text.lines() {
+        let l = line.trim();
+        if let Some(rest) = l.strip_prefix("not ok ") {
+            flush(&mut run, pending.take());
+            let name = rest.split_once(" - ").map_or(rest, |(_, n)| n);
+            let name = name.split(" # ").next().unwrap_or("").trim().to_string();
+            pending = Some((name, None, true));
+        } else if l.starts_with("ok ") {
+            flush(&mut run, pending.take());
+        } else if let Some((_, file, leaf)) = pending.as_mut() {
+            if let Some(loc) = l.strip_prefix("location: ") {
+                let loc = loc.trim_matches(|c| c == '\'' || c == '"');
+                *file = Some(loc.split(':').next().unwrap_or(loc).to_string());
+            }
+            if l.starts_with("failureType:") && l.contains("subtestsFailed") {
+                *leaf = false;
+            }
+        }
+        let Some(rest) = l.strip_prefix("# ").or_else(|| l.strip_prefix("ℹ ")) else {
+            continue;
+        };
+        let mut parts = rest.split_whitespace();
+        if let (Some(key), Some(Ok(n)), None) = (
+            parts.next(),
+            parts.next().map(str::parse::<u32>),
+            parts.next(),
+        ) {
+            match key {
+                "pass" => pass = Some(n),
+                "fail" => fail = Some(n),
+                "skipped" => skipped = n,
+                _ => {}
+            }
+        }
+    }
+    flush(&mut run, pending.take());
+    if let (Some(p), Some(f)) = (pass, fail) {
+        run.ran = true;
+        run.passed = p;
+        run.failed = f;
+        run.skipped = skipped;
+    }
+    run
+}
+
+/// A Jest summary line (`Tests: 1 failed, 2 passed, 3 total`) or a Vitest one
+/// (`Tests  1 failed | 2 passed (3)`), and the `✕` / `×` lines of failed tests.
+fn parse_jest_or_vitest(text: &str) -> TestRun {
+    let mut run = TestRun::default();
+    for line in text.lines() {
+        let l = line.trim();
+        let summary = l
+            .strip_prefix("Tests:")
+            .or_else(|| l.strip_prefix("Tests ").filter(|r| r.contains('(')));
+        if let Some(rest) = summary {
+            let n = numbers_before(rest, &["passed", "failed", "skipped"]);
+            run.ran = true;
+            run.passed += n[0];
+            run.failed += n[1];
+            run.skipped += n[2];
+        }
+        if let Some(name) = l.strip_prefix("✕ ").or_else(|| l.strip_prefix("× ")) {
+            run.push_failing(strip_duration(name), None);
+        }
+    }
+    run
+}
+
+/// A test name without the duration Jest (`(3 ms)`) or Vitest (`3ms`) appends: an id must
+/// not change from run to run.
+fn strip_duration(name: &str) -> &str {
+    let name = name.rsplit_once(" (").map_or(name, |(n, _)| n).trim();
+    match name.rsplit_once(' ') {
+        Some((n, last)) if is_duration(last) => n,
+        _ => name,
+    }
+}
+
+/// `3ms`, `1.2s`: a test runner's timing.
+fn is_duration(word: &str) -> bool {
+    let digits = word
+        .strip_suffix("ms")
+        .or_else(|| word.strip_suffix('s'))
+        .unwrap_or_default();
+    !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit() || c == '.')
+}
+
+/// The files a test `require`s or `import`s by relative path.
+fn imports(view: &dyn FileView, test_file: &str, text: &str) -> BTreeSet<String> {
+    static REQUIRE: OnceLock<Regex> = OnceLock::new();
+    let require = REQUIRE.get_or_init(|| {
+        Regex::new(r#"(?:require\(\s*|from\s+|import\s+|import\(\s*)['"](\.{1,2}/[^'"]+)['"]"#)
+            .expect("valid regex")
+    });
+    let dir = parent(test_file);
+    let mut out = BTreeSet::new();
+    for c in require.captures_iter(text) {
+        let Some(base) = join(dir, &c[1]) else {
+            continue;
+        };
+        let file = ["", ".js", ".ts", ".mjs", ".cjs", ".jsx", ".tsx"]
+            .iter()
+            .map(|e| format!("{base}{e}"))
+            .chain(
+                ["js", "ts", "mjs", "cjs"]
+                    .iter()
+                    .map(|e| format!("{base}/index.{e}")),
+            )
+            .find(|f| view.exists(f));
+        out.extend(file);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{FailingTest, MemoryView};
+
+    #[test]
+    fn tap_leaf_failures_only() {
+        let text = "\
+TAP version 13
+# Subtest: suite
+    # Subtest: inner
+    not ok 1 - inner
+      ---
+      location: '/repo/test/a.test.js:3:1'
+      failureType: 'testCodeFailure'
+      ...
+not ok 1 - suite
+  ---
+  location: '/repo/test/a.test.js:1:1'
+  failureType: 'subtestsFailed'
+  ...
+ok 2 - other
+# pass 1
+# fail 1";
+        let run = Node.parse_output(text);
+        assert_eq!((run.passed, run.failed), (1, 1));
+        assert_eq!(
+            run.failing,
+            vec![FailingTest {
+                id: "inner".into(),
+                file: Some("/repo/test/a.test.js".into())
+            }]
+        );
+    }
+
+    #[test]
+    fn jest_and_vitest_summaries() {
+        let run =
+            Node.parse_output("  ✕ sub subtracts (3 ms)\nTests:       1 failed, 2 passed, 3 total");
+        assert_eq!((run.passed, run.failed), (2, 1));
+        assert_eq!(run.failing[0].id, "sub subtracts");
+        // Vitest 3's default reporter.
+        let text = " ❯ test/ops.test.ts (3 tests | 1 failed) 4ms
+   × ops > sub subtracts 3ms
+     → expected 8 to be 2 // Object.is equality
+
+ Test Files  1 failed (1)
+      Tests  1 failed | 2 passed (3)
+   Start at  17:30:01
+   Duration  312ms";
+        let run = Node.parse_output(text);
+        assert!(run.ran);
+        assert_eq!((run.passed, run.failed), (2, 1));
+        assert_eq!(run.failing[0].id, "ops > sub subtracts");
+    }
+
+    #[test]
+    fn relative_imports_resolve_to_files() {
+        let view = MemoryView::from_pairs(&[
+            ("src/cart.js", ""),
+            ("src/util/index.ts", ""),
+            (
+                "test/cart.test.js",
+                "const c = require('../src/cart');\nimport u from '../src/util';",
+            ),
+        ]);
+        let got = crate::sources_for_test(&view, "test/cart.test.js");
+        assert_eq!(got, ["src/cart.js", "src/util/index.ts"]);
+    }
+}

@@ -1,0 +1,453 @@
+//! Ruby: every file compiled (`RubyVM::InstructionSequence`) as the build check; Minitest
+//! files (`test/**/*_test.rb`, `test_*.rb`) run by one `ruby` process in verbose mode, or
+//! `rspec` for a `spec/` suite; `*_test.rb`, `test_*.rb`, `*_spec.rb` and files under `test/`
+//! and `spec/`; `require_relative` and `require` of `lib/` files.
+
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use regex::Regex;
+
+use crate::process;
+use crate::{
+    Build, BuildResult, Check, Commands, Ecosystem, FileView, RepoFiles, RunnerCommand, TestRun,
+    Tool, command_name, file_name, first_word, in_test_dir, join, missing, numbers_before, parent,
+    timed_out,
+};
+
+/// Ruby with Minitest or RSpec.
+pub struct Ruby;
+
+/// Loads every test file given as an argument, then lets Minitest's `autorun` run them
+/// verbosely (each test's name and verdict on its own line).
+const RUN_MINITEST_FILES: &str =
+    "files = ARGV.dup; ARGV.replace(['-v']); files.each { |f| require File.expand_path(f) }";
+
+/// Compiles every file given as an argument without running it; prints the failures.
+const COMPILE_FILES: &str = "bad = 0; ARGV.each { |f| begin; RubyVM::InstructionSequence.compile_file(f); \
+     rescue SyntaxError => e; bad += 1; puts e.message; end }; exit(bad.zero? ? 0 : 1)";
+
+/// Most Ruby files compiled by one build check.
+const MAX_COMPILED_FILES: usize = 2000;
+
+impl Ecosystem for Ruby {
+    fn name(&self) -> &'static str {
+        "ruby"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["rb"]
+    }
+
+    fn tools(&self) -> &'static [Tool] {
+        &[Tool {
+            name: "ruby",
+            program: "ruby",
+            version_args: &["--version"],
+            install: "install Ruby (apt-get install ruby; Minitest comes with it)",
+            without: crate::UNKNOWN_WITHOUT_IT,
+        }]
+    }
+
+    fn detect(&self, files: &RepoFiles) -> bool {
+        files.has("Gemfile")
+            || files.has("Rakefile")
+            || files
+                .files
+                .iter()
+                .any(|f| f.ends_with(".gemspec") && !f.contains('/'))
+    }
+
+    fn stack_tag(&self, files: &RepoFiles) -> String {
+        if files.has("Gemfile") {
+            "ruby/bundler".into()
+        } else {
+            "ruby".into()
+        }
+    }
+
+    fn commands(&self, files: &RepoFiles) -> Commands {
+        Commands {
+            build: "ruby -c <files>".into(),
+            test: if uses_rspec(files) {
+                "rspec".into()
+            } else if files.has("Rakefile") {
+                "rake test".into()
+            } else {
+                "ruby -Ilib -Itest test/**/*_test.rb".into()
+            },
+        }
+    }
+
+    fn build(&self, files: &RepoFiles, timeout: Duration) -> Build {
+        const TOOL: &str = "ruby compile";
+        if !process::on_path("ruby") {
+            return Build::new(
+                TOOL,
+                BuildResult::Missing("install Ruby (apt-get install ruby)".into()),
+            );
+        }
+        let sources: Vec<&str> = files
+            .with_suffix(&[".rb"])
+            .take(MAX_COMPILED_FILES)
+            .map(String::as_str)
+            .collect();
+        if sources.is_empty() {
+            return Build::new(TOOL, BuildResult::NotApplicable("no Ruby files".into()));
+        }
+        let mut args = vec!["-e", COMPILE_FILES];
+        args.extend(&sources);
+        let out = process::run("ruby", &args, &files.root, &[], timeout);
+        Build::judge(TOOL, &out)
+    }
+
+    fn test(&self, files: &RepoFiles, timeout: Duration) -> TestRun {
+        if uses_rspec(files) {
+            return run_rspec(files, timeout);
+        }
+        if !process::on_path("ruby") {
+            return TestRun::not_run(&missing("ruby", "install Ruby (apt-get install ruby)"));
+        }
+        let tests: Vec<&str> = files
+            .files
+            .iter()
+            .filter(|f| is_minitest_file(f))
+            .map(String::as_str)
+            .collect();
+        if tests.is_empty() {
+            return TestRun::not_run("no Minitest files (test/**/*_test.rb)");
+        }
+        let mut args = vec!["-Ilib", "-Itest", "-e", RUN_MINITEST_FILES];
+        args.extend(&tests);
+        let out = process::run("ruby", &args, &files.root, &[], timeout);
+        if out.timed_out {
+            return timed_out("minitest", &out);
+        }
+        let root_prefix = format!("{}/", files.root.display());
+        let mut run = self.parse_output(&out.combined());
+        for f in &mut run.failing {
+            f.file = f
+                .file
+                .take()
+                .map(|p| p.strip_prefix(&root_prefix).unwrap_or(&p).to_string())
+                .or_else(|| test_file_of_class(files, &f.id));
+        }
+        let mut run = run.finish("minitest", &out.combined(), out.success());
+        run.details.push("runner: minitest".into());
+        run
+    }
+
+    fn parse_output(&self, text: &str) -> TestRun {
+        let mut run = TestRun::default();
+        let mut lines = text.lines().map(str::trim).peekable();
+        while let Some(l) = lines.next() {
+            if let Some((id, verdict)) = minitest_verbose_line(l) {
+                if verdict == "." {
+                    run.push_passing(id);
+                }
+            } else if l.ends_with(") Failure:") || l.ends_with(") Error:") {
+                // `  1) Failure:` then `CalcTest#test_sub [test/calc_test.rb:10]:`
+                if let Some(next) = lines.next() {
+                    let (id, file) = minitest_failure_header(next);
+                    run.push_failing(id, file);
+                }
+            } else if l.contains(" runs, ") && l.contains(" assertions, ") {
+                let n = numbers_before(l, &["runs", "failures", "errors", "skips"]);
+                run.ran = true;
+                run.failed += n[1] + n[2];
+                run.skipped += n[3];
+                run.passed += n[0].saturating_sub(n[1] + n[2] + n[3]);
+            } else if let Some(n) = rspec_summary(l) {
+                run.ran = true;
+                run.failed += n.1;
+                run.skipped += n.2;
+                run.passed += n.0.saturating_sub(n.1 + n.2);
+            } else if let Some(rest) = l.strip_prefix("rspec ./") {
+                // `rspec ./spec/calc_spec.rb:8 # Calc subtracts`
+                if let Some((location, name)) = rest.split_once(" # ") {
+                    let file = location.split(':').next().map(str::to_string);
+                    run.push_failing(name, file);
+                }
+            }
+        }
+        run
+    }
+
+    fn is_test_file(&self, path: &str) -> bool {
+        let name = file_name(path);
+        let stem = name.strip_suffix(".rb").unwrap_or(name);
+        stem.ends_with("_test")
+            || stem.starts_with("test_")
+            || stem.ends_with("_spec")
+            || in_test_dir(path)
+    }
+
+    fn imports_of_test(
+        &self,
+        view: &dyn FileView,
+        test_file: &str,
+        text: &str,
+    ) -> BTreeSet<String> {
+        imports(view, test_file, text)
+    }
+
+    fn runner_command(&self, words: &[&str]) -> Option<RunnerCommand> {
+        match command_name(words.first()?) {
+            "rspec" => RunnerCommand::test("rspec"),
+            "rake" if matches!(words.get(1), Some(&"test" | &"spec")) => {
+                RunnerCommand::test("rake")
+            }
+            "rubocop" => RunnerCommand::check("rubocop"),
+            "ruby" if words.iter().skip(1).any(|w| is_minitest_file(w)) => {
+                RunnerCommand::test("ruby (minitest)")
+            }
+            _ => None,
+        }
+    }
+
+    fn ignored_dirs(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn dependency_checks(&self, files: &RepoFiles) -> Vec<Check> {
+        if !files.has("Gemfile") {
+            return vec![Check::new(0.5, "no Gemfile")];
+        }
+        let lock = files.has("Gemfile.lock");
+        vec![Check::new(
+            if lock { 1.0 } else { 0.5 },
+            if lock {
+                "Gemfile.lock committed"
+            } else {
+                "Gemfile.lock missing"
+            },
+        )]
+    }
+}
+
+/// A Minitest file: `*_test.rb` or `test_*.rb` under `test/`.
+fn is_minitest_file(path: &str) -> bool {
+    let name = file_name(path);
+    (path.starts_with("test/") || path.contains("/test/"))
+        && name.ends_with(".rb")
+        && (name.ends_with("_test.rb") || name.starts_with("test_"))
+}
+
+/// Whether the repository's tests are an RSpec suite and rspec is installed.
+fn uses_rspec(files: &RepoFiles) -> bool {
+    (files.has(".rspec") || files.with_suffix(&["_spec.rb"]).next().is_some())
+        && process::on_path("rspec")
+}
+
+fn run_rspec(files: &RepoFiles, timeout: Duration) -> TestRun {
+    let out = process::run("rspec", &["--no-color"], &files.root, &[], timeout);
+    if out.timed_out {
+        return timed_out("rspec", &out);
+    }
+    let mut run =
+        Ruby.parse_output(&out.combined())
+            .finish("rspec", &out.combined(), out.success());
+    run.details.push("runner: rspec".into());
+    run
+}
+
+/// `CalcTest#test_add = 0.00 s = .` (Minitest -v): the id and the verdict (`.`, `F`, `E`, `S`).
+fn minitest_verbose_line(l: &str) -> Option<(&str, &str)> {
+    let (id, rest) = l.split_once(" = ")?;
+    let verdict = rest.rsplit(" = ").next()?;
+    (id.contains('#') && !id.contains(' ') && matches!(verdict, "." | "F" | "E" | "S"))
+        .then_some((id, verdict))
+}
+
+/// `CalcTest#test_sub [test/calc_test.rb:10]:` or `CalcTest#test_div:`: the id and the file.
+fn minitest_failure_header(l: &str) -> (&str, Option<String>) {
+    let l = l.trim_end_matches(':');
+    match l.split_once(" [") {
+        Some((id, location)) => (id, location.split(':').next().map(str::to_string)),
+        None => (first_word(l), None),
+    }
+}
+
+/// `3 examples, 1 failure, 1 pending`: (examples, failures, pending).
+fn rspec_summary(l: &str) -> Option<(u32, u32, u32)> {
+    let (examples, rest) = l.split_once(" example")?;
+    let examples: u32 = examples.trim().parse().ok()?;
+    let rest = rest.trim_start_matches('s');
+    if !rest.starts_with(", ") || !rest.contains(" failure") {
+        return None;
+    }
+    let n = numbers_before(
+        &rest.replace("failures", "failure"),
+        &["failure", "pending"],
+    );
+    Some((examples, n[0], n[1]))
+}
+
+/// The test file that defines the class of a Minitest id (`CalcTest#test_div`).
+fn test_file_of_class(files: &RepoFiles, id: &str) -> Option<String> {
+    let class = id.split('#').next()?;
+    let needle = format!("class {class}");
+    files
+        .files
+        .iter()
+        .filter(|f| is_minitest_file(f))
+        .find(|f| files.read(f).is_some_and(|s| s.contains(&needle)))
+        .cloned()
+}
+
+/// The files a test requires: `require_relative` from its directory, `require` from `lib/`.
+fn imports(view: &dyn FileView, test_file: &str, text: &str) -> BTreeSet<String> {
+    static REQUIRE: OnceLock<Regex> = OnceLock::new();
+    let require = REQUIRE.get_or_init(|| {
+        Regex::new(r#"(?m)^\s*require(_relative)?\s*\(?\s*['"]([^'"]+)['"]"#).expect("valid regex")
+    });
+    let mut out = BTreeSet::new();
+    for c in require.captures_iter(text) {
+        let target = c[2].trim_end_matches(".rb");
+        let path = if c.get(1).is_some() {
+            join(parent(test_file), target)
+        } else {
+            Some(format!("lib/{target}"))
+        };
+        if let Some(p) = path.map(|p| format!("{p}.rb"))
+            && view.exists(&p)
+        {
+            out.insert(p);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::MemoryView;
+
+    /// Real output of Minitest 5.15 (`ruby -Ilib -Itest -e ... -v`), paths absolute.
+    const MINITEST: &str = "\
+Run options: -v --seed 29673
+
+# Running:
+
+CalcTest#test_div = 0.00 s = E
+CalcTest#test_skip = 0.00 s = S
+CalcTest#test_add = 0.00 s = .
+CalcTest#test_sub = 0.00 s = F
+
+Finished in 0.000540s, 7414.0938 runs/s, 3707.0469 assertions/s.
+
+  1) Error:
+CalcTest#test_div:
+ZeroDivisionError: divided by 0
+    /tmp/rb/lib/calc.rb:4:in `/'
+
+  2) Failure:
+CalcTest#test_sub [/tmp/rb/test/calc_test.rb:10]:
+Expected: 2
+  Actual: 8
+
+4 runs, 2 assertions, 1 failures, 1 errors, 1 skips
+";
+
+    #[test]
+    fn minitest_output() {
+        let run = Ruby.parse_output(MINITEST);
+        assert!(run.ran);
+        assert_eq!((run.passed, run.failed, run.skipped), (1, 2, 1));
+        assert_eq!(run.passing, ["CalcTest#test_add"]);
+        let ids: Vec<(&str, Option<&str>)> = run
+            .failing
+            .iter()
+            .map(|f| (f.id.as_str(), f.file.as_deref()))
+            .collect();
+        assert_eq!(
+            ids,
+            [
+                ("CalcTest#test_div", None),
+                ("CalcTest#test_sub", Some("/tmp/rb/test/calc_test.rb"))
+            ]
+        );
+    }
+
+    #[test]
+    fn rspec_output() {
+        let text = "\
+Failures:
+
+  1) Calc subtracts
+     Failure/Error: expect(Calc.sub(5, 3)).to eq(2)
+
+Finished in 0.01 seconds (files took 0.1 seconds to load)
+3 examples, 1 failure, 1 pending
+
+Failed examples:
+
+rspec ./spec/calc_spec.rb:8 # Calc subtracts";
+        let run = Ruby.parse_output(text);
+        assert!(run.ran);
+        assert_eq!((run.passed, run.failed, run.skipped), (1, 1, 1));
+        assert_eq!(run.failing[0].id, "Calc subtracts");
+        assert_eq!(run.failing[0].file.as_deref(), Some("spec/calc_spec.rb"));
+    }
+
+    #[test]
+    fn requires_resolve_to_files() {
+        let view = MemoryView::from_pairs(&[
+            ("lib/calc.rb", ""),
+            ("lib/calc/parser.rb", ""),
+            (
+                "test/calc_test.rb",
+                "require \"minitest/autorun\"\nrequire \"calc\"\nrequire_relative \"../lib/calc/parser\"\n",
+            ),
+        ]);
+        let got = crate::sources_for_test(&view, "test/calc_test.rb");
+        assert_eq!(got, ["lib/calc.rb", "lib/calc/parser.rb"]);
+    }
+
+    #[test]
+    fn a_real_minitest_run_when_ruby_is_installed() {
+        if !process::on_path("ruby") {
+            eprintln!("NOTICE: ruby not installed; the real Minitest run is skipped");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("lib")).unwrap();
+        std::fs::create_dir_all(root.join("test")).unwrap();
+        std::fs::write(root.join("Gemfile"), "source 'https://rubygems.org'\n").unwrap();
+        std::fs::write(
+            root.join("lib/calc.rb"),
+            "module Calc\n  def self.add(a, b) = a + b\n  def self.sub(a, b) = a + b\nend\n",
+        )
+        .unwrap();
+        std::fs::write(
+            root.join("test/calc_test.rb"),
+            "require 'minitest/autorun'\nrequire 'calc'\n\nclass CalcTest < Minitest::Test\n  \
+             def test_add\n    assert_equal 5, Calc.add(2, 3)\n  end\n\n  def test_sub\n    \
+             assert_equal 2, Calc.sub(5, 3)\n  end\nend\n",
+        )
+        .unwrap();
+        let files = RepoFiles::walk(root);
+        assert_eq!(crate::detect(&files)[0].name(), "ruby");
+        let run = Ruby.test(&files, Duration::from_secs(60));
+        assert_eq!((run.passed, run.failed), (1, 1), "{run:?}");
+        assert_eq!(run.failing[0].id, "CalcTest#test_sub");
+        assert_eq!(run.failing[0].file.as_deref(), Some("test/calc_test.rb"));
+        assert!(run.log.contains("Expected: 2"));
+        assert_eq!(
+            Ruby.build(&files, Duration::from_secs(60)).result,
+            BuildResult::Passed
+        );
+        std::fs::write(
+            root.join("lib/calc.rb"),
+            "module Calc\n  def self.add(a, b\nend\n",
+        )
+        .unwrap();
+        let broken = Ruby.build(&RepoFiles::walk(root), Duration::from_secs(60));
+        assert!(
+            matches!(broken.result, BuildResult::Failed(ref m) if m.contains("calc.rb")),
+            "{broken:?}"
+        );
+    }
+}

@@ -1,0 +1,495 @@
+//! Rust with cargo: `cargo test --no-run` as the build check (it also builds the test
+//! binaries the test run then reuses), `cargo test` or, for repositories configured for it,
+//! `cargo nextest run`; libtest's and nextest's output; `tests/` files; `use crate_name::...`.
+
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use regex::Regex;
+
+use crate::process;
+use crate::{
+    Build, BuildResult, Check, Commands, Ecosystem, FileView, RepoFiles, RunnerCommand, TestRun,
+    Tool, command_name, first_word, in_test_dir, missing, numbers_before, parent, subcommand,
+    timed_out,
+};
+
+/// Rust with cargo (and cargo-nextest where configured).
+pub struct Rust;
+
+impl Ecosystem for Rust {
+    fn name(&self) -> &'static str {
+        "rust"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["rs"]
+    }
+
+    fn tools(&self) -> &'static [Tool] {
+        &[Tool {
+            name: "cargo",
+            program: "cargo",
+            version_args: &["--version"],
+            install: "install Rust with rustup (https://rustup.rs)",
+            without: crate::UNKNOWN_WITHOUT_IT,
+        }]
+    }
+
+    fn detect(&self, files: &RepoFiles) -> bool {
+        files.has("Cargo.toml")
+    }
+
+    fn stack_tag(&self, _files: &RepoFiles) -> String {
+        "rust/cargo".into()
+    }
+
+    fn commands(&self, files: &RepoFiles) -> Commands {
+        Commands {
+            build: "cargo build --all-targets".into(),
+            test: if uses_nextest(files) {
+                "cargo nextest run".into()
+            } else {
+                "cargo test".into()
+            },
+        }
+    }
+
+    fn build(&self, files: &RepoFiles, timeout: Duration) -> Build {
+        const TOOL: &str = "cargo test --no-run";
+        if !process::on_path("cargo") {
+            return Build::new(
+                TOOL,
+                BuildResult::Missing("install Rust with rustup (https://rustup.rs)".into()),
+            );
+        }
+        let out = process::run(
+            "cargo",
+            &["test", "--no-run", "--quiet", "--color", "never"],
+            &files.root,
+            &[("CARGO_TERM_COLOR", "never")],
+            timeout,
+        );
+        Build::judge(TOOL, &out)
+    }
+
+    fn test(&self, files: &RepoFiles, timeout: Duration) -> TestRun {
+        if !process::on_path("cargo") {
+            return TestRun::not_run(&missing("cargo", "install Rust with rustup"));
+        }
+        let (tool, script) = if uses_nextest(files) {
+            (
+                "cargo nextest",
+                "exec cargo nextest run --no-fail-fast --color never --status-level fail \
+                 --final-status-level fail --failure-output never --success-output never 2>&1",
+            )
+        } else {
+            // One stream, so that `Running <file>` lines stay in order with the test lines.
+            (
+                "cargo test",
+                "exec cargo test --no-fail-fast --color never 2>&1",
+            )
+        };
+        let out = process::run(
+            "sh",
+            &["-c", script],
+            &files.root,
+            &[("CARGO_TERM_COLOR", "never")],
+            timeout,
+        );
+        if out.timed_out {
+            return timed_out(tool, &out);
+        }
+        let mut run = self.parse_output(&out.stdout);
+        for f in &mut run.failing {
+            if f.file.is_none()
+                && let Some((binary, _)) = f.id.split_once(' ')
+            {
+                f.file = nextest_binary_file(files, binary);
+            }
+        }
+        run.finish(tool, &out.stdout, out.success())
+    }
+
+    fn parse_output(&self, text: &str) -> TestRun {
+        let mut run = TestRun::default();
+        let mut current_file: Option<String> = None;
+        for line in text.lines() {
+            let l = line.trim();
+            if let Some(rest) = l.strip_prefix("Running ") {
+                // "Running unittests src/lib.rs (target/...)" or "Running tests/x.rs (target/...)"
+                let rest = rest.strip_prefix("unittests ").unwrap_or(rest);
+                current_file = rest.split(" (").next().map(|s| s.trim().to_string());
+            } else if l.starts_with("Doc-tests ") {
+                current_file = None;
+            } else if let Some(rest) = l.strip_prefix("test result: ") {
+                let n = numbers_before(rest, &["passed", "failed", "ignored"]);
+                run.ran = true;
+                run.passed += n[0];
+                run.failed += n[1];
+                run.skipped += n[2];
+            } else if let Some(rest) = l.strip_prefix("test ")
+                && let Some((name, verdict)) = rest.rsplit_once(" ... ")
+            {
+                match verdict.trim() {
+                    "ok" => run.push_passing(name),
+                    "FAILED" => run.push_failing(name, current_file.clone()),
+                    _ => {}
+                }
+            } else {
+                read_nextest_line(l, &mut run);
+            }
+        }
+        run
+    }
+
+    fn is_test_file(&self, path: &str) -> bool {
+        in_test_dir(path)
+    }
+
+    fn imports_of_test(
+        &self,
+        view: &dyn FileView,
+        test_file: &str,
+        text: &str,
+    ) -> BTreeSet<String> {
+        imports(view, test_file, text)
+    }
+
+    fn runner_command(&self, words: &[&str]) -> Option<RunnerCommand> {
+        match command_name(words.first()?) {
+            "cargo" => {
+                let (i, sub) = subcommand(words, 1)?;
+                match sub {
+                    "test" | "t" if words[i..].contains(&"--no-run") => {
+                        RunnerCommand::check("cargo test --no-run")
+                    }
+                    "test" | "t" => RunnerCommand::test("cargo test"),
+                    "nextest" if matches!(words.get(i + 1), Some(&"run") | Some(&"r")) => {
+                        RunnerCommand::test("cargo nextest")
+                    }
+                    "check" | "c" | "clippy" | "build" | "b" => {
+                        RunnerCommand::check(format!("cargo {sub}"))
+                    }
+                    "miri" if words.get(i + 1) == Some(&"test") => {
+                        RunnerCommand::test("cargo miri test")
+                    }
+                    _ => None,
+                }
+            }
+            "cargo-nextest" => RunnerCommand::test("cargo nextest"),
+            _ => None,
+        }
+    }
+
+    fn ignored_dirs(&self) -> &'static [&'static str] {
+        &["target"]
+    }
+
+    fn dependency_checks(&self, files: &RepoFiles) -> Vec<Check> {
+        let toml = files.read("Cargo.toml").unwrap_or_default();
+        let wildcard = toml.lines().filter(|l| l.contains("= \"*\"")).count();
+        let mut checks = vec![Check::new(
+            if wildcard > 0 { 0.3 } else { 1.0 },
+            format!("Cargo.toml: {wildcard} wildcard versions"),
+        )];
+        if files.has("src/main.rs") {
+            let lock = files.has("Cargo.lock");
+            checks.push(Check::new(
+                if lock { 1.0 } else { 0.5 },
+                if lock {
+                    "Cargo.lock committed"
+                } else {
+                    "Cargo.lock missing for a binary crate"
+                },
+            ));
+        }
+        checks
+    }
+}
+
+/// Whether the repository runs its Rust tests with cargo-nextest (it has nextest's config file)
+/// and nextest is installed. Whether it is installed is asked once per process: the test runs
+/// of every attempt would otherwise each start one more cargo.
+fn uses_nextest(files: &RepoFiles) -> bool {
+    static INSTALLED: OnceLock<bool> = OnceLock::new();
+    files.has(".config/nextest.toml")
+        && *INSTALLED.get_or_init(|| {
+            process::run(
+                "cargo",
+                &["nextest", "--version"],
+                &files.root,
+                &[],
+                Duration::from_secs(20),
+            )
+            .success()
+        })
+}
+
+/// One line of `cargo nextest run` output: the `Summary` line's counts, and the status lines
+/// of tests (`PASS`, `FAIL`, `TIMEOUT`, `SIGSEGV`, ...) with their ids (`binary-id test-name`).
+fn read_nextest_line(l: &str, run: &mut TestRun) {
+    const FAILED: &[&str] = &["FAIL", "TIMEOUT", "ABORT", "LEAK-FAIL"];
+    if let Some(rest) = l.strip_prefix("Summary [") {
+        if let Some((_, counts)) = rest.split_once("run:") {
+            let n = numbers_before(counts, &["passed", "failed", "skipped", "timed"]);
+            run.ran = true;
+            run.passed += n[0];
+            run.failed += n[1] + n[3];
+            run.skipped += n[2];
+        }
+        return;
+    }
+    let Some((status, rest)) = l.split_once(" [") else {
+        return;
+    };
+    let failed = FAILED.contains(&status) || status.starts_with("SIG");
+    if !failed && status != "PASS" {
+        return;
+    }
+    let Some((_, after)) = rest.split_once(']') else {
+        return;
+    };
+    let mut after = after.trim_start();
+    if after.starts_with('(')
+        && let Some((_, r)) = after.split_once(')')
+    {
+        after = r.trim_start();
+    }
+    let Some((binary, name)) = after.split_once(' ') else {
+        return;
+    };
+    if failed {
+        run.push_failing(&format!("{binary} {}", name.trim()), None);
+    } else {
+        run.push_passing(first_word(name));
+    }
+}
+
+/// The source file of a nextest binary id, when the repository has it at the usual place:
+/// `crate::name` is an integration test (`tests/name.rs`) or a binary (`src/bin/name.rs`), a
+/// bare `crate` its library's unit tests (`src/lib.rs`).
+fn nextest_binary_file(files: &RepoFiles, binary: &str) -> Option<String> {
+    let candidates = match binary.split_once("::") {
+        Some((_, name)) => {
+            let name = name.strip_prefix("bin/").unwrap_or(name);
+            vec![format!("tests/{name}.rs"), format!("src/bin/{name}.rs")]
+        }
+        None => vec!["src/lib.rs".to_string(), "src/main.rs".to_string()],
+    };
+    candidates.into_iter().find(|c| files.has(c))
+}
+
+/// The crate a test file belongs to: its `[package] name` (with `_` for `-`) and its root
+/// directory, from the nearest `Cargo.toml` above it.
+fn crate_of(view: &dyn FileView, test_file: &str) -> (String, String) {
+    let mut dir = parent(test_file).to_string();
+    loop {
+        let manifest = if dir.is_empty() {
+            "Cargo.toml".to_string()
+        } else {
+            format!("{dir}/Cargo.toml")
+        };
+        if let Some(name) = view.read(&manifest).and_then(|t| package_name(&t)) {
+            return (name.replace('-', "_"), dir);
+        }
+        if dir.is_empty() {
+            return (String::new(), String::new());
+        }
+        dir = parent(&dir).to_string();
+    }
+}
+
+/// `name` of the `[package]` table of a manifest (just enough TOML for that).
+fn package_name(manifest: &str) -> Option<String> {
+    let mut in_package = false;
+    for line in manifest.lines() {
+        let l = line.trim();
+        if l.starts_with('[') {
+            in_package = l == "[package]";
+        } else if in_package
+            && let Some(rest) = l.strip_prefix("name")
+            && let Some(v) = rest.trim_start().strip_prefix('=')
+        {
+            return Some(v.trim().trim_matches('"').to_string());
+        }
+    }
+    None
+}
+
+/// The crate's source files a test file `use`s: the longest module path that exists as a
+/// file, the names of a `use crate::{a, b}` group, else the crate root.
+fn imports(view: &dyn FileView, test_file: &str, text: &str) -> BTreeSet<String> {
+    static USE: OnceLock<Regex> = OnceLock::new();
+    let use_re = USE.get_or_init(|| {
+        Regex::new(r"(?m)^\s*(?:pub\s+)?use\s+((?:\w+::)*\w+)(?:::\{([^}]*)\})?")
+            .expect("valid regex")
+    });
+    let mut out = BTreeSet::new();
+    let (crate_name, crate_dir) = crate_of(view, test_file);
+    let src = if crate_dir.is_empty() {
+        "src".to_string()
+    } else {
+        format!("{crate_dir}/src")
+    };
+    for c in use_re.captures_iter(text) {
+        let path = c[1].trim_end_matches("::");
+        let mut segs: Vec<&str> = path.split("::").collect();
+        let first = segs[0];
+        if first == "super" || first == "self" {
+            // Unit tests inside the source file itself.
+            if !in_test_dir(test_file) {
+                out.insert(test_file.to_string());
+            }
+            continue;
+        }
+        if first != crate_name && first != "crate" {
+            continue;
+        }
+        segs.remove(0);
+        let found = module_files(view, &src, &segs, &mut out)
+            || group_files(view, &src, c.get(2).map(|m| m.as_str()), &mut out);
+        if !found
+            && let Some(root) = [format!("{src}/lib.rs"), format!("{src}/main.rs")]
+                .into_iter()
+                .find(|f| view.exists(f))
+        {
+            out.insert(root);
+        }
+    }
+    out
+}
+
+/// The file of the longest prefix of `segs` that is a module of `src`.
+fn module_files(view: &dyn FileView, src: &str, segs: &[&str], out: &mut BTreeSet<String>) -> bool {
+    for len in (1..=segs.len()).rev() {
+        let module = segs[..len].join("/");
+        let hits: Vec<String> = [
+            format!("{src}/{module}.rs"),
+            format!("{src}/{module}/mod.rs"),
+        ]
+        .into_iter()
+        .filter(|f| view.exists(f))
+        .collect();
+        if !hits.is_empty() {
+            out.extend(hits);
+            return true;
+        }
+    }
+    false
+}
+
+/// The files of the names in a `use my_crate::{a, b}` group that are modules of `src`.
+fn group_files(
+    view: &dyn FileView,
+    src: &str,
+    group: Option<&str>,
+    out: &mut BTreeSet<String>,
+) -> bool {
+    let mut found = false;
+    for name in group.unwrap_or("").split(',').map(str::trim) {
+        let hits = [format!("{src}/{name}.rs"), format!("{src}/{name}/mod.rs")];
+        for f in hits
+            .into_iter()
+            .filter(|f| !name.is_empty() && view.exists(f))
+        {
+            out.insert(f);
+            found = true;
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::MemoryView;
+
+    #[test]
+    fn nextest_output_with_counts_and_ids() {
+        // Real output of `cargo nextest run` (0.9) with the flags `test` passes.
+        let text = "\
+    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.00s
+────────────
+ Nextest run ID 9954d4f8-a9e5-48d2-9ba3-f14985683192 with nextest profile: default
+    Starting 5 tests across 2 binaries
+        PASS [   0.010s] (1/5) sample-calc unit::adds
+        FAIL [   0.089s] (4/5) sample-calc unit::unit_fails
+        FAIL [   0.079s] (5/5) sample-calc::ops_test sub_subtracts
+     TIMEOUT [  60.002s] (6/7) sample-calc::slow never_ends
+────────────
+     Summary [   0.095s] 7 tests run: 4 passed, 2 failed, 1 timed out, 0 skipped
+        FAIL [   0.089s] (4/5) sample-calc unit::unit_fails
+        FAIL [   0.079s] (5/5) sample-calc::ops_test sub_subtracts
+     TIMEOUT [  60.002s] (6/7) sample-calc::slow never_ends
+error: test run failed";
+        let run = Rust.parse_output(text);
+        assert!(run.ran);
+        assert_eq!((run.passed, run.failed), (4, 3));
+        let ids: Vec<&str> = run.failing.iter().map(|f| f.id.as_str()).collect();
+        assert_eq!(
+            ids,
+            [
+                "sample-calc unit::unit_fails",
+                "sample-calc::ops_test sub_subtracts",
+                "sample-calc::slow never_ends",
+            ]
+        );
+        assert_eq!(run.passing, ["unit::adds"]);
+        // A build failure prints no summary: nothing ran.
+        assert!(!Rust.parse_output("error[E0425]: cannot find value `x`").ran);
+    }
+
+    #[test]
+    fn cargo_output_with_files() {
+        let text = "\
+   Compiling sample-calc v0.1.0
+     Running unittests src/lib.rs (target/debug/deps/sample_calc-1)
+running 0 tests
+test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+     Running tests/ops_test.rs (target/debug/deps/ops_test-2)
+running 3 tests
+test add_adds ... ok
+test sub_subtracts ... FAILED
+test mul_multiplies ... ignored
+test result: FAILED. 1 passed; 1 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.00s
+   Doc-tests sample_calc
+test result: ok. 0 passed; 0 failed;";
+        let run = Rust.parse_output(text);
+        assert!(run.ran);
+        assert_eq!((run.passed, run.failed, run.skipped), (1, 1, 1));
+        assert_eq!(run.failing[0].id, "sub_subtracts");
+        assert_eq!(run.failing[0].file.as_deref(), Some("tests/ops_test.rs"));
+        assert_eq!(run.passing, ["add_adds"]);
+    }
+
+    #[test]
+    fn test_imports_resolve_to_modules() {
+        let view = MemoryView::from_pairs(&[
+            ("Cargo.toml", "[package]\nname = \"my-calc\"\n"),
+            ("src/lib.rs", "pub mod ops;"),
+            ("src/ops.rs", "pub fn add() {}"),
+            ("src/stack/mod.rs", ""),
+            (
+                "tests/t.rs",
+                "use my_calc::ops::add;\nuse my_calc::{stack};\n",
+            ),
+        ]);
+        let got = crate::sources_for_test(&view, "tests/t.rs");
+        assert_eq!(got, ["src/ops.rs", "src/stack/mod.rs"]);
+    }
+
+    #[test]
+    fn runner_commands() {
+        assert_eq!(
+            Rust.runner_command(&["cargo", "+nightly", "test"]),
+            RunnerCommand::test("cargo test")
+        );
+        assert_eq!(
+            Rust.runner_command(&["cargo", "test", "--no-run"]),
+            RunnerCommand::check("cargo test --no-run")
+        );
+        assert_eq!(Rust.runner_command(&["cargo", "fmt"]), None);
+    }
+}
