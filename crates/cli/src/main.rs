@@ -51,6 +51,8 @@ enum Command {
     Plan(commands::plan::PlanArgs),
     /// Analyse, plan and fix a repository on a branch: every patch passes the guards first.
     Run(commands::run::RunArgs),
+    /// Watch a pull request's GitHub checks; fix a failure with a guarded run, push, watch again.
+    CiWatch(commands::ci_watch::CiWatchArgs),
     /// Check the LLM endpoint, git, toolchains, store and GitHub access.
     Doctor(commands::doctor::DoctorArgs),
     /// Reviewer feedback for the self-correction loop: add, list, show, triage.
@@ -90,6 +92,7 @@ fn main() -> ExitCode {
         Command::Plan(args) => commands::plan::run(args, &global),
         Command::Doctor(args) => commands::doctor::run(args, &global),
         Command::Run(args) => commands::run::run(args, &global),
+        Command::CiWatch(args) => commands::ci_watch::run(args, &global),
         Command::Feedback(args) => commands::feedback::run(args, &global),
     };
     match result {

@@ -34,6 +34,40 @@ impl Revised {
     }
 }
 
+/// Whether a file change keeps every non-whitespace character in order (re-indented,
+/// re-wrapped): measured live, the 1.5B refiner re-indented a function and the judge preferred
+/// it; such a revision is refused before any gate runs.
+fn same_without_whitespace(c: &slopguard_change::FileChange) -> bool {
+    let squeeze = |b: Option<&[u8]>| -> Option<Vec<u8>> {
+        b.map(|b| {
+            b.iter()
+                .copied()
+                .filter(|c| !c.is_ascii_whitespace())
+                .collect()
+        })
+    };
+    match (squeeze(c.before.as_deref()), squeeze(c.after.as_deref())) {
+        (Some(before), Some(after)) => before == after,
+        _ => false,
+    }
+}
+
+/// The revision's commit title: the reply's first line when it reads like one (not a diff
+/// header, a fence or a file path), else a plain default.
+fn commit_title(message: Option<&str>, files: &[String]) -> String {
+    let line = message.unwrap_or("").lines().next().unwrap_or("").trim();
+    let looks_like_code = ["diff ", "--- ", "+++ ", "@@", "```", "<<<<<<<"]
+        .iter()
+        .any(|p| line.starts_with(p))
+        || files.iter().any(|f| line == f)
+        || !line.contains(' ');
+    if line.is_empty() || looks_like_code {
+        "revise the change".into()
+    } else {
+        line.chars().take(100).collect()
+    }
+}
+
 /// The worker prompt a revision is read against: the files of the branch's change, each
 /// shown in full and rewritable whole or by SEARCH/REPLACE blocks.
 pub fn prompt_for(files: &[String]) -> prompt::WorkerPrompt {
@@ -69,6 +103,11 @@ pub fn try_revision(
             )));
         }
     };
+    if applied.change.changes.iter().all(same_without_whitespace) {
+        return Ok(Revised::reverted(
+            "the revision changes only whitespace or indentation: nothing worth a commit",
+        ));
+    }
     let task = slopguard_change::Task {
         title: format!("{critic}: revise the change for: {}", ws.task),
         description: String::new(),
@@ -101,11 +140,7 @@ pub fn try_revision(
     let message = format!(
         "{critic}: {}\n\nA critic's revision of this branch; it passed every static guard, the \
          build and the tests.\nSlopguard-Critic: {critic}",
-        applied
-            .change
-            .message
-            .clone()
-            .unwrap_or_else(|| "revise the change".into())
+        commit_title(applied.change.message.as_deref(), files)
     );
     match crate::git::commit_paths(ws.worktree, &paths, &message) {
         Ok(commit) => Ok(Revised {
@@ -119,5 +154,40 @@ pub fn try_revision(
             written.revert()?;
             Ok(Revised::reverted(format!("the commit failed: {e}")))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use slopguard_change::FileChange;
+
+    #[test]
+    fn re_indentation_is_no_revision_and_titles_are_prose() {
+        let reindent = FileChange::modify(
+            "a.py",
+            "def f():\n    return 1\n",
+            "def f():\n   return 1\n",
+        );
+        assert!(same_without_whitespace(&reindent));
+        let real = FileChange::modify(
+            "a.py",
+            "def f():\n    return 1\n",
+            "def f():\n    return 2\n",
+        );
+        assert!(!same_without_whitespace(&real));
+        let files = ["calc/stats.py".to_string()];
+        assert_eq!(
+            commit_title(Some("diff --git a/calc/stats.py b/calc/stats.py"), &files),
+            "revise the change"
+        );
+        assert_eq!(
+            commit_title(Some("calc/stats.py"), &files),
+            "revise the change"
+        );
+        assert_eq!(
+            commit_title(Some("Guard spread against NaN"), &files),
+            "Guard spread against NaN"
+        );
     }
 }

@@ -64,7 +64,7 @@ impl GitHubClient {
         })
     }
 
-    fn request(&self, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
+    pub(crate) fn request(&self, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
         self.http
             .request(method, format!("{}{}", self.api_base, path))
             .bearer_auth(&self.token)
@@ -211,7 +211,7 @@ fn parse_pull(text: &str, updated_existing: bool) -> Result<PullRequest, ForgeEr
 }
 
 /// GitHub's error message plus the first detailed error, or the raw text.
-fn api_message(text: &str) -> String {
+pub(crate) fn api_message(text: &str) -> String {
     let Ok(v) = serde_json::from_str::<Value>(text) else {
         return text.chars().take(300).collect();
     };

@@ -10,6 +10,7 @@
 //! * [`remote::parse_github_remote`] — https and ssh remote forms.
 
 pub mod body;
+pub mod ci;
 pub mod github;
 pub mod push;
 pub mod remote;

@@ -69,31 +69,75 @@ pub fn push_branch(
     branch: &str,
     token: Option<&str>,
 ) -> Result<(), ForgeError> {
-    if branch.is_empty() || branch.starts_with('-') {
-        return Err(ForgeError::Git(format!("invalid branch name {branch:?}")));
+    push_to(dir, remote, branch, branch, token)
+}
+
+/// Pushes the local branch `local` to the branch `target` of `remote`
+/// (`refs/heads/local:refs/heads/target`, fast-forward only). `token` is used for HTTPS
+/// remotes only.
+pub fn push_to(
+    dir: &Path,
+    remote: &str,
+    local: &str,
+    target: &str,
+    token: Option<&str>,
+) -> Result<(), ForgeError> {
+    for branch in [local, target] {
+        if branch.is_empty() || branch.starts_with('-') {
+            return Err(ForgeError::Git(format!("invalid branch name {branch:?}")));
+        }
     }
-    let refspec = format!("refs/heads/{branch}:refs/heads/{branch}");
-    let url = remote_url(dir, remote).unwrap_or_default();
-    let header;
-    let mut env: Vec<(&str, &str)> = Vec::new();
-    if let Some(tok) = token.filter(|t| !t.is_empty())
-        && (url.starts_with("https://") || url.starts_with("http://"))
-    {
-        header = format!(
-            "AUTHORIZATION: basic {}",
-            base64(format!("x-access-token:{tok}").as_bytes())
-        );
-        env.push(("GIT_CONFIG_COUNT", "1"));
-        env.push(("GIT_CONFIG_KEY_0", "http.extraHeader"));
-        env.push(("GIT_CONFIG_VALUE_0", &header));
-    }
+    let refspec = format!("refs/heads/{local}:refs/heads/{target}");
+    let header = auth_header(dir, remote, token);
     git(
         dir,
         &["push", "--quiet", "--", remote, &refspec],
-        &env,
+        &auth_env(header.as_deref()),
         GIT_NETWORK_TIMEOUT,
     )
     .map(|_| ())
+}
+
+/// Fetches `refspec` from `remote` (into `FETCH_HEAD` only; no local ref is written).
+/// `token` is used for HTTPS remotes only.
+pub fn fetch(
+    dir: &Path,
+    remote: &str,
+    refspec: &str,
+    token: Option<&str>,
+) -> Result<(), ForgeError> {
+    let header = auth_header(dir, remote, token);
+    git(
+        dir,
+        &["fetch", "--quiet", "--no-tags", "--", remote, refspec],
+        &auth_env(header.as_deref()),
+        GIT_NETWORK_TIMEOUT,
+    )
+    .map(|_| ())
+}
+
+/// The `http.extraHeader` value carrying `token`, when there is one and `remote` is HTTP(S).
+fn auth_header(dir: &Path, remote: &str, token: Option<&str>) -> Option<String> {
+    let url = remote_url(dir, remote).unwrap_or_default();
+    let tok = token.filter(|t| !t.is_empty())?;
+    (url.starts_with("https://") || url.starts_with("http://")).then(|| {
+        format!(
+            "AUTHORIZATION: basic {}",
+            base64(format!("x-access-token:{tok}").as_bytes())
+        )
+    })
+}
+
+/// git's environment configuration setting `http.extraHeader` to `header`.
+fn auth_env(header: Option<&str>) -> Vec<(&str, &str)> {
+    match header {
+        Some(h) => vec![
+            ("GIT_CONFIG_COUNT", "1"),
+            ("GIT_CONFIG_KEY_0", "http.extraHeader"),
+            ("GIT_CONFIG_VALUE_0", h),
+        ],
+        None => Vec::new(),
+    }
 }
 
 /// Standard base64 with padding.

@@ -3,6 +3,7 @@
 
 pub mod analyze;
 pub mod check;
+pub mod ci_watch;
 pub mod common;
 pub mod doctor;
 pub mod feedback;

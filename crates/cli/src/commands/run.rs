@@ -132,6 +132,14 @@ pub struct RunArgs {
     #[arg(long, value_delimiter = ',')]
     pub critics: Option<Vec<String>>,
 
+    /// Once the pull request is opened, watch its GitHub checks and fix failures on its branch
+    /// (as `slopguard ci-watch` does; tuned by the `--ci-*` options).
+    #[arg(long)]
+    pub ci_watch: bool,
+
+    #[command(flatten)]
+    pub ci: super::ci_watch::WatchTuning,
+
     /// No progress output.
     #[arg(long, short)]
     pub quiet: bool,
@@ -356,7 +364,11 @@ pub fn run(args: RunArgs, global: &crate::Global) -> anyhow::Result<u8> {
         }
     };
     let pr = (!summary.dry_run).then(|| publish_pr(&summary));
-    print_summary(&summary, pr.as_ref(), args.format)?;
+    let json = args.format == RunFormat::Json;
+    let ci = args
+        .ci_watch
+        .then(|| super::ci_watch::after_run(pr.as_ref(), &opts, &args.ci, args.quiet, json));
+    print_summary(&summary, pr.as_ref(), ci.as_ref(), args.format)?;
     Ok(match summary.status {
         RunStatus::Completed => crate::EXIT_OK,
         _ => crate::EXIT_BLOCKED,
@@ -399,6 +411,7 @@ fn publish_pr(summary: &RunSummary) -> Result<PrOutcome, String> {
 fn print_summary(
     summary: &RunSummary,
     pr: Option<&Result<PrOutcome, String>>,
+    ci: Option<&Result<slopguard_agent::forge::ci::WatchReport, String>>,
     format: RunFormat,
 ) -> anyhow::Result<()> {
     match format {
@@ -420,6 +433,9 @@ fn print_summary(
                 };
                 obj.insert("pr".into(), pr_json);
             }
+            if let (Some(ci), Some(obj)) = (ci, v.as_object_mut()) {
+                obj.insert("ci_watch".into(), super::ci_watch::after_run_json(ci));
+            }
             println!("{}", serde_json::to_string_pretty(&v)?);
         }
         RunFormat::Text => {
@@ -428,6 +444,9 @@ fn print_summary(
                 Some(Ok(outcome)) => println!("{}", outcome.describe()),
                 Some(Err(e)) => println!("PR body not written: {e}"),
                 None => {}
+            }
+            if let Some(ci) = ci {
+                print!("{}", super::ci_watch::after_run_text(ci));
             }
         }
     }
