@@ -288,3 +288,118 @@ fn a_dead_endpoint_names_the_url_and_leaves_the_item_pending() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("http://127.0.0.1:9/v1"));
     assert_eq!(s.state(id), "pending");
 }
+
+/// A fake GitHub REST API on loopback answering every request with `body` (JSON); the requests'
+/// heads (request line and headers, lower-cased header names as sent) are recorded.
+fn fake_github(body: String) -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = seen.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut head = String::new();
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                head.push_str(&line);
+            }
+            log.lock().unwrap().push(head);
+            let reply = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            let _ = stream.write_all(reply.as_bytes());
+        }
+    });
+    (base, seen)
+}
+
+#[test]
+fn review_comments_addressed_to_the_bot_are_polled_from_github_once_each() {
+    let s = Sample::new();
+    let ok = StdCommand::new("git")
+        .args([
+            "remote",
+            "add",
+            "origin",
+            "https://github.com/acme/stats.git",
+        ])
+        .current_dir(s.repo())
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let comments = serde_json::json!([
+        {"id": 7, "body": "@slopguard average() divides by n-1", "path": "calc/stats.py", "line": 5,
+         "html_url": "https://github.com/acme/stats/pull/3#discussion_r7",
+         "user": {"login": "alice", "type": "User"}},
+        {"id": 8, "body": "Looks good to me.", "path": "calc/stats.py", "line": 1,
+         "html_url": "https://github.com/acme/stats/pull/3#discussion_r8",
+         "user": {"login": "bob", "type": "User"}},
+        {"id": 9, "body": "@slopguard re-run please", "html_url": "https://github.com/acme/stats/pull/3#discussion_r9",
+         "user": {"login": "ci[bot]", "type": "Bot"}}
+    ]);
+    let (api, seen) = fake_github(comments.to_string());
+    let poll = |token: Option<&str>| {
+        let mut c = s.cmd(&["poll", "--format", "json"]);
+        c.env_remove("GITHUB_TOKEN")
+            .env_remove("GH_TOKEN")
+            .env_remove("GITHUB_API_URL")
+            .env("SLOPGUARD_GITHUB_API", &api);
+        if let Some(t) = token {
+            c.env("GITHUB_TOKEN", t);
+        }
+        c.output().unwrap()
+    };
+    let out = poll(Some("t0ken"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["repo"], "acme/stats");
+    assert_eq!(report["added"].as_array().unwrap().len(), 1, "{report}");
+    assert_eq!(report["added"][0]["comment_id"], 7);
+    let head = seen.lock().unwrap()[0].clone();
+    assert!(
+        head.starts_with(
+            "GET /repos/acme/stats/pulls/comments?sort=created&direction=asc&per_page=100&page=1 "
+        ),
+        "{head}"
+    );
+    assert!(
+        head.to_lowercase().contains("authorization: bearer t0ken"),
+        "{head}"
+    );
+    let id = report["added"][0]["id"].as_i64().unwrap();
+    let item = &s.json(&["show", &id.to_string()])["item"];
+    assert_eq!(item["state"], "pending");
+    assert_eq!(item["target"], "calc/stats.py:5");
+    let text = item["body"]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("average() divides by n-1\n\n(review comment by @alice: https://github.com/acme/stats/pull/3#discussion_r7)"),
+        "{text}"
+    );
+    assert_eq!(item["body"]["source"], "github-comment:7");
+    // Polled again: nothing new.
+    let again: Value = serde_json::from_slice(&poll(Some("t0ken")).stdout).unwrap();
+    assert_eq!(again["added"].as_array().unwrap().len(), 0);
+    assert_eq!(again["already_taken"], 1);
+    // The polled item is triaged like any other: localised by its line.
+    let triage =
+        r#"{"class": "bug", "root_cause": "n-1", "files": ["calc/stats.py"], "confidence": 85}"#;
+    let (code, _, err, _) = s.triage(id, &[triage]);
+    assert_eq!(code, 0, "{err}");
+    let loc = &s.json(&["show", &id.to_string()])["item"]["detail"]["localisation"];
+    assert_eq!(loc["files"][0]["path"], "calc/stats.py", "{loc}");
+    // No token: a usage error saying what to set.
+    let out = poll(None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("set GITHUB_TOKEN"));
+}

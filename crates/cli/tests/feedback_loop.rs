@@ -116,6 +116,16 @@ impl Sample {
         args: &[&str],
         replies: &[&str],
     ) -> (i32, String, String, Vec<String>) {
+        self.with_named_model(args, replies, "scripted-model")
+    }
+
+    /// As [`Sample::with_model_asked`], the model called `model`.
+    fn with_named_model(
+        &self,
+        args: &[&str],
+        replies: &[&str],
+        model: &str,
+    ) -> (i32, String, String, Vec<String>) {
         let mut script = Script::new();
         for r in replies {
             script = script.content(*r);
@@ -123,7 +133,7 @@ impl Sample {
         let server = ScriptedServer::start(script).unwrap();
         let mut all = args.to_vec();
         let url = server.url();
-        all.extend(["--llm-url", &url, "--model", "scripted-model"]);
+        all.extend(["--llm-url", &url, "--model", model]);
         let out = self.cmd(&all).output().unwrap();
         let asked = server
             .chat_requests()
@@ -430,4 +440,504 @@ fn a_fix_killed_midway_is_resumed_from_its_state() {
         &["diff", "--name-only", "main", "slopguard/fix/1"],
     );
     assert_eq!(changed.lines().count(), 2, "{changed}");
+}
+
+/// `feedback fix` with one candidate per attempt and the critic as `critic` says:
+/// (exit code, stdout, stderr, the requests' last user messages).
+fn fix_with_critic(
+    s: &Sample,
+    id: i64,
+    attempts: &str,
+    critic: &str,
+    replies: &[&str],
+) -> (i32, String, String, Vec<String>) {
+    s.with_model_asked(
+        &[
+            "fix",
+            &id.to_string(),
+            "--candidates",
+            "1",
+            "--max-attempts",
+            attempts,
+            "--critic",
+            critic,
+            "--quiet",
+        ],
+        replies,
+    )
+}
+
+/// A critic's answer.
+fn critic_says(finding: &str, confidence: u8) -> String {
+    format!(r#"{{"finding": "{finding}", "confidence": {confidence}}}"#)
+}
+
+/// The `critic.review` events of the fix's run.
+fn critic_events(s: &Sample, id: i64) -> Vec<Value> {
+    let pr = s.show(id)["item"]["detail"]["fix"]["pr_body"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let trace = std::fs::read_to_string(PathBuf::from(pr).with_file_name("trace.jsonl")).unwrap();
+    trace
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|e| e["event"] == "critic.review")
+        .map(|e| e["data"].clone())
+        .collect()
+}
+
+fn pr_body_of(s: &Sample, id: i64) -> String {
+    let item = s.show(id);
+    std::fs::read_to_string(item["item"]["detail"]["fix"]["pr_body"].as_str().unwrap()).unwrap()
+}
+
+/// The regression test that only checks total(): it passes without the fix (pass-on-both).
+fn weak_tests() -> String {
+    tests_with_average("2").replace(
+        "self.assertEqual(average([1, 2, 3]), 2)",
+        "self.assertEqual(total([2]), 2)",
+    )
+}
+
+#[test]
+fn a_confident_critic_finding_reaches_the_next_attempt_and_is_not_repeated_in_the_pr_body() {
+    if python_missing() {
+        return;
+    }
+    let s = Sample::new();
+    let id = s.triaged("average() divides by n-1", TRIAGE_BUG);
+    let nothing = critic_says("", 0);
+    let hint = critic_says(
+        "the new test never calls average(); assert average([1, 2, 3]) == 2",
+        85,
+    );
+    let weak = reply(FIXED_STATS, &weak_tests());
+    let good = reply(FIXED_STATS, &tests_with_average("2"));
+    let (code, out, err, asked) = fix_with_critic(
+        &s,
+        id,
+        "2",
+        "on",
+        &[&nothing, &weak, &hint, &good, &nothing],
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert_eq!(
+        asked.len(),
+        5,
+        "plan, attempt 1, its critique, attempt 2, the landing's"
+    );
+    assert!(!asked[1].contains("never calls average()"), "{}", asked[1]);
+    assert!(
+        asked[3].contains("[critic] a reviewer's note on attempt 1 (confidence 85): the new test never calls average()"),
+        "{}",
+        asked[3]
+    );
+    // Acted on, so not in the self-review.
+    assert!(!pr_body_of(&s, id).contains("never calls average()"));
+    let actions: Vec<String> = critic_events(&s, id)
+        .iter()
+        .map(|d| d["action"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(actions, vec!["fed_back", "none"]);
+    assert!(out.contains("critic: "), "{out}");
+}
+
+#[test]
+fn a_middling_finding_goes_to_the_pr_body_only_and_a_weak_one_is_dropped() {
+    if python_missing() {
+        return;
+    }
+    let s = Sample::new();
+    let id = s.triaged("average() divides by n-1", TRIAGE_BUG);
+    let on_plan = critic_says("average([]) still divides by zero", 70);
+    let on_attempt = critic_says("the docstring could mention the count", 40);
+    let weak = reply(FIXED_STATS, &weak_tests());
+    let good = reply(FIXED_STATS, &tests_with_average("2"));
+    let landed = critic_says("the test name is long", 65);
+    let (code, out, err, asked) = fix_with_critic(
+        &s,
+        id,
+        "2",
+        "on",
+        &[&on_plan, &weak, &on_attempt, &good, &landed],
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    for prompt in [&asked[1], &asked[3]] {
+        assert!(!prompt.contains("divides by zero"), "{prompt}");
+        assert!(!prompt.contains("docstring"), "{prompt}");
+    }
+    let body = pr_body_of(&s, id);
+    assert!(body.contains("### Self-review"), "{body}");
+    assert!(
+        body.contains("- average([]) still divides by zero (on plan, confidence 70)"),
+        "{body}"
+    );
+    assert!(
+        body.contains("- the test name is long (on landed, confidence 65)"),
+        "{body}"
+    );
+    assert!(!body.contains("docstring"), "{body}");
+    assert!(
+        out.contains("self-review: average([]) still divides by zero"),
+        "{out}"
+    );
+    let events = critic_events(&s, id);
+    assert_eq!(events[0]["action"], "dropped");
+    assert_eq!(events[0]["finding"]["confidence"], 40);
+    assert_eq!(events[1]["action"], "kept");
+    assert_eq!(
+        s.show(id)["item"]["detail"]["plan_critique"]["action"],
+        "kept"
+    );
+}
+
+#[test]
+fn a_confident_finding_on_the_plan_reaches_the_first_attempt() {
+    if python_missing() {
+        return;
+    }
+    let s = Sample::new();
+    let id = s.triaged("average() divides by n-1", TRIAGE_BUG);
+    let on_plan = critic_says("the test must call average([1, 2, 3]) and expect 2", 90);
+    let good = reply(FIXED_STATS, &tests_with_average("2"));
+    let (code, out, err, asked) =
+        fix_with_critic(&s, id, "1", "on", &[&on_plan, &good, &critic_says("", 0)]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        asked[1].contains(
+            "Also: a reviewer's note on plan (confidence 90): the test must call average([1, 2, 3])"
+        ),
+        "{}",
+        asked[1]
+    );
+}
+
+#[test]
+fn a_malformed_critic_answer_is_sent_back_once_then_ignored_and_never_blocks_the_fix() {
+    if python_missing() {
+        return;
+    }
+    let s = Sample::new();
+    let id = s.triaged("average() divides by n-1", TRIAGE_BUG);
+    let good = reply(FIXED_STATS, &tests_with_average("2"));
+    // Prose, then an out-of-range confidence: ignored. The landing's answer is fenced with a
+    // trailing comma: repaired like every model JSON, and kept.
+    let landed =
+        "```json\n{\"finding\": \"average([]) divides by zero\", \"confidence\": 75,}\n```";
+    let replies = [
+        "The plan looks fine to me.",
+        r#"{"finding": "x", "confidence": 150}"#,
+        good.as_str(),
+        landed,
+    ];
+    let (code, out, err, asked) = fix_with_critic(&s, id, "1", "on", &replies);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert_eq!(asked.len(), 4);
+    assert!(
+        asked[1].contains("That answer cannot be used: it is not JSON"),
+        "{}",
+        asked[1]
+    );
+    assert!(
+        err.contains(
+            "warning: the critic's answer was ignored after 2 tries: it does not match the schema"
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        s.show(id)["item"]["detail"]["plan_critique"]["action"],
+        "ignored"
+    );
+    assert!(
+        pr_body_of(&s, id).contains("- average([]) divides by zero (on landed, confidence 75)")
+    );
+}
+
+#[test]
+fn with_the_critic_off_no_extra_model_call_is_made() {
+    if python_missing() {
+        return;
+    }
+    let good = reply(FIXED_STATS, &tests_with_average("2"));
+    // Asked off.
+    let s = Sample::new();
+    let id = s.triaged("average() divides by n-1", TRIAGE_BUG);
+    let (code, _, err, asked) = fix_with_critic(&s, id, "1", "off", &[&good]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(asked.len(), 1);
+    assert!(critic_events(&s, id).is_empty());
+    // Auto with a 1.5B model: off.
+    let s = Sample::new();
+    let id = s.triaged("average() divides by n-1", TRIAGE_BUG);
+    let fix = [
+        "fix",
+        "1",
+        "--candidates",
+        "1",
+        "--max-attempts",
+        "1",
+        "--quiet",
+    ];
+    let (code, _, err, asked) = s.with_named_model(&fix, &[&good], "qwen2.5-coder:1.5b");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(asked.len(), 1);
+    assert!(
+        s.show(id)["item"]["detail"]["critic"]
+            .as_str()
+            .unwrap()
+            .contains("under 3B"),
+    );
+    // slopguard.toml turns it on for the same model.
+    let s = Sample::new();
+    std::fs::write(
+        s.repo().join("slopguard.toml"),
+        "[feedback]\ncritic = \"on\"\n",
+    )
+    .unwrap();
+    git(&s.repo(), &["add", "slopguard.toml"]);
+    git(&s.repo(), &["commit", "-q", "-m", "critic on"]);
+    let id = s.triaged("average() divides by n-1", TRIAGE_BUG);
+    let none = critic_says("", 0);
+    let (code, _, err, asked) =
+        s.with_named_model(&fix, &[&none, &good, &none], "qwen2.5-coder:1.5b");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(asked.len(), 3);
+    assert_eq!(critic_events(&s, id).len(), 1);
+}
+
+const ARCH: &str = r#"{"class": "architectural", "root_cause": "statistics belong in a service", "files": ["calc/stats.py"], "confidence": 80}"#;
+
+/// A revised plan as the reviewer model answers it.
+fn revised_plan(change: &str) -> String {
+    format!(
+        r#"{{"root_cause": "average divides by len(values) - 1", "proposed_change": "{change}", "test_sketch": "assert average([1, 2, 3]) == 2", "files": ["calc/stats.py"], "test_file": "tests/test_stats.py", "estimated_lines": 4}}"#
+    )
+}
+
+#[test]
+fn a_waiting_plan_is_refined_at_most_three_times_then_approved_and_fixed() {
+    if python_missing() {
+        return;
+    }
+    let s = Sample::new();
+    let id = s.triaged("move the statistics into a service layer", ARCH);
+    let (code, out, _) = s.fix(id, "1", &[]);
+    assert_eq!(code, 0);
+    assert!(out.contains("slopguard feedback refine 1"), "{out}");
+    let note = "no service layer: only make average() divide by the count";
+    for round in 1..=3 {
+        let change = format!("round {round}: divide by len(values) in average()");
+        let (code, out, err, asked) =
+            s.with_model_asked(&["refine", "1", note], &[&revised_plan(&change)]);
+        assert_eq!(code, 0, "{out}\n{err}");
+        assert!(
+            out.contains(&format!("plan refined (round {round} of 3)")),
+            "{out}"
+        );
+        assert!(
+            asked[0].contains(&format!("THE OPERATOR ASKS:\n{note}")),
+            "{}",
+            asked[0]
+        );
+        if round > 1 {
+            // The model revises the plan of the round before.
+            assert!(
+                asked[0].contains(&format!("round {}:", round - 1)),
+                "{}",
+                asked[0]
+            );
+        }
+    }
+    let shown = s.show(id);
+    assert_eq!(shown["item"]["state"], "awaiting-approval");
+    assert_eq!(
+        shown["item"]["detail"]["refinements"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+    let refinements: Vec<String> = shown["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|h| h["from"] == "awaiting-approval" && h["to"] == "awaiting-approval")
+        .map(|h| h["note"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(refinements.len(), 3);
+    assert_eq!(refinements[2], format!("refinement 3/3: {note}"));
+    // A fourth round is refused before any model call.
+    let (code, _, err, asked) = s.with_model_asked(&["refine", "1", "again"], &[]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("feedback 1 has had 3 refinement rounds"),
+        "{err}"
+    );
+    assert!(asked.is_empty());
+    // Approved, the refined plan is what the worker hears.
+    assert!(s.cmd(&["approve", "1"]).output().unwrap().status.success());
+    let good = reply(FIXED_STATS, &tests_with_average("2"));
+    let (code, out, err, asked) = s.with_model_asked(
+        &[
+            "fix",
+            "1",
+            "--candidates",
+            "1",
+            "--max-attempts",
+            "1",
+            "--quiet",
+        ],
+        &[&good],
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        asked[0].contains(&format!("the operator's note on the plan: {note}")),
+        "{}",
+        asked[0]
+    );
+    assert!(
+        asked[0].contains("the revised plan: round 3: divide by len(values) in average()"),
+        "{}",
+        asked[0]
+    );
+    assert_eq!(s.show(id)["item"]["state"], "fix-pr-open");
+}
+
+#[test]
+fn a_malformed_refinement_keeps_the_plan_and_reject_still_works() {
+    if python_missing() {
+        return;
+    }
+    let s = Sample::new();
+    let triaged = s.triaged("average() divides by n-1", TRIAGE_BUG);
+    // Only a waiting plan is refined.
+    let (code, _, err, asked) = s.with_model_asked(&["refine", &triaged.to_string(), "x"], &[]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("only a plan waiting for approval is refined"),
+        "{err}"
+    );
+    assert!(asked.is_empty());
+    let id = s.triaged("move the statistics into a service layer", ARCH);
+    s.fix(id, "1", &[]);
+    let before = s.show(id)["item"]["detail"]["plan"].clone();
+    let (code, _, err, asked) = s.with_model_asked(
+        &["refine", &id.to_string(), "smaller please"],
+        &["Sure, here is a smaller plan.", r#"{"root_cause": ""}"#],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(asked.len(), 2, "one correction, then refused");
+    assert!(err.contains("refused after one correction"), "{err}");
+    assert!(
+        err.contains("keeps its plan and still waits for approval"),
+        "{err}"
+    );
+    let item = &s.show(id)["item"];
+    assert_eq!(item["state"], "awaiting-approval");
+    assert_eq!(item["detail"]["plan"], before);
+    assert!(item["detail"].get("refinements").is_none());
+    // A good round, then reject.
+    let (code, _, err, _) = s.with_model_asked(
+        &["refine", &id.to_string(), "smaller please"],
+        &[&revised_plan("divide by the count")],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        s.cmd(&["reject", &id.to_string()])
+            .output()
+            .unwrap()
+            .status
+            .success()
+    );
+    assert_eq!(s.show(id)["item"]["state"], "rejected");
+}
+
+/// Scripted-model requests of one `feedback fix --format json`, split into the critic's and
+/// the rest: (critic calls, critic tokens, other calls, other tokens, wall time, the command's
+/// own account of the critic).
+fn fix_cost(critic: &str, replies: &[&str]) -> (usize, u64, usize, u64, f64, Value) {
+    let s = Sample::new();
+    let id = s.triaged("average() divides by n-1", TRIAGE_BUG);
+    let mut script = Script::new();
+    for r in replies {
+        script = script.content(*r);
+    }
+    let server = ScriptedServer::start(script).unwrap();
+    let url = server.url();
+    let started = std::time::Instant::now();
+    let id = id.to_string();
+    let out = s
+        .cmd(&[
+            "fix",
+            &id,
+            "--candidates",
+            "1",
+            "--max-attempts",
+            "2",
+            "--critic",
+            critic,
+            "--quiet",
+            "--format",
+            "json",
+            "--llm-url",
+            &url,
+            "--model",
+            "scripted-model",
+        ])
+        .output()
+        .unwrap();
+    let wall = started.elapsed().as_secs_f64();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (mut critic_calls, mut critic_tokens, mut other_calls, mut other_tokens) = (0, 0, 0, 0);
+    for r in server.chat_requests() {
+        // The scripted server's own estimate: a quarter of the request's bytes.
+        let tokens = r.to_string().len() as u64 / 4;
+        if r.to_string().contains("strict code reviewer") {
+            critic_calls += 1;
+            critic_tokens += tokens;
+        } else {
+            other_calls += 1;
+            other_tokens += tokens;
+        }
+    }
+    (
+        critic_calls,
+        critic_tokens,
+        other_calls,
+        other_tokens,
+        wall,
+        report["critic"].clone(),
+    )
+}
+
+#[test]
+fn the_critic_costs_one_short_call_per_step() {
+    if python_missing() {
+        return;
+    }
+    let weak = reply(FIXED_STATS, &weak_tests());
+    let good = reply(FIXED_STATS, &tests_with_average("2"));
+    let none = critic_says("", 0);
+    let hint = critic_says("the new test never calls average()", 85);
+    let (c_calls, c_tokens, w_calls, w_tokens, on_wall, account) =
+        fix_cost("on", &[&none, &weak, &hint, &good, &none]);
+    let (off_c, _, off_w, off_tokens, off_wall, off_account) = fix_cost("off", &[&weak, &good]);
+    // The plan, the refused attempt, the landing: one call each; the worker's calls unchanged.
+    assert_eq!((c_calls, w_calls), (3, 2));
+    assert_eq!((off_c, off_w), (0, 2));
+    assert_eq!(account["calls"], 3);
+    assert_eq!(off_account["calls"], 0);
+    // Prompt sizes: each critic call is shorter than a worker call.
+    assert!(c_tokens / 3 < w_tokens / 2, "{c_tokens} vs {w_tokens}");
+    eprintln!(
+        "critic cost: on: {c_calls} critic calls ~{c_tokens} prompt tokens (its own account: {account}), \
+         {w_calls} worker calls ~{w_tokens} tokens, {on_wall:.2} s; off: {off_w} calls ~{off_tokens} \
+         tokens, {off_wall:.2} s"
+    );
 }

@@ -13,6 +13,7 @@ use super::Intake;
 use super::localise::Localisation;
 use super::triage::{FixClass, Triage};
 use crate::analysis::is_test_file;
+use crate::gates::step_critic::Finding;
 use crate::plan::{Action, Plan, Subtask, Task};
 
 /// Above this many estimated lines a fix waits for approval.
@@ -36,6 +37,10 @@ pub struct FixPlan {
     /// Why it waits for approval, when it does.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub needs_approval: Option<String>,
+    /// What the worker must also hear: the operator's refinement notes and the critic's
+    /// confident findings on the plan.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// Plans the fix of a triaged item in the repository at `root`.
@@ -78,6 +83,7 @@ pub fn plan_fix(root: &Path, intake: &Intake, triage: &Triage, loc: &Localisatio
         test_file,
         estimated_lines,
         needs_approval,
+        notes: Vec::new(),
     }
 }
 
@@ -90,7 +96,7 @@ fn first_line(text: &str) -> &str {
 
 /// Large jobs wait: an architectural class, more than [`APPROVAL_LINES`] estimated lines, or
 /// files under several top-level directories.
-fn approval_reason(class: FixClass, lines: usize, files: &[String]) -> Option<String> {
+pub(crate) fn approval_reason(class: FixClass, lines: usize, files: &[String]) -> Option<String> {
     if class == FixClass::Architectural {
         return Some("an architectural change".into());
     }
@@ -193,20 +199,29 @@ pub fn run_plan(id: i64, intake: &Intake, plan: &FixPlan) -> Plan {
             subtasks: vec![Subtask {
                 id: String::new(),
                 title: format!("Fix: {}", first_line(&intake.text)),
-                description: format!(
-                    "Feedback from a reviewer: \"{}\". Likely cause: {} Fix it in {}, and add a \
-                     regression test to {} in the repository's test framework: the test must \
-                     fail on the code as it is now and pass after your fix.",
-                    intake.text.trim(),
-                    plan.root_cause,
-                    plan.files.join(", "),
-                    plan.test_file
-                ),
+                description: subtask_description(intake, plan),
                 file_hints: hints,
                 action: Action::Modify,
             }],
         }],
     }
+}
+
+/// The fix subtask's description: the feedback, the plan, and the notes the worker must hear.
+fn subtask_description(intake: &Intake, plan: &FixPlan) -> String {
+    let mut d = format!(
+        "Feedback from a reviewer: \"{}\". Likely cause: {} Fix it in {}, and add a \
+         regression test to {} in the repository's test framework: the test must fail on the \
+         code as it is now and pass after your fix.",
+        intake.text.trim(),
+        plan.root_cause,
+        plan.files.join(", "),
+        plan.test_file
+    );
+    for note in &plan.notes {
+        d.push_str(&format!("\nAlso: {note}"));
+    }
+    d
 }
 
 /// What a landed fix is, for the item's detail and the pull request.
@@ -222,6 +237,10 @@ pub struct LandedFix {
     pub fails_without_fix: Vec<String>,
     /// The pull-request body written beside the run.
     pub pr_body: String,
+    /// The critic's findings kept for the self-review (confidence 60-79, or 80+ after the
+    /// last step), not acted on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub self_review: Vec<Finding>,
 }
 
 /// The pull-request body: cites the item, quotes the feedback verbatim, and shows the proof.
@@ -232,7 +251,7 @@ pub fn pr_body(id: i64, intake: &Intake, plan: &FixPlan, fix: &LandedFix) -> Str
         .iter()
         .map(|t| format!("- `{t}`: fails without the fix, passes with it\n"))
         .collect();
-    format!(
+    let mut body = format!(
         "## Fix for feedback #{id}\n\n{quoted}\n**Root cause:** {}\n\n**Change:** {}\n\n\
          ### Regression test\n\nIn {}. Run for real both ways before this branch was \
          published:\n\n{proof}\nBranch `{}`, commit `{}`. Every commit on it passed slopguard's \
@@ -242,7 +261,20 @@ pub fn pr_body(id: i64, intake: &Intake, plan: &FixPlan, fix: &LandedFix) -> Str
         fix.test_files.join(", "),
         fix.branch,
         fix.commit
-    )
+    );
+    if !fix.self_review.is_empty() {
+        body.push_str(
+            "\n### Self-review\n\nWhat the reviewer model noted between the steps and the \
+             fix did not act on; check these before merging:\n\n",
+        );
+        for f in &fix.self_review {
+            body.push_str(&format!(
+                "- {} (on {}, confidence {})\n",
+                f.message, f.step, f.confidence
+            ));
+        }
+    }
+    body
 }
 
 /// Test timeout for verification.
@@ -399,6 +431,7 @@ mod tests {
             test_file: "tests/test_stats.py".into(),
             estimated_lines: 3,
             needs_approval: None,
+            notes: vec![],
         };
         let fix = LandedFix {
             branch: "slopguard/fix/3".into(),
@@ -406,8 +439,22 @@ mod tests {
             test_files: vec!["tests/test_stats.py".into()],
             fails_without_fix: vec!["tests/test_stats.py::test_mean".into()],
             pr_body: String::new(),
+            self_review: vec![],
         };
         let body = pr_body(3, &intake, &plan, &fix);
+        assert!(!body.contains("Self-review"), "{body}");
+        let reviewed = LandedFix {
+            self_review: vec![Finding {
+                message: "the empty list is not handled".into(),
+                confidence: 70,
+                step: "plan".into(),
+            }],
+            ..fix.clone()
+        };
+        assert!(
+            pr_body(3, &intake, &plan, &reviewed)
+                .contains("- the empty list is not handled (on plan, confidence 70)\n")
+        );
         assert!(body.contains("feedback #3"));
         assert!(body.contains("> average() divides by n-1\n> see [1, 2]\n"));
         assert!(body.contains("`tests/test_stats.py::test_mean`: fails without the fix"));

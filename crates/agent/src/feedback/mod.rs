@@ -3,7 +3,8 @@
 //!
 //! An item moves through [`State`]s; every move is a compare-and-set in the store
 //! (`Store::transition_feedback`) with a note, so a killed process leaves the item in a state
-//! the next command resumes from. The steps built so far:
+//! the next command resumes from (a waiting plan's refinement rounds are moves from
+//! awaiting-approval to itself, each with its note). The steps:
 //!
 //! - intake: [`Intake`] (text, what it is about, severity) stored as a `pending` item;
 //! - triage: [`triage::triage`] asks the reviewer model for a fix class, a root-cause
@@ -11,11 +12,16 @@
 //!   escalated as out-of-scope, never guessed at;
 //! - localisation: [`localise::localise`], no model: explicit `path:line` ranges, stack frames
 //!   pasted into the text, identifiers and quoted strings searched in the repository; files
-//!   that do not exist are dropped with a note.
+//!   that do not exist are dropped with a note;
+//! - the fix plan, its approval rule and the fix with proof: [`fix`]; a waiting plan's
+//!   refinement rounds: [`refine`];
+//! - the continuous critic between the steps: `crate::gates::step_critic`.
 
 pub mod fix;
+pub mod github;
 pub mod inbox;
 pub mod localise;
+pub mod refine;
 pub mod triage;
 
 use serde::{Deserialize, Serialize};
@@ -89,7 +95,10 @@ impl State {
             (self, to),
             (Pending, Triaged | Escalated | Rejected)
                 | (Triaged, AwaitingApproval | InFix | Escalated | Rejected)
-                | (AwaitingApproval, InFix | Rejected | Triaged)
+                | (
+                    AwaitingApproval,
+                    InFix | Rejected | Triaged | AwaitingApproval
+                )
                 | (InFix, FixPrOpen | Triaged | Escalated)
                 | (FixPrOpen, Verified | Reopened | Rejected)
                 | (Reopened, Triaged | InFix | Closed)
@@ -113,6 +122,9 @@ mod tests {
         assert_eq!(State::parse("done"), None);
         assert!(State::Pending.may_move_to(State::Triaged));
         assert!(State::Triaged.may_move_to(State::AwaitingApproval));
+        // A refinement round keeps the plan waiting.
+        assert!(State::AwaitingApproval.may_move_to(State::AwaitingApproval));
+        assert!(!State::Triaged.may_move_to(State::Triaged));
         assert!(State::FixPrOpen.may_move_to(State::Reopened));
         assert!(!State::Pending.may_move_to(State::Verified));
         assert!(!State::Closed.may_move_to(State::Pending));

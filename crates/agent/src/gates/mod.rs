@@ -12,6 +12,7 @@ use slopguard_llm::{BlockingClient, LlmError};
 use slopguard_store::FailureMode;
 
 pub mod intent_review;
+pub mod step_critic;
 
 /// When a gate runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]

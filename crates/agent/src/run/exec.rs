@@ -95,6 +95,9 @@ pub struct RunOptions {
     /// The critics to run after the subtasks landed (`run --critics`); `None`: as
     /// `slopguard.toml` `[critics]` says (off when it says nothing).
     pub critics: Option<Vec<String>>,
+    /// The continuous critic (`gates::step_critic`): one reviewer call after each attempt; a
+    /// confident finding is the next attempt's feedback. Off by default.
+    pub step_critic: bool,
 }
 
 impl Default for RunOptions {
@@ -125,6 +128,7 @@ impl Default for RunOptions {
             model_gates: Vec::new(),
             regression_proof: false,
             critics: None,
+            step_critic: false,
         }
     }
 }
@@ -1011,15 +1015,49 @@ fn run_subtask(
             ));
             break;
         }
-        match run_attempt(cx, client, &mut run, attempt, &feedback)? {
+        let end = run_attempt(cx, client, &mut run, attempt, &feedback)?;
+        let critic_note = critique_attempt(cx, client, &run, attempt, &end, attempt < max);
+        match end {
             AttemptEnd::Landed(status, commit, paths, title) => {
                 outcome = Some((status, commit, paths, title));
                 break;
             }
-            AttemptEnd::Rejected(f) => feedback = f,
+            AttemptEnd::Rejected(f) => feedback = f + &critic_note,
         }
     }
     record_outcome(cx, &run, outcome, &feedback, max)
+}
+
+/// The continuous critic on one attempt, when it is on (`gates::step_critic::review_attempt`):
+/// emits its trace event and returns the line the next attempt hears (often empty).
+fn critique_attempt(
+    cx: &Ctx<'_>,
+    client: &BlockingClient,
+    run: &SubtaskRun,
+    attempt: u32,
+    end: &AttemptEnd,
+    next_step: bool,
+) -> String {
+    if !cx.opts.step_critic {
+        return String::new();
+    }
+    let outcome = match end {
+        AttemptEnd::Landed(_, commit, ..) => gates::step_critic::Attempt::Landed {
+            worktree: &cx.worktree,
+            commit: commit.as_deref(),
+        },
+        AttemptEnd::Rejected(f) => gates::step_critic::Attempt::Refused(f),
+    };
+    let (data, note) = gates::step_critic::review_attempt(
+        client,
+        &run.id,
+        &run.subtask,
+        attempt,
+        outcome,
+        next_step,
+    );
+    cx.emit("execution", "critic.review", data);
+    note
 }
 
 fn announce_subtask(cx: &mut Ctx<'_>, index: usize, total: usize, id: &str, subtask: &Subtask) {

@@ -8,10 +8,12 @@ use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
+use slopguard_agent::feedback::github;
 use slopguard_agent::feedback::inbox::Inbox;
 use slopguard_agent::feedback::localise::{self, Localisation};
 use slopguard_agent::feedback::triage::{self, Triage};
 use slopguard_agent::feedback::{Intake, Severity, State};
+use slopguard_agent::gates::step_critic::CriticMode;
 use slopguard_llm::{BlockingClient, Role};
 
 use super::common::{LlmArgs, ReportFormat};
@@ -31,6 +33,10 @@ pub enum FeedbackCommand {
     /// Take feedback in: the text as an argument, `-` (or nothing, with a pipe) for stdin, or
     /// --file. Prints the new item's id.
     Add(AddArgs),
+    /// Take in pull-request review comments that address the bot (`@slopguard ...`), read
+    /// from the GitHub API for the repository's GitHub remote (needs GITHUB_TOKEN); each
+    /// comment is taken once.
+    Poll(PollArgs),
     /// List the repository's feedback items, newest first.
     List(ListArgs),
     /// Show one item: its text, state, what the steps found, and every transition.
@@ -45,6 +51,9 @@ pub enum FeedbackCommand {
     Approve(DecideArgs),
     /// Reject an item (waiting for approval, triaged or escalated).
     Reject(DecideArgs),
+    /// Revise a plan waiting for approval: the reviewer model rewrites it with your note
+    /// (at most three rounds; then approve, reject, or add the feedback again).
+    Refine(RefineArgs),
     /// Run the item's regression test on a merged revision: green -> verified (and remembered
     /// in the failure memory), red -> reopened, exit 1.
     Verify(VerifyArgs),
@@ -82,6 +91,13 @@ pub struct FixArgs {
     #[arg(long, short)]
     pub quiet: bool,
 
+    /// The continuous critic: one reviewer-model call after each step (the plan, each attempt,
+    /// the landing) that may name one problem; 80+ is fed to the next attempt, 60-79 goes to
+    /// the PR body's self-review. auto (the default, unless slopguard.toml's `[feedback] critic`
+    /// says otherwise): on for reviewer models of 3B parameters or more.
+    #[arg(long, value_name = "auto|on|off")]
+    pub critic: Option<CriticMode>,
+
     #[command(flatten)]
     pub store: StoreArgs,
 }
@@ -95,6 +111,22 @@ pub struct DecideArgs {
     /// Why (kept with the transition).
     #[arg(long, default_value = "")]
     pub note: String,
+
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+/// `slopguard feedback refine`.
+#[derive(Debug, clap::Args)]
+pub struct RefineArgs {
+    /// The item's id.
+    pub id: i64,
+
+    /// What to change in the plan, in plain words.
+    pub note: String,
+
+    #[command(flatten)]
+    pub llm: LlmArgs,
 
     #[command(flatten)]
     pub store: StoreArgs,
@@ -157,6 +189,25 @@ pub struct AddArgs {
     pub store: StoreArgs,
 }
 
+/// `slopguard feedback poll`.
+#[derive(Debug, clap::Args)]
+pub struct PollArgs {
+    /// Only comments updated at or after this time (ISO 8601, `2026-11-01T00:00:00Z`).
+    #[arg(long, value_name = "TIME")]
+    pub since: Option<String>,
+
+    /// The name the bot answers to in comments, without `@`.
+    #[arg(long, default_value = github::DEFAULT_MENTION)]
+    pub mention: String,
+
+    /// The git remote of the GitHub repository.
+    #[arg(long, default_value = "origin")]
+    pub remote: String,
+
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
 /// `slopguard feedback list`.
 #[derive(Debug, clap::Args)]
 pub struct ListArgs {
@@ -203,12 +254,14 @@ pub struct TriageArgs {
 pub fn run(args: FeedbackArgs, _global: &crate::Global) -> anyhow::Result<u8> {
     match args.command {
         FeedbackCommand::Add(a) => add(a),
+        FeedbackCommand::Poll(a) => poll(a),
         FeedbackCommand::List(a) => list(a),
         FeedbackCommand::Show(a) => show(a),
         FeedbackCommand::Triage(a) => triage_item(a),
         FeedbackCommand::Fix(a) => super::feedback_fix::fix(a),
         FeedbackCommand::Approve(a) => super::feedback_fix::decide(a, true),
         FeedbackCommand::Reject(a) => super::feedback_fix::decide(a, false),
+        FeedbackCommand::Refine(a) => super::feedback_fix::refine(a),
         FeedbackCommand::Verify(a) => super::feedback_fix::verify(a),
         FeedbackCommand::Resume(a) => resume(a),
     }
@@ -263,6 +316,89 @@ fn add(a: AddArgs) -> anyhow::Result<u8> {
         }
     }
     Ok(crate::EXIT_OK)
+}
+
+/// `slopguard feedback poll`: review comments addressed to the bot, each taken in once.
+fn poll(a: PollArgs) -> anyhow::Result<u8> {
+    let inbox = open(&a.store)?;
+    let repo = match github_repo(inbox.root(), &a.remote) {
+        Ok(r) => r,
+        Err(e) => return usage_error(e),
+    };
+    let forge = slopguard_agent::forge::ForgeConfig::from_env();
+    let Some(token) = forge.token.as_deref() else {
+        return usage_error(anyhow::anyhow!(
+            "no GitHub token: set GITHUB_TOKEN (or GH_TOKEN) to a token that can read the pull \
+             requests of {}",
+            repo.full_name()
+        ));
+    };
+    let request = github::PollRequest {
+        api_base: &forge.api_base,
+        token,
+        repo: &repo,
+        since: a.since.as_deref(),
+        mention: a.mention.trim_start_matches('@'),
+    };
+    let comments = match github::poll(&request) {
+        Ok(c) => c,
+        Err(e) => {
+            return usage_error(anyhow::anyhow!(
+                "cannot read the review comments of {}: {e}",
+                repo.full_name()
+            ));
+        }
+    };
+    let taken: std::collections::BTreeSet<String> = inbox
+        .list(None, u32::MAX)?
+        .iter()
+        .filter_map(|r| Intake::from_row(r).map(|i| i.source))
+        .collect();
+    let mut added = Vec::new();
+    for c in comments
+        .iter()
+        .filter(|c| !taken.contains(&c.intake.source))
+    {
+        let id = inbox.add(&c.intake)?;
+        added.push(serde_json::json!({"id": id, "comment_id": c.id, "on": c.intake.on}));
+        if a.store.format == ReportFormat::Text {
+            let first = c.intake.text.lines().next().unwrap_or("");
+            println!(
+                "feedback {id} recorded (pending) from review comment {}: {first}",
+                c.id
+            );
+        }
+    }
+    let skipped = comments.len() - added.len();
+    match a.store.format {
+        ReportFormat::Json => println!(
+            "{}",
+            serde_json::json!({"repo": repo.full_name(), "added": added, "already_taken": skipped})
+        ),
+        ReportFormat::Text => println!(
+            "{} new review comment(s) for @{} in {}; {skipped} taken in before",
+            added.len(),
+            request.mention,
+            repo.full_name()
+        ),
+    }
+    Ok(crate::EXIT_OK)
+}
+
+/// The GitHub repository behind `remote` of the repository at `root`.
+fn github_repo(root: &Path, remote: &str) -> anyhow::Result<slopguard_agent::forge::GitHubRepo> {
+    let url = slopguard_agent::git::git(root, &["remote", "get-url", remote]).map_err(|_| {
+        anyhow::anyhow!(
+            "the repository has no remote `{remote}`: polling needs its GitHub remote \
+                 (--remote NAME)"
+        )
+    })?;
+    slopguard_agent::forge::parse_github_remote(url.trim()).ok_or_else(|| {
+        anyhow::anyhow!(
+            "remote `{remote}` ({}) is not a GitHub repository; name another with --remote",
+            url.trim()
+        )
+    })
 }
 
 pub(crate) fn usage_error(e: anyhow::Error) -> anyhow::Result<u8> {
@@ -328,6 +464,9 @@ fn show(a: ShowArgs) -> anyhow::Result<u8> {
             }
             if let Some(l) = row.detail.get("localisation") {
                 println!("localisation: {}", serde_json::to_string(l)?);
+            }
+            if let Some(p) = row.detail.get("plan") {
+                println!("plan: {}", serde_json::to_string(p)?);
             }
             println!();
             for h in &history {
@@ -477,7 +616,7 @@ fn report_triage(
     Ok(())
 }
 
-fn is_repo_file(root: &Path, p: &str) -> bool {
+pub(crate) fn is_repo_file(root: &Path, p: &str) -> bool {
     let rel = Path::new(p);
     !rel.is_absolute() && !p.split('/').any(|c| c == "..") && root.join(rel).is_file()
 }

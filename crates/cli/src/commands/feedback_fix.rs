@@ -8,13 +8,18 @@ use slopguard_agent::dynamic::DynamicOptions;
 use slopguard_agent::feedback::fix::{self, FixPlan, LandedFix};
 use slopguard_agent::feedback::inbox::Inbox;
 use slopguard_agent::feedback::localise::Localisation;
+use slopguard_agent::feedback::refine;
 use slopguard_agent::feedback::triage::Triage;
 use slopguard_agent::feedback::{Intake, State};
+use slopguard_agent::gates::step_critic::{self as critic, CriticMode, Finding};
 use slopguard_agent::run::{PlanSource, RunOptions, RunSummary};
+use slopguard_llm::BlockingClient;
 use slopguard_store::{FeedbackRow, NewObservation, Outcome};
 
 use super::common::ReportFormat;
-use super::feedback::{DecideArgs, FixArgs, VerifyArgs, open, usage_error};
+use super::feedback::{
+    DecideArgs, FixArgs, RefineArgs, VerifyArgs, is_repo_file, open, usage_error,
+};
 use crate::progress::StepProgress;
 
 /// What the triage step left on the item.
@@ -55,15 +60,24 @@ pub fn fix(a: FixArgs) -> anyhow::Result<u8> {
     let inbox = open(&a.store)?;
     let row = inbox.get(a.id)?;
     let t = triaged(&row)?;
+    let critic = match critic_setting(&a, inbox.root()) {
+        Ok(c) => c,
+        Err(e) => return usage_error(e),
+    };
     let plan: FixPlan = match State::parse(&row.state) {
         Some(State::Triaged) => {
-            let plan = fix::plan_fix(inbox.root(), &t.intake, &t.triage, &t.loc);
-            let detail = with(&row.detail, "plan", serde_json::to_value(&plan)?);
+            let mut plan = fix::plan_fix(inbox.root(), &t.intake, &t.triage, &t.loc);
+            let mut detail = with(&row.detail, "critic", serde_json::json!(critic.why));
+            if critic.on {
+                let review = critique_plan(&a, &t.intake, &mut plan)?;
+                detail = with(&detail, "plan_critique", review);
+            }
+            let detail = with(&detail, "plan", serde_json::to_value(&plan)?);
             if let Some(why) = &plan.needs_approval {
                 inbox.transition(&row, State::AwaitingApproval, why, detail)?;
                 println!(
-                    "feedback {}: awaiting-approval ({why}); approve it with `slopguard feedback approve {}`, then run `slopguard feedback fix {}` again",
-                    row.id, row.id, row.id
+                    "feedback {id}: awaiting-approval ({why}); approve it with `slopguard feedback approve {id}` (or revise it first: `slopguard feedback refine {id} \"<what to change>\"`), then run `slopguard feedback fix {id}` again",
+                    id = row.id
                 );
                 return Ok(crate::EXIT_OK);
             }
@@ -95,7 +109,8 @@ pub fn fix(a: FixArgs) -> anyhow::Result<u8> {
     };
     let row = inbox.get(a.id)?;
     discard_interrupted_branch(inbox.root(), a.id);
-    let opts = run_options(&a, &inbox, &t.intake, &plan);
+    let mut opts = run_options(&a, &inbox, &t.intake, &plan);
+    opts.step_critic = critic.on;
     let summary =
         super::run::execute_with_progress(&opts, a.quiet, a.store.format == ReportFormat::Json);
     let summary = match summary {
@@ -111,7 +126,9 @@ pub fn fix(a: FixArgs) -> anyhow::Result<u8> {
             return Ok(crate::EXIT_ERROR);
         }
     };
-    let Some(landed) = landed_fix(a.id, &t.intake, &plan, &summary)? else {
+    let reviews = CriticReviews::gather(&row.detail, Path::new(&summary.trace_path));
+    reviews.warn();
+    let Some(landed) = landed_fix(a.id, &t.intake, &plan, &summary, reviews.kept.clone())? else {
         let why = summary
             .failed()
             .first()
@@ -141,7 +158,8 @@ pub fn fix(a: FixArgs) -> anyhow::Result<u8> {
     match a.store.format {
         ReportFormat::Json => println!(
             "{}",
-            serde_json::json!({"id": a.id, "state": State::FixPrOpen.name(), "fix": landed})
+            serde_json::json!({"id": a.id, "state": State::FixPrOpen.name(), "fix": landed,
+                               "critic": reviews.cost(critic.on)})
         ),
         ReportFormat::Text => {
             println!(
@@ -152,6 +170,15 @@ pub fn fix(a: FixArgs) -> anyhow::Result<u8> {
             );
             for t in &landed.fails_without_fix {
                 println!("regression test: {t} (fails without the fix, passes with it)");
+            }
+            for f in &landed.self_review {
+                println!(
+                    "self-review: {} (on {}, confidence {})",
+                    f.message, f.step, f.confidence
+                );
+            }
+            if critic.on {
+                println!("critic: {}", reviews.cost(true));
             }
             println!("PR body: {}", landed.pr_body);
             println!("after the merge: slopguard feedback verify {}", a.id);
@@ -220,12 +247,14 @@ fn run_options(a: &FixArgs, inbox: &Inbox, intake: &Intake, plan: &FixPlan) -> R
     }
 }
 
-/// The landed fix of a run, with its PR body written beside the run's files.
+/// The landed fix of a run, with its PR body (and the critic's `self_review`) written beside
+/// the run's files.
 fn landed_fix(
     id: i64,
     intake: &Intake,
     plan: &FixPlan,
     summary: &RunSummary,
+    self_review: Vec<Finding>,
 ) -> anyhow::Result<Option<LandedFix>> {
     let Some(st) = summary.subtasks().find(|s| s.commit.is_some()) else {
         return Ok(None);
@@ -244,6 +273,7 @@ fn landed_fix(
         test_files,
         fails_without_fix: proven_tests(trace),
         pr_body: run_dir.join("FIX-PR.md").display().to_string(),
+        self_review,
     };
     let body = fix::pr_body(id, intake, plan, &landed);
     std::fs::write(&landed.pr_body, body)
@@ -261,6 +291,101 @@ fn proven_tests(trace: &Path) -> Vec<String> {
         .find(|e| e["event"] == "worker.regression_proof.proven")
         .and_then(|e| serde_json::from_value(e["data"]["fails_without_fix"].clone()).ok())
         .unwrap_or_default()
+}
+
+/// Whether the critic runs for a fix, and why.
+struct CriticSetting {
+    on: bool,
+    why: String,
+}
+
+/// `--critic`, else `[feedback] critic` in the repository's slopguard.toml, else auto; auto
+/// decides by the reviewer model's size.
+fn critic_setting(a: &FixArgs, root: &Path) -> anyhow::Result<CriticSetting> {
+    let mode = match a.critic {
+        Some(m) => m,
+        None => {
+            let config = slopguard_guards::Config::discover(root, None)
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            CriticMode::from_config(&config)
+                .map_err(|e| anyhow::anyhow!("slopguard.toml: {e}"))?
+                .unwrap_or_default()
+        }
+    };
+    let cfg = a.llm.config();
+    let (on, why) = mode.resolve(&cfg.role(slopguard_llm::Role::Reviewer).model);
+    Ok(CriticSetting { on, why })
+}
+
+/// The critic on the fix plan: a confident finding joins the plan's notes (the worker hears
+/// it in its first attempt); the critique's trace data is returned for the item's detail.
+fn critique_plan(
+    a: &FixArgs,
+    intake: &Intake,
+    plan: &mut FixPlan,
+) -> anyhow::Result<serde_json::Value> {
+    let client = BlockingClient::new(a.llm.config())?;
+    let shown = format!(
+        "The fix plan:\nroot cause: {}\nchange: {}\nfiles: {}\nregression test: {}",
+        plan.root_cause,
+        plan.proposed_change,
+        plan.files.join(", "),
+        plan.test_sketch
+    );
+    let review = critic::review(
+        &client,
+        &critic::Step {
+            name: "plan",
+            task: &intake.text,
+            outcome: &shown,
+        },
+    );
+    if let Some(line) = review.feedback_line() {
+        plan.notes
+            .push(line.trim_start_matches("- [critic] ").to_string());
+    }
+    Ok(review.trace_data(true))
+}
+
+/// The critic's reviews of one fix: the plan's (in the item's detail) and the run's (its
+/// trace's `critic.review` events).
+struct CriticReviews {
+    all: Vec<serde_json::Value>,
+    kept: Vec<Finding>,
+}
+
+impl CriticReviews {
+    fn gather(detail: &serde_json::Value, trace: &Path) -> CriticReviews {
+        let text = std::fs::read_to_string(trace).unwrap_or_default();
+        let mut all: Vec<serde_json::Value> =
+            detail.get("plan_critique").cloned().into_iter().collect();
+        all.extend(
+            text.lines()
+                .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+                .filter(|e| e["event"] == "critic.review")
+                .map(|e| e["data"].clone()),
+        );
+        let kept = all
+            .iter()
+            .filter(|d| d["action"] == "kept")
+            .filter_map(|d| serde_json::from_value(d["finding"].clone()).ok())
+            .collect();
+        CriticReviews { all, kept }
+    }
+
+    /// Warns about answers the critic could not give (never fatal).
+    fn warn(&self) {
+        for w in self.all.iter().filter_map(|d| d["warning"].as_str()) {
+            eprintln!("slopguard: warning: {w}");
+        }
+    }
+
+    /// What the critic cost: calls, tokens, wall time.
+    fn cost(&self, on: bool) -> serde_json::Value {
+        let sum = |k: &str| self.all.iter().filter_map(|d| d[k].as_u64()).sum::<u64>();
+        serde_json::json!({"on": on, "reviews": self.all.len(), "calls": sum("calls"),
+                           "tokens": sum("tokens"), "ms": sum("ms")})
+    }
 }
 
 /// `slopguard feedback approve|reject`.
@@ -292,6 +417,123 @@ pub fn decide(a: DecideArgs, approve: bool) -> anyhow::Result<u8> {
         println!("next: slopguard feedback fix {}", a.id);
     }
     Ok(crate::EXIT_OK)
+}
+
+/// `slopguard feedback refine`: one refinement round of a plan waiting for approval.
+pub fn refine(a: RefineArgs) -> anyhow::Result<u8> {
+    let inbox = open(&a.store)?;
+    let row = inbox.get(a.id)?;
+    if row.state != State::AwaitingApproval.name() {
+        return usage_error(anyhow::anyhow!(
+            "feedback {} is {}; only a plan waiting for approval is refined (`slopguard feedback \
+             fix {}` plans a triaged item)",
+            row.id,
+            row.state,
+            row.id
+        ));
+    }
+    let mut rounds: Vec<refine::Round> =
+        serde_json::from_value(row.detail["refinements"].clone()).unwrap_or_default();
+    if rounds.len() >= refine::MAX_ROUNDS {
+        return usage_error(anyhow::anyhow!(
+            "feedback {id} has had {max} refinement rounds, the most a plan gets: approve it \
+             (`slopguard feedback approve {id}`), reject it (`slopguard feedback reject {id} \
+             --note ...`), or add the feedback again saying what you want",
+            id = row.id,
+            max = refine::MAX_ROUNDS
+        ));
+    }
+    if a.note.trim().is_empty() {
+        return usage_error(anyhow::anyhow!(
+            "say what to change: `slopguard feedback refine {} \"<what to change>\"`",
+            row.id
+        ));
+    }
+    let t = triaged(&row)?;
+    let plan: FixPlan = serde_json::from_value(row.detail["plan"].clone())
+        .context("the item has no fix plan; reject it and add the feedback again")?;
+    let mut cfg = a.llm.config();
+    // A malformed plan is sent back once, then refused.
+    cfg.correction_turns = 1;
+    let url = cfg.role(slopguard_llm::Role::Reviewer).base_url.clone();
+    let client = BlockingClient::new(cfg)?;
+    let root = inbox.root().to_path_buf();
+    let exists = move |p: &str| is_repo_file(&root, p);
+    let (revised, dropped) =
+        match refine::refine(&client, &t.intake, &t.triage, &plan, &a.note, &exists) {
+            Ok(r) => r,
+            Err(refine::RefineError::Model(e)) if e.is_unreachable() => {
+                eprintln!(
+                    "slopguard: error: {}",
+                    super::plan::endpoint_help(&url, &e.to_string())
+                );
+                return Ok(crate::EXIT_ERROR);
+            }
+            Err(e) => {
+                eprintln!(
+                    "slopguard: error: {e}\nfeedback {} keeps its plan and still waits for \
+                     approval; refine it again, or with another model (--model)",
+                    row.id
+                );
+                return Ok(crate::EXIT_BLOCKED);
+            }
+        };
+    let round = rounds.len() + 1;
+    rounds.push(refine::Round {
+        round,
+        note: a.note.trim().to_string(),
+        before: plan,
+        dropped: dropped.clone(),
+    });
+    let detail = with(&row.detail, "plan", serde_json::to_value(&revised)?);
+    let detail = with(&detail, "refinements", serde_json::to_value(&rounds)?);
+    let note = format!(
+        "refinement {round}/{}: {}",
+        refine::MAX_ROUNDS,
+        first_line(&a.note)
+    );
+    inbox.transition(&row, State::AwaitingApproval, &note, detail)?;
+    report_refined(&a.store.format, a.id, round, &revised, &dropped)?;
+    Ok(crate::EXIT_OK)
+}
+
+fn report_refined(
+    format: &ReportFormat,
+    id: i64,
+    round: usize,
+    plan: &FixPlan,
+    dropped: &[String],
+) -> anyhow::Result<()> {
+    let left = refine::MAX_ROUNDS - round;
+    match format {
+        ReportFormat::Json => println!(
+            "{}",
+            serde_json::json!({"id": id, "state": State::AwaitingApproval.name(), "round": round,
+                               "rounds_left": left, "plan": plan, "dropped": dropped})
+        ),
+        ReportFormat::Text => {
+            println!(
+                "feedback {id}: plan refined (round {round} of {})",
+                refine::MAX_ROUNDS
+            );
+            println!("root cause: {}", plan.root_cause);
+            println!("change: {}", plan.proposed_change);
+            println!(
+                "files: {}; test in {}",
+                plan.files.join(", "),
+                plan.test_file
+            );
+            println!("about {} lines", plan.estimated_lines);
+            for d in dropped {
+                println!("note: {d}");
+            }
+            println!(
+                "next: slopguard feedback approve {id} (or reject it; {left} refinement round{} left)",
+                if left == 1 { "" } else { "s" }
+            );
+        }
+    }
+    Ok(())
 }
 
 /// `slopguard feedback verify`.

@@ -350,6 +350,7 @@ pub fn run(args: RunArgs, global: &crate::Global) -> anyhow::Result<u8> {
         },
         regression_proof: false,
         critics: args.critics.clone(),
+        step_critic: false,
     };
     let result = execute_with_progress(&opts, args.quiet, args.format == RunFormat::Json);
     let summary = match result {
