@@ -597,4 +597,17 @@ fn the_panel_and_the_self_critic_report_findings_and_a_review() {
         1,
         "advisory critics change nothing"
     );
+    // The report is one observation of the store, for later runs.
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let store = rt.block_on(slopguard_store::Store::open(&fx.db)).unwrap();
+    let query = slopguard_store::LogQuery {
+        agent: Some("slopguard-critics".into()),
+        ..Default::default()
+    };
+    let rows = rt.block_on(store.agent_log(&query)).unwrap();
+    assert_eq!(rows.len(), 1, "{rows:#?}");
+    assert_eq!(rows[0].touched_files, ["calc.py", "tests/test_calc.py"]);
 }

@@ -477,8 +477,32 @@ fn critique_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Result<(), RunEr
         cx.state.baseline = Some(dynamic::baseline_of(&tests));
     }
     drop(models);
+    observe_critics(cx, &report);
     cx.state.critics = Some(report);
     cx.save()
+}
+
+/// The critics' report as one observation in the store (agent `slopguard-critics`): the files
+/// their findings name, and the findings and revisions as data, for later runs to read.
+fn observe_critics(cx: &Ctx<'_>, report: &crate::critics::CriticsReport) {
+    let mut obs = NewObservation::new(
+        &cx.state.repo_id,
+        &cx.state.run_id,
+        "slopguard-critics",
+        Outcome::Success,
+    );
+    obs.model = (!cx.state.model.is_empty()).then(|| cx.state.model.clone());
+    obs.branch = (!cx.state.branch.is_empty()).then(|| cx.state.branch.clone());
+    let mut files: Vec<String> = report
+        .findings
+        .iter()
+        .filter_map(|f| f.file.clone())
+        .collect();
+    files.sort();
+    files.dedup();
+    obs.touched_files = files;
+    obs.extra = serde_json::to_value(report).ok();
+    cx.obs.record(&obs);
 }
 
 /// The run `--resume` names (empty: the latest unfinished, else the latest), or `None` for a
