@@ -611,3 +611,49 @@ fn the_panel_and_the_self_critic_report_findings_and_a_review() {
     assert_eq!(rows.len(), 1, "{rows:#?}");
     assert_eq!(rows[0].touched_files, ["calc.py", "tests/test_calc.py"]);
 }
+
+/// The step critic's answer: one finding with its confidence.
+fn step_critic_says(finding: &str, confidence: u8) -> String {
+    serde_json::json!({"finding": finding, "confidence": confidence}).to_string()
+}
+
+#[test]
+fn the_step_critic_feeds_a_confident_finding_to_the_next_attempt_and_keeps_a_softer_one() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    let script = Script::new()
+        // Attempt 1: the search text is not in calc.py, so every gate refuses it.
+        .content(patch("    return a * b\n", "    return a + b\n"))
+        .content(step_critic_says(
+            "the search text quotes a line calc.py does not have",
+            85,
+        ))
+        // Attempt 2 lands; the critic's note on the landing is kept for the self-review.
+        .content(patch("    return a - b\n", "    return a + b\n"))
+        .content(step_critic_says("no test adds negative numbers", 70));
+    let server = ScriptedServer::start(script).unwrap();
+    let mut o = fx.opts(&server.url());
+    o.plan = calc_only();
+    o.step_critic = true;
+    let summary = execute(&o, &NoProgress).unwrap();
+    assert_eq!(
+        summary.subtasks().next().unwrap().status,
+        SubtaskStatus::Committed
+    );
+    let requests = server.chat_requests();
+    assert_eq!(requests.len(), 4, "worker, critic, worker, critic");
+    let second_attempt = requests[2].to_string();
+    assert!(
+        second_attempt.contains("[critic] a reviewer's note on attempt 1 (confidence 85)"),
+        "{second_attempt}"
+    );
+    assert_eq!(summary.self_review.len(), 1, "{:?}", summary.self_review);
+    assert_eq!(summary.self_review[0].step, "landed");
+    assert_eq!(summary.self_review[0].confidence, 70);
+    let body = slopguard_agent::forge::render_body(&summary);
+    assert!(body.contains("### Self-review"), "{body}");
+    assert!(body.contains("| landed | 70 | no test adds negative numbers |"), "{body}");
+    let trace = trace_events(&summary);
+    assert_eq!(trace.matches("\"critic.review\"").count(), 2, "{trace}");
+}

@@ -88,6 +88,18 @@ impl CriticMode {
         }
     }
 
+    /// The mode a command uses: its flag when given, else `[feedback] critic` of
+    /// `slopguard.toml`, else [`CriticMode::Auto`].
+    pub fn chosen(
+        flag: Option<CriticMode>,
+        config: &slopguard_guards::Config,
+    ) -> Result<CriticMode, String> {
+        match flag {
+            Some(m) => Ok(m),
+            None => Ok(CriticMode::from_config(config)?.unwrap_or_default()),
+        }
+    }
+
     /// `critic` of the `[feedback]` table of `slopguard.toml`, when it is set.
     pub fn from_config(config: &slopguard_guards::Config) -> Result<Option<CriticMode>, String> {
         let Some(mode) = config.raw.get("feedback").and_then(|t| t.get("critic")) else {
@@ -331,9 +343,18 @@ pub enum Attempt<'a> {
     Refused(&'a str),
 }
 
-/// The critic on one attempt of the run subtask `id`: the trace event's data (the finding,
-/// its action, the cost) and the line the next attempt hears (empty unless the finding is fed
-/// back). `next_step`: another attempt may follow.
+/// The critic's review of one attempt of a run subtask.
+#[derive(Debug, Clone, Default)]
+pub struct AttemptReview {
+    /// The trace event's data: the finding, its action, the cost.
+    pub data: Value,
+    /// The line the next attempt hears (empty unless the finding is fed back).
+    pub note: String,
+    /// The finding, when it is kept for the self-review.
+    pub kept: Option<Finding>,
+}
+
+/// The critic on one attempt of the run subtask `id`. `next_step`: another attempt may follow.
 pub fn review_attempt(
     client: &BlockingClient,
     id: &str,
@@ -341,7 +362,7 @@ pub fn review_attempt(
     attempt: u32,
     outcome: Attempt<'_>,
     next_step: bool,
-) -> (Value, String) {
+) -> AttemptReview {
     let (name, shown, next_step) = match outcome {
         Attempt::Landed { worktree, commit } => {
             let rev = commit.unwrap_or("HEAD");
@@ -375,7 +396,11 @@ pub fn review_attempt(
         Some(line) if next_step => format!("\n{line}"),
         _ => String::new(),
     };
-    (data, note)
+    AttemptReview {
+        data,
+        note,
+        kept: critique.kept(next_step).cloned(),
+    }
 }
 
 /// The finding in one answer (`None`: nothing found), or what is wrong with the answer.

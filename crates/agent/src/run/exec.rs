@@ -1053,9 +1053,10 @@ fn run_subtask(
 }
 
 /// The continuous critic on one attempt, when it is on (`gates::step_critic::review_attempt`):
-/// emits its trace event and returns the line the next attempt hears (often empty).
+/// emits its trace event, keeps a 60-79 finding for the self-review and returns the line the
+/// next attempt hears (often empty).
 fn critique_attempt(
-    cx: &Ctx<'_>,
+    cx: &mut Ctx<'_>,
     client: &BlockingClient,
     run: &SubtaskRun,
     attempt: u32,
@@ -1072,7 +1073,7 @@ fn critique_attempt(
         },
         AttemptEnd::Rejected(f) => gates::step_critic::Attempt::Refused(f),
     };
-    let (data, note) = gates::step_critic::review_attempt(
+    let review = gates::step_critic::review_attempt(
         client,
         &run.id,
         &run.subtask,
@@ -1080,8 +1081,9 @@ fn critique_attempt(
         outcome,
         next_step,
     );
-    cx.emit("execution", "critic.review", data);
-    note
+    cx.emit("execution", "critic.review", review.data);
+    cx.state.run.self_review.extend(review.kept);
+    review.note
 }
 
 fn announce_subtask(cx: &mut Ctx<'_>, index: usize, total: usize, id: &str, subtask: &Subtask) {

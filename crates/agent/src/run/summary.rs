@@ -354,6 +354,10 @@ pub struct RunRecord {
     /// What the critics said and did after the subtasks landed (when any critic was on).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub critics: Option<crate::critics::CriticsReport>,
+    /// The continuous critic's findings kept for the self-review (confidence 60-79, or 80+
+    /// after a subtask's last step), when it was on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub self_review: Vec<crate::gates::step_critic::Finding>,
 }
 
 /// What a run did. This is the input of the PR phase.

@@ -302,16 +302,10 @@ struct CriticSetting {
 /// `--critic`, else `[feedback] critic` in the repository's slopguard.toml, else auto; auto
 /// decides by the reviewer model's size.
 fn critic_setting(a: &FixArgs, root: &Path) -> anyhow::Result<CriticSetting> {
-    let mode = match a.critic {
-        Some(m) => m,
-        None => {
-            let config = slopguard_guards::Config::discover(root, None)
-                .map_err(|e| anyhow::anyhow!("{e}"))?;
-            CriticMode::from_config(&config)
-                .map_err(|e| anyhow::anyhow!("slopguard.toml: {e}"))?
-                .unwrap_or_default()
-        }
-    };
+    let config =
+        slopguard_guards::Config::discover(root, None).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mode = CriticMode::chosen(a.critic, &config)
+        .map_err(|e| anyhow::anyhow!("slopguard.toml: {e}"))?;
     let cfg = a.llm.config();
     let (on, why) = mode.resolve(&cfg.role(slopguard_llm::Role::Reviewer).model);
     Ok(CriticSetting { on, why })

@@ -8,6 +8,7 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use slopguard_agent::dynamic::DynamicOptions;
 use slopguard_agent::forge::{self, ForgeConfig, PrOutcome, PublishRequest};
+use slopguard_agent::gates::step_critic::CriticMode;
 use slopguard_agent::plan::post::Scope;
 use slopguard_agent::run::{
     PlanSource, Progress, ProgressEvent, RunError, RunOptions, RunStatus, RunSummary, execute,
@@ -131,6 +132,13 @@ pub struct RunArgs {
     /// build and the tests passed on it.
     #[arg(long, value_delimiter = ',')]
     pub critics: Option<Vec<String>>,
+
+    /// The step critic: one reviewer-model call after each attempt of a subtask, which may
+    /// name one problem; confidence 80+ is fed to the next attempt, 60-79 goes to the PR body's
+    /// self-review. auto (the default, unless slopguard.toml's `[feedback] critic` says
+    /// otherwise): on for reviewer models of 3B parameters or more.
+    #[arg(long, value_name = "auto|on|off")]
+    pub step_critic: Option<CriticMode>,
 
     /// Once the pull request is opened, watch its GitHub checks and fix failures on its branch
     /// (as `slopguard ci-watch` does; tuned by the `--ci-*` options).
@@ -312,6 +320,13 @@ pub fn run(args: RunArgs, global: &crate::Global) -> anyhow::Result<u8> {
             return Ok(crate::EXIT_ERROR);
         }
     };
+    let step_critic = match step_critic_setting(&args, &target.path, global) {
+        Ok(on) => on,
+        Err(e) => {
+            eprintln!("slopguard: error: {e}");
+            return Ok(crate::EXIT_ERROR);
+        }
+    };
     let opts = RunOptions {
         path: target.path.clone(),
         base: args.base.clone(),
@@ -350,7 +365,7 @@ pub fn run(args: RunArgs, global: &crate::Global) -> anyhow::Result<u8> {
         },
         regression_proof: false,
         critics: args.critics.clone(),
-        step_critic: false,
+        step_critic,
     };
     let result = execute_with_progress(&opts, args.quiet, args.format == RunFormat::Json);
     let summary = match result {
@@ -377,6 +392,26 @@ pub fn run(args: RunArgs, global: &crate::Global) -> anyhow::Result<u8> {
 
 /// The PR phase: push and open a PR when the repository has a GitHub remote and a token, else
 /// write the PR body to `.slopguard/runs/<id>/PR.md`. Never fails the run.
+/// Whether the step critic runs: `--step-critic`, else `[feedback] critic` of the
+/// repository's slopguard.toml, else auto (by the reviewer model's size). Says so on stderr
+/// when it is on, since it costs one model call per attempt.
+fn step_critic_setting(
+    args: &RunArgs,
+    repo: &Path,
+    global: &crate::Global,
+) -> anyhow::Result<bool> {
+    let config = slopguard_guards::Config::discover(repo, global.config.as_deref())
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mode = CriticMode::chosen(args.step_critic, &config)
+        .map_err(|e| anyhow::anyhow!("slopguard.toml: {e}"))?;
+    let model = args.llm.config().role(slopguard_llm::Role::Reviewer).model.clone();
+    let (on, why) = mode.resolve(&model);
+    if on && !args.quiet {
+        eprintln!("slopguard: step critic {why}");
+    }
+    Ok(on)
+}
+
 fn publish_pr(summary: &RunSummary) -> Result<PrOutcome, String> {
     let repo = Path::new(&summary.repo);
     let out_dir = repo.join(".slopguard/runs").join(&summary.run_id);
