@@ -653,7 +653,10 @@ fn the_step_critic_feeds_a_confident_finding_to_the_next_attempt_and_keeps_a_sof
     assert_eq!(summary.self_review[0].confidence, 70);
     let body = slopguard_agent::forge::render_body(&summary);
     assert!(body.contains("### Self-review"), "{body}");
-    assert!(body.contains("| landed | 70 | no test adds negative numbers |"), "{body}");
+    assert!(
+        body.contains("| landed | 70 | no test adds negative numbers |"),
+        "{body}"
+    );
     let trace = trace_events(&summary);
     assert_eq!(trace.matches("\"critic.review\"").count(), 2, "{trace}");
 }

@@ -567,12 +567,11 @@ pub(crate) mod tests {
     fn the_self_review_lists_the_step_critics_kept_findings_only_when_there_are_some() {
         let mut sum = sample();
         assert!(!render_body(&sum).contains("### Self-review"));
-        sum.self_review
-            .push(crate::gates::step_critic::Finding {
-                message: "the test never passes a name with a quote | pipe".into(),
-                confidence: 70,
-                step: "landed".into(),
-            });
+        sum.self_review.push(crate::gates::step_critic::Finding {
+            message: "the test never passes a name with a quote | pipe".into(),
+            confidence: 70,
+            step: "landed".into(),
+        });
         let body = render_body(&sum);
         assert!(body.contains("### Self-review"));
         assert!(

@@ -946,6 +946,8 @@ struct SubtaskRun {
     function: Option<prompt::FunctionTarget>,
     /// The statement of the files to change where they break, when a frame names one.
     fault_line: Option<FaultLine>,
+    /// When no frame names a statement: the statements of `function`, each offered alone.
+    suspects: Vec<FaultLine>,
     modes: Vec<FailureMode>,
     started: Instant,
     /// Wall-clock budget: no attempt or candidate starts after it.
@@ -1012,6 +1014,7 @@ fn run_subtask(
         failure: None,
         function: None,
         fault_line: None,
+        suspects: Vec::new(),
         task_title,
         subtask,
         modes: Vec::new(),
@@ -1168,8 +1171,22 @@ fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
             json!({"subtask_id": run.id, "path": l.path, "lines": [l.start, l.end]}),
         );
     }
+    if let (None, Some(f)) = (&run.fault_line, &run.function) {
+        run.suspects = fault_line::suspects(f, &tree, MAX_SUSPECTS);
+        if !run.suspects.is_empty() {
+            cx.emit(
+                "execution",
+                "worker.suspect_lines",
+                json!({"subtask_id": run.id, "path": f.path,
+                       "lines": run.suspects.iter().map(|l| [l.start, l.end]).collect::<Vec<_>>()}),
+            );
+        }
+    }
     run.failure = Some(fc);
 }
+
+/// Most statements of the target definition offered alone when no frame names one.
+const MAX_SUSPECTS: usize = 4;
 
 /// Characters of failing-test output shown to the worker.
 const FAILURE_OUTPUT_CHARS: usize = 1800;
@@ -1277,7 +1294,9 @@ fn fixed_count(count: candidates::CandidateCount) -> u32 {
 /// the file sizes call for (whole files for small files), then, when a frame of the failure
 /// names a statement of the files to change, that statement alone, then, when the failing
 /// tests point at one definition, that definition alone, then SEARCH/REPLACE blocks when the
-/// first prompt rewrites files whole. The formats fail differently, and the tests pick.
+/// first prompt rewrites files whole; when no frame names a statement, the definition's
+/// statements one by one ([`fault_line::suspects`]), interleaved. The formats fail
+/// differently, and the tests pick.
 fn attempt_prompts(
     cx: &Ctx<'_>,
     run: &SubtaskRun,
@@ -1337,6 +1356,18 @@ fn attempt_prompts(
             },
             ..input
         }));
+    }
+    // One statement of the target definition per prompt, interleaved after the first so the
+    // first candidates try both kinds of answer.
+    for (i, line) in run.suspects.iter().enumerate() {
+        let at = (2 * i + 1).min(prompts.len());
+        prompts.insert(
+            at,
+            prompt::build(&prompt::PromptInput {
+                line: Some(line),
+                ..input
+            }),
+        );
     }
     // Every prompt knows the target definition, so an unreadable reply holding it is salvaged.
     for p in &mut prompts {

@@ -13,6 +13,8 @@
 
 use slopguard_change::{Tree, matcher};
 
+use crate::worker::prompt::FunctionTarget;
+
 use super::ApplyError;
 use super::context::{frame_regex, repo_path};
 use crate::analysis::is_test_file;
@@ -31,6 +33,9 @@ pub struct FaultLine {
     /// The error the failure printed next to the frame (`sqlite3.OperationalError: near
     /// "brien": syntax error`), when there is one.
     pub error: Option<String>,
+    /// Set when no frame named this statement: it is one of the statements of this definition
+    /// (the one the failing tests call), offered in turn ([`suspects`]).
+    pub suspect_in: Option<String>,
 }
 
 /// Longest statement offered for a line fix (lines).
@@ -112,7 +117,102 @@ fn statement_at(path: &str, text: &str, line: usize) -> Option<FaultLine> {
         end,
         text: lines[line - 1..end].join("\n"),
         error: None,
+        suspect_in: None,
     })
+}
+
+/// The statements of the definition the failing tests call, when no frame names one (a Go or
+/// JavaScript assertion fails in the test, not in the code): each is offered to the model
+/// alone, as "this code is wrong", one candidate each, and the tests pick. Small models that
+/// copy a whole function back unchanged fix a statement they are pointed at (BENCHMARKS.md,
+/// the model probe). At most `max`, statements with a call first; the signature, comments,
+/// docstrings and bare control words (`}`, `continue`, `return x`, `else:`) are not offered.
+pub fn suspects(function: &FunctionTarget, tree: &dyn Tree, max: usize) -> Vec<FaultLine> {
+    let Some(text) = tree
+        .read(&function.path)
+        .ok()
+        .flatten()
+        .and_then(|b| String::from_utf8(b).ok())
+    else {
+        return Vec::new();
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let body_end = function.end.min(lines.len());
+    let mut found: Vec<FaultLine> = Vec::new();
+    let mut in_docstring = false;
+    let mut line = function.start + 1;
+    while line <= body_end {
+        let trimmed = lines[line - 1].trim();
+        let docstring_line =
+            in_docstring || DOCSTRING_QUOTES.iter().any(|q| trimmed.starts_with(q));
+        if DOCSTRING_QUOTES
+            .iter()
+            .any(|q| trimmed.matches(q).count() == 1)
+        {
+            in_docstring = !in_docstring;
+        }
+        let statement = if docstring_line || !worth_offering(trimmed) {
+            None
+        } else if trimmed.ends_with('{') || trimmed.ends_with(':') {
+            // A block header alone: the block's body is offered line by line.
+            Some(FaultLine {
+                path: function.path.clone(),
+                start: line,
+                end: line,
+                text: lines[line - 1].to_string(),
+                error: None,
+                suspect_in: None,
+            })
+        } else {
+            statement_at(&function.path, &text, line).filter(|f| f.end <= body_end)
+        };
+        match statement {
+            Some(mut f) => {
+                line = f.end + 1;
+                f.suspect_in = Some(function.simple_name().to_string());
+                found.push(f);
+            }
+            None => line += 1,
+        }
+    }
+    // Statements with a call first (where most one-line bugs are), each group in file order.
+    found.sort_by_key(|f| !f.text.contains('('));
+    found.truncate(max);
+    found
+}
+
+/// The quotes that open and close a Python docstring.
+const DOCSTRING_QUOTES: [&str; 2] = ["\"\"\"", "'''"];
+
+/// Whether a trimmed line of a body is worth offering as the wrong statement: not blank, not a
+/// comment, not a bare closing bracket or control word.
+fn worth_offering(trimmed: &str) -> bool {
+    const BARE: [&str; 9] = [
+        "continue",
+        "continue;",
+        "break",
+        "break;",
+        "else:",
+        "pass",
+        "return",
+        "return;",
+        "try:",
+    ];
+    let comment = ["//", "#", "/*", "*"]
+        .iter()
+        .any(|c| trimmed.starts_with(c));
+    let closing = trimmed.chars().all(|c| "}]);, ".contains(c));
+    let else_line = trimmed.trim_start_matches('}').trim() == "else {";
+    let returns_a_name = trimmed
+        .strip_prefix("return ")
+        .map(|r| r.trim_end_matches(';'))
+        .is_some_and(|r| r.chars().all(|c| c.is_alphanumeric() || c == '_'));
+    !(trimmed.is_empty()
+        || comment
+        || closing
+        || else_line
+        || returns_a_name
+        || BARE.contains(&trimmed))
 }
 
 /// Opening minus closing brackets on a line, outside string literals (a rough count: enough to
@@ -285,5 +385,68 @@ mod tests {
             splice_statement(&f, DB.as_bytes(), "\n\n"),
             Some(Err(_))
         ));
+    }
+
+    const WORDCOUNT: &str = "package wordcount\n\n// Count counts words.\nfunc Count(text string) map[string]int {\n\tcounts := make(map[string]int)\n\tfor _, w := range strings.Split(text, \" \") {\n\t\tif w == \"\" {\n\t\t\tcontinue\n\t\t}\n\t\t// count it\n\t\tcounts[strings.ToLower(w)]++\n\t}\n\treturn counts\n}\n";
+
+    fn target(path: &str, name: &str, start: usize, end: usize) -> FunctionTarget {
+        FunctionTarget {
+            path: path.into(),
+            name: name.into(),
+            start,
+            end,
+        }
+    }
+
+    #[test]
+    fn the_suspects_are_the_bodys_statements_with_calls_first_and_no_bare_control_words() {
+        let t = tree(&[("wordcount.go", WORDCOUNT)]);
+        let found = suspects(&target("wordcount.go", "Count", 4, 14), &t, 10);
+        let shown: Vec<(usize, &str)> = found.iter().map(|f| (f.start, f.text.trim())).collect();
+        assert_eq!(
+            shown,
+            [
+                (5, "counts := make(map[string]int)"),
+                (6, "for _, w := range strings.Split(text, \" \") {"),
+                (11, "counts[strings.ToLower(w)]++"),
+                (7, "if w == \"\" {"),
+            ]
+        );
+        assert!(
+            found
+                .iter()
+                .all(|f| f.suspect_in.as_deref() == Some("Count") && f.start == f.end)
+        );
+        assert_eq!(
+            suspects(&target("wordcount.go", "Count", 4, 14), &t, 2).len(),
+            2
+        );
+        assert!(suspects(&target("missing.go", "Count", 4, 14), &t, 4).is_empty());
+    }
+
+    #[test]
+    fn a_python_docstring_is_not_a_suspect_and_a_multi_line_call_is_one() {
+        let src = "def total(items):\n    \"\"\"Sums the\n    prices.\"\"\"\n    values = [\n        i.price for i in items\n    ]\n    return sum(values) - 1\n";
+        let t = tree(&[("cart.py", src)]);
+        let found = suspects(&target("cart.py", "total", 1, 7), &t, 4);
+        let spans: Vec<(usize, usize)> = found.iter().map(|f| (f.start, f.end)).collect();
+        assert_eq!(spans, [(7, 7), (4, 6)], "{found:#?}");
+    }
+
+    #[test]
+    fn a_suspect_is_spliced_back_as_a_line_fix() {
+        let t = tree(&[("wordcount.go", WORDCOUNT)]);
+        let found = suspects(&target("wordcount.go", "Count", 4, 14), &t, 4);
+        let header = found.iter().find(|f| f.start == 6).unwrap();
+        // The model wrote the whole loop back with the header fixed: only the header changes.
+        let reply =
+            "for _, w := range strings.Fields(text) {\n\tif w == \"\" {\n\t\tcontinue\n\t}\n";
+        let fixed = splice_statement(header, WORDCOUNT.as_bytes(), reply)
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            fixed,
+            WORDCOUNT.replace("strings.Split(text, \" \")", "strings.Fields(text)")
+        );
     }
 }

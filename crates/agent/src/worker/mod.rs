@@ -585,6 +585,7 @@ mod tests {
             end: 2,
             text: "    return a - b".into(),
             error: None,
+            suspect_in: None,
         };
         let mut p = prompt::build(&prompt::PromptInput {
             subtask: &s,

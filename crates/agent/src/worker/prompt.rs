@@ -459,13 +459,19 @@ fn line_format(l: &FaultLine) -> String {
         .as_deref()
         .map(|e| format!(", which raises `{e}`"))
         .unwrap_or_default();
+    let place = match &l.suspect_in {
+        Some(function) => format!(
+            "The failing tests call `{function}`. This code of it, {} of {}",
+            line_words(l),
+            l.path
+        ),
+        None => format!("The failing tests break at {} of {}", line_words(l), l.path),
+    };
     format!(
-        "The failing tests break at {} of {}{raises}:\n```{lang}\n{}\n```\nThis code is wrong. \
+        "{place}{raises}:\n```{lang}\n{}\n```\nThis code is wrong. \
          ANSWER FORMAT: plain text, no JSON. Write only that code, changed so the tests pass (it \
          may become a few lines), in one ```{lang} fence. Nothing else of the file: the rest \
          stays as it is.",
-        line_words(l),
-        l.path,
         l.text,
     )
 }

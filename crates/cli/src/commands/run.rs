@@ -404,7 +404,12 @@ fn step_critic_setting(
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     let mode = CriticMode::chosen(args.step_critic, &config)
         .map_err(|e| anyhow::anyhow!("slopguard.toml: {e}"))?;
-    let model = args.llm.config().role(slopguard_llm::Role::Reviewer).model.clone();
+    let model = args
+        .llm
+        .config()
+        .role(slopguard_llm::Role::Reviewer)
+        .model
+        .clone();
     let (on, why) = mode.resolve(&model);
     if on && !args.quiet {
         eprintln!("slopguard: step critic {why}");
