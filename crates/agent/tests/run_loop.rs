@@ -660,3 +660,40 @@ fn the_step_critic_feeds_a_confident_finding_to_the_next_attempt_and_keeps_a_sof
     let trace = trace_events(&summary);
     assert_eq!(trace.matches("\"critic.review\"").count(), 2, "{trace}");
 }
+
+#[test]
+fn with_no_frame_in_the_code_a_statement_of_the_tested_function_is_offered_alone_and_lands() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    // The assertion fails inside the test, so no frame names a line of calc.py: the second
+    // candidate is asked for `add`'s one statement, and its one-line answer is spliced in.
+    let script = Script::new()
+        .content(format!("calc.py\n```python\n{CALC}```\n"))
+        .content("```python\nreturn a + b\n```\n");
+    let server = ScriptedServer::start(script).unwrap();
+    let mut o = fx.opts(&server.url());
+    o.plan = PlanSource::Given(Plan {
+        tasks: vec![Task {
+            id: "T001".into(),
+            title: "Fix add".into(),
+            priority: 1,
+            description: String::new(),
+            subtasks: vec![subtask("Fix the failing test test_add", &["calc.py"])],
+        }],
+    });
+    o.candidates = slopguard_agent::run::candidates::CandidateCount::Fixed(2);
+    let summary = execute(&o, &NoProgress).unwrap();
+    assert_eq!(
+        summary.subtasks().next().unwrap().status,
+        SubtaskStatus::Committed
+    );
+    let requests = server.chat_requests();
+    let second = requests[1].to_string();
+    assert!(
+        second.contains("The failing tests call `add`. This code of it, line 2 of calc.py"),
+        "{second}"
+    );
+    assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
+    assert!(trace_events(&summary).contains("worker.suspect_lines"));
+}
