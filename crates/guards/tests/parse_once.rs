@@ -75,6 +75,11 @@ fn the_same_text_is_one_parse_whoever_asks() {
     let shared = cx.source(slopguard_lang::Language::Python, APP_AFTER);
     assert_eq!(*shared.analysis(), from_view);
     assert_eq!(uses[0].free_uses, vec![5]);
-    assert_eq!(slopguard_lang::parse_count() - start, 1);
-    assert_eq!(cx.parses().len(), 1);
+    // The after version of a modified file is parsed from its before version's tree: two
+    // parses (the before text, then the after text incrementally), each text once.
+    assert_eq!(slopguard_lang::parse_count() - start, 2);
+    assert_eq!(cx.parses().len(), 2);
+    let before = cx.source(slopguard_lang::Language::Python, APP_BEFORE);
+    assert!(std::ptr::eq(before.as_ref(), app.before_source().unwrap()));
+    assert_eq!(slopguard_lang::parse_count() - start, 2);
 }
