@@ -10,7 +10,7 @@
 
 use std::sync::OnceLock;
 
-use regex::Regex;
+use regex::{Regex, RegexSet};
 use serde::Serialize;
 use slopguard_fingerprint::{FRAMEWORKS, Fingerprint, FrameworkDef, package_matches};
 
@@ -40,25 +40,62 @@ pub struct Mention {
     pub line: u32,
 }
 
-fn mention_regexes() -> &'static [(usize, Regex)] {
-    static RES: OnceLock<Vec<(usize, Regex)>> = OnceLock::new();
-    RES.get_or_init(|| {
-        FRAMEWORKS
+/// One mention-checked framework: its index in [`FRAMEWORKS`] and its full mention regex
+/// (the alternatives with the word-boundary classes), compiled on first use.
+struct MentionPattern {
+    framework: usize,
+    source: String,
+    full: OnceLock<Option<Regex>>,
+}
+
+impl MentionPattern {
+    /// The full regex; `None` when it does not compile (the framework is then never matched).
+    fn regex(&self) -> Option<&Regex> {
+        self.full
+            .get_or_init(|| Regex::new(&self.source).ok())
+            .as_ref()
+    }
+}
+
+/// The mention patterns of every framework that has mentions, in [`FRAMEWORKS`] order, and a
+/// set of their bare alternatives. The full regexes carry Unicode `\w` classes, costly to
+/// compile (most of a `check` on a doc change when all were compiled up front); the set has
+/// none, so a segment is run only through the full regexes of the frameworks whose
+/// alternatives it contains. A full match always contains a match of its alternatives, so the
+/// set skips nothing that could match. `None` for the set when it does not compile: every
+/// pattern is then tried.
+fn mention_patterns() -> &'static (Vec<MentionPattern>, Option<RegexSet>) {
+    static PATTERNS: OnceLock<(Vec<MentionPattern>, Option<RegexSet>)> = OnceLock::new();
+    PATTERNS.get_or_init(|| {
+        let (patterns, bare): (Vec<MentionPattern>, Vec<String>) = FRAMEWORKS
             .iter()
             .enumerate()
             .filter(|(_, f)| !f.mentions.is_empty())
-            .filter_map(|(i, f)| {
+            .map(|(i, f)| {
                 let alts = f.mentions.join("|");
                 // No word character (or `-`, `.`, `/`, `@`) may touch the mention: "ReactiveX",
                 // "react-dom", "vue-router" and "@reduxjs" are not prose mentions.
-                Regex::new(&format!(
-                    r"(?:^|[^\w\-./@])((?:{alts}))(?:$|[^\w/@.\-]|[.\-](?:$|[^\w]))"
-                ))
-                .ok()
-                .map(|r| (i, r))
+                let source =
+                    format!(r"(?:^|[^\w\-./@])((?:{alts}))(?:$|[^\w/@.\-]|[.\-](?:$|[^\w]))");
+                let pattern = MentionPattern {
+                    framework: i,
+                    source,
+                    full: OnceLock::new(),
+                };
+                (pattern, format!("(?:{alts})"))
             })
-            .collect()
+            .unzip();
+        (patterns, RegexSet::new(bare).ok())
     })
+}
+
+/// The mention patterns that may match `segment`, in [`FRAMEWORKS`] order.
+fn candidate_patterns(segment: &str) -> Vec<&'static MentionPattern> {
+    let (patterns, set) = mention_patterns();
+    match set {
+        Some(set) => set.matches(segment).iter().map(|i| &patterns[i]).collect(),
+        None => patterns.iter().collect(),
+    }
 }
 
 fn negation_re() -> &'static Regex {
@@ -112,7 +149,8 @@ pub fn mentions(path: &str, text: &str) -> Vec<Mention> {
     };
     let mut out = Vec::new();
     for (line, seg) in &segments {
-        for (i, re) in mention_regexes() {
+        for pattern in candidate_patterns(seg) {
+            let Some(re) = pattern.regex() else { continue };
             for c in re.captures_iter(seg) {
                 let Some(m) = c.get(1) else { continue };
                 let after = &seg[m.end()..];
@@ -123,7 +161,7 @@ pub fn mentions(path: &str, text: &str) -> Vec<Mention> {
                     continue;
                 }
                 out.push(Mention {
-                    framework: &FRAMEWORKS[*i],
+                    framework: &FRAMEWORKS[pattern.framework],
                     matched: m.as_str().to_string(),
                     line: *line,
                 });
@@ -235,6 +273,32 @@ mod tests {
     }
 
     const ARCH: &str = "# Architecture\n\nThe frontend is a React application with Redux for state, talking to the CLI over a WebSocket.\n\nThe CLI uses clap and Tokio.\n";
+
+    #[test]
+    fn the_prefilter_keeps_every_framework_that_matches() {
+        let (patterns, set) = mention_patterns();
+        assert!(set.is_some(), "the bare alternatives compile as one set");
+        let segments = [
+            ARCH,
+            "Built with Next.js, Vue.js and Django; (React) or \"Flask\".",
+            "SvelteKit-based, ReactiveX, react-dom, @reduxjs, Tokio.",
+            "Unicode around names: éReact, Reactö, «Vue», Django—Flask.",
+        ];
+        for seg in segments {
+            let all: Vec<usize> = patterns
+                .iter()
+                .filter(|p| p.regex().is_some_and(|r| r.is_match(seg)))
+                .map(|p| p.framework)
+                .collect();
+            let kept: Vec<usize> = candidate_patterns(seg)
+                .iter()
+                .filter(|p| p.regex().is_some_and(|r| r.is_match(seg)))
+                .map(|p| p.framework)
+                .collect();
+            assert!(!all.is_empty(), "{seg}");
+            assert_eq!(all, kept, "{seg}");
+        }
+    }
 
     #[test]
     fn react_redux_in_rust_cli_is_ungrounded() {

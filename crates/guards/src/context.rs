@@ -40,6 +40,18 @@ pub struct ParseCache {
 impl ParseCache {
     /// The shared parse of `text` as `language`, created (unparsed) on first request.
     pub fn get(&self, language: Language, text: &str) -> Arc<ParsedSource> {
+        self.get_edited(language, text, None)
+    }
+
+    /// [`ParseCache::get`] for a text that is a new version of `base` (of the same language):
+    /// created with that base, it is parsed incrementally from the base's tree (see
+    /// [`ParsedSource::edited`]). A text already in the cache is returned as it is.
+    pub fn get_edited(
+        &self,
+        language: Language,
+        text: &str,
+        base: Option<Arc<ParsedSource>>,
+    ) -> Arc<ParsedSource> {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         language.hash(&mut h);
         text.hash(&mut h);
@@ -52,7 +64,10 @@ impl ParseCache {
         {
             return p.clone();
         }
-        let p = Arc::new(ParsedSource::new(language, text));
+        let p = Arc::new(match base {
+            Some(base) if base.language() == language => ParsedSource::edited(base, text),
+            _ => ParsedSource::new(language, text),
+        });
         bucket.push(p.clone());
         p
     }
@@ -145,10 +160,20 @@ impl<'a> FileView<'a> {
             .as_deref()
     }
 
-    /// The after version as a shared parse, for source files.
+    /// The after version as a shared parse, for source files. A modified file's after version
+    /// is parsed from its before version's tree (which the guards parse anyway to compare
+    /// definitions), re-parsing only around the change.
     pub fn after_source(&self) -> Option<&ParsedSource> {
         self.after_source
-            .get_or_init(|| self.source(self.after_text()))
+            .get_or_init(|| match (self.kind, self.after_text()) {
+                (FileKind::Code(lang), Some(t)) => {
+                    let base = self
+                        .before_source
+                        .get_or_init(|| self.source(self.before_text()));
+                    Some(self.parses.get_edited(lang, t, base.clone()))
+                }
+                _ => None,
+            })
             .as_deref()
     }
 

@@ -29,4 +29,4 @@ pub use finding::{Finding, Severity};
 pub use guard::{Guard, GuardInfo};
 pub use registry::{find_guard, registry};
 pub use report::{GuardOutcome, GuardStatus, Report, Verdict};
-pub use runner::{run_static, run_static_with};
+pub use runner::{run_static, run_static_parallel, run_static_with};

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use slopguard_change::{ChangeKind, ChangeSet, FileChange, MemTree, Tree};
-use slopguard_guards::{Config, Context, GuardStatus, run_static};
+use slopguard_guards::{Config, Context, GuardStatus, run_static, run_static_parallel};
 
 const UTIL_BEFORE: &str = "def helper(x):\n    return x + 1\n\n\ndef other(y):\n    return y * 2\n";
 const UTIL_AFTER: &str = "def other(y):\n    return y * 2\n";
@@ -75,6 +75,29 @@ fn the_same_text_is_one_parse_whoever_asks() {
     let shared = cx.source(slopguard_lang::Language::Python, APP_AFTER);
     assert_eq!(*shared.analysis(), from_view);
     assert_eq!(uses[0].free_uses, vec![5]);
-    assert_eq!(slopguard_lang::parse_count() - start, 1);
-    assert_eq!(cx.parses().len(), 1);
+    // The after version of a modified file is parsed from its before version's tree: two
+    // parses (the before text, then the after text incrementally), each text once.
+    assert_eq!(slopguard_lang::parse_count() - start, 2);
+    assert_eq!(cx.parses().len(), 2);
+    let before = cx.source(slopguard_lang::Language::Python, APP_BEFORE);
+    assert!(std::ptr::eq(before.as_ref(), app.before_source().unwrap()));
+    assert_eq!(slopguard_lang::parse_count() - start, 2);
+}
+
+#[test]
+fn the_parallel_runner_reports_what_the_sequential_one_does() {
+    let change = change();
+    let config = Config::default();
+    let one = run_static(&change, None, &config);
+    let two = run_static_parallel(&change, None, &config);
+    let verdicts = |r: &slopguard_guards::Report| {
+        let guards: Vec<_> = r.guards.iter().map(|g| (g.guard, g.status)).collect();
+        (
+            r.verdict,
+            serde_json::to_string(&r.findings).unwrap(),
+            guards,
+        )
+    };
+    assert_eq!(verdicts(&one), verdicts(&two));
+    assert_ne!(one.verdict, slopguard_guards::Verdict::Pass);
 }

@@ -1,9 +1,12 @@
 //! A source text parsed at most once: the tree-sitter tree, the analysis and the scope
-//! resolutions of one file version all come from the same parse.
+//! resolutions of one file version all come from the same parse. A version made from an
+//! earlier one (the after text of a modified file) is parsed incrementally from the earlier
+//! version's tree.
 
 use std::sync::{Arc, OnceLock};
 
-use tree_sitter::Tree;
+use similar::{DiffTag, TextDiff};
+use tree_sitter::{InputEdit, Point, Tree};
 
 use crate::{Language, NameUses, SourceAnalysis, analyze, scope, ts};
 
@@ -14,6 +17,8 @@ use crate::{Language, NameUses, SourceAnalysis, analyze, scope, ts};
 pub struct ParsedSource {
     language: Language,
     text: Arc<str>,
+    /// An earlier version of the text in the same language, whose tree the parse starts from.
+    base: Option<Arc<ParsedSource>>,
     /// `None` inside: the parse was cut short by the time budget.
     tree: OnceLock<Option<Tree>>,
     analysis: OnceLock<SourceAnalysis>,
@@ -35,8 +40,21 @@ impl ParsedSource {
         ParsedSource {
             language,
             text: text.into(),
+            base: None,
             tree: OnceLock::new(),
             analysis: OnceLock::new(),
+        }
+    }
+
+    /// `text` as a new version of `base` (same language): nothing is parsed yet; the parse,
+    /// when asked for, parses `base` (if not yet) and re-parses only what the edits from
+    /// `base`'s text to `text` touched. The tree is the one a fresh parse gives (tree-sitter's
+    /// incremental parsing guarantees it for valid text; a tree with any error or missing node
+    /// is thrown away and the text parsed afresh, so error recovery is never incremental).
+    pub fn edited(base: Arc<ParsedSource>, text: impl Into<Arc<str>>) -> ParsedSource {
+        ParsedSource {
+            base: Some(base.clone()),
+            ..ParsedSource::new(base.language, text)
         }
     }
 
@@ -53,8 +71,22 @@ impl ParsedSource {
     /// The tree-sitter tree, parsed on first use (`None` when the parse was cut short).
     fn tree(&self) -> Option<&Tree> {
         self.tree
-            .get_or_init(|| ts::parse(self.language, &self.text))
+            .get_or_init(|| {
+                self.incremental_parse()
+                    .or_else(|| ts::parse(self.language, &self.text))
+            })
             .as_ref()
+    }
+
+    /// The tree re-parsed from the base version's, when there is a base, its parse finished,
+    /// and the result holds no error or missing node (`None` otherwise: parse afresh).
+    fn incremental_parse(&self) -> Option<Tree> {
+        let base = self.base.as_ref()?;
+        let mut old = base.tree()?.clone();
+        for edit in input_edits(&base.text, &self.text) {
+            old.edit(&edit);
+        }
+        ts::reparse(self.language, &self.text, &old).filter(|t| !t.root_node().has_error())
     }
 
     /// What [`crate::analyze`] returns for this text, computed once.
@@ -66,6 +98,47 @@ impl ParsedSource {
     /// What [`crate::names_uses`] returns for this text and `names`, from the shared parse.
     pub fn names_uses(&self, names: &[&str]) -> Option<Vec<NameUses>> {
         scope::names_uses_with(self.language, &self.text, names, || self.tree())
+    }
+}
+
+/// The line-level edits that turn `old` into `new`, in order, each in the coordinates of the
+/// text with the edits before it applied (as `Tree::edit` takes them one after another).
+fn input_edits(old: &str, new: &str) -> Vec<InputEdit> {
+    let diff = TextDiff::configure()
+        .timeout(std::time::Duration::from_millis(100))
+        .diff_lines(old, new);
+    let old_lines: Vec<usize> = diff.iter_old_slices().map(|l| l.len()).collect();
+    let new_lines: Vec<usize> = diff.iter_new_slices().map(|l| l.len()).collect();
+    let bytes = |lines: &[usize], r: std::ops::Range<usize>| -> usize { lines[r].iter().sum() };
+    let (mut old_at, mut new_at) = (0, 0);
+    let mut point = Point::new(0, 0);
+    let mut edits = Vec::new();
+    for op in diff.ops() {
+        let old_len = bytes(&old_lines, op.old_range());
+        let new_len = bytes(&new_lines, op.new_range());
+        let new_part = &new[new_at..new_at + new_len];
+        if op.tag() != DiffTag::Equal {
+            edits.push(InputEdit {
+                start_byte: new_at,
+                old_end_byte: new_at + old_len,
+                new_end_byte: new_at + new_len,
+                start_position: point,
+                old_end_position: advance(point, &old[old_at..old_at + old_len]),
+                new_end_position: advance(point, new_part),
+            });
+        }
+        point = advance(point, new_part);
+        old_at += old_len;
+        new_at += new_len;
+    }
+    edits
+}
+
+/// The position after `text` when it starts at `from` (columns in bytes, as tree-sitter's).
+fn advance(from: Point, text: &str) -> Point {
+    match text.rfind('\n') {
+        Some(last) => Point::new(from.row + text.matches('\n').count(), text.len() - last - 1),
+        None => Point::new(from.row, from.column + text.len()),
     }
 }
 
@@ -94,6 +167,86 @@ mod tests {
             crate::names_uses(Language::Python, PY, &["helper", "main"]).unwrap()
         );
         assert_eq!(uses[0].free_uses, vec![7]);
+    }
+
+    /// Every node of `tree` in pre-order: kind, byte range, positions, error flags.
+    fn nodes(tree: &Tree) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut cursor = tree.walk();
+        'walk: loop {
+            let n = cursor.node();
+            out.push(format!(
+                "{} {:?} {:?}-{:?} {} {}",
+                n.kind(),
+                n.byte_range(),
+                n.start_position(),
+                n.end_position(),
+                n.is_error(),
+                n.is_missing()
+            ));
+            if cursor.goto_first_child() || cursor.goto_next_sibling() {
+                continue;
+            }
+            while cursor.goto_parent() {
+                if cursor.goto_next_sibling() {
+                    continue 'walk;
+                }
+            }
+            break;
+        }
+        out
+    }
+
+    #[test]
+    fn an_edited_version_parses_to_the_fresh_tree() {
+        let cases = [
+            (
+                Language::Python,
+                PY,
+                PY.replace("helper(1)", "helper(2)\n    helper(3)"),
+            ),
+            (Language::Python, PY, PY.replace("import os\n", "")),
+            (
+                Language::Python,
+                PY,
+                format!("{PY}\nclass K:\n    def m(self):\n        pass"),
+            ),
+            (
+                Language::Python,
+                PY,
+                PY.replace("def main():", "def main(:"),
+            ),
+            (
+                Language::Rust,
+                "fn a() {}\n\nfn b() -> u8 {\n    1\n}\n",
+                "fn a() {}\n// é\nfn b() -> u8 {\n    2 + 1\n}".to_string(),
+            ),
+            (Language::Rust, "", "fn main() {}\n".to_string()),
+        ];
+        for (lang, old, new) in cases {
+            let base = Arc::new(ParsedSource::new(lang, old));
+            let edited = ParsedSource::edited(base.clone(), new.as_str());
+            let fresh = ParsedSource::new(lang, new.as_str());
+            assert_eq!(
+                nodes(edited.tree().unwrap()),
+                nodes(fresh.tree().unwrap()),
+                "{new}"
+            );
+            assert_eq!(edited.analysis(), fresh.analysis(), "{new}");
+        }
+    }
+
+    #[test]
+    fn an_edited_version_is_parsed_incrementally() {
+        let base = Arc::new(ParsedSource::new(Language::Python, PY));
+        base.analysis();
+        let edited = ParsedSource::edited(base, PY.replace("helper(1)", "helper(2)"));
+        assert!(edited.incremental_parse().is_some());
+        // A broken edit is parsed afresh (its error recovery is not incremental).
+        let base = Arc::new(ParsedSource::new(Language::Python, PY));
+        let broken = ParsedSource::edited(base, PY.replace("def main():", "def main(:"));
+        assert!(broken.incremental_parse().is_none());
+        assert!(!broken.analysis().syntax_errors.is_empty());
     }
 
     #[test]

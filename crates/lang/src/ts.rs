@@ -166,6 +166,17 @@ pub fn parse_count() -> u64 {
 /// Parses `source` with the thread's parser for `lang`. `None` when the parse was cut short
 /// by the time budget (or the grammar could not be loaded, which would be a build bug).
 pub fn parse(lang: Language, source: &str) -> Option<Tree> {
+    parse_from(lang, source, None)
+}
+
+/// Parses `source` with the thread's parser for `lang`, reusing the unchanged parts of `old`:
+/// the tree of an earlier text, already edited (`Tree::edit`) to `source`'s positions.
+/// tree-sitter then re-lexes only around the edits. `None` as for [`parse`].
+pub fn reparse(lang: Language, source: &str, old: &Tree) -> Option<Tree> {
+    parse_from(lang, source, Some(old))
+}
+
+fn parse_from(lang: Language, source: &str, old: Option<&Tree>) -> Option<Tree> {
     PARSES.with(|n| n.set(n.get() + 1));
     PARSERS.with(|cell| {
         let mut parsers = cell.borrow_mut();
@@ -187,7 +198,7 @@ pub fn parse(lang: Language, source: &str) -> Option<Tree> {
         };
         let tree = parser.parse_with_options(
             &mut |offset, _| bytes.get(offset..).unwrap_or_default(),
-            None,
+            old,
             Some(ParseOptions::new().progress_callback(&mut progress)),
         );
         if tree.is_none() {

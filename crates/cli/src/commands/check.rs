@@ -161,7 +161,7 @@ pub fn run(args: CheckArgs, global: &crate::Global) -> Result<u8> {
     let config = load_config(&args.repo, global, &args.enable, &args.disable)?;
     let task = load_task(args.task.as_deref(), args.task_file.as_deref())?;
     let change = build_change(&args)?;
-    let report = slopguard_guards::run_static(&change, task.as_ref(), &config);
+    let report = slopguard_guards::run_static_parallel(&change, task.as_ref(), &config);
     print_report(&report, args.format, args.color);
     Ok(if report.blocked() {
         EXIT_BLOCKED

@@ -106,7 +106,7 @@ macro_rules! bundled {
     };
 }
 
-const BUNDLED: &[Bundled] = &[
+static BUNDLED: &[Bundled] = &[
     bundled!(
         "workflow",
         "https://json.schemastore.org/github-workflow.json",
@@ -239,25 +239,60 @@ fn bundled(name: &str) -> Option<&'static Bundled> {
     BUNDLED.iter().find(|b| b.name == name)
 }
 
-/// The offline registry holding every bundled schema under its canonical URI.
-fn registry() -> Option<&'static jsonschema::Registry<'static>> {
-    static REG: OnceLock<Option<jsonschema::Registry<'static>>> = OnceLock::new();
-    REG.get_or_init(|| {
-        let resources: Vec<(&str, Value)> = BUNDLED
-            .iter()
-            .filter_map(|b| {
-                serde_json::from_str::<Value>(b.text)
-                    .ok()
-                    .map(|v| (b.uri, v))
-            })
-            .collect();
-        jsonschema::Registry::new()
-            .extend(resources)
-            .ok()?
-            .prepare()
-            .ok()
+/// The URIs (fragment dropped) of the absolute `$ref`s in a schema's text.
+fn absolute_refs(text: &str) -> impl Iterator<Item = &str> {
+    text.match_indices("\"$ref\"").filter_map(move |(i, m)| {
+        let rest = text[i + m.len()..].trim_start().strip_prefix(':')?;
+        let value = rest.trim_start().strip_prefix('"')?;
+        let value = &value[..value.find('"')?];
+        let uri = value.split('#').next().unwrap_or(value);
+        (!uri.is_empty()).then_some(uri)
     })
-    .as_ref()
+}
+
+/// The bundled schemas `root` needs to be compiled: itself and every bundled schema it names in
+/// an absolute `$ref`, transitively (package.json names ESLint's and Prettier's, pyproject its
+/// `[project]` schema). Every other `$ref` in the bundle is local (`#/...`).
+fn needed_by(root: &'static Bundled) -> Vec<&'static Bundled> {
+    let mut needed = vec![root];
+    let mut i = 0;
+    while let Some(b) = needed.get(i) {
+        for uri in absolute_refs(b.text) {
+            if let Some(dep) = BUNDLED.iter().find(|d| d.uri == uri)
+                && !needed.iter().any(|n| std::ptr::eq(*n, dep))
+            {
+                needed.push(dep);
+            }
+        }
+        i += 1;
+    }
+    needed
+}
+
+/// The offline registry for one bundled schema: the schemas it needs (see [`needed_by`]) under
+/// their canonical URIs, built once per process. Parsing and preparing the whole bundle (1.2 MB
+/// of JSON) for every validator cost more than the validation itself.
+fn registry(root: &'static Bundled) -> Option<&'static jsonschema::Registry<'static>> {
+    static REGS: OnceLock<Vec<OnceLock<Option<jsonschema::Registry<'static>>>>> = OnceLock::new();
+    let regs = REGS.get_or_init(|| BUNDLED.iter().map(|_| OnceLock::new()).collect());
+    let index = BUNDLED.iter().position(|b| std::ptr::eq(b, root))?;
+    regs[index]
+        .get_or_init(|| {
+            let resources: Vec<(&str, Value)> = needed_by(root)
+                .into_iter()
+                .filter_map(|b| {
+                    serde_json::from_str::<Value>(b.text)
+                        .ok()
+                        .map(|v| (b.uri, v))
+                })
+                .collect();
+            jsonschema::Registry::new()
+                .extend(resources)
+                .ok()?
+                .prepare()
+                .ok()
+        })
+        .as_ref()
 }
 
 type Cache = Mutex<BTreeMap<&'static str, Option<Arc<jsonschema::Validator>>>>;
@@ -272,15 +307,15 @@ fn validator(name: &'static str) -> Option<Arc<jsonschema::Validator>> {
         return v.clone();
     }
     let compiled = (|| {
-        let schema: Value = match name.strip_suffix("#options") {
+        let root = bundled(name.trim_end_matches("#options"))?;
+        let schema: Value = if name.ends_with("#options") {
             // Prettier's schema wraps its options in oneOf [options + overrides, string]: validate
             // an object against the options definition directly for precise messages.
-            Some(base) => serde_json::json!({
-                "$ref": format!("{}#/definitions/optionsDefinition", bundled(base)?.uri)
-            }),
-            None => serde_json::from_str(bundled(name)?.text).ok()?,
+            serde_json::json!({ "$ref": format!("{}#/definitions/optionsDefinition", root.uri) })
+        } else {
+            serde_json::from_str(root.text).ok()?
         };
-        let reg = registry()?;
+        let reg = registry(root)?;
         jsonschema::options()
             .with_registry(reg)
             .offline()

@@ -148,3 +148,25 @@ fn jsonc() {
     let v: Value = serde_json::from_str(&s).unwrap();
     assert_eq!(v["a"], "//not");
 }
+
+#[test]
+fn each_registry_holds_what_its_schema_references() {
+    let names = |root: &str| -> Vec<&str> {
+        needed_by(bundled(root).unwrap())
+            .iter()
+            .map(|b| b.name)
+            .collect()
+    };
+    assert_eq!(
+        names("package.json"),
+        ["package.json", "eslintrc", "prettierrc"]
+    );
+    assert_eq!(names("pyproject"), ["pyproject", "project-metadata"]);
+    assert_eq!(names("workflow"), ["workflow"]);
+    // Every absolute `$ref` in the bundle names a bundled schema (none is left unresolved).
+    for b in BUNDLED {
+        for uri in absolute_refs(b.text) {
+            assert!(BUNDLED.iter().any(|d| d.uri == uri), "{}: {uri}", b.name);
+        }
+    }
+}

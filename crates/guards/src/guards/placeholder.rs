@@ -102,9 +102,27 @@ fn real_lines(def_text: &str) -> usize {
         .count()
 }
 
+/// Lines `start..=end` (1-based) of `lines`, cut at its end; `None` when `start` lies past
+/// `end` or past the last line.
+fn body_lines<'l, 's>(lines: &'l [&'s str], start: u32, end: u32) -> Option<&'l [&'s str]> {
+    lines.get(start.saturating_sub(1) as usize..(end as usize).min(lines.len()))
+}
+
 /// Whether `line` is a placeholder comment in a file with comment style `style`.
 pub fn is_placeholder_comment(style: CommentStyle, line: &str) -> bool {
-    placeholder_comment(style).is_match(line)
+    starts_with_leader(style, line) && placeholder_comment(style).is_match(line)
+}
+
+/// Whether `line`, after leading whitespace, starts with a comment leader of `style`: what
+/// [`placeholder_comment`] requires first. Checked before the regex so that a change adding no
+/// comment line never compiles it (a large case-insensitive Unicode regex, milliseconds per
+/// process). Rust's `char::is_whitespace` and the regex's `\s` are both Unicode White_Space.
+fn starts_with_leader(style: CommentStyle, line: &str) -> bool {
+    let t = line.trim_start_matches(char::is_whitespace);
+    match style {
+        CommentStyle::Hash => t.starts_with(['#', ';']),
+        CommentStyle::Slash => ["//", "/*", "*", "{/*"].iter().any(|l| t.starts_with(l)),
+    }
 }
 
 impl Guard for Placeholder {
@@ -145,12 +163,6 @@ impl Guard for Placeholder {
             };
             let before_lines: Vec<&str> = before.lines().collect();
             let after_lines: Vec<&str> = after.lines().collect();
-            let body = |lines: &[&str], s: u32, e: u32| -> String {
-                lines
-                    .get(s.saturating_sub(1) as usize..(e as usize).min(lines.len()))
-                    .map(|l| l.join("\n"))
-                    .unwrap_or_default()
-            };
             for new_def in &a.definitions {
                 let Some(old_def) = b
                     .definitions
@@ -159,8 +171,15 @@ impl Guard for Placeholder {
                 else {
                     continue;
                 };
-                let old_body = body(&before_lines, old_def.start_line, old_def.end_line);
-                let new_body = body(&after_lines, new_def.start_line, new_def.end_line);
+                let old_lines = body_lines(&before_lines, old_def.start_line, old_def.end_line);
+                let new_lines = body_lines(&after_lines, new_def.start_line, new_def.end_line);
+                // An unchanged body cannot have become a stub (most definitions of a modified
+                // file): skip joining and scanning it.
+                if old_lines == new_lines {
+                    continue;
+                }
+                let old_body = old_lines.map(|l| l.join("\n")).unwrap_or_default();
+                let new_body = new_lines.map(|l| l.join("\n")).unwrap_or_default();
                 let old_len = old_def.end_line.saturating_sub(old_def.start_line) + 1;
                 let new_len = new_def.end_line.saturating_sub(new_def.start_line) + 1;
                 if real_lines(&old_body) >= 2
@@ -190,6 +209,33 @@ impl Guard for Placeholder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_leader_check_skips_no_match_of_the_regex() {
+        let lines = [
+            "# ... existing code ...",
+            "\u{a0}\u{2003}# ... existing code ...",
+            "\t; rest of the file unchanged",
+            "  // ... rest of the file unchanged",
+            " * existing methods here",
+            "{/* ... existing code ... */}",
+            "x = 1  # ... existing code ...",
+            "... existing code ...",
+            "rest of the file unchanged",
+            "",
+        ];
+        for style in [CommentStyle::Hash, CommentStyle::Slash] {
+            for l in lines {
+                if placeholder_comment(style).is_match(l) {
+                    assert!(starts_with_leader(style, l), "{style:?}: {l:?}");
+                }
+            }
+        }
+        assert!(is_placeholder_comment(
+            CommentStyle::Hash,
+            "\u{a0}\u{2003}# ... existing code ..."
+        ));
+    }
 
     #[test]
     fn placeholder_comments() {

@@ -238,11 +238,9 @@ impl Guard for TestIntegrity {
             // New skip / xfail / ignore / focus markers (counted, so moved lines do not fire).
             if test_file || file.kind() != slopguard_lang::FileKind::Other {
                 for (needle, what) in MARKERS {
-                    let (b, a) = (
-                        count_marker(&before_l, needle),
-                        count_marker(&after_l, needle),
-                    );
-                    if a > b {
+                    // The before text is scanned only when the after text holds the marker.
+                    let a = count_marker(&after_l, needle);
+                    if a > 0 && a > count_marker(&before_l, needle) {
                         let line = added
                             .iter()
                             .find(|(_, l)| count_marker(&l.to_ascii_lowercase(), needle) > 0)
