@@ -91,7 +91,7 @@ fn error_near(log: &str, at: usize) -> Option<String> {
 }
 
 /// The statement starting at `line` of `text`: that line, and the following ones while its
-/// brackets are open (at most [`MAX_STATEMENT_LINES`]). `None` for a blank line, a line past
+/// brackets are open or a method chain goes on (at most [`MAX_STATEMENT_LINES`]). `None` for a blank line, a line past
 /// the end, or a statement too long to be a line fix.
 fn statement_at(path: &str, text: &str, line: usize) -> Option<FaultLine> {
     let lines: Vec<&str> = text.lines().collect();
@@ -104,7 +104,12 @@ fn statement_at(path: &str, text: &str, line: usize) -> Option<FaultLine> {
     for (i, l) in lines.iter().enumerate().skip(line - 1) {
         depth += bracket_balance(l);
         end = i + 1;
-        if depth <= 0 {
+        // A method chain written one call a line (`.replace(...)`) is one statement.
+        let chain_goes_on = lines.get(end).is_some_and(|next| {
+            let next = next.trim_start();
+            next.starts_with('.') && !next.starts_with("..")
+        });
+        if depth <= 0 && !chain_goes_on {
             break;
         }
         if end - line + 1 >= MAX_STATEMENT_LINES {
@@ -125,8 +130,9 @@ fn statement_at(path: &str, text: &str, line: usize) -> Option<FaultLine> {
 /// JavaScript assertion fails in the test, not in the code): each is offered to the model
 /// alone, as "this code is wrong", one candidate each, and the tests pick. Small models that
 /// copy a whole function back unchanged fix a statement they are pointed at (BENCHMARKS.md,
-/// the model probe). At most `max`, statements with a call first; the signature, comments,
-/// docstrings and bare control words (`}`, `continue`, `return x`, `else:`) are not offered.
+/// the model probe). At most `max`, statements with a call first and those that only raise
+/// last; the signature, comments, docstrings and bare control words (`}`, `continue`,
+/// `return x`, `else:`) are not offered.
 pub fn suspects(function: &FunctionTarget, tree: &dyn Tree, max: usize) -> Vec<FaultLine> {
     let Some(text) = tree
         .read(&function.path)
@@ -175,8 +181,14 @@ pub fn suspects(function: &FunctionTarget, tree: &dyn Tree, max: usize) -> Vec<F
             None => line += 1,
         }
     }
-    // Statements with a call first (where most one-line bugs are), each group in file order.
-    found.sort_by_key(|f| !f.text.contains('('));
+    // Statements with a call first (where most one-line bugs are), those that only raise an
+    // error last (a wrong value is rarely made there), each group in file order.
+    found.sort_by_key(|f| {
+        let raises = ["raise ", "throw ", "panic!("]
+            .iter()
+            .any(|r| f.text.trim_start().starts_with(r));
+        (raises, !f.text.contains('('))
+    });
     found.truncate(max);
     found
 }
@@ -448,5 +460,23 @@ mod tests {
             fixed,
             WORDCOUNT.replace("strings.Split(text, \" \")", "strings.Fields(text)")
         );
+    }
+
+    #[test]
+    fn a_method_chain_one_call_a_line_is_one_suspect() {
+        let src = "function slugify(title) {\n  return String(title)\n    .toLowerCase()\n    .replace(/[^a-z0-9]/g, '-')\n    .replace(/^-+|-+$/g, '');\n}\n";
+        let t = tree(&[("src/slugify.js", src)]);
+        let found = suspects(&target("src/slugify.js", "slugify", 1, 6), &t, 4);
+        let spans: Vec<(usize, usize)> = found.iter().map(|f| (f.start, f.end)).collect();
+        assert_eq!(spans, [(2, 5)], "{found:#?}");
+    }
+
+    #[test]
+    fn a_statement_that_only_raises_is_offered_last() {
+        let src = "def average(values):\n    if not values:\n        raise ValueError(\"empty\")\n    return total(values) // len(values)\n";
+        let t = tree(&[("calc/stats.py", src)]);
+        let found = suspects(&target("calc/stats.py", "average", 1, 4), &t, 4);
+        let starts: Vec<usize> = found.iter().map(|f| f.start).collect();
+        assert_eq!(starts, [4, 2, 3]);
     }
 }
