@@ -23,7 +23,7 @@ pub enum CandidateCount {
 /// Fewest candidates per attempt with [`CandidateCount::Auto`].
 pub const AUTO_MIN: u32 = 2;
 /// Most candidates per attempt with [`CandidateCount::Auto`].
-pub const AUTO_MAX: u32 = 8;
+pub const AUTO_MAX: u32 = 12;
 
 impl std::str::FromStr for CandidateCount {
     type Err = String;
@@ -241,8 +241,8 @@ mod tests {
         assert!(may_sample(CandidateCount::Fixed(3), 2, clock(10, 5)));
         assert!(!may_sample(CandidateCount::Fixed(3), 3, clock(10, 5)));
         // Auto: a fast model gets up to AUTO_MAX, a slow one AUTO_MIN.
-        assert!(may_sample(CandidateCount::Auto, 7, clock(70, 10)));
-        assert!(!may_sample(CandidateCount::Auto, 8, clock(80, 10)));
+        assert!(may_sample(CandidateCount::Auto, AUTO_MAX - 1, clock(110, 10)));
+        assert!(!may_sample(CandidateCount::Auto, AUTO_MAX, clock(120, 10)));
         assert!(may_sample(CandidateCount::Auto, 1, clock(150, 150)));
         assert!(!may_sample(CandidateCount::Auto, 2, clock(150, 150)));
         // The subtask budget stops everything but the first.
