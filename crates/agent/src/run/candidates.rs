@@ -241,7 +241,11 @@ mod tests {
         assert!(may_sample(CandidateCount::Fixed(3), 2, clock(10, 5)));
         assert!(!may_sample(CandidateCount::Fixed(3), 3, clock(10, 5)));
         // Auto: a fast model gets up to AUTO_MAX, a slow one AUTO_MIN.
-        assert!(may_sample(CandidateCount::Auto, AUTO_MAX - 1, clock(110, 10)));
+        assert!(may_sample(
+            CandidateCount::Auto,
+            AUTO_MAX - 1,
+            clock(110, 10)
+        ));
         assert!(!may_sample(CandidateCount::Auto, AUTO_MAX, clock(120, 10)));
         assert!(may_sample(CandidateCount::Auto, 1, clock(150, 150)));
         assert!(!may_sample(CandidateCount::Auto, 2, clock(150, 150)));
