@@ -377,6 +377,25 @@ fn a_failing_check_gets_a_fix_pushed_then_green() {
     assert!(report.to_text().contains("pushed"), "{}", report.to_text());
 }
 
+/// Watches a failing CI whose fixer model answers `reply` every time, and checks that the
+/// watch ends with the fix refused.
+fn watch_a_refused_fix(s: &Setup, api: &str, reply: String) -> WatchReport {
+    let llm = ScriptedServer::start(Script::new().content(reply).repeat_last()).unwrap();
+    let report = watch(
+        s,
+        &forge(api, Some("t0ken")),
+        &s.template(&llm.url()),
+        &fast(Duration::from_secs(120)),
+    );
+    assert_eq!(
+        report.status,
+        WatchStatus::FixFailed,
+        "{}",
+        report.to_text()
+    );
+    report
+}
+
 #[test]
 fn a_fix_that_fails_the_guards_is_not_pushed() {
     if python_missing() {
@@ -386,21 +405,8 @@ fn a_fix_that_fails_the_guards_is_not_pushed() {
     let (api, _f) = fake(Ci::FailThenGreen, &s.head);
     // Fixes add but drops `helper`, which the tests still use (symbol-preservation blocks).
     let drops_helper = patch("calc.py", "def add(a, b):\n    return a + b\n");
-    let llm = ScriptedServer::start(Script::new().content(drops_helper).repeat_last()).unwrap();
+    let report = watch_a_refused_fix(&s, &api, drops_helper);
 
-    let report = watch(
-        &s,
-        &forge(&api, Some("t0ken")),
-        &s.template(&llm.url()),
-        &fast(Duration::from_secs(120)),
-    );
-
-    assert_eq!(
-        report.status,
-        WatchStatus::FixFailed,
-        "{}",
-        report.to_text()
-    );
     let fix = report.rounds[0].fix.as_ref().unwrap();
     assert!(!fix.pushed && fix.commit.is_none(), "{fix:?}");
     assert!(
@@ -426,21 +432,8 @@ fn a_model_chosen_path_outside_the_repository_is_refused() {
     let escape = json!({"commit_message": "fix", "patches": [{"action": "create",
         "path": "../escaped.py", "content": "def add(a, b):\n    return a + b\n"}]})
     .to_string();
-    let llm = ScriptedServer::start(Script::new().content(escape).repeat_last()).unwrap();
+    let report = watch_a_refused_fix(&s, &api, escape);
 
-    let report = watch(
-        &s,
-        &forge(&api, Some("t0ken")),
-        &s.template(&llm.url()),
-        &fast(Duration::from_secs(120)),
-    );
-
-    assert_eq!(
-        report.status,
-        WatchStatus::FixFailed,
-        "{}",
-        report.to_text()
-    );
     let fix = report.rounds[0].fix.as_ref().unwrap();
     assert!(fix.blocked_by.iter().any(|g| g == "containment"), "{fix:?}");
     assert_eq!(s.remote_head(), s.head, "nothing pushed");
