@@ -10,7 +10,7 @@ use slopguard_agent::forge::ci::{self, Hooks, LogBudget, WatchOptions, WatchRepo
 use slopguard_agent::forge::{ForgeConfig, PrOutcome};
 use slopguard_agent::run::RunOptions;
 
-use super::common::{LlmArgs, ReportFormat};
+use super::common::{LlmArgs, ReportFormat, StoreArgs};
 
 /// How long and how often the CI watch polls, and how many fixes it tries (shared by
 /// `ci-watch` and `run --ci-watch`).
@@ -72,13 +72,8 @@ pub struct CiWatchArgs {
     #[command(flatten)]
     pub llm: LlmArgs,
 
-    /// Store for observations and the failure memory (`sqlite://PATH`, `postgres://...`).
-    #[arg(long, env = "SLOPGUARD_DB")]
-    pub db: Option<String>,
-
-    /// Do not record observations in the store.
-    #[arg(long)]
-    pub no_store: bool,
+    #[command(flatten)]
+    pub store: StoreArgs,
 
     /// Attempts of each fix subtask before it fails.
     #[arg(long, env = "SLOPGUARD_MAX_ATTEMPTS", default_value_t = 3)]
@@ -112,8 +107,8 @@ pub fn run(args: CiWatchArgs, global: &crate::Global) -> anyhow::Result<u8> {
     slopguard_llm::install_crypto_provider();
     let template = RunOptions {
         llm: args.llm.config(),
-        db: args.db.clone(),
-        no_store: args.no_store,
+        db: args.store.db.clone(),
+        no_store: args.store.no_store,
         max_attempts: args.max_attempts.max(1),
         config: global.config.clone(),
         dynamic: DynamicOptions {

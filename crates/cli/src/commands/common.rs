@@ -47,6 +47,18 @@ pub enum ColorChoice {
     Never,
 }
 
+/// The observation store, for the commands that record runs in it (`run`, `ci-watch`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct StoreArgs {
+    /// Store for observations and the failure memory (`sqlite://PATH`, `postgres://...`).
+    #[arg(long, env = "SLOPGUARD_DB")]
+    pub db: Option<String>,
+
+    /// Do not record observations in the store.
+    #[arg(long)]
+    pub no_store: bool,
+}
+
 /// The model endpoint, for every command that talks to a model (`plan`, `run`, `doctor`).
 #[derive(Debug, Clone, clap::Args)]
 pub struct LlmArgs {

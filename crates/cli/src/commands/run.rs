@@ -14,7 +14,7 @@ use slopguard_agent::run::{
     PlanSource, Progress, ProgressEvent, RunError, RunOptions, RunStatus, RunSummary, execute,
 };
 
-use super::common::LlmArgs;
+use super::common::{LlmArgs, StoreArgs};
 use crate::progress::PlainLines;
 
 /// Output format of `run`.
@@ -62,13 +62,8 @@ pub struct RunArgs {
     #[command(flatten)]
     pub llm: LlmArgs,
 
-    /// Store for observations and the failure memory (`sqlite://PATH`, `postgres://...`).
-    #[arg(long, env = "SLOPGUARD_DB")]
-    pub db: Option<String>,
-
-    /// Do not record observations in the store.
-    #[arg(long)]
-    pub no_store: bool,
+    #[command(flatten)]
+    pub store: StoreArgs,
 
     /// Attempts per subtask before it fails.
     #[arg(long, env = "SLOPGUARD_MAX_ATTEMPTS", default_value_t = 3)]
@@ -339,8 +334,8 @@ pub fn run(args: RunArgs, global: &crate::Global) -> anyhow::Result<u8> {
         },
         scope: args.scope,
         llm: args.llm.config(),
-        db: args.db.clone(),
-        no_store: args.no_store,
+        db: args.store.db.clone(),
+        no_store: args.store.no_store,
         max_attempts: args.max_attempts.max(1),
         g9_threshold: args.g9_threshold,
         config: global.config.clone(),
