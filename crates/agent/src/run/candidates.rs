@@ -81,6 +81,11 @@ pub fn temperature(attempt: u32, index: u32) -> f32 {
     SCHEDULE[step.min(SCHEDULE.len() - 1)]
 }
 
+/// The hottest a candidate of a focused prompt (one statement offered as the wrong one) is
+/// sampled: its answer is a line, and a small model at 1.0+ writes noise there, while at 0.8
+/// it still varies the line (BENCHMARKS.md, the model probe).
+pub const FOCUSED_MAX_TEMPERATURE: f32 = 0.8;
+
 /// A seed per (run, subtask, attempt, candidate), so repetitions of a run differ only where
 /// the run id does.
 pub fn seed(run_id: &str, subtask: &str, attempt: u32, index: u32) -> u64 {

@@ -1431,7 +1431,11 @@ fn sample_candidate(
     let t = Instant::now();
     let spent = tokens_spent(client);
     let sampling = Sampling {
-        temperature: Some(candidates::temperature(attempt, index)),
+        temperature: Some(if pr.is_focused() {
+            candidates::temperature(attempt, index).min(candidates::FOCUSED_MAX_TEMPERATURE)
+        } else {
+            candidates::temperature(attempt, index)
+        }),
         seed: Some(candidates::seed(&cx.state.run_id, &run.id, attempt, index)),
         max_tokens: pr.reply_tokens,
     };

@@ -35,7 +35,7 @@ pub struct FaultLine {
     pub error: Option<String>,
     /// Set when no frame named this statement: it is one of the statements of this definition
     /// (the one the failing tests call), offered in turn ([`suspects`]).
-    pub suspect_in: Option<String>,
+    pub suspect_in: Option<FunctionTarget>,
 }
 
 /// Longest statement offered for a line fix (lines).
@@ -175,22 +175,86 @@ pub fn suspects(function: &FunctionTarget, tree: &dyn Tree, max: usize) -> Vec<F
         match statement {
             Some(mut f) => {
                 line = f.end + 1;
-                f.suspect_in = Some(function.simple_name().to_string());
+                f.suspect_in = Some(function.clone());
                 found.push(f);
             }
             None => line += 1,
         }
     }
-    // Statements with a call first (where most one-line bugs are), those that only raise an
-    // error last (a wrong value is rarely made there), each group in file order.
+    // Statements that read a parameter first (the tests vary the input, so the wrong value is
+    // most likely made from it), then those with a call (where most one-line bugs are); those
+    // that only raise an error last (a wrong value is rarely made there); each group in file
+    // order.
+    let params = lines
+        .get(function.start.saturating_sub(1)..body_end)
+        .map(parameter_names)
+        .unwrap_or_default();
     found.sort_by_key(|f| {
         let raises = ["raise ", "throw ", "panic!("]
             .iter()
             .any(|r| f.text.trim_start().starts_with(r));
-        (raises, !f.text.contains('('))
+        let reads_a_parameter = params.iter().any(|p| mentions(&f.text, p));
+        (raises, !reads_a_parameter, !f.text.contains('('))
     });
     found.truncate(max);
     found
+}
+
+/// The parameter names of the definition whose first lines are `lines`: the identifiers that
+/// start each comma-separated part of the signature's parameter list (`text string` -> `text`,
+/// `values=None` -> `values`, `&mut self` -> `self`, `...rest` -> `rest`). A rough reading,
+/// enough to rank statements; empty when no list is found in the first lines.
+fn parameter_names(lines: &[&str]) -> Vec<String> {
+    let head: String = lines.iter().take(6).copied().collect::<Vec<_>>().join(" ");
+    let Some(open) = head.find('(') else {
+        return Vec::new();
+    };
+    let mut depth = 0;
+    let mut list = String::new();
+    for c in head[open..].chars() {
+        match c {
+            '(' | '[' | '<' | '{' => depth += 1,
+            ')' | ']' | '>' | '}' => depth -= 1,
+            ',' if depth == 1 => {
+                list.push('\u{0}');
+                continue;
+            }
+            _ => {}
+        }
+        if depth == 0 {
+            break;
+        }
+        if depth == 1 && c != '(' {
+            list.push(c);
+        } else if depth > 1 {
+            list.push(' ');
+        }
+    }
+    list.split('\u{0}')
+        .filter_map(|part| {
+            let part = part
+                .trim_start()
+                .trim_start_matches(['&', '*', '.'])
+                .trim_start_matches("mut ")
+                .trim_start();
+            let name: String = part
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
+                .collect();
+            (!name.is_empty() && !name.chars().next().is_some_and(|c| c.is_ascii_digit()))
+                .then_some(name)
+        })
+        .collect()
+}
+
+/// Whether `text` holds `name` as a whole word.
+fn mentions(text: &str, name: &str) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    text.match_indices(name).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + name.len()..].chars().next();
+        !before.is_some_and(word) && !after.is_some_and(word)
+    })
 }
 
 /// The quotes that open and close a Python docstring.
@@ -286,7 +350,8 @@ pub fn splice_statement(
         return Some(Err(ApplyError::apply("the answer is empty".into())));
     };
     let indent = matcher::indent_of(lines[f.start - 1]);
-    let fixed = matcher::reindent(&body.join("\n"), matcher::indent_of(first), indent);
+    let body = with_block_opener_kept(body.join("\n"), &f.text);
+    let fixed = matcher::reindent(&body, matcher::indent_of(first), indent);
     let mut out: Vec<&str> = lines[..f.start - 1].to_vec();
     out.extend(fixed.lines());
     out.extend(&lines[f.end..]);
@@ -295,6 +360,37 @@ pub fn splice_statement(
         whole.push('\n');
     }
     Some(Ok(whole))
+}
+
+/// A block header answered as one line without the bracket or colon that opens its block
+/// (`for _, w := range strings.Fields(text)` for `for ... {`, `if x > 0` for `if x >= 0:`): the
+/// opener is put back, since the block's body and its closing line stay in the file. Small
+/// models drop it often; without it the splice only makes a syntax error. Any other answer is
+/// left as it is.
+fn with_block_opener_kept(body: String, statement: &str) -> String {
+    let old = statement.trim_end();
+    let new = body.trim_end();
+    if new.contains('\n') || new.trim().is_empty() {
+        return body;
+    }
+    if old.ends_with('{') && !new.ends_with('{') && bracket_balance(new) == bracket_balance(old) - 1
+    {
+        return format!("{new} {{");
+    }
+    const PYTHON_BLOCKS: [&str; 8] = [
+        "if ", "elif ", "for ", "while ", "with ", "def ", "except", "else",
+    ];
+    let keyword = PYTHON_BLOCKS
+        .iter()
+        .find(|k| old.trim_start().starts_with(**k));
+    if old.ends_with(':')
+        && !new.ends_with(':')
+        && keyword.is_some_and(|k| new.trim_start().starts_with(k))
+        && bracket_balance(new) == 0
+    {
+        return format!("{new}:");
+    }
+    body
 }
 
 /// Lines a model copied from around the statement (the line above it, the `return` below),
@@ -411,23 +507,26 @@ mod tests {
     }
 
     #[test]
-    fn the_suspects_are_the_bodys_statements_with_calls_first_and_no_bare_control_words() {
+    fn the_suspects_are_the_bodys_statements_reading_a_parameter_then_calls_first() {
         let t = tree(&[("wordcount.go", WORDCOUNT)]);
         let found = suspects(&target("wordcount.go", "Count", 4, 14), &t, 10);
         let shown: Vec<(usize, &str)> = found.iter().map(|f| (f.start, f.text.trim())).collect();
+        // `text` is the parameter: the loop over it first, then the calls, the bare `if` last;
+        // no `continue`, `}`, comment or bare `return counts`.
         assert_eq!(
             shown,
             [
-                (5, "counts := make(map[string]int)"),
                 (6, "for _, w := range strings.Split(text, \" \") {"),
+                (5, "counts := make(map[string]int)"),
                 (11, "counts[strings.ToLower(w)]++"),
                 (7, "if w == \"\" {"),
             ]
         );
         assert!(
-            found
-                .iter()
-                .all(|f| f.suspect_in.as_deref() == Some("Count") && f.start == f.end)
+            found.iter().all(
+                |f| f.suspect_in.as_ref().map(|t| t.simple_name()) == Some("Count")
+                    && f.start == f.end
+            )
         );
         assert_eq!(
             suspects(&target("wordcount.go", "Count", 4, 14), &t, 2).len(),
@@ -442,7 +541,8 @@ mod tests {
         let t = tree(&[("cart.py", src)]);
         let found = suspects(&target("cart.py", "total", 1, 7), &t, 4);
         let spans: Vec<(usize, usize)> = found.iter().map(|f| (f.start, f.end)).collect();
-        assert_eq!(spans, [(7, 7), (4, 6)], "{found:#?}");
+        // The comprehension reads the parameter `items`: it comes before the `return`.
+        assert_eq!(spans, [(4, 6), (7, 7)], "{found:#?}");
     }
 
     #[test]
@@ -459,6 +559,71 @@ mod tests {
         assert_eq!(
             fixed,
             WORDCOUNT.replace("strings.Split(text, \" \")", "strings.Fields(text)")
+        );
+    }
+
+    #[test]
+    fn parameter_names_of_each_languages_signature() {
+        let names = |sig: &str| parameter_names(&sig.lines().collect::<Vec<_>>());
+        assert_eq!(
+            names("func Count(text string, n int) map[string]int {"),
+            ["text", "n"]
+        );
+        assert_eq!(names("func Pair(a, b int) int {"), ["a", "b"]);
+        assert_eq!(
+            names("def average(values, *, default=None):"),
+            ["values", "default"]
+        );
+        assert_eq!(
+            names("pub fn peek(&mut self, at: Option<(usize, u8)>) -> Option<&T> {"),
+            ["self", "at"]
+        );
+        assert_eq!(
+            names("function slugify(title, { lower = true } = {}, ...rest) {"),
+            ["title", "rest"]
+        );
+        assert_eq!(
+            names("def f(\n    items: list[int],\n    key=len,\n):"),
+            ["items", "key"]
+        );
+        assert!(names("class Cart:").is_empty());
+        assert!(mentions("for w in split(text)", "text"));
+        assert!(!mentions("for w in split(texts, context)", "text"));
+    }
+
+    #[test]
+    fn a_block_header_answered_without_its_opener_gets_it_back() {
+        let t = tree(&[("wordcount.go", WORDCOUNT)]);
+        let found = suspects(&target("wordcount.go", "Count", 4, 14), &t, 4);
+        let header = found.iter().find(|f| f.start == 6).unwrap();
+        let fixed = splice_statement(
+            header,
+            WORDCOUNT.as_bytes(),
+            "\tfor _, w := range strings.Fields(text)\n",
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            fixed,
+            WORDCOUNT.replace("strings.Split(text, \" \")", "strings.Fields(text)")
+        );
+        // Python: the colon of an `if`.
+        let src = "def f(x):\n    if x > 0:\n        return 1\n    return 0\n";
+        let header = statement_at("f.py", src, 2).unwrap();
+        let fixed = splice_statement(&header, src.as_bytes(), "if x >= 0")
+            .unwrap()
+            .unwrap();
+        assert_eq!(fixed, src.replace("x > 0", "x >= 0"));
+        // A header answered with its opener, or a statement that opens nothing: as written.
+        assert_eq!(
+            with_block_opener_kept("if x >= 0:".into(), "if x > 0:"),
+            "if x >= 0:"
+        );
+        assert_eq!(with_block_opener_kept("y = 2".into(), "y = 1"), "y = 2");
+        // A different statement in its place (not the same block keyword) is not patched.
+        assert_eq!(
+            with_block_opener_kept("return 1".into(), "if x > 0:"),
+            "return 1"
         );
     }
 

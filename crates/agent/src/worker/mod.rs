@@ -86,7 +86,13 @@ pub fn change_from_reply(
                     Some(Err(e)) => return Err(e),
                     None => (content.clone(), "whole-file"),
                 };
-                check_whole(&path, &content, current.as_deref(), prompt)?;
+                check_whole(
+                    &path,
+                    &content,
+                    current.as_deref(),
+                    prompt,
+                    how == "whole-file",
+                )?;
                 matchers.push(format!("{path}: {how}"));
                 patch(
                     if current.is_some() {
@@ -343,15 +349,17 @@ fn check_fence(path: &str, exists: bool, prompt: &prompt::WorkerPrompt) -> Resul
     )))
 }
 
-/// A whole-file rewrite is refused when the prompt did not show the file in full or when it
-/// elides code.
+/// A whole-file rewrite is refused when the prompt did not show the file in full (`whole`:
+/// the reply is the file, not a statement or definition spliced into it) or when it elides
+/// code.
 fn check_whole(
     path: &str,
     content: &str,
     current: Option<&[u8]>,
     prompt: &prompt::WorkerPrompt,
+    whole: bool,
 ) -> Result<(), ApplyError> {
-    if current.is_some() && !prompt.whole_allowed(path) {
+    if whole && current.is_some() && !prompt.whole_allowed(path) {
         return Err(ApplyError::apply(format!(
             "`{path}` was not shown in full, so it cannot be rewritten whole: send SEARCH/REPLACE \
              blocks that quote the lines shown"
@@ -639,6 +647,55 @@ return a + b
         // The statement copied back unchanged is no change.
         let e = change_from_reply(t.clone(), "```python\n    return a - b\n```\n", &p);
         assert!(e.unwrap_err().message.contains("changes nothing"));
+    }
+
+    #[test]
+    fn a_focused_prompts_answer_is_spliced_and_never_taken_as_the_whole_file() {
+        let t = tree();
+        let s = st();
+        let add = prompt::FunctionTarget {
+            path: "calc.py".into(),
+            name: "add".into(),
+            start: 1,
+            end: 2,
+        };
+        let line = fault_line::FaultLine {
+            path: "calc.py".into(),
+            start: 2,
+            end: 2,
+            text: "    return a - b".into(),
+            error: None,
+            suspect_in: Some(add),
+        };
+        let p = prompt::build(&prompt::PromptInput {
+            subtask: &s,
+            task_title: "t",
+            tree: t.as_ref(),
+            budget_tokens: 4000,
+            feedback: "",
+            attempt: 1,
+            failure: None,
+            policy: prompt::FormatPolicy::default(),
+            function: None,
+            line: Some(&line),
+            regression_test: None,
+        });
+        assert!(p.is_focused());
+        let fixed = CALC.replacen("a - b", "a + b", 1);
+        let a = change_from_reply(t.clone(), "```python\nreturn a + b\n```\n", &p).unwrap();
+        assert_eq!(a.matchers, vec!["calc.py: line".to_string()]);
+        assert_eq!(a.change.changes[0].after.as_deref(), Some(fixed.as_bytes()));
+        let a = change_from_reply(
+            t.clone(),
+            "```python\ndef add(a, b):\n    return a + b\n```\n",
+            &p,
+        )
+        .unwrap();
+        assert_eq!(a.matchers, vec!["calc.py: function".to_string()]);
+        // The file was not shown whole, so a long answer is not pasted over it.
+        let long = format!("calc.py\n```python\n{}```\n", "x = 1\n".repeat(20));
+        let e = change_from_reply(t.clone(), &long, &p).unwrap_err();
+        assert!(e.message.contains("not shown in full"), "{e}");
     }
 
     #[test]

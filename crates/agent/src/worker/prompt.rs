@@ -153,6 +153,12 @@ impl WorkerPrompt {
         }
     }
 
+    /// Whether the prompt offers one statement of the target definition as the wrong one
+    /// (the short prompt of [`build`] for a suspect line).
+    pub fn is_focused(&self) -> bool {
+        self.line.as_ref().is_some_and(|l| l.suspect_in.is_some())
+    }
+
     /// The files the prompt showed or named.
     pub fn paths(&self) -> Vec<String> {
         self.files.iter().map(|(p, _)| p.clone()).collect()
@@ -214,6 +220,12 @@ pub struct PromptInput<'a> {
 
 /// Builds the worker prompt.
 pub fn build(input: &PromptInput<'_>) -> WorkerPrompt {
+    if let Some((line, function)) = input
+        .line
+        .and_then(|l| l.suspect_in.as_ref().map(|f| (l, f)))
+    {
+        return focused_line_prompt(input, line, function);
+    }
     let subtask = input.subtask;
     let mut user = format!("TASK: {}\nSUBTASK: {}\n", input.task_title, subtask.title);
     if !subtask.description.trim().is_empty() {
@@ -461,7 +473,8 @@ fn line_format(l: &FaultLine) -> String {
         .unwrap_or_default();
     let place = match &l.suspect_in {
         Some(function) => format!(
-            "The failing tests call `{function}`. This code of it, {} of {}",
+            "The failing tests call `{}`. This code of it, {} of {}",
+            function.simple_name(),
             line_words(l),
             l.path
         ),
@@ -474,6 +487,83 @@ fn line_format(l: &FaultLine) -> String {
          stays as it is.",
         l.text,
     )
+}
+
+/// The prompt for one statement of the definition the failing tests call, offered as the
+/// wrong one ([`crate::worker::fault_line::suspects`]): only what the failure printed, the
+/// failing tests, the definition with the comment above it, and the statement. No rules, no
+/// file listing, no earlier attempt's findings (they were about other statements): measured
+/// with the 0.5B model in plain chat (BENCHMARKS.md, the model probe), a prompt this short
+/// gets the named line fixed where the full worker prompt gets it copied back unchanged.
+fn focused_line_prompt(
+    input: &PromptInput<'_>,
+    line: &FaultLine,
+    function: &FunctionTarget,
+) -> WorkerPrompt {
+    let lang = fence_language(&line.path);
+    let text = input
+        .tree
+        .read(&function.path)
+        .ok()
+        .flatten()
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
+    let end = function.end.min(lines.len());
+    let start = comment_start(&lines, function.start).min(end);
+    let mut user = String::new();
+    if let Some(f) = input.failure.filter(|f| !f.is_empty()) {
+        if !f.output.trim().is_empty() {
+            user.push_str("The test fails:\n");
+            user.push_str(f.output.trim_end());
+            user.push_str("\n\n");
+        }
+        for (path, at, src) in &f.tests {
+            user.push_str(&format!("TEST {path} (line {at}):\n{}\n\n", src.trim_end()));
+        }
+    }
+    user.push_str(&format!(
+        "{}:\n```{lang}\n{}\n```\nThis line of `{}` is wrong:\n```{lang}\n{}\n```\nWrite that \
+         line, fixed, in a ```{lang} fence (it may become a few lines). Nothing else: the rest of \
+         the file stays as it is.",
+        function.path,
+        lines[start.saturating_sub(1)..end].join("\n"),
+        function.simple_name(),
+        line.text,
+    ));
+    let total_lines = lines.len();
+    WorkerPrompt {
+        messages: vec![Message::system(SYSTEM), Message::user(user)],
+        files: vec![(
+            line.path.clone(),
+            Presented::Regions {
+                ranges: vec![(start.max(1), end)],
+                total_lines,
+            },
+        )],
+        function: None,
+        target: Some(function.clone()),
+        line: Some(line.clone()),
+        reply_tokens: Some((estimate_tokens(&line.text) + 60) as u32 * 3 / 2 + 200),
+    }
+}
+
+/// The first line of the comment block (or decorators) directly above 1-based line `start`,
+/// or `start` when there is none: a definition's doc comment says what it should do.
+fn comment_start(lines: &[&str], start: usize) -> usize {
+    const MAX_COMMENT_LINES: usize = 12;
+    let mut first = start;
+    while first > 1 && start - first < MAX_COMMENT_LINES {
+        let above = lines.get(first - 2).map_or("", |l| l.trim_start());
+        let comment = ["//", "#", "/*", "*", "@", "--"]
+            .iter()
+            .any(|c| above.starts_with(c));
+        if !comment || above.is_empty() {
+            break;
+        }
+        first -= 1;
+    }
+    first
 }
 
 /// How to answer with one definition rewritten whole.
@@ -736,6 +826,71 @@ mod tests {
         assert!(user.contains("call `average` (calc.py, lines 3-6)"));
         assert!(user.contains("WAS REJECTED"));
         assert!(user.contains("dropped get_conn"));
+    }
+
+    #[test]
+    fn a_suspect_statement_gets_the_short_prompt_with_the_definition_and_its_comment() {
+        let src = "package wc\n\n// Count counts words separated by any whitespace.\nfunc Count(text string) int {\n\treturn len(strings.Split(text, \" \"))\n}\n\nfunc Other() {}\n";
+        let tree = MemTree::new(BTreeMap::from([(
+            "wc.go".to_string(),
+            src.as_bytes().to_vec(),
+        )]));
+        let st = subtask(&["wc.go"]);
+        let function = FunctionTarget {
+            path: "wc.go".into(),
+            name: "Count".into(),
+            start: 4,
+            end: 6,
+        };
+        let line = FaultLine {
+            path: "wc.go".into(),
+            start: 5,
+            end: 5,
+            text: "\treturn len(strings.Split(text, \" \"))".into(),
+            error: None,
+            suspect_in: Some(function.clone()),
+        };
+        let failure = FailureContext {
+            output: "wc_test.go:9: Count = 1, want 2\n".into(),
+            tests: vec![(
+                "wc_test.go".into(),
+                7,
+                "func TestCount(t *testing.T) {}".into(),
+            )],
+            frame_files: vec![],
+            exercised: vec![],
+        };
+        let mut i = input(&st, &tree, 2000);
+        i.failure = Some(&failure);
+        i.line = Some(&line);
+        i.feedback = "- [build] undefined: counts";
+        i.attempt = 2;
+        let p = build(&i);
+        let user = &p.messages[1].content;
+        assert!(p.is_focused());
+        assert!(user.contains("Count = 1, want 2"), "{user}");
+        assert!(user.contains("TEST wc_test.go (line 7)"), "{user}");
+        assert!(user.contains("// Count counts words separated by any whitespace.\nfunc Count"));
+        assert!(user.contains("This line of `Count` is wrong:"), "{user}");
+        // Not the rest of the file, no rules, no findings about another statement.
+        assert!(!user.contains("func Other"), "{user}");
+        assert!(
+            !user.contains("Rules:") && !user.contains("FILES:"),
+            "{user}"
+        );
+        assert!(!user.contains("undefined: counts"), "{user}");
+        // The file was not shown whole: only the line (or the definition) is spliced back.
+        assert!(!p.whole_allowed("wc.go"));
+        assert_eq!(p.target.as_ref(), Some(&function));
+        // A frame's line (not a suspect) keeps the full prompt.
+        let framed = FaultLine {
+            suspect_in: None,
+            ..line.clone()
+        };
+        i.line = Some(&framed);
+        let full = build(&i);
+        assert!(!full.is_focused());
+        assert!(full.messages[1].content.contains("FILES:"));
     }
 
     #[test]
