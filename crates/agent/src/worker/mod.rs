@@ -583,6 +583,27 @@ mod tests {
         assert_eq!(after, CALC.replacen("a - b", "a + b", 1));
     }
 
+    /// The prompt asking for `line` fixed.
+    fn line_prompt(
+        t: &dyn Tree,
+        s: &Subtask,
+        line: &fault_line::FaultLine,
+    ) -> prompt::WorkerPrompt {
+        prompt::build(&prompt::PromptInput {
+            subtask: s,
+            task_title: "t",
+            tree: t,
+            budget_tokens: 4000,
+            feedback: "",
+            attempt: 1,
+            failure: None,
+            policy: prompt::FormatPolicy::default(),
+            function: None,
+            line: Some(line),
+            regression_test: None,
+        })
+    }
+
     #[test]
     fn a_line_prompt_takes_the_fixed_statement_or_the_whole_definition() {
         let t = tree();
@@ -595,19 +616,7 @@ mod tests {
             error: None,
             suspect_in: None,
         };
-        let mut p = prompt::build(&prompt::PromptInput {
-            subtask: &s,
-            task_title: "t",
-            tree: t.as_ref(),
-            budget_tokens: 4000,
-            feedback: "",
-            attempt: 1,
-            failure: None,
-            policy: prompt::FormatPolicy::default(),
-            function: None,
-            line: Some(&line),
-            regression_test: None,
-        });
+        let mut p = line_prompt(t.as_ref(), &s, &line);
         let ask = &p.messages[1].content;
         assert!(
             ask.contains("The failing tests break at line 2 of calc.py"),
@@ -667,19 +676,7 @@ return a + b
             error: None,
             suspect_in: Some(add),
         };
-        let p = prompt::build(&prompt::PromptInput {
-            subtask: &s,
-            task_title: "t",
-            tree: t.as_ref(),
-            budget_tokens: 4000,
-            feedback: "",
-            attempt: 1,
-            failure: None,
-            policy: prompt::FormatPolicy::default(),
-            function: None,
-            line: Some(&line),
-            regression_test: None,
-        });
+        let p = line_prompt(t.as_ref(), &s, &line);
         assert!(p.is_focused());
         let fixed = CALC.replacen("a - b", "a + b", 1);
         let a = change_from_reply(t.clone(), "```python\nreturn a + b\n```\n", &p).unwrap();

@@ -427,13 +427,7 @@ fn reply_budget(
     let needed = match input.function {
         _ if input.line.is_some() => input.line.map_or(0, |l| estimate_tokens(&l.text)) + 60,
         Some(f) => {
-            let text = input
-                .tree
-                .read(&f.path)
-                .ok()
-                .flatten()
-                .map(|b| String::from_utf8_lossy(&b).into_owned())
-                .unwrap_or_default();
+            let text = read_text(input.tree, &f.path);
             let lines: Vec<&str> = text.lines().collect();
             let end = f.end.min(lines.len());
             estimate_tokens(&lines[f.start.saturating_sub(1).min(end)..end].join("\n"))
@@ -501,13 +495,7 @@ fn focused_line_prompt(
     function: &FunctionTarget,
 ) -> WorkerPrompt {
     let lang = fence_language(&line.path);
-    let text = input
-        .tree
-        .read(&function.path)
-        .ok()
-        .flatten()
-        .map(|b| String::from_utf8_lossy(&b).into_owned())
-        .unwrap_or_default();
+    let text = read_text(input.tree, &function.path);
     let lines: Vec<&str> = text.lines().collect();
     let end = function.end.min(lines.len());
     let start = comment_start(&lines, function.start).min(end);
@@ -531,21 +519,31 @@ fn focused_line_prompt(
         function.simple_name(),
         line.text,
     ));
-    let total_lines = lines.len();
+    let files = vec![(
+        line.path.clone(),
+        Presented::Regions {
+            ranges: vec![(start.max(1), end)],
+            total_lines: lines.len(),
+        },
+    )];
+    let reply_tokens = reply_budget(input, &files, 0);
     WorkerPrompt {
         messages: vec![Message::system(SYSTEM), Message::user(user)],
-        files: vec![(
-            line.path.clone(),
-            Presented::Regions {
-                ranges: vec![(start.max(1), end)],
-                total_lines,
-            },
-        )],
+        files,
         function: None,
         target: Some(function.clone()),
         line: Some(line.clone()),
-        reply_tokens: Some((estimate_tokens(&line.text) + 60) as u32 * 3 / 2 + 200),
+        reply_tokens,
     }
+}
+
+/// The file at `path` of `tree` as text (lossy), empty when it cannot be read.
+fn read_text(tree: &dyn Tree, path: &str) -> String {
+    tree.read(path)
+        .ok()
+        .flatten()
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default()
 }
 
 /// The first line of the comment block (or decorators) directly above 1-based line `start`,
