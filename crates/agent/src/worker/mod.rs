@@ -460,20 +460,7 @@ mod tests {
     }
 
     fn prompt_for(t: &dyn Tree) -> prompt::WorkerPrompt {
-        let s = st();
-        prompt::build(&prompt::PromptInput {
-            subtask: &s,
-            task_title: "t",
-            tree: t,
-            budget_tokens: 4000,
-            feedback: "",
-            attempt: 1,
-            failure: None,
-            policy: prompt::FormatPolicy::default(),
-            function: None,
-            line: None,
-            regression_test: None,
-        })
+        prompt_with(t, &st(), None)
     }
 
     #[test]
@@ -589,6 +576,14 @@ mod tests {
         s: &Subtask,
         line: &fault_line::FaultLine,
     ) -> prompt::WorkerPrompt {
+        prompt_with(t, s, Some(line))
+    }
+
+    fn prompt_with(
+        t: &dyn Tree,
+        s: &Subtask,
+        line: Option<&fault_line::FaultLine>,
+    ) -> prompt::WorkerPrompt {
         prompt::build(&prompt::PromptInput {
             subtask: s,
             task_title: "t",
@@ -599,7 +594,7 @@ mod tests {
             failure: None,
             policy: prompt::FormatPolicy::default(),
             function: None,
-            line: Some(line),
+            line,
             regression_test: None,
         })
     }
