@@ -157,14 +157,41 @@ impl Plan {
     }
 }
 
-/// Normalises one file hint.
+/// Normalises one file hint: a path relative to the repository, and the file a location
+/// names (see [`file_of_location`]).
 pub fn normalize_hint(h: &str) -> String {
     let s = h.trim().trim_matches('`').replace('\\', "/");
     let mut s = s.as_str();
     while let Some(r) = s.strip_prefix("./") {
         s = r;
     }
-    s.trim_start_matches('/').to_string()
+    file_of_location(s.trim_start_matches('/')).to_string()
+}
+
+/// The file of a hint written as a test id or a place in a file, as planners copy them from
+/// test output: `tests/test_db.py::UserTest::test_quote`, `src/db.py:48`, `src/db.py:48:5`,
+/// `src/db.py#L48`. Taken as a path they name no file, and the worker would be asked to
+/// create one. Only cut where what is left names a file (its last segment has an extension).
+fn file_of_location(hint: &str) -> &str {
+    let names_a_file = |p: &str| {
+        p.rsplit('/')
+            .next()
+            .is_some_and(|name| name.len() > 1 && name.contains('.'))
+    };
+    let mut s = hint;
+    for sep in ["::", "#L"] {
+        if let Some(at) = s.find(sep).filter(|at| names_a_file(&s[..*at])) {
+            s = &s[..at];
+        }
+    }
+    while let Some(at) = s.rfind(':') {
+        let tail = &s[at + 1..];
+        if tail.is_empty() || !tail.bytes().all(|b| b.is_ascii_digit()) || !names_a_file(&s[..at]) {
+            break;
+        }
+        s = &s[..at];
+    }
+    s
 }
 
 /// The JSON Schema the planner must answer with (also sent as `response_format`). Bounded with
@@ -438,6 +465,26 @@ mod tests {
         );
         assert_eq!(plan.tasks[1].id, "T002");
         assert_eq!(plan.tasks[1].subtasks[0].id, "T002-S01");
+    }
+
+    #[test]
+    fn a_hint_written_as_a_test_id_or_a_location_is_its_file() {
+        for (hint, file) in [
+            (
+                "tests/test_db.py::UserStoreTest::test_injection_matches_nothing",
+                "tests/test_db.py",
+            ),
+            ("src/db.py:48", "src/db.py"),
+            ("./src/lib.rs:12:5", "src/lib.rs"),
+            ("`src/db.py#L48`", "src/db.py"),
+            ("src/db.py", "src/db.py"),
+            // Not a file before the separator, or not a line after it: left as written.
+            ("crate::util", "crate::util"),
+            ("docs/notes:draft.md", "docs/notes:draft.md"),
+            ("Makefile:12", "Makefile:12"),
+        ] {
+            assert_eq!(normalize_hint(hint), file, "{hint}");
+        }
     }
 
     #[test]
