@@ -690,10 +690,52 @@ fn with_no_frame_in_the_code_a_statement_of_the_tested_function_is_offered_alone
     );
     let requests = server.chat_requests();
     let second = requests[1].to_string();
+    assert!(second.contains("This line of `add` is wrong:"), "{second}");
     assert!(
-        second.contains("The failing tests call `add`. This code of it, line 2 of calc.py"),
-        "{second}"
+        !second.contains("FILES:"),
+        "the focused prompt shows no files: {second}"
     );
     assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
     assert!(trace_events(&summary).contains("worker.suspect_lines"));
+}
+
+#[test]
+fn a_subtask_whose_tests_an_earlier_subtask_fixed_is_skipped_without_a_model_call() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    // The planner made one subtask per failing test; the first fix makes `test_add` pass, so
+    // the second has nothing left to do.
+    let script = Script::new().content(patch("    return a - b\n", "    return a + b\n"));
+    let server = ScriptedServer::start(script).unwrap();
+    let mut o = fx.opts(&server.url());
+    o.plan = PlanSource::Given(Plan {
+        tasks: vec![Task {
+            id: "T001".into(),
+            title: "Fix the failing tests".into(),
+            priority: 1,
+            description: String::new(),
+            subtasks: vec![
+                subtask("Fix test_add", &["calc.py"]),
+                subtask("Make test_add pass for negative numbers", &["calc.py"]),
+            ],
+        }],
+    });
+    let summary = execute(&o, &NoProgress).unwrap();
+    let all: Vec<_> = summary.subtasks().collect();
+    assert_eq!(all[0].status, SubtaskStatus::Committed, "{:#?}", all[0]);
+    assert_eq!(all[1].status, SubtaskStatus::Skipped, "{:#?}", all[1]);
+    let why = all[1].error.as_deref().unwrap_or_default();
+    assert!(
+        why.contains("pass since an earlier subtask landed"),
+        "{why}"
+    );
+    assert!(why.contains("test_add"), "{why}");
+    assert_eq!(summary.status, RunStatus::Completed);
+    assert_eq!(
+        server.chat_requests().len(),
+        1,
+        "no model call for the skipped subtask"
+    );
+    assert!(trace_events(&summary).contains("worker.subtask.skipped"));
 }

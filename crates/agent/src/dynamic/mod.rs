@@ -249,6 +249,7 @@ pub fn baseline_of(t: &TestRun) -> Baseline {
         reason: if t.ran { Vec::new() } else { t.details.clone() },
         failing_tests: t.failing.clone(),
         log: t.log.clone(),
+        fixed: Default::default(),
     }
 }
 

@@ -474,7 +474,7 @@ fn critique_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Result<(), RunEr
     crate::critics::critique(&ws, &cfg, &mut models, &emit)?;
     // A kept revision's tests are the branch head's: the baseline follows them.
     if let Some(tests) = models.take_kept_tests() {
-        cx.state.baseline = Some(dynamic::baseline_of(&tests));
+        advance_baseline(cx, dynamic::baseline_of(&tests));
     }
     drop(models);
     observe_critics(cx, &report);
@@ -655,6 +655,11 @@ fn execution_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Result<(), RunE
             .flat_map(|t| t.subtasks.iter())
             .any(|s| &s.id == id && s.status.is_final());
         if done {
+            continue;
+        }
+        let fixed = fixed_by_earlier_subtask(cx, id);
+        if !fixed.is_empty() {
+            skip_already_fixed(cx, id, &fixed)?;
             continue;
         }
         if cx
@@ -883,6 +888,64 @@ fn reconcile(cx: &mut Ctx<'_>) -> Result<(), RunError> {
     }
     cx.save()?;
     Ok(())
+}
+
+/// The test baseline after something landed, remembering the tests it fixed.
+fn advance_baseline(cx: &mut Ctx<'_>, next: Baseline) {
+    cx.state.baseline = Some(match cx.state.baseline.as_ref() {
+        Some(old) => old.advanced_to(next),
+        None => next,
+    });
+}
+
+/// The tests subtask `id` is about that an earlier landed subtask fixed, when none of the
+/// tests it is about still fails: the planner often makes one subtask per failing test, and
+/// one fix makes several pass. Such a subtask has nothing left to do; asked anyway, the model
+/// rewrites working code. Empty when the subtask still has work (or is about no test).
+fn fixed_by_earlier_subtask(cx: &Ctx<'_>, id: &str) -> Vec<String> {
+    let (Some(base), Some((_, st))) = (
+        cx.state.baseline.as_ref(),
+        cx.state.plan.as_ref().and_then(|p| find_subtask(p, id)),
+    ) else {
+        return Vec::new();
+    };
+    if base.fixed.is_empty() || is_about_failing_tests(&st, &base.failing) {
+        return Vec::new();
+    }
+    let text = format!("{} {}", st.title, st.description).to_lowercase();
+    let named: Vec<String> = base
+        .fixed
+        .iter()
+        .filter(|t| text.contains(&context::short_name(t).to_lowercase()))
+        .cloned()
+        .collect();
+    match named.is_empty() {
+        // "Fix the failing tests" and no test fails any more: all of them were fixed.
+        true if is_about_failing_tests(&st, &base.fixed) => base.fixed.iter().cloned().collect(),
+        _ => named,
+    }
+}
+
+/// Marks subtask `id` skipped: the tests it is about pass since an earlier subtask landed.
+fn skip_already_fixed(cx: &mut Ctx<'_>, id: &str, tests: &[String]) -> Result<(), RunError> {
+    if let Some(s) = cx.state.subtask_mut(id) {
+        s.status = SubtaskStatus::Skipped;
+        s.error = Some(format!(
+            "skipped: the tests it is about pass since an earlier subtask landed ({})",
+            tests.join(", ")
+        ));
+    }
+    cx.emit(
+        "execution",
+        "worker.subtask.skipped",
+        json!({"subtask_id": id, "reason": "its tests already pass", "tests": tests}),
+    );
+    cx.progress.on(&ProgressEvent::SubtaskEnd {
+        id: id.to_string(),
+        status: SubtaskStatus::Skipped,
+        commit: None,
+    });
+    cx.save()
 }
 
 /// Whether subtask `id` is behind the baseline's failing tests (those run whatever the budget).
@@ -2118,7 +2181,7 @@ fn land(
     // The baseline advances with what landed: fixed tests leave the failing set. A dry run
     // reverted the change, so the tree (and its failing tests) are as before.
     if let Some(t) = dynr.tests.as_ref().filter(|_| !cx.state.dry_run) {
-        cx.state.baseline = Some(dynamic::baseline_of(t));
+        advance_baseline(cx, dynamic::baseline_of(t));
     }
     if let Some(s) = cx.state.subtask_mut(&id) {
         s.candidates_beaten = Some(considered.saturating_sub(1));

@@ -58,9 +58,28 @@ pub struct Baseline {
     /// The failing tests with their files, for the worker's failure context.
     #[serde(default)]
     pub failing_tests: Vec<crate::analysis::FailingTest>,
+    /// Ids of tests that failed at an earlier baseline of this run and pass now: a landed
+    /// subtask fixed them (see [`Baseline::advanced_to`]).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub fixed: BTreeSet<String>,
     /// What the test runners printed at the baseline (capped), for the failing tests' messages.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub log: String,
+}
+
+impl Baseline {
+    /// The baseline after something landed: `next`, remembering which of this baseline's
+    /// failing tests it fixed (and those fixed before).
+    pub fn advanced_to(&self, mut next: Baseline) -> Baseline {
+        next.fixed = self
+            .fixed
+            .iter()
+            .chain(self.failing.difference(&next.failing))
+            .filter(|id| !next.failing.contains(*id))
+            .cloned()
+            .collect();
+        next
+    }
 }
 
 /// Everything a resumed run needs: the run's record, plus where it stopped and what it still
@@ -370,6 +389,26 @@ impl Drop for RepoLock {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_advanced_baseline_remembers_the_tests_that_landed_work_fixed() {
+        let set = |ids: &[&str]| ids.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>();
+        let start = Baseline {
+            failing: set(&["t::a", "t::b", "t::c"]),
+            ..Baseline::default()
+        };
+        let after_one = start.advanced_to(Baseline {
+            failing: set(&["t::c"]),
+            ..Baseline::default()
+        });
+        assert_eq!(after_one.fixed, set(&["t::a", "t::b"]));
+        // A test fixed earlier that fails again is not "fixed" any more.
+        let after_two = after_one.advanced_to(Baseline {
+            failing: set(&["t::a"]),
+            ..Baseline::default()
+        });
+        assert_eq!(after_two.fixed, set(&["t::b", "t::c"]));
+    }
 
     #[test]
     fn atomic_save_load_roundtrip() {
