@@ -120,8 +120,14 @@ fi
 # 6. What happened, in two lines (the last ones).
 echo
 landed="$([[ -n "$BRANCH" ]] && git -C "$REPO" log --reverse --format='%s' "$BASE..$BRANCH" | paste -sd ';' - | sed 's/;/; /g' || true)"
-if [[ -n "$landed" ]]; then
+if [[ -n "$landed" && "$code" -eq 0 ]]; then
     echo "main-job: FIXED — landed on $BRANCH: $landed"
+    echo "main-job: look at it with: git -C $REPO show $BRANCH   (PR body: ${RUN_DIR}PR.md)"
+elif [[ -n "$landed" ]]; then
+    # Something landed but the run did not complete (exit 1: a subtask failed): say so, with
+    # the failed subtasks, rather than calling the bug fixed.
+    failed="$(grep -E '^\s+T[0-9]+-S[0-9]+ .* — failed' "$WORK/summary.txt" | sed 's/^\s*//; s/ — failed.*//' | paste -sd ';' - | sed 's/;/; /g' || true)"
+    echo "main-job: PARTLY FIXED — landed on $BRANCH: $landed; not fixed: ${failed:-see the run summary above} (slopguard exit $code)"
     echo "main-job: look at it with: git -C $REPO show $BRANCH   (PR body: ${RUN_DIR}PR.md)"
 else
     # The summary's `why:` line, and the first finding under it (the `why:` line alone ends

@@ -133,6 +133,22 @@ fn long_script_steps_say_they_are_still_running_and_keep_their_exit_status() {
 /// model answering every worker call with `reply`, and the rung's plan (no planner call).
 /// Returns the exit code, stdout, stderr and the work directory (kept until dropped).
 fn main_job(reply: &str, max_attempts: &str) -> (Option<i32>, String, String, tempfile::TempDir) {
+    main_job_with(SQL_PLAN, reply, max_attempts)
+}
+
+/// One subtask, about the failing tests (so the planner's post-processing adds none).
+const SQL_PLAN: &str = r#"{"tasks": [{"id": "T001", "title": "Fix the SQL injection behind the failing tests",
+            "priority": 1, "description": "find_user formats the name into the SQL text.",
+            "subtasks": [{"title": "Make the failing tests pass: a ? placeholder in find_user",
+              "description": "Pass the name as a query parameter.",
+              "file_hints": ["src/db.py"], "action": "modify"}]}]}"#;
+
+/// [`main_job`] with the operator plan `plan` (JSON).
+fn main_job_with(
+    plan_json: &str,
+    reply: &str,
+    max_attempts: &str,
+) -> (Option<i32>, String, String, tempfile::TempDir) {
     use scripted_llm::{Script, ScriptedServer};
     let server = ScriptedServer::start(
         Script::new()
@@ -142,17 +158,8 @@ fn main_job(reply: &str, max_attempts: &str) -> (Option<i32>, String, String, te
     )
     .expect("scripted server");
     let work = tempfile::tempdir().unwrap();
-    // One subtask, about the failing tests (so the planner's post-processing adds none).
     let plan = work.path().join("plan.json");
-    std::fs::write(
-        &plan,
-        r#"{"tasks": [{"id": "T001", "title": "Fix the SQL injection behind the failing tests",
-            "priority": 1, "description": "find_user formats the name into the SQL text.",
-            "subtasks": [{"title": "Make the failing tests pass: a ? placeholder in find_user",
-              "description": "Pass the name as a query parameter.",
-              "file_hints": ["src/db.py"], "action": "modify"}]}]}"#,
-    )
-    .unwrap();
+    std::fs::write(&plan, plan_json).unwrap();
     let mut cmd = Command::new("bash");
     cmd.arg(script("main-job.sh"));
     for (k, _) in std::env::vars() {
@@ -236,6 +243,34 @@ fn the_main_job_ends_saying_what_it_fixed_and_how_to_look_at_it() {
     );
     // An endpoint was given, so no model server was started and none is said to be running.
     assert!(!stdout.contains("== left running"), "{stdout}");
+}
+
+#[test]
+fn the_main_job_says_partly_fixed_when_a_subtask_after_the_fix_failed() {
+    if python3_missing() {
+        return;
+    }
+    // The fix lands; the second subtask gets the same answer again, which no longer applies.
+    let plan = SQL_PLAN.replace(
+        r#""action": "modify"}]"#,
+        r#""action": "modify"}, {"title": "Say in seed's docstring that it is idempotent",
+              "description": "", "file_hints": ["src/db.py"], "action": "modify"}]"#,
+    );
+    let fix = "fix(db): pass the name as a query parameter\nsrc/db.py\n<<<<<<< SEARCH\n    row = conn.execute(f\"SELECT id, name, email FROM users WHERE name = '{name}'\").fetchone()\n=======\n    row = conn.execute(\"SELECT id, name, email FROM users WHERE name = ?\", (name,)).fetchone()\n>>>>>>> REPLACE\n";
+    let (code, stdout, stderr, _work) = main_job_with(&plan, fix, "1");
+    assert_eq!(code, Some(1), "{stdout}\n{stderr}");
+    let last = last_lines(&stdout, 2);
+    assert!(
+        last[0].starts_with("main-job: PARTLY FIXED — landed on slopguard/")
+            && last[0].contains(": fix(db): pass the name as a query parameter; not fixed: ")
+            && last[0].contains("Say in seed's docstring that it is idempotent")
+            && last[0].ends_with("(slopguard exit 1)"),
+        "{stdout}"
+    );
+    assert!(
+        last[1].starts_with("main-job: look at it with: git -C "),
+        "{stdout}"
+    );
 }
 
 #[test]
