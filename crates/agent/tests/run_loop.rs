@@ -739,3 +739,73 @@ fn a_subtask_whose_tests_an_earlier_subtask_fixed_is_skipped_without_a_model_cal
     );
     assert!(trace_events(&summary).contains("worker.subtask.skipped"));
 }
+
+/// The fixture with a second failing test, `test_add_zero`: `add` must be right for 0 too.
+fn two_failing_tests(fx: &Fixture) {
+    let r = fx.dir.path();
+    let tests = TESTS.replace(
+        "    def test_helper(self):",
+        "    def test_add_zero(self):\n        self.assertEqual(add(0, 4), 4)\n\n    def test_helper(self):",
+    );
+    std::fs::write(r.join("tests/test_calc.py"), tests).unwrap();
+    git(r, &["add", "tests/test_calc.py"]);
+    git(r, &["commit", "-q", "-m", "test add with zero"]);
+}
+
+/// One subtask about the failing tests, two attempts of one candidate each.
+fn fix_tests_options(fx: &Fixture, url: &str) -> RunOptions {
+    let mut o = fx.opts(url);
+    o.plan = PlanSource::Given(Plan {
+        tasks: vec![Task {
+            id: "T001".into(),
+            title: "Fix add".into(),
+            priority: 1,
+            description: String::new(),
+            subtasks: vec![subtask("Fix the failing tests", &["calc.py"])],
+        }],
+    });
+    o.max_attempts = 2;
+    o
+}
+
+/// A fix of `add` that makes `test_add` pass but not `test_add_zero`.
+const PARTIAL_ADD: &str = "    return a + b if a else a - b\n";
+
+#[test]
+fn a_partial_fix_waits_for_the_next_attempt_and_a_complete_one_lands_instead() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    two_failing_tests(&fx);
+    let script = Script::new()
+        .content(patch("    return a - b\n", PARTIAL_ADD))
+        .content(patch("    return a - b\n", "    return a + b\n"));
+    let server = ScriptedServer::start(script).unwrap();
+    let summary = execute(&fix_tests_options(&fx, &server.url()), &NoProgress).unwrap();
+    let s = summary.subtasks().next().unwrap();
+    assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
+    assert_eq!(s.attempts, 2);
+    assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
+    // The second attempt heard what the partial fix left failing.
+    let second = server.chat_requests()[1].to_string();
+    assert!(second.contains("test_add_zero"), "{second}");
+    assert!(trace_events(&summary).contains("worker.partial.carried"));
+}
+
+#[test]
+fn a_partial_fix_lands_at_the_last_attempt_when_nothing_better_came() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    two_failing_tests(&fx);
+    let script = Script::new()
+        .content(patch("    return a - b\n", PARTIAL_ADD))
+        .content("I am not sure what to change.");
+    let server = ScriptedServer::start(script).unwrap();
+    let summary = execute(&fix_tests_options(&fx, &server.url()), &NoProgress).unwrap();
+    let s = summary.subtasks().next().unwrap();
+    assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
+    assert_eq!(s.attempts, 2);
+    let landed = git(fx.dir.path(), &["show", "sg/loop:calc.py"]);
+    assert!(landed.contains(PARTIAL_ADD), "{landed}");
+}

@@ -1020,6 +1020,10 @@ struct SubtaskRun {
     /// Candidates sampled so far, over all attempts.
     sampled: u32,
     dynamic_failed_before: bool,
+    /// The candidate that fixed the most targets (not all) in an earlier attempt: it competes
+    /// again with the next attempt's candidates, and lands at the last attempt if none of
+    /// them fixes every target ([`evaluate_survivors`]).
+    carried: Option<Survivor>,
 }
 
 /// How an attempt ended.
@@ -1087,6 +1091,7 @@ fn run_subtask(
         tool_time,
         sampled: 0,
         dynamic_failed_before: false,
+        carried: None,
     };
     attach_failure_context(cx, &mut run);
     let max = cx.state.max_attempts.max(1);
@@ -1280,7 +1285,7 @@ fn run_attempt(
         },
         activity: Vec::new(),
         rejections: Vec::new(),
-        survivors: Vec::new(),
+        survivors: run.carried.take().into_iter().collect(),
         llm: Duration::ZERO,
         tool: Duration::ZERO,
     };
@@ -1606,8 +1611,10 @@ fn keep_survivor(
 }
 
 /// Runs the toolchain on the survivors, most votes first, then the smallest. The first that
-/// passes every gate and fixes every target wins at once; otherwise the one that fixed the
-/// most targets (at least one), written again. Returns the winner, written, with its report.
+/// passes every gate and fixes every target wins at once. Otherwise the one that fixed the
+/// most targets (at least one) is carried to the next attempt while one remains (its tests'
+/// output is the feedback), and wins at the last, written again. Returns the winner, written,
+/// with its report.
 #[allow(clippy::type_complexity)]
 fn evaluate_survivors(
     cx: &mut Ctx<'_>,
@@ -1687,11 +1694,43 @@ fn evaluate_survivors(
             work.rejections.push(r);
         }
     }
-    let Some((i, _, dynr)) = best_partial else {
+    let Some((i, fixed, dynr)) = best_partial else {
         return Ok(None);
     };
+    if carries_to_next_attempt(cx, run, attempt) {
+        let r = still_failing(
+            cx,
+            run,
+            attempt,
+            &work.survivors[i].applied,
+            dynr.tests.as_ref(),
+            &mut work.activity,
+        );
+        work.rejections.push(r);
+        cx.emit(
+            "execution",
+            "worker.partial.carried",
+            json!({"subtask_id": run.id, "attempt": attempt, "fixed": fixed,
+                   "targets": run.targets.len()}),
+        );
+        run.carried = Some(work.survivors.swap_remove(i));
+        return Ok(None);
+    }
     let written = dynamic::write_change(&cx.worktree, &work.survivors[i].applied.change)?;
     Ok(Some((i, written, dynr)))
+}
+
+/// Time a subtask must have left for a partial fix to wait for the next attempt (which always
+/// samples at least one candidate and judges the carried one again).
+const CARRY_MARGIN: Duration = Duration::from_secs(30);
+
+/// Whether a partial fix waits for the next attempt instead of landing now: an attempt is left
+/// and the budget leaves room for it. A partial fix that lands ends the subtask; the run's
+/// other failing tests then rest on later subtasks, and small models fill that gap with
+/// answers that satisfy one test and nothing else.
+fn carries_to_next_attempt(cx: &Ctx<'_>, run: &SubtaskRun, attempt: u32) -> bool {
+    attempt < cx.state.max_attempts.max(1)
+        && run.budget.saturating_sub(run.started.elapsed()) >= CARRY_MARGIN
 }
 
 /// Targets (baseline failing tests) that pass in `now`.
