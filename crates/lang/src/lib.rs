@@ -26,6 +26,7 @@
 
 mod analyze;
 mod cfamily;
+mod code_tokens;
 mod data;
 mod defs;
 mod detect;
@@ -41,6 +42,7 @@ mod source;
 mod ts;
 mod types;
 
+pub use code_tokens::{CodeToken, code_tokens};
 pub use hash::body_hash;
 pub use source::ParsedSource;
 pub use types::*;

@@ -11,6 +11,7 @@ use slopguard_change::ChangeSet;
 use slopguard_llm::{BlockingClient, LlmError};
 use slopguard_store::FailureMode;
 
+pub mod doc_scope;
 pub mod intent_review;
 pub mod step_critic;
 
@@ -163,6 +164,22 @@ pub const GATES: &[Gate] = &[
               changes only blank lines or spaces.\n",
     },
     Gate {
+        slug: "doc-scope",
+        code: None,
+        phase: Phase::Static,
+        summary: "a subtask that asks only for doc comments or docstrings may not change code",
+        mode: FailureMode::PatcherReject,
+        event: "critic_doc_scope.fail",
+        doc: "# doc-scope\n\nA subtask whose title or description asks only for documentation in code \
+              (doc comments, docstrings, code comments) and not for a fix, a refactoring or a \
+              removal, may change comments, docstrings and layout and nothing else. Each changed \
+              source file's code tokens (tree-sitter leaves, comments and Python docstrings left \
+              out) must be the same before and after; otherwise the candidate is refused, naming \
+              the first line whose code changed. Deleting a code file is refused too; Markdown and \
+              other non-code files are free. Runs after the static guards passed, on the change in \
+              memory.\n",
+    },
+    Gate {
         slug: "build",
         code: None,
         phase: Phase::Dynamic,
@@ -209,7 +226,9 @@ pub const GATES: &[Gate] = &[
         doc: "# tests (the failing tests must pass)\n\nA subtask about the baseline's failing tests has \
               them as targets. A candidate that passes every other gate but leaves all of them failing \
               is rejected; its feedback is what the tests printed after the patch. Among candidates the \
-              one that fixes every target lands at once; otherwise the one that fixed the most.\n",
+              one that fixes every target lands at once. One that fixes some but not all is carried to \
+              the next attempt (its tests' output is the feedback) and lands at the last attempt only \
+              if no candidate fixed them all.\n",
     },
     Gate {
         slug: "regression-proof",

@@ -1978,7 +1978,16 @@ fn judge_statically(
         );
     }
     if !report.blocked() {
-        return Ok(applied);
+        return match gates::doc_scope::check(&run.subtask, &applied.change) {
+            None => Ok(applied),
+            Some(rejection) => {
+                let msg = record_rejections(cx, run, attempt, activity, &[rejection]);
+                Err(Refused {
+                    reached: Reached::StaticGates,
+                    feedback: format!("- [{}] {msg}", gates::doc_scope::SLUG),
+                })
+            }
+        };
     }
     let mut by_guard: Vec<gates::Rejection> = Vec::new();
     for f in report.blocking() {
