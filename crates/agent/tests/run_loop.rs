@@ -771,20 +771,32 @@ fn fix_tests_options(fx: &Fixture, url: &str) -> RunOptions {
 /// A fix of `add` that makes `test_add` pass but not `test_add_zero`.
 const PARTIAL_ADD: &str = "    return a + b if a else a - b\n";
 
-#[test]
-fn a_partial_fix_waits_for_the_next_attempt_and_a_complete_one_lands_instead() {
-    let Some(fx) = Fixture::new() else {
-        return;
-    };
+/// Runs the two-failing-tests fixture where the first attempt's answer is [`PARTIAL_ADD`] and
+/// the second's is `second`; the subtask must end committed after two attempts. `None` (the
+/// test is skipped) when python3 is missing.
+fn partial_then(
+    second: String,
+) -> Option<(Fixture, ScriptedServer, slopguard_agent::run::RunSummary)> {
+    let fx = Fixture::new()?;
     two_failing_tests(&fx);
     let script = Script::new()
         .content(patch("    return a - b\n", PARTIAL_ADD))
-        .content(patch("    return a - b\n", "    return a + b\n"));
+        .content(second);
     let server = ScriptedServer::start(script).unwrap();
     let summary = execute(&fix_tests_options(&fx, &server.url()), &NoProgress).unwrap();
     let s = summary.subtasks().next().unwrap();
     assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
     assert_eq!(s.attempts, 2);
+    Some((fx, server, summary))
+}
+
+#[test]
+fn a_partial_fix_waits_for_the_next_attempt_and_a_complete_one_lands_instead() {
+    let Some((fx, server, summary)) =
+        partial_then(patch("    return a - b\n", "    return a + b\n"))
+    else {
+        return;
+    };
     assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
     // The second attempt heard what the partial fix left failing.
     let second = server.chat_requests()[1].to_string();
@@ -794,18 +806,9 @@ fn a_partial_fix_waits_for_the_next_attempt_and_a_complete_one_lands_instead() {
 
 #[test]
 fn a_partial_fix_lands_at_the_last_attempt_when_nothing_better_came() {
-    let Some(fx) = Fixture::new() else {
+    let Some((fx, _server, _summary)) = partial_then("I am not sure what to change.".into()) else {
         return;
     };
-    two_failing_tests(&fx);
-    let script = Script::new()
-        .content(patch("    return a - b\n", PARTIAL_ADD))
-        .content("I am not sure what to change.");
-    let server = ScriptedServer::start(script).unwrap();
-    let summary = execute(&fix_tests_options(&fx, &server.url()), &NoProgress).unwrap();
-    let s = summary.subtasks().next().unwrap();
-    assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
-    assert_eq!(s.attempts, 2);
     let landed = git(fx.dir.path(), &["show", "sg/loop:calc.py"]);
     assert!(landed.contains(PARTIAL_ADD), "{landed}");
 }

@@ -928,18 +928,26 @@ fn fixed_by_earlier_subtask(cx: &Ctx<'_>, id: &str) -> Vec<String> {
 
 /// Marks subtask `id` skipped: the tests it is about pass since an earlier subtask landed.
 fn skip_already_fixed(cx: &mut Ctx<'_>, id: &str, tests: &[String]) -> Result<(), RunError> {
+    let why = format!(
+        "skipped: the tests it is about pass since an earlier subtask landed ({})",
+        tests.join(", ")
+    );
+    let data = json!({"subtask_id": id, "reason": "its tests already pass", "tests": tests});
+    skip_subtask(cx, id, why, data)
+}
+
+/// Marks subtask `id` skipped with `why` (its error line) and the trace event's `data`.
+fn skip_subtask(
+    cx: &mut Ctx<'_>,
+    id: &str,
+    why: String,
+    data: serde_json::Value,
+) -> Result<(), RunError> {
     if let Some(s) = cx.state.subtask_mut(id) {
         s.status = SubtaskStatus::Skipped;
-        s.error = Some(format!(
-            "skipped: the tests it is about pass since an earlier subtask landed ({})",
-            tests.join(", ")
-        ));
+        s.error = Some(why);
     }
-    cx.emit(
-        "execution",
-        "worker.subtask.skipped",
-        json!({"subtask_id": id, "reason": "its tests already pass", "tests": tests}),
-    );
+    cx.emit("execution", "worker.subtask.skipped", data);
     cx.progress.on(&ProgressEvent::SubtaskEnd {
         id: id.to_string(),
         status: SubtaskStatus::Skipped,
@@ -966,23 +974,9 @@ fn subtask_is_about_failing_tests(cx: &Ctx<'_>, id: &str) -> bool {
 /// Marks subtask `id` skipped because the run's time budget is spent.
 fn skip_for_budget(cx: &mut Ctx<'_>, id: &str) -> Result<(), RunError> {
     let budget = cx.opts.run_budget.unwrap_or_default().as_secs();
-    if let Some(s) = cx.state.subtask_mut(id) {
-        s.status = SubtaskStatus::Skipped;
-        s.error = Some(format!(
-            "skipped: the run's time budget ({budget} s) was spent"
-        ));
-    }
-    cx.emit(
-        "execution",
-        "worker.subtask.skipped",
-        json!({"subtask_id": id, "reason": "run budget spent", "budget_s": budget}),
-    );
-    cx.progress.on(&ProgressEvent::SubtaskEnd {
-        id: id.to_string(),
-        status: SubtaskStatus::Skipped,
-        commit: None,
-    });
-    cx.save()
+    let why = format!("skipped: the run's time budget ({budget} s) was spent");
+    let data = json!({"subtask_id": id, "reason": "run budget spent", "budget_s": budget});
+    skip_subtask(cx, id, why, data)
 }
 
 fn find_subtask(plan: &Plan, id: &str) -> Option<(String, Subtask)> {

@@ -528,12 +528,7 @@ mod tests {
     fn a_function_alone_is_spliced_where_it_was() {
         let t = tree();
         let s = st();
-        let target = prompt::FunctionTarget {
-            path: "calc.py".into(),
-            name: "add".into(),
-            start: 1,
-            end: 2,
-        };
+        let target = add_target();
         let p = prompt::build(&prompt::PromptInput {
             subtask: &s,
             task_title: "t",
@@ -568,6 +563,16 @@ mod tests {
         let a = change_from_reply(t.clone(), wrapped, &p).unwrap();
         let after = String::from_utf8(a.change.changes[0].after.clone().unwrap()).unwrap();
         assert_eq!(after, CALC.replacen("a - b", "a + b", 1));
+    }
+
+    /// `add` of [`CALC`], as a definition target.
+    fn add_target() -> prompt::FunctionTarget {
+        prompt::FunctionTarget {
+            path: "calc.py".into(),
+            name: "add".into(),
+            start: 1,
+            end: 2,
+        }
     }
 
     /// The prompt asking for `line` fixed.
@@ -621,12 +626,7 @@ mod tests {
             ask.ends_with("Now write the fixed line 2 in a ```python fence."),
             "{ask}"
         );
-        p.target = Some(prompt::FunctionTarget {
-            path: "calc.py".into(),
-            name: "add".into(),
-            start: 1,
-            end: 2,
-        });
+        p.target = Some(add_target());
         let fixed = CALC.replacen("a - b", "a + b", 1);
         // The statement alone, without its indentation.
         let a = change_from_reply(
@@ -657,12 +657,7 @@ return a + b
     fn a_focused_prompts_answer_is_spliced_and_never_taken_as_the_whole_file() {
         let t = tree();
         let s = st();
-        let add = prompt::FunctionTarget {
-            path: "calc.py".into(),
-            name: "add".into(),
-            start: 1,
-            end: 2,
-        };
+        let add = add_target();
         let line = fault_line::FaultLine {
             path: "calc.py".into(),
             start: 2,
@@ -694,12 +689,7 @@ return a + b
     fn an_unreadable_reply_holding_the_target_definition_is_spliced() {
         let t = tree();
         let mut p = prompt_for(t.as_ref());
-        p.target = Some(prompt::FunctionTarget {
-            path: "calc.py".into(),
-            name: "add".into(),
-            start: 1,
-            end: 2,
-        });
+        p.target = Some(add_target());
         // A broken SEARCH/REPLACE block (nine `<`, no SEARCH text, no `=======`) around the
         // right function and a stray import, as a 0.5B model wrote it.
         let broken = "<<<<<<<<< calc.py\nfrom calc import add\n\ndef add(a, b):\n    return a + b\n>>>>>>> REPLACE\n";
