@@ -223,6 +223,46 @@ fn adds_tests(st: &Subtask) -> bool {
         })
 }
 
+/// Whether a subtask asks to weaken tests: remove, skip or loosen an assertion or a test
+/// (`Remove the assert in test_x`), as small planners do for a failing test.
+fn weakens_tests(st: &Subtask) -> bool {
+    const WEAKEN: [&str; 9] = [
+        "remove",
+        "delete",
+        "skip",
+        "comment out",
+        "disable",
+        "drop",
+        "relax",
+        "loosen",
+        "ignore",
+    ];
+    const TESTS: [&str; 3] = ["assert", "test", "check"];
+    let text = format!("{} {}", st.title, st.description).to_lowercase();
+    WEAKEN.iter().any(|w| text.contains(w)) && TESTS.iter().any(|t| text.contains(t))
+}
+
+/// A test-weakening subtask (its hints now the sources its tests exercise) rewritten to fix
+/// the code instead, naming the tests its title named so it stays about them.
+fn fix_the_code_instead(st: &mut Subtask) {
+    let named: Vec<String> = st
+        .title
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| w.starts_with("test_") || w.starts_with("Test"))
+        .map(|w| format!("`{w}`"))
+        .collect();
+    let asked = std::mem::take(&mut st.title);
+    st.title = if named.is_empty() {
+        "Fix the code so the failing tests pass".to_string()
+    } else {
+        format!("Make {} pass by fixing the code", named.join(", "))
+    };
+    st.description = format!(
+        "The plan asked: \"{asked}\". Tests are never weakened: change the code they exercise \
+         so they pass as written."
+    );
+}
+
 /// Layer-2 in the seeds: a subtask whose hints are all test files (and that is not about adding tests) gets
 /// its hints replaced by the sources those tests import.
 pub fn retarget_test_only_hints(plan: Plan, view: &dyn FileView) -> (Plan, Option<TraceEvent>) {
@@ -247,11 +287,16 @@ pub fn retarget_test_only_hints(plan: Plan, view: &dyn FileView) -> (Plan, Optio
             if sources.is_empty() {
                 continue;
             }
-            rewrites.push(json!({
+            let mut rewrite = json!({
                 "subtask_id": st.id,
                 "before": st.file_hints,
                 "after": sources,
-            }));
+            });
+            if weakens_tests(st) {
+                rewrite["title_before"] = json!(st.title);
+                fix_the_code_instead(st);
+            }
+            rewrites.push(rewrite);
             st.file_hints = sources;
         }
     }
@@ -629,6 +674,43 @@ mod tests {
         assert_eq!(ev.event, "plan.occam_rewrite");
         assert_eq!(ev.data["rewrites"][0]["before"][0], "tests/test_ops.py");
         assert_eq!(ev.data["rewrites"][0]["after"][0], "calc/ops.py");
+    }
+
+    #[test]
+    fn a_subtask_that_would_weaken_a_test_is_rewritten_to_fix_the_code() {
+        let plan = Plan {
+            tasks: vec![task(
+                "T001",
+                vec![
+                    st(
+                        "T001-S01",
+                        "Remove `assert` statement in `test_sub`",
+                        &["tests/test_ops.py"],
+                    ),
+                    st("T001-S02", "Skip the flaky tests", &["tests/test_ops.py"]),
+                ],
+            )],
+        };
+        let (out, ev) = retarget_test_only_hints(plan, &view());
+        let s = &out.tasks[0].subtasks;
+        assert_eq!(s[0].title, "Make `test_sub` pass by fixing the code");
+        assert!(s[0].description.contains("Tests are never weakened"));
+        assert_eq!(s[0].file_hints, vec!["calc/ops.py"]);
+        assert_eq!(s[1].title, "Fix the code so the failing tests pass");
+        let ev = ev.unwrap();
+        assert_eq!(
+            ev.data["rewrites"][0]["title_before"],
+            "Remove `assert` statement in `test_sub`"
+        );
+        // A subtask that does not weaken tests keeps its title.
+        let plan = Plan {
+            tasks: vec![task(
+                "T001",
+                vec![st("T001-S01", "Fix subtraction", &["tests/test_ops.py"])],
+            )],
+        };
+        let (out, _) = retarget_test_only_hints(plan, &view());
+        assert_eq!(out.tasks[0].subtasks[0].title, "Fix subtraction");
     }
 
     #[test]
