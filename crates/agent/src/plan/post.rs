@@ -168,10 +168,20 @@ pub fn is_about_failing_tests(
     subtask.id.starts_with("T000")
         || text.contains("failing test")
         || text.contains("tests fail")
-        || failing.iter().any(|id| {
+        || !tests_named_by(subtask, failing).is_empty()
+}
+
+/// The tests of `ids` whose short name (`test_quote` of `tests/t.py::T::test_quote`, at least
+/// four characters) the subtask's title or description names.
+pub fn tests_named_by(subtask: &Subtask, ids: &std::collections::BTreeSet<String>) -> Vec<String> {
+    let text = format!("{} {}", subtask.title, subtask.description).to_lowercase();
+    ids.iter()
+        .filter(|id| {
             let name = crate::worker::context::short_name(id).to_lowercase();
             name.len() >= 4 && text.contains(&name)
         })
+        .cloned()
+        .collect()
 }
 
 /// Subtasks that would create files which already exist are dropped: the planner did not see

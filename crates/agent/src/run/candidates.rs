@@ -86,6 +86,16 @@ pub fn temperature(attempt: u32, index: u32) -> f32 {
 /// it still varies the line (BENCHMARKS.md, the model probe).
 pub const FOCUSED_MAX_TEMPERATURE: f32 = 0.8;
 
+/// [`temperature`], capped at [`FOCUSED_MAX_TEMPERATURE`] for a focused prompt's candidate.
+pub fn temperature_for(attempt: u32, index: u32, focused: bool) -> f32 {
+    let t = temperature(attempt, index);
+    if focused {
+        t.min(FOCUSED_MAX_TEMPERATURE)
+    } else {
+        t
+    }
+}
+
 /// A seed per (run, subtask, attempt, candidate), so repetitions of a run differ only where
 /// the run id does.
 pub fn seed(run_id: &str, subtask: &str, attempt: u32, index: u32) -> u64 {
@@ -217,6 +227,9 @@ mod tests {
         assert!(temperature(1, 0) < temperature(1, 1));
         assert!(temperature(1, 0) < temperature(2, 0));
         assert_eq!(temperature(9, 9), 1.2);
+        assert_eq!(temperature_for(9, 9, true), FOCUSED_MAX_TEMPERATURE);
+        assert_eq!(temperature_for(1, 0, true), temperature(1, 0));
+        assert_eq!(temperature_for(9, 9, false), 1.2);
         assert_ne!(seed("r", "s", 1, 0), seed("r", "s", 1, 1));
         assert_eq!(seed("r", "s", 1, 0), seed("r", "s", 1, 0));
     }

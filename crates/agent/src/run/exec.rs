@@ -18,7 +18,7 @@ use crate::analysis::{AnalysisReport, AnalyzeOptions, analyze};
 use crate::dynamic::{self, DynamicOptions, Verdict};
 use crate::git;
 use crate::plan::pipeline::{self, PlanError, PlanRequest};
-use crate::plan::post::{Scope, is_about_failing_tests};
+use crate::plan::post::{Scope, is_about_failing_tests, tests_named_by};
 use crate::plan::{Plan, Subtask, load_plan_file, memory};
 use crate::run::candidates::{self, Reached};
 use crate::run::proof;
@@ -909,20 +909,15 @@ fn fixed_by_earlier_subtask(cx: &Ctx<'_>, id: &str) -> Vec<String> {
     ) else {
         return Vec::new();
     };
-    if base.fixed.is_empty() || is_about_failing_tests(&st, &base.failing) {
+    if is_about_failing_tests(&st, &base.failing) || !is_about_failing_tests(&st, &base.fixed) {
         return Vec::new();
     }
-    let text = format!("{} {}", st.title, st.description).to_lowercase();
-    let named: Vec<String> = base
-        .fixed
-        .iter()
-        .filter(|t| text.contains(&context::short_name(t).to_lowercase()))
-        .cloned()
-        .collect();
-    match named.is_empty() {
+    let named = tests_named_by(&st, &base.fixed);
+    if named.is_empty() {
         // "Fix the failing tests" and no test fails any more: all of them were fixed.
-        true if is_about_failing_tests(&st, &base.fixed) => base.fixed.iter().cloned().collect(),
-        _ => named,
+        base.fixed.iter().cloned().collect()
+    } else {
+        named
     }
 }
 
@@ -1493,11 +1488,7 @@ fn sample_candidate(
     let t = Instant::now();
     let spent = tokens_spent(client);
     let sampling = Sampling {
-        temperature: Some(if pr.is_focused() {
-            candidates::temperature(attempt, index).min(candidates::FOCUSED_MAX_TEMPERATURE)
-        } else {
-            candidates::temperature(attempt, index)
-        }),
+        temperature: Some(candidates::temperature_for(attempt, index, pr.is_focused())),
         seed: Some(candidates::seed(&cx.state.run_id, &run.id, attempt, index)),
         max_tokens: pr.reply_tokens,
     };
