@@ -118,19 +118,27 @@ fn subtask(title: &str, hints: &[&str]) -> Subtask {
     }
 }
 
-fn plan() -> Plan {
+/// A plan of one task, `T001` titled `title`, with `subtasks`.
+fn one_task(title: &str, subtasks: Vec<Subtask>) -> Plan {
     Plan {
         tasks: vec![Task {
             id: "T001".into(),
-            title: "Fix add".into(),
+            title: title.into(),
             priority: 1,
             description: String::new(),
-            subtasks: vec![
-                subtask("Make add return the sum", &["calc.py"]),
-                subtask("Document add in notes", &["notes.txt"]),
-            ],
+            subtasks,
         }],
     }
+}
+
+fn plan() -> Plan {
+    one_task(
+        "Fix add",
+        vec![
+            subtask("Make add return the sum", &["calc.py"]),
+            subtask("Document add in notes", &["notes.txt"]),
+        ],
+    )
 }
 
 fn patch(search: &str, replace: &str) -> String {
@@ -296,21 +304,16 @@ fn the_run_budget_stops_other_subtasks_but_not_the_one_behind_the_failing_tests(
     let Some(fx) = Fixture::new() else {
         return;
     };
-    let plan = Plan {
-        tasks: vec![Task {
-            id: "T001".into(),
-            title: "Notes, then the bug".into(),
-            priority: 1,
-            description: String::new(),
-            subtasks: vec![
-                subtask("Document add in notes", &["notes.txt"]),
-                subtask(
-                    "Fix the failing test: make add return the sum",
-                    &["calc.py"],
-                ),
-            ],
-        }],
-    };
+    let plan = one_task(
+        "Notes, then the bug",
+        vec![
+            subtask("Document add in notes", &["notes.txt"]),
+            subtask(
+                "Fix the failing test: make add return the sum",
+                &["calc.py"],
+            ),
+        ],
+    );
     // The notes subtask's only reply is slow and useless: by its end the 1 s run budget is
     // spent, so it gets no second attempt; the bug's subtask still runs and lands.
     let script = Script::new()
@@ -399,15 +402,10 @@ fn without_the_reviewer_no_review_call_is_made() {
 
 /// The calc subtask alone, for the critics' runs.
 fn calc_only() -> PlanSource {
-    PlanSource::Given(Plan {
-        tasks: vec![Task {
-            id: "T001".into(),
-            title: "Fix add".into(),
-            priority: 1,
-            description: String::new(),
-            subtasks: vec![subtask("Make add return the sum", &["calc.py"])],
-        }],
-    })
+    PlanSource::Given(one_task(
+        "Fix add",
+        vec![subtask("Make add return the sum", &["calc.py"])],
+    ))
 }
 
 /// A whole-file reply for calc.py (the refiner's and the defender's format).
@@ -673,15 +671,10 @@ fn with_no_frame_in_the_code_a_statement_of_the_tested_function_is_offered_alone
         .content("```python\nreturn a + b\n```\n");
     let server = ScriptedServer::start(script).unwrap();
     let mut o = fx.opts(&server.url());
-    o.plan = PlanSource::Given(Plan {
-        tasks: vec![Task {
-            id: "T001".into(),
-            title: "Fix add".into(),
-            priority: 1,
-            description: String::new(),
-            subtasks: vec![subtask("Fix the failing test test_add", &["calc.py"])],
-        }],
-    });
+    o.plan = PlanSource::Given(one_task(
+        "Fix add",
+        vec![subtask("Fix the failing test test_add", &["calc.py"])],
+    ));
     o.candidates = slopguard_agent::run::candidates::CandidateCount::Fixed(2);
     let summary = execute(&o, &NoProgress).unwrap();
     assert_eq!(
@@ -709,18 +702,13 @@ fn a_subtask_whose_tests_an_earlier_subtask_fixed_is_skipped_without_a_model_cal
     let script = Script::new().content(patch("    return a - b\n", "    return a + b\n"));
     let server = ScriptedServer::start(script).unwrap();
     let mut o = fx.opts(&server.url());
-    o.plan = PlanSource::Given(Plan {
-        tasks: vec![Task {
-            id: "T001".into(),
-            title: "Fix the failing tests".into(),
-            priority: 1,
-            description: String::new(),
-            subtasks: vec![
-                subtask("Fix test_add", &["calc.py"]),
-                subtask("Make test_add pass for negative numbers", &["calc.py"]),
-            ],
-        }],
-    });
+    o.plan = PlanSource::Given(one_task(
+        "Fix the failing tests",
+        vec![
+            subtask("Fix test_add", &["calc.py"]),
+            subtask("Make test_add pass for negative numbers", &["calc.py"]),
+        ],
+    ));
     let summary = execute(&o, &NoProgress).unwrap();
     let all: Vec<_> = summary.subtasks().collect();
     assert_eq!(all[0].status, SubtaskStatus::Committed, "{:#?}", all[0]);
@@ -755,15 +743,10 @@ fn two_failing_tests(fx: &Fixture) {
 /// One subtask about the failing tests, two attempts of one candidate each.
 fn fix_tests_options(fx: &Fixture, url: &str) -> RunOptions {
     let mut o = fx.opts(url);
-    o.plan = PlanSource::Given(Plan {
-        tasks: vec![Task {
-            id: "T001".into(),
-            title: "Fix add".into(),
-            priority: 1,
-            description: String::new(),
-            subtasks: vec![subtask("Fix the failing tests", &["calc.py"])],
-        }],
-    });
+    o.plan = PlanSource::Given(one_task(
+        "Fix add",
+        vec![subtask("Fix the failing tests", &["calc.py"])],
+    ));
     o.max_attempts = 2;
     o
 }

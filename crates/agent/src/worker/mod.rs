@@ -575,6 +575,19 @@ mod tests {
         }
     }
 
+    /// The statement of `add` (line 2 of [`CALC`]), as a frame names it (`suspect_in: None`)
+    /// or as a suspect of the definition `suspect_in`.
+    fn add_statement(suspect_in: Option<prompt::FunctionTarget>) -> fault_line::FaultLine {
+        fault_line::FaultLine {
+            path: "calc.py".into(),
+            start: 2,
+            end: 2,
+            text: "    return a - b".into(),
+            error: None,
+            suspect_in,
+        }
+    }
+
     /// The prompt asking for `line` fixed.
     fn line_prompt(
         t: &dyn Tree,
@@ -608,14 +621,7 @@ mod tests {
     fn a_line_prompt_takes_the_fixed_statement_or_the_whole_definition() {
         let t = tree();
         let s = st();
-        let line = fault_line::FaultLine {
-            path: "calc.py".into(),
-            start: 2,
-            end: 2,
-            text: "    return a - b".into(),
-            error: None,
-            suspect_in: None,
-        };
+        let line = add_statement(None);
         let mut p = line_prompt(t.as_ref(), &s, &line);
         let ask = &p.messages[1].content;
         assert!(
@@ -657,15 +663,7 @@ return a + b
     fn a_focused_prompts_answer_is_spliced_and_never_taken_as_the_whole_file() {
         let t = tree();
         let s = st();
-        let add = add_target();
-        let line = fault_line::FaultLine {
-            path: "calc.py".into(),
-            start: 2,
-            end: 2,
-            text: "    return a - b".into(),
-            error: None,
-            suspect_in: Some(add),
-        };
+        let line = add_statement(Some(add_target()));
         let p = line_prompt(t.as_ref(), &s, &line);
         assert!(p.is_focused());
         let fixed = CALC.replacen("a - b", "a + b", 1);
