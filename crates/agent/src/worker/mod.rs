@@ -588,6 +588,24 @@ mod tests {
         }
     }
 
+    /// `p` asks for `add`'s statement: the fixed statement alone (without its indentation)
+    /// is spliced as that line, and the whole fixed `add` as the definition, not pasted into
+    /// it; both give `add` fixed.
+    fn assert_statement_and_definition_answers_splice(t: &Arc<dyn Tree>, p: &prompt::WorkerPrompt) {
+        let fixed = CALC.replacen("a - b", "a + b", 1);
+        for (answer, how) in [
+            ("```python\nreturn a + b\n```\n", "calc.py: line"),
+            (
+                "```python\ndef add(a, b):\n    return a + b\n```\n",
+                "calc.py: function",
+            ),
+        ] {
+            let a = change_from_reply(t.clone(), answer, p).unwrap();
+            assert_eq!(a.matchers, vec![how.to_string()], "{answer}");
+            assert_eq!(a.change.changes[0].after.as_deref(), Some(fixed.as_bytes()));
+        }
+    }
+
     /// The prompt asking for `line` fixed.
     fn line_prompt(
         t: &dyn Tree,
@@ -633,27 +651,7 @@ mod tests {
             "{ask}"
         );
         p.target = Some(add_target());
-        let fixed = CALC.replacen("a - b", "a + b", 1);
-        // The statement alone, without its indentation.
-        let a = change_from_reply(
-            t.clone(),
-            "```python
-return a + b
-```\n",
-            &p,
-        )
-        .unwrap();
-        assert_eq!(a.matchers, vec!["calc.py: line".to_string()]);
-        assert_eq!(a.change.changes[0].after.as_deref(), Some(fixed.as_bytes()));
-        // The whole function instead: spliced as the definition, not pasted into it.
-        let a = change_from_reply(
-            t.clone(),
-            "```python\ndef add(a, b):\n    return a + b\n```\n",
-            &p,
-        )
-        .unwrap();
-        assert_eq!(a.matchers, vec!["calc.py: function".to_string()]);
-        assert_eq!(a.change.changes[0].after.as_deref(), Some(fixed.as_bytes()));
+        assert_statement_and_definition_answers_splice(&t, &p);
         // The statement copied back unchanged is no change.
         let e = change_from_reply(t.clone(), "```python\n    return a - b\n```\n", &p);
         assert!(e.unwrap_err().message.contains("changes nothing"));
@@ -666,17 +664,7 @@ return a + b
         let line = add_statement(Some(add_target()));
         let p = line_prompt(t.as_ref(), &s, &line);
         assert!(p.is_focused());
-        let fixed = CALC.replacen("a - b", "a + b", 1);
-        let a = change_from_reply(t.clone(), "```python\nreturn a + b\n```\n", &p).unwrap();
-        assert_eq!(a.matchers, vec!["calc.py: line".to_string()]);
-        assert_eq!(a.change.changes[0].after.as_deref(), Some(fixed.as_bytes()));
-        let a = change_from_reply(
-            t.clone(),
-            "```python\ndef add(a, b):\n    return a + b\n```\n",
-            &p,
-        )
-        .unwrap();
-        assert_eq!(a.matchers, vec!["calc.py: function".to_string()]);
+        assert_statement_and_definition_answers_splice(&t, &p);
         // The file was not shown whole, so a long answer is not pasted over it.
         let long = format!("calc.py\n```python\n{}```\n", "x = 1\n".repeat(20));
         let e = change_from_reply(t.clone(), &long, &p).unwrap_err();
