@@ -1,6 +1,8 @@
-//! Thin access to the `git` command: it honours the user's configuration and works on bare
-//! repositories. Blob reads go through one long-lived `git cat-file --batch` process per
-//! [`GitRepo`] handle, so reading hundreds of files costs one process start.
+//! Access to a git repository: reads in-process through gitoxide where it answers exactly as
+//! git does (see [`crate::odb`]), and the `git` command for the rest: it honours the user's
+//! configuration and works on bare repositories. Blob reads gitoxide declines go through one
+//! long-lived `git cat-file --batch` process per [`GitRepo`] handle, so reading hundreds of
+//! files costs one process start.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -8,6 +10,8 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::Mutex;
 
 use crate::ChangeError;
+use crate::odb::{CommitInfo, Odb, Opened};
+use crate::sources::RawEntry;
 
 /// A git repository (bare or not).
 #[derive(Debug)]
@@ -15,6 +19,8 @@ pub struct GitRepo {
     git_dir: PathBuf,
     work_dir: Option<PathBuf>,
     cat_file: Mutex<Option<CatFile>>,
+    /// The same repository opened in-process, when gitoxide could open it.
+    odb: Option<Odb>,
 }
 
 /// What `cat-file --batch` answered for one object name.
@@ -27,9 +33,27 @@ pub enum Object {
 }
 
 impl GitRepo {
-    /// Opens the repository containing `path`, with one `git rev-parse` (git directory,
-    /// bareness and work tree top in a single process).
+    /// Opens the repository containing `path`: in-process when gitoxide can, else with one
+    /// `git rev-parse` (git directory, bareness and work tree top in a single process).
     pub fn open(path: &Path) -> Result<GitRepo, ChangeError> {
+        if let Some(Opened {
+            odb,
+            git_dir,
+            work_dir,
+        }) = Odb::discover(path)
+        {
+            return Ok(GitRepo {
+                git_dir,
+                work_dir,
+                cat_file: Mutex::new(None),
+                odb: Some(odb),
+            });
+        }
+        Self::open_with_git(path)
+    }
+
+    /// [`GitRepo::open`] through `git rev-parse` only; every read then goes through `git`.
+    pub fn open_with_git(path: &Path) -> Result<GitRepo, ChangeError> {
         let out = Command::new("git")
             .arg("-C")
             .arg(path)
@@ -63,7 +87,13 @@ impl GitRepo {
             git_dir: PathBuf::from(git_dir),
             work_dir,
             cat_file: Mutex::new(None),
+            odb: None,
         })
+    }
+
+    /// Whether reads go through gitoxide in-process (else every read runs `git`).
+    pub fn reads_in_process(&self) -> bool {
+        self.odb.is_some()
     }
 
     /// The `.git` directory (or the bare repository itself).
@@ -108,6 +138,9 @@ impl GitRepo {
         if rev.starts_with('-') {
             return Err(ChangeError::UnknownRevision(rev.to_string()));
         }
+        if let Some(id) = self.odb.as_ref().and_then(|o| o.resolve_commit(rev)) {
+            return Ok(id);
+        }
         let spec = format!("{rev}^{{commit}}");
         match self.run(&["rev-parse", "--verify", "--quiet", &spec]) {
             Ok(out) => {
@@ -132,10 +165,31 @@ impl GitRepo {
             .collect())
     }
 
-    /// Reads an object (`<rev>:<path>` or a blob id) through the shared cat-file process.
+    /// The commit `rev` names, with its first parent and message, read in-process (`None`:
+    /// ask git).
+    pub(crate) fn commit_info(&self, rev: &str) -> Option<CommitInfo> {
+        self.odb.as_ref()?.commit(rev)
+    }
+
+    /// The files that differ between commits `from` (the empty tree when `None`) and `to`,
+    /// as `git diff-tree -r -M --raw` lists them, read in-process (`None`: ask git).
+    pub(crate) fn diff_commits(&self, from: Option<&str>, to: &str) -> Option<Vec<RawEntry>> {
+        self.odb.as_ref()?.diff_commits(from, to)
+    }
+
+    /// Every file in the tree of `commit`, read in-process (`None`: ask git).
+    pub(crate) fn list_files(&self, commit: &str) -> Option<Vec<String>> {
+        self.odb.as_ref()?.list_files(commit)
+    }
+
+    /// Reads an object (`<commit>:<path>` or a blob id): in-process when gitoxide can, else
+    /// through the shared cat-file process.
     pub fn read_object(&self, name: &str) -> Result<Object, ChangeError> {
         if name.contains('\n') {
             return Ok(Object::Missing);
+        }
+        if let Some(object) = self.odb.as_ref().and_then(|o| o.read(name)) {
+            return Ok(object);
         }
         let mut guard = self.cat_file.lock().unwrap_or_else(|p| p.into_inner());
         if guard.is_none() {

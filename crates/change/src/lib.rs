@@ -10,6 +10,7 @@ mod error;
 pub mod git;
 pub mod matcher;
 mod model;
+mod odb;
 mod patches;
 mod sources;
 mod task;

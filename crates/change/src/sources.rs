@@ -15,14 +15,14 @@ const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 const ZERO_OID: &str = "0000000000000000000000000000000000000000";
 
 /// One entry of `git diff --raw -z`.
-struct RawEntry {
-    old_mode: String,
-    new_mode: String,
-    old_oid: String,
-    new_oid: String,
-    status: char,
-    old_path: String,
-    new_path: String,
+pub(crate) struct RawEntry {
+    pub old_mode: String,
+    pub new_mode: String,
+    pub old_oid: String,
+    pub new_oid: String,
+    pub status: char,
+    pub old_path: String,
+    pub new_path: String,
 }
 
 fn parse_raw(out: &[u8]) -> Vec<RawEntry> {
@@ -252,6 +252,20 @@ pub fn from_commit_in(repo: &Arc<GitRepo>, rev: &str) -> Result<ChangeSet, Chang
     if rev.starts_with('-') || rev.is_empty() {
         return Err(ChangeError::UnknownRevision(rev.to_string()));
     }
+    // In-process when gitoxide answers as git would (no possible rename, see `crate::odb`).
+    if let Some(info) = repo.commit_info(rev)
+        && let Some(raw) = repo.diff_commits(info.first_parent.as_deref(), &info.id)
+    {
+        let changes = changes_from_raw(repo, raw, AfterSource::Blobs)?;
+        let message = Some(info.message.trim().to_string());
+        return Ok(commit_change(
+            repo,
+            &info.id,
+            info.first_parent.as_deref(),
+            message,
+            changes,
+        ));
+    }
     // One git call for id, parents, message and the changed files: the commit against its
     // first parent (the empty tree for a root commit).
     let spec = format!("{rev}^{{commit}}");
@@ -344,6 +358,10 @@ pub fn from_commit_parts(
     parent: Option<&str>,
     message: Option<String>,
 ) -> Result<ChangeSet, ChangeError> {
+    if let Some(raw) = repo.diff_commits(parent, commit) {
+        let changes = changes_from_raw(repo, raw, AfterSource::Blobs)?;
+        return Ok(commit_change(repo, commit, parent, message, changes));
+    }
     let from = parent.unwrap_or(EMPTY_TREE);
     let raw = repo.run(&[
         "diff-tree",

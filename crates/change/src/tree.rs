@@ -164,11 +164,12 @@ impl GitTree {
 
     fn index(&self) -> &(Arc<[String]>, HashSet<String>) {
         self.index.get_or_init(|| {
-            let list = self
-                .repo
-                .run(&["ls-tree", "-r", "-z", "--name-only", &self.commit])
-                .map(|out| split_nul(&out))
-                .unwrap_or_default();
+            let list = self.repo.list_files(&self.commit).unwrap_or_else(|| {
+                self.repo
+                    .run(&["ls-tree", "-r", "-z", "--name-only", &self.commit])
+                    .map(|out| split_nul(&out))
+                    .unwrap_or_default()
+            });
             let set = index_paths(&list);
             (list.into(), set)
         })
