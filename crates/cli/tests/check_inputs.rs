@@ -429,15 +429,17 @@ fn malformed_configs_are_refused_naming_the_file() {
     assert!(err.contains("other.toml"), "{err}");
 }
 
-/// `check --commit` costs three git processes for a plain edit: one `rev-parse` opening the
-/// repository, one `diff-tree` for the commit's id, parent, message and changed files, and one
-/// `cat-file --batch` serving every blob read.
+/// `check --commit` starts no git process for a plain edit (the repository is read
+/// in-process), and asks `git diff-tree` for the changed files only when the commit both deletes and adds files,
+/// which git may pair as a rename by similarity.
 #[test]
-fn commit_check_spawns_three_git_processes() {
+fn commit_check_runs_git_only_for_possible_renames() {
     let repo = base_repo();
     repo.write("src/app.py", "def main():\n    return 2\n");
     repo.write("src/util.py", "def helper():\n    return 3\n");
-    let rev = repo.commit("edit and add");
+    let edit = repo.commit("edit and add");
+    repo.git(&["mv", "src/util.py", "src/helpers.py"]);
+    let rename = repo.commit("rename");
     let real = Command::new("sh")
         .args(["-c", "command -v git"])
         .output()
@@ -461,17 +463,97 @@ fn commit_check_spawns_three_git_processes() {
         wrap.path().display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let out = Command::new(bin())
-        .current_dir(repo.path())
-        .args(["check", "--commit", &rev, "--format", "json"])
-        .env("PATH", path)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let calls = std::fs::read_to_string(&log).unwrap();
+    let check = |rev: &str| {
+        let out = Command::new(bin())
+            .current_dir(repo.path())
+            .args(["check", "--commit", rev, "--format", "json"])
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let calls = std::fs::read_to_string(&log).unwrap_or_default();
+        let _ = std::fs::remove_file(&log);
+        let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (calls, r["files"].clone())
+    };
+    let (calls, files) = check(&edit);
+    assert_eq!(calls, "", "no git process for a plain edit");
+    assert_eq!(files, serde_json::json!(["src/app.py", "src/util.py"]));
+    let (calls, files) = check(&rename);
     let calls: Vec<&str> = calls.lines().collect();
-    assert_eq!(calls.len(), 3, "{calls:#?}");
-    assert!(calls[0].contains("rev-parse"), "{calls:#?}");
-    assert!(calls[1].contains("diff-tree"), "{calls:#?}");
-    assert!(calls[2].contains("cat-file --batch"), "{calls:#?}");
+    assert!(calls[0].contains("diff-tree"), "{calls:#?}");
+    // Blobs are still read in-process (the rest is a guard's search for the old name).
+    assert!(
+        calls
+            .iter()
+            .all(|c| !c.contains("cat-file") && !c.contains("rev-parse")),
+        "{calls:#?}"
+    );
+    assert_eq!(files, serde_json::json!(["src/helpers.py"]), "a rename");
+}
+
+/// Files in the analysis store under `dir`.
+fn kept_analyses(dir: &std::path::Path) -> usize {
+    fn walk(p: &std::path::Path) -> usize {
+        std::fs::read_dir(p)
+            .map(|rd| {
+                rd.flatten()
+                    .map(|e| match e.file_type() {
+                        Ok(t) if t.is_dir() => walk(&e.path()),
+                        _ => 1,
+                    })
+                    .sum()
+            })
+            .unwrap_or(0)
+    }
+    walk(dir)
+}
+
+#[test]
+fn a_second_check_reads_kept_analyses_and_reports_the_same() {
+    let repo = Repo::new();
+    // Big enough to be kept (small texts are parsed every time).
+    let helpers: String = (0..120)
+        .map(|i| format!("def helper_{i}(x):\n    return x + {i}\n\n"))
+        .collect();
+    repo.write(
+        "src/lib.py",
+        &format!("{helpers}def used(x):\n    return x\n"),
+    );
+    repo.write("src/app.py", "from lib import used\n\nprint(used(1))\n");
+    repo.commit("initial");
+    // Drop `used`, still called from app.py: symbol-preservation blocks, resolving the name
+    // in the files' scopes.
+    repo.write(
+        "src/lib.py",
+        &format!("{helpers}def other(x):\n    return x\n"),
+    );
+    let rev = repo.commit("drop used");
+    let cache = tempfile::tempdir().unwrap();
+    let check = |extra: &[&str]| {
+        let mut args = vec!["check", "--commit", &rev, "--format", "json"];
+        args.extend(extra);
+        let out = Command::new(bin())
+            .current_dir(repo.path())
+            .args(&args)
+            .env("SLOPGUARD_CACHE_DIR", cache.path())
+            .output()
+            .unwrap();
+        let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (out.status.code(), r["findings"].clone())
+    };
+    let (code, uncached) = check(&["--no-cache"]);
+    assert_eq!(code, Some(1), "{uncached}");
+    assert!(uncached.to_string().contains("used"), "{uncached}");
+    assert_eq!(kept_analyses(cache.path()), 0, "--no-cache keeps nothing");
+    let cold = check(&[]);
+    assert_eq!(
+        kept_analyses(cache.path()),
+        2,
+        "both versions of lib.py kept"
+    );
+    let warm = check(&[]);
+    assert_eq!(cold, (Some(1), uncached.clone()));
+    assert_eq!(warm, (Some(1), uncached));
+    assert_eq!(kept_analyses(cache.path()), 2);
 }

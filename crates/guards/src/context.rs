@@ -6,15 +6,14 @@
 //! resolve names in it, and whether it is a file of the change or one a guard reads from the
 //! tree (an importer, a user of a removed symbol).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::hash::{Hash, Hasher};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use slopguard_change::{ChangeKind, ChangeSet, FileChange, Task, Tree};
 use slopguard_fingerprint::Fingerprint;
 use slopguard_lang::{FileKind, Language, ParsedSource, SourceAnalysis};
 
-use crate::{Config, Severity};
+use crate::{Config, ParseCache, Severity};
 
 /// Decodes bytes as text for guards: `None` for non-UTF-8 or NUL-containing (binary) content.
 pub fn decode_text(bytes: &[u8]) -> Option<&str> {
@@ -26,62 +25,6 @@ pub fn decode_text(bytes: &[u8]) -> Option<&str> {
 
 fn memchr_nul(bytes: &[u8]) -> bool {
     bytes.contains(&0)
-}
-
-/// The parsed source texts of one check, keyed by language and content: the same text is
-/// parsed once, whoever asks (two guards, a file of the change and the same file read from
-/// the base tree, a rename that keeps the content).
-#[derive(Default)]
-pub struct ParseCache {
-    /// Hash of (language, text) to the sources with that hash (texts compared on lookup).
-    map: Mutex<HashMap<u64, Vec<Arc<ParsedSource>>>>,
-}
-
-impl ParseCache {
-    /// The shared parse of `text` as `language`, created (unparsed) on first request.
-    pub fn get(&self, language: Language, text: &str) -> Arc<ParsedSource> {
-        self.get_edited(language, text, None)
-    }
-
-    /// [`ParseCache::get`] for a text that is a new version of `base` (of the same language):
-    /// created with that base, it is parsed incrementally from the base's tree (see
-    /// [`ParsedSource::edited`]). A text already in the cache is returned as it is.
-    pub fn get_edited(
-        &self,
-        language: Language,
-        text: &str,
-        base: Option<Arc<ParsedSource>>,
-    ) -> Arc<ParsedSource> {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        language.hash(&mut h);
-        text.hash(&mut h);
-        let key = h.finish();
-        let mut map = self.map.lock().unwrap_or_else(|p| p.into_inner());
-        let bucket = map.entry(key).or_default();
-        if let Some(p) = bucket
-            .iter()
-            .find(|p| p.language() == language && p.text() == text)
-        {
-            return p.clone();
-        }
-        let p = Arc::new(match base {
-            Some(base) if base.language() == language => ParsedSource::edited(base, text),
-            _ => ParsedSource::new(language, text),
-        });
-        bucket.push(p.clone());
-        p
-    }
-
-    /// How many distinct source texts the cache holds.
-    pub fn len(&self) -> usize {
-        let map = self.map.lock().unwrap_or_else(|p| p.into_inner());
-        map.values().map(Vec::len).sum()
-    }
-
-    /// Whether the cache holds no source yet.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
 }
 
 /// One touched file, with everything derived from it computed at most once.
@@ -205,7 +148,17 @@ pub struct Context<'a> {
 impl<'a> Context<'a> {
     /// A context for judging `change`.
     pub fn new(change: &'a ChangeSet, task: Option<&'a Task>, config: &'a Config) -> Context<'a> {
-        let parses = Arc::new(ParseCache::default());
+        Context::with_parses(change, task, config, Arc::new(ParseCache::default()))
+    }
+
+    /// A context for judging `change` whose parses go through `parses` (which may keep
+    /// analyses between checks, see [`ParseCache::with_store`]).
+    pub fn with_parses(
+        change: &'a ChangeSet,
+        task: Option<&'a Task>,
+        config: &'a Config,
+        parses: Arc<ParseCache>,
+    ) -> Context<'a> {
         let (files, excluded): (Vec<FileView<'a>>, Vec<FileView<'a>>) = change
             .changes
             .iter()

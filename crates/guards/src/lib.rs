@@ -16,6 +16,7 @@ mod finding;
 mod guard;
 pub mod guards;
 pub mod output;
+mod parse_cache;
 mod registry;
 mod report;
 mod runner;
@@ -24,9 +25,10 @@ pub mod text;
 pub use config::{
     Config, ConfigError, DEFAULT_EXCLUDE, GuardSettings, PathSettings, SeverityOverride,
 };
-pub use context::{Context, FileView, ParseCache};
+pub use context::{Context, FileView};
 pub use finding::{Finding, Severity};
 pub use guard::{Guard, GuardInfo};
+pub use parse_cache::{AnalysisStore, ParseCache};
 pub use registry::{find_guard, registry};
 pub use report::{GuardOutcome, GuardStatus, Report, Verdict};
 pub use runner::{run_static, run_static_parallel, run_static_with};

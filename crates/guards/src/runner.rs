@@ -1,11 +1,13 @@
 //! Runs the enabled static guards over one change and assembles the report.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use slopguard_change::{ChangeSet, Task};
 
 use crate::{
-    Config, Context, Finding, GuardOutcome, GuardStatus, Report, Severity, Verdict, registry,
+    Config, Context, Finding, GuardOutcome, GuardStatus, ParseCache, Report, Severity, Verdict,
+    registry,
 };
 
 /// Runs every enabled guard of the registry on `change`.
@@ -34,10 +36,16 @@ pub fn run_static_with(
 /// are shared between two cores. Each file version is still parsed once (the guards and the
 /// helper share the context's parse cache, a version being parsed by one is waited for by the
 /// other), so the report is the same as [`run_static`]'s; only the guards' timings differ.
-/// Not for callers that already check changes in parallel (`replay -j`).
-pub fn run_static_parallel(change: &ChangeSet, task: Option<&Task>, config: &Config) -> Report {
+/// Not for callers that already check changes in parallel (`replay -j`). The parses go
+/// through `parses`, which may keep analyses between checks ([`ParseCache::with_store`]).
+pub fn run_static_parallel(
+    change: &ChangeSet,
+    task: Option<&Task>,
+    config: &Config,
+    parses: Arc<ParseCache>,
+) -> Report {
     let started = Instant::now();
-    let cx = Context::new(change, task, config);
+    let cx = Context::with_parses(change, task, config, parses);
     let (findings, outcomes) = std::thread::scope(|s| {
         if cx.files().len() > 1 {
             s.spawn(|| prefetch_parses(cx.files()));

@@ -89,7 +89,7 @@ fn the_parallel_runner_reports_what_the_sequential_one_does() {
     let change = change();
     let config = Config::default();
     let one = run_static(&change, None, &config);
-    let two = run_static_parallel(&change, None, &config);
+    let two = run_static_parallel(&change, None, &config, Default::default());
     let verdicts = |r: &slopguard_guards::Report| {
         let guards: Vec<_> = r.guards.iter().map(|g| (g.guard, g.status)).collect();
         (

@@ -58,6 +58,23 @@ impl ParsedSource {
         }
     }
 
+    /// `text` whose analysis is already known (kept from an earlier check): the analysis is
+    /// not recomputed, and the tree is parsed only if something asks for scopes.
+    pub fn with_analysis(
+        language: Language,
+        text: impl Into<Arc<str>>,
+        analysis: SourceAnalysis,
+    ) -> ParsedSource {
+        let source = ParsedSource::new(language, text);
+        let _ = source.analysis.set(analysis);
+        source
+    }
+
+    /// The analysis when it has been computed or supplied, without computing it.
+    pub fn known_analysis(&self) -> Option<&SourceAnalysis> {
+        self.analysis.get()
+    }
+
     /// The language the text is parsed as.
     pub fn language(&self) -> Language {
         self.language
@@ -79,9 +96,14 @@ impl ParsedSource {
     }
 
     /// The tree re-parsed from the base version's, when there is a base, its parse finished,
-    /// and the result holds no error or missing node (`None` otherwise: parse afresh).
+    /// and the result holds no error or missing node (`None` otherwise: parse afresh). A base
+    /// whose analysis is known without a tree (kept from an earlier check) is not parsed just
+    /// to start from: a fresh parse of this text costs less than that parse.
     fn incremental_parse(&self) -> Option<Tree> {
         let base = self.base.as_ref()?;
+        if base.tree.get().is_none() && base.analysis.get().is_some() {
+            return None;
+        }
         let mut old = base.tree()?.clone();
         for edit in input_edits(&base.text, &self.text) {
             old.edit(&edit);

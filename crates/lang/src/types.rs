@@ -1,6 +1,6 @@
 //! Plain data types shared by every part of the language layer.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A programming language whose source slopguard parses with tree-sitter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
@@ -97,7 +97,7 @@ pub enum FileKind {
 /// A parse error with a 1-based line and column.
 ///
 /// Columns count characters (Unicode scalar values) from 1, as editors show them.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SyntaxError {
     /// 1-based line.
     pub line: u32,
@@ -127,7 +127,7 @@ impl std::fmt::Display for SyntaxError {
 impl std::error::Error for SyntaxError {}
 
 /// The kind of a top-level definition.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DefKind {
     /// Functions and methods.
@@ -176,7 +176,7 @@ pub enum DefKind {
 ///
 /// [`Definition::simple_name`] gives the last segment, to compare with
 /// [`SourceAnalysis::references`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Definition {
     /// The defined name; for impls, the implemented type (`impl Display for Foo` -> `Foo`, with
     /// `DefKind::Impl`). Members are qualified as described on the type.
@@ -211,7 +211,7 @@ impl Definition {
 }
 
 /// An import / use / require / include statement.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Import {
     /// The module path as written (`os.path`, `serde_json::Value`, `./util`, `fmt`, `stdio.h`).
     pub module: String,
@@ -223,7 +223,7 @@ pub struct Import {
 pub const MAX_ERRORS: usize = 20;
 
 /// Everything the guards need to know about one version of one source file.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SourceAnalysis {
     /// Certain syntax errors: the file does not parse. At most [`MAX_ERRORS`] are reported.
     pub syntax_errors: Vec<SyntaxError>,

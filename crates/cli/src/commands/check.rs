@@ -2,11 +2,12 @@
 
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{Context as _, Result, bail};
 use slopguard_change::{ChangeSet, Task};
 use slopguard_guards::output::{Format, render_text, to_json, to_sarif};
-use slopguard_guards::{Config, Report, find_guard};
+use slopguard_guards::{AnalysisStore, Config, ParseCache, Report, find_guard};
 
 use super::common::{CheckFormat, ColorChoice};
 use crate::{EXIT_BLOCKED, EXIT_OK};
@@ -54,6 +55,11 @@ pub struct CheckArgs {
     /// Colour of the text output.
     #[arg(long, value_enum, default_value = "auto")]
     pub color: ColorChoice,
+    /// Parse every file afresh: neither read nor keep analyses of earlier checks (also
+    /// `SLOPGUARD_NO_CACHE=1`; the cache lives in `$SLOPGUARD_CACHE_DIR`, else
+    /// `~/.cache/slopguard`).
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 /// Reads a file argument, `-` meaning stdin.
@@ -133,6 +139,15 @@ fn build_change(args: &CheckArgs) -> Result<ChangeSet> {
     Ok(change)
 }
 
+/// The parse cache of one check: backed by the analysis store of earlier checks unless
+/// `no_cache` or the environment turns it off.
+pub fn parse_cache(no_cache: bool) -> ParseCache {
+    match AnalysisStore::from_env() {
+        Some(store) if !no_cache => ParseCache::with_store(store),
+        _ => ParseCache::default(),
+    }
+}
+
 /// Prints `report` in `format` to stdout.
 ///
 /// A reader that has gone away (`slopguard check | head -1`) is not an error: the write's
@@ -161,8 +176,11 @@ pub fn run(args: CheckArgs, global: &crate::Global) -> Result<u8> {
     let config = load_config(&args.repo, global, &args.enable, &args.disable)?;
     let task = load_task(args.task.as_deref(), args.task_file.as_deref())?;
     let change = build_change(&args)?;
-    let report = slopguard_guards::run_static_parallel(&change, task.as_ref(), &config);
+    let parses = Arc::new(parse_cache(args.no_cache));
+    let report =
+        slopguard_guards::run_static_parallel(&change, task.as_ref(), &config, parses.clone());
     print_report(&report, args.format, args.color);
+    parses.save_new();
     Ok(if report.blocked() {
         EXIT_BLOCKED
     } else {

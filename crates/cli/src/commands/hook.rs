@@ -238,7 +238,11 @@ impl EditJudge for GuardsJudge {
         } else {
             (tool == "Write").then(|| slopguard_change::Task::from_text(""))
         };
-        let report = slopguard_guards::run_static(&set, task.as_ref(), &config);
+        // The next edit's base is this edit's result: kept analyses spare its parse.
+        let parses = std::sync::Arc::new(super::check::parse_cache(false));
+        let report =
+            slopguard_guards::run_static_parallel(&set, task.as_ref(), &config, parses.clone());
+        parses.save_new();
         let mut slugs: Vec<&str> = report.blocking().map(|f| f.guard).collect();
         slugs.sort_unstable();
         slugs.dedup();
