@@ -24,6 +24,12 @@ if [ -z "${SLOPGUARD_TEST_PG:-}" ]; then
     fi
 fi
 
+# The binaries under test keep parse analyses between checks; keep theirs out of the user's
+# cache directory.
+SLOPGUARD_CACHE_DIR="$(mktemp -d)"
+export SLOPGUARD_CACHE_DIR
+trap 'rm -rf "$SLOPGUARD_CACHE_DIR"' EXIT
+
 set +e
 cargo test --workspace --no-fail-fast -j2 "$@"
 code=$?

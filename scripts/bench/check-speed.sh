@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # `slopguard check` speed, two binaries side by side: 1-, 3- and 10-file commits of a Python and
-# a Rust repository, the binaries alternated run by run (so load drifts hit both alike), then
-# `replay` commits/s over the same range with each.
+# a Rust repository, then `replay` commits/s over the same range with each.
 #
 #   scripts/bench/check-speed.sh OLD_BIN NEW_BIN PY_REPO RUST_REPO
 #
 # The repositories may be bare (check --commit reads them without a work tree). Env: RUNS (15
-# per binary and commit), REPLAY (200 commits). Prints one markdown table: median, min-max and
-# the median ratio OLD/NEW per commit, and the replay rates.
+# per binary and commit), REPLAY (200 commits). Timed with hyperfine (-N: no shell), one
+# command after the other per commit. The new binary is timed cold (an empty analysis cache
+# before every run, as a file version's first check) and warm (the cache its warm-up filled, as
+# a version checked before, e.g. the base of an agent's next edit); it must know `check
+# --cache-dir`. Prints one markdown table: median, min-max and the median ratios OLD/NEW per
+# commit, then the replay rates (mean of 3 runs).
 set -euo pipefail
 
 OLD="$1"
@@ -16,7 +19,21 @@ shift 2
 RUNS="${RUNS:-15}"
 REPLAY="${REPLAY:-200}"
 
-# The newest non-merge commit of `repo` that changes exactly `n` files (`*.py`/`*.rs` first).
+# hyperfine times each command without a shell in between (-N), so the figures are the
+# binaries' own; installed from Debian when missing.
+if ! command -v hyperfine >/dev/null; then
+    if [[ $(id -u) -eq 0 ]]; then
+        apt-get install -y -qq hyperfine >/dev/null
+    else
+        echo "check-speed.sh: hyperfine is needed (apt-get install hyperfine)" >&2
+        exit 2
+    fi
+fi
+
+CACHES=$(mktemp -d)
+trap 'rm -rf "$CACHES"' EXIT
+
+# The newest non-merge commit of `repo` that changes exactly `n` files.
 commit_with_files() {
     local repo="$1" n="$2"
     git -C "$repo" log --no-merges --format='%H' -n 3000 | while read -r c; do
@@ -28,60 +45,57 @@ commit_with_files() {
     done
 }
 
-# Milliseconds of one `check --commit` (exit 1, blocked, is a result too).
-time_check() {
-    local bin="$1" repo="$2" commit="$3"
-    local t0 t1
-    t0=$(date +%s%N)
-    "$bin" check -C "$repo" --commit "$commit" --format json >/dev/null 2>&1 || true
-    t1=$(date +%s%N)
-    echo $(((t1 - t0) / 1000000))
-}
-
-stats() {
+# "median (min-max)" in ms of command `i` of a hyperfine JSON export.
+cell() {
     python3 -c '
-import statistics, sys
-xs = sorted(int(x) for x in sys.argv[1:])
-print(f"{statistics.median(xs):.0f} {xs[0]} {xs[-1]}")' "$@"
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][int(sys.argv[2])]
+print(f"{r[\"median\"] * 1000:.1f} ({r[\"min\"] * 1000:.1f}-{r[\"max\"] * 1000:.1f})")' "$1" "$2"
 }
 
-echo "| repository | files | commit | old median (min-max) ms | new median (min-max) ms | old/new |"
-echo "|---|---|---|---|---|---|"
+ratio() {
+    python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+print(f"{r[0][\"median\"] / r[int(sys.argv[2])][\"median\"]:.2f}x")' "$1" "$2"
+}
+
+echo "| repository | files | commit | old median (min-max) ms | new cold | new warm | old/new cold | old/new warm |"
+echo "|---|---|---|---|---|---|---|---|"
 for repo in "$@"; do
     name=$(basename "$(dirname "$repo")")
     [[ "$name" == "." || "$name" == "/" ]] && name=$(basename "$repo")
     for n in 1 3 10; do
         c=$(commit_with_files "$repo" "$n" || true)
         [[ -n "$c" ]] || continue
-        # One warm-up run each (page cache), not counted.
-        time_check "$OLD" "$repo" "$c" >/dev/null
-        time_check "$NEW" "$repo" "$c" >/dev/null
-        old=() new=()
-        for _ in $(seq 1 "$RUNS"); do
-            old+=("$(time_check "$OLD" "$repo" "$c")")
-            new+=("$(time_check "$NEW" "$repo" "$c")")
-        done
-        read -r om omin omax <<<"$(stats "${old[@]}")"
-        read -r nm nmin nmax <<<"$(stats "${new[@]}")"
-        ratio=$(python3 -c "print(f'{$om / max($nm, 1):.2f}x')")
-        echo "| $name | $n | ${c:0:10} | $om ($omin-$omax) | $nm ($nmin-$nmax) | $ratio |"
+        check="check -C $repo --commit $c --format json"
+        json="$CACHES/$name-$n.json"
+        # Cold: an empty analysis cache before every run (a version's first check); warm:
+        # the cache the warm-up filled (a version checked before). Exit 1 (blocked) is a
+        # result too (-i).
+        hyperfine -N -i -w 2 -r "$RUNS" --export-json "$json" --style none \
+            -p true -p "rm -rf $CACHES/cold" -p true \
+            "$OLD $check" \
+            "$NEW $check --cache-dir $CACHES/cold" \
+            "$NEW $check --cache-dir $CACHES/warm" >/dev/null 2>&1
+        echo "| $name | $n | ${c:0:10} | $(cell "$json" 0) | $(cell "$json" 1) | $(cell "$json" 2) | $(ratio "$json" 1) | $(ratio "$json" 2) |"
     done
 done
 
 echo
-echo "| repository | binary | commits | seconds | commits/s |"
+echo "| repository | binary | commits | seconds (mean of 3) | commits/s |"
 echo "|---|---|---|---|---|"
 for repo in "$@"; do
     name=$(basename "$(dirname "$repo")")
     head=$(git -C "$repo" rev-parse HEAD)
     from=$(git -C "$repo" rev-list --no-merges --max-count="$REPLAY" "$head" | tail -1)
-    for which in old new; do
-        bin=$OLD
-        [[ "$which" == new ]] && bin=$NEW
-        t0=$(date +%s%N)
-        "$bin" replay -C "$repo" "$from..$head" --format json >/dev/null 2>&1 || true
-        t1=$(date +%s%N)
-        n=$(git -C "$repo" rev-list --no-merges --count "$from..$head")
-        python3 -c "s = ($t1 - $t0) / 1e9; print(f'| $name | $which | $n | {s:.1f} | {$n / s:.1f} |')"
-    done
+    n=$(git -C "$repo" rev-list --no-merges --count "$from..$head")
+    json="$CACHES/$name-replay.json"
+    hyperfine -N -i -w 1 -r 3 --export-json "$json" --style none \
+        "$OLD replay -C $repo $from..$head --format json" \
+        "$NEW replay -C $repo $from..$head --format json" >/dev/null 2>&1
+    python3 -c '
+import json, sys
+for which, r in zip(["old", "new"], json.load(open(sys.argv[1]))["results"]):
+    print(f"| {sys.argv[2]} | {which} | {sys.argv[3]} | {r[\"mean\"]:.2f} | {int(sys.argv[3]) / r[\"mean\"]:.1f} |")' "$json" "$name" "$n"
 done

@@ -554,6 +554,11 @@ fn a_second_check_reads_kept_analyses_and_reports_the_same() {
     );
     let warm = check(&[]);
     assert_eq!(cold, (Some(1), uncached.clone()));
-    assert_eq!(warm, (Some(1), uncached));
+    assert_eq!(warm, (Some(1), uncached.clone()));
     assert_eq!(kept_analyses(cache.path()), 2);
+    // --cache-dir wins over the environment.
+    let other = tempfile::tempdir().unwrap();
+    let elsewhere = check(&["--cache-dir", other.path().to_str().unwrap()]);
+    assert_eq!(elsewhere, (Some(1), uncached));
+    assert_eq!(kept_analyses(other.path()), 2);
 }

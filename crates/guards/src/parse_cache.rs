@@ -121,8 +121,8 @@ const OTHER_BUILDS_KEPT: usize = 2;
 /// 128-bit hash of language and text, under a directory per build of slopguard (an analysis
 /// is only as right as the code that made it, so a rebuilt binary starts afresh).
 ///
-/// Where: `$SLOPGUARD_CACHE_DIR`, else the user's cache directory (`~/.cache/slopguard` on
-/// Linux). `SLOPGUARD_NO_CACHE=1` (or `check --no-cache`) turns it off. Every failure to
+/// Where: `check --cache-dir`, else `$SLOPGUARD_CACHE_DIR`, else the user's cache directory
+/// (`~/.cache/slopguard` on Linux). `SLOPGUARD_NO_CACHE=1` (or `check --no-cache`) turns it off. Every failure to
 /// read or write is a cache miss, never an error: the check parses instead.
 #[derive(Debug, Clone)]
 pub struct AnalysisStore {
@@ -130,14 +130,15 @@ pub struct AnalysisStore {
 }
 
 impl AnalysisStore {
-    /// The store where the environment says, `None` when turned off or when there is no
-    /// cache directory.
-    pub fn from_env() -> Option<AnalysisStore> {
+    /// The store under `root` when given, else where the environment says; `None` when
+    /// `SLOPGUARD_NO_CACHE` turns it off or when there is no cache directory.
+    pub fn from_env(root: Option<&Path>) -> Option<AnalysisStore> {
         if std::env::var_os("SLOPGUARD_NO_CACHE").is_some_and(|v| !v.is_empty() && v != "0") {
             return None;
         }
-        let root = match std::env::var_os("SLOPGUARD_CACHE_DIR") {
-            Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        let root = match (root, std::env::var_os("SLOPGUARD_CACHE_DIR")) {
+            (Some(root), _) => root.to_path_buf(),
+            (None, Some(dir)) if !dir.is_empty() => PathBuf::from(dir),
             _ => dirs::cache_dir()?.join("slopguard"),
         };
         AnalysisStore::under(&root)

@@ -58,8 +58,12 @@ pub struct CheckArgs {
     /// Parse every file afresh: neither read nor keep analyses of earlier checks (also
     /// `SLOPGUARD_NO_CACHE=1`; the cache lives in `$SLOPGUARD_CACHE_DIR`, else
     /// `~/.cache/slopguard`).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "cache_dir")]
     pub no_cache: bool,
+    /// Where analyses are kept between checks (default: `$SLOPGUARD_CACHE_DIR`, else
+    /// `~/.cache/slopguard`).
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
 }
 
 /// Reads a file argument, `-` meaning stdin.
@@ -139,10 +143,10 @@ fn build_change(args: &CheckArgs) -> Result<ChangeSet> {
     Ok(change)
 }
 
-/// The parse cache of one check: backed by the analysis store of earlier checks unless
-/// `no_cache` or the environment turns it off.
-pub fn parse_cache(no_cache: bool) -> ParseCache {
-    match AnalysisStore::from_env() {
+/// The parse cache of one check: backed by the analysis store of earlier checks (under
+/// `dir` when given) unless `no_cache` or the environment turns it off.
+pub fn parse_cache(no_cache: bool, dir: Option<&Path>) -> ParseCache {
+    match AnalysisStore::from_env(dir) {
         Some(store) if !no_cache => ParseCache::with_store(store),
         _ => ParseCache::default(),
     }
@@ -176,7 +180,7 @@ pub fn run(args: CheckArgs, global: &crate::Global) -> Result<u8> {
     let config = load_config(&args.repo, global, &args.enable, &args.disable)?;
     let task = load_task(args.task.as_deref(), args.task_file.as_deref())?;
     let change = build_change(&args)?;
-    let parses = Arc::new(parse_cache(args.no_cache));
+    let parses = Arc::new(parse_cache(args.no_cache, args.cache_dir.as_deref()));
     let report =
         slopguard_guards::run_static_parallel(&change, task.as_ref(), &config, parses.clone());
     print_report(&report, args.format, args.color);

@@ -239,7 +239,7 @@ impl EditJudge for GuardsJudge {
             (tool == "Write").then(|| slopguard_change::Task::from_text(""))
         };
         // The next edit's base is this edit's result: kept analyses spare its parse.
-        let parses = std::sync::Arc::new(super::check::parse_cache(false));
+        let parses = std::sync::Arc::new(super::check::parse_cache(false, None));
         let report =
             slopguard_guards::run_static_parallel(&set, task.as_ref(), &config, parses.clone());
         parses.save_new();
