@@ -47,17 +47,21 @@ commit_with_files() {
 
 # "median (min-max)" in ms of command `i` of a hyperfine JSON export.
 cell() {
-    python3 -c '
+    python3 - "$1" "$2" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))["results"][int(sys.argv[2])]
-print(f"{r[\"median\"] * 1000:.1f} ({r[\"min\"] * 1000:.1f}-{r[\"max\"] * 1000:.1f})")' "$1" "$2"
+ms = {k: r[k] * 1000 for k in ("median", "min", "max")}
+print("%.1f (%.1f-%.1f)" % (ms["median"], ms["min"], ms["max"]))
+PY
 }
 
+# The median of command 0 over the median of command `i`.
 ratio() {
-    python3 -c '
+    python3 - "$1" "$2" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))["results"]
-print(f"{r[0][\"median\"] / r[int(sys.argv[2])][\"median\"]:.2f}x")' "$1" "$2"
+print("%.2fx" % (r[0]["median"] / r[int(sys.argv[2])]["median"]))
+PY
 }
 
 echo "| repository | files | commit | old median (min-max) ms | new cold | new warm | old/new cold | old/new warm |"
@@ -94,8 +98,10 @@ for repo in "$@"; do
     hyperfine -N -i -w 1 -r 3 --export-json "$json" --style none \
         "$OLD replay -C $repo $from..$head --format json" \
         "$NEW replay -C $repo $from..$head --format json" >/dev/null 2>&1
-    python3 -c '
+    python3 - "$json" "$name" "$n" <<'PY'
 import json, sys
 for which, r in zip(["old", "new"], json.load(open(sys.argv[1]))["results"]):
-    print(f"| {sys.argv[2]} | {which} | {sys.argv[3]} | {r[\"mean\"]:.2f} | {int(sys.argv[3]) / r[\"mean\"]:.1f} |")' "$json" "$name" "$n"
+    n = int(sys.argv[3])
+    print("| %s | %s | %d | %.2f | %.1f |" % (sys.argv[2], which, n, r["mean"], n / r["mean"]))
+PY
 done

@@ -19,6 +19,7 @@ use crate::git::Object;
 use crate::sources::RawEntry;
 
 const ZERO_MODE: &str = "000000";
+const OBJECT_CACHE_BYTES: usize = 4 << 20;
 
 /// A repository opened by gitoxide for reads. One handle serves one thread at a time (the
 /// object caches are per handle); replay opens one [`crate::git::GitRepo`] per worker.
@@ -53,10 +54,13 @@ impl Odb {
     /// trusts it less than fully.
     pub(crate) fn discover(path: &Path) -> Option<Opened> {
         let repo = gix::ThreadSafeRepository::discover_with_environment_overrides(path).ok()?;
-        let repo = repo.to_thread_local();
+        let mut repo = repo.to_thread_local();
         if repo.git_dir_trust() != gix::sec::Trust::Full {
             return None;
         }
+        // Trees are read again for every path looked up in a commit (the base files guards
+        // read); decoded objects are kept up to this many bytes.
+        repo.object_cache_size_if_unset(OBJECT_CACHE_BYTES);
         let git_dir = std::fs::canonicalize(repo.git_dir()).ok()?;
         let work_dir = match repo.workdir() {
             Some(dir) => Some(std::fs::canonicalize(dir).ok()?),

@@ -13,6 +13,7 @@ use slopguard_change::{ChangeKind, ChangeSet, FileChange, Task, Tree};
 use slopguard_fingerprint::Fingerprint;
 use slopguard_lang::{FileKind, Language, ParsedSource, SourceAnalysis};
 
+use crate::text::LineChanges;
 use crate::{Config, ParseCache, Severity};
 
 /// Decodes bytes as text for guards: `None` for non-UTF-8 or NUL-containing (binary) content.
@@ -34,6 +35,7 @@ pub struct FileView<'a> {
     parses: Arc<ParseCache>,
     before_source: OnceLock<Option<Arc<ParsedSource>>>,
     after_source: OnceLock<Option<Arc<ParsedSource>>>,
+    line_changes: OnceLock<LineChanges<'a>>,
 }
 
 impl<'a> FileView<'a> {
@@ -50,6 +52,7 @@ impl<'a> FileView<'a> {
             parses,
             before_source: OnceLock::new(),
             after_source: OnceLock::new(),
+            line_changes: OnceLock::new(),
         }
     }
 
@@ -118,6 +121,17 @@ impl<'a> FileView<'a> {
                 _ => None,
             })
             .as_deref()
+    }
+
+    /// The lines the change adds to and removes from this file (an absent side is empty),
+    /// from one line diff shared by every guard that reads it.
+    pub fn line_changes(&self) -> &LineChanges<'a> {
+        self.line_changes.get_or_init(|| {
+            crate::text::line_changes(
+                self.before_text().unwrap_or(""),
+                self.after_text().unwrap_or(""),
+            )
+        })
     }
 
     /// Parsed before version, for source files.

@@ -2,7 +2,6 @@
 
 use slopguard_lang::FileKind;
 
-use crate::text::added_lines;
 use crate::{Context, Finding, Guard, GuardInfo, Severity};
 
 /// The conflict-marker guard.
@@ -107,8 +106,11 @@ impl Guard for ConflictMarker {
             } else {
                 Vec::new()
             };
-            let added: Vec<(u32, &str)> = added_lines(file.before_text().unwrap_or(""), after)
-                .into_iter()
+            let added: Vec<(u32, &str)> = file
+                .line_changes()
+                .added
+                .iter()
+                .copied()
                 .filter(|(n, _)| !fenced.get(*n as usize - 1).copied().unwrap_or(false))
                 .collect();
             if let Some(line) = first_block(&added) {

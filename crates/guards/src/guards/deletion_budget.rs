@@ -69,14 +69,14 @@ impl Guard for DeletionBudget {
             if !file.is_modify() {
                 continue;
             }
-            let (Some(before), Some(after)) = (file.before_text(), file.after_text()) else {
+            let (Some(before), Some(_)) = (file.before_text(), file.after_text()) else {
                 continue;
             };
             let total = before.lines().count();
             if total < s.min_lines {
                 continue;
             }
-            let removed = removed_line_count(before, after);
+            let removed = file.line_changes().removed.len();
             let share = removed as f64 / total as f64;
             if share <= s.max_removed_share {
                 continue;

@@ -5,7 +5,6 @@ use std::sync::OnceLock;
 use regex::Regex;
 use slopguard_lang::FileKind;
 
-use crate::text::added_lines;
 use crate::{Context, Finding, Guard, GuardInfo, Severity};
 
 /// The placeholder guard.
@@ -141,8 +140,10 @@ impl Guard for Placeholder {
             };
             let before = file.before_text().unwrap_or("");
             // 1. Placeholder comments added by the change.
-            if let Some((line, text)) = added_lines(before, after)
-                .into_iter()
+            if let Some(&(line, text)) = file
+                .line_changes()
+                .added
+                .iter()
                 .find(|(_, l)| is_placeholder_comment(style, l))
             {
                 let shown = text.trim();

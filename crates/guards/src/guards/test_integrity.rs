@@ -3,7 +3,6 @@
 //! `--passWithNoTests`-style escapes in configs and scripts. (The dynamic half, fewer tests
 //! collected than at the baseline, runs in the pipeline on the written tree.)
 
-use crate::text::added_lines;
 use crate::{Context, Finding, Guard, GuardInfo, Severity};
 
 /// The test-integrity guard.
@@ -207,10 +206,8 @@ impl Guard for TestIntegrity {
         };
         for file in cx.files() {
             let path = file.path();
-            let before = file.before_text().unwrap_or("");
             let after = file.after_text();
             let test_file = is_test_path(path);
-            let before_l = before.to_ascii_lowercase();
 
             // A test file changed or deleted by a task that is not about tests.
             if test_file && cx.task().is_some() && !about_tests && file.change().before.is_some() {
@@ -229,21 +226,31 @@ impl Guard for TestIntegrity {
                 );
             }
 
-            let Some(after) = after else {
+            if after.is_none() {
                 continue;
+            }
+            // Counts over whole files change by what the added and removed lines hold (the
+            // other lines are equal), so only those are scanned.
+            let changes = file.line_changes();
+            let lower = |lines: &[(u32, &str)]| -> Vec<(u32, String)> {
+                lines
+                    .iter()
+                    .map(|(n, l)| (*n, l.to_ascii_lowercase()))
+                    .collect()
             };
-            let after_l = after.to_ascii_lowercase();
-            let added = added_lines(before, after);
+            let (added_l, removed_l) = (lower(&changes.added), lower(&changes.removed));
+            let added = &changes.added;
 
             // New skip / xfail / ignore / focus markers (counted, so moved lines do not fire).
             if test_file || file.kind() != slopguard_lang::FileKind::Other {
                 for (needle, what) in MARKERS {
-                    // The before text is scanned only when the after text holds the marker.
-                    let a = count_marker(&after_l, needle);
-                    if a > 0 && a > count_marker(&before_l, needle) {
-                        let line = added
+                    let in_lines = |lines: &[(u32, String)]| -> usize {
+                        lines.iter().map(|(_, l)| count_marker(l, needle)).sum()
+                    };
+                    if in_lines(&added_l) > in_lines(&removed_l) {
+                        let line = added_l
                             .iter()
-                            .find(|(_, l)| count_marker(&l.to_ascii_lowercase(), needle) > 0)
+                            .find(|(_, l)| count_marker(l, needle) > 0)
                             .map(|(n, _)| *n);
                         let severity = if skip_asked {
                             Severity::Warn
@@ -268,9 +275,14 @@ impl Guard for TestIntegrity {
             }
 
             if test_file && file.change().before.is_some() {
-                // Removed assertions.
-                let (b, a) = (assertions(&before_l), assertions(&after_l));
-                if a < b {
+                // Removed assertions (whole-file totals counted only for the message).
+                let in_lines = |lines: &[(u32, String)]| -> usize {
+                    lines.iter().map(|(_, l)| assertions(l)).sum()
+                };
+                if in_lines(&removed_l) > in_lines(&added_l) {
+                    let before = file.before_text().unwrap_or("").to_ascii_lowercase();
+                    let after = after.unwrap_or("").to_ascii_lowercase();
+                    let (b, a) = (assertions(&before), assertions(&after));
                     let severity = if about_tests {
                         Severity::Warn
                     } else {
@@ -293,7 +305,7 @@ impl Guard for TestIntegrity {
             }
             if test_file {
                 // Vacuous assertions added.
-                for (n, l) in &added {
+                for (n, l) in added {
                     let t = l.trim().to_ascii_lowercase().replace("  ", " ");
                     let t = t.trim_end_matches(';');
                     if VACUOUS
@@ -319,7 +331,7 @@ impl Guard for TestIntegrity {
 
             // Escapes in configs and scripts.
             if !test_file {
-                for (n, l) in &added {
+                for (n, l) in added {
                     let ll = l.to_ascii_lowercase();
                     let hit = ESCAPES
                         .iter()
