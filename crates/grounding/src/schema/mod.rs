@@ -622,12 +622,20 @@ fn typed_cargo(text: &str) -> Option<Violation> {
     })
 }
 
-fn pyproject_tools(doc: &Value) -> Vec<Violation> {
+/// Violations of the `[tool.*]` tables that have a schema. A table equal to the same table of
+/// `unchanged_from` is skipped: its violations would be the earlier version's, which
+/// [`check`] drops anyway, and compiling its tool's schema (ruff's is large) is most of the
+/// cost.
+fn pyproject_tools(doc: &Value, unchanged_from: Option<&Value>) -> Vec<Violation> {
     let mut out = Vec::new();
     let Some(tool) = doc.get("tool").and_then(|t| t.as_object()) else {
         return out;
     };
+    let earlier = unchanged_from.and_then(|d| d.get("tool"));
     for (name, table) in tool {
+        if earlier.and_then(|t| t.get(name)) == Some(table) {
+            continue;
+        }
         let schema: &'static str = match name.as_str() {
             "ruff" => "tool.ruff",
             "mypy" => "tool.mypy",
@@ -651,6 +659,12 @@ fn pyproject_tools(doc: &Value) -> Vec<Violation> {
 /// Every violation of one config's text (empty when it does not parse: that is the syntax
 /// guard's finding).
 pub fn validate(kind: ConfigKind, text: &str) -> Vec<Violation> {
+    validate_since(kind, text, None)
+}
+
+/// [`validate`], leaving out parts equal in `before` (the earlier version's text) where the
+/// parts are validated alone: their violations are the earlier version's.
+fn validate_since(kind: ConfigKind, text: &str, before: Option<&str>) -> Vec<Violation> {
     let mut out = match kind {
         ConfigKind::Workflow | ConfigKind::Action | ConfigKind::Dependabot => {
             let Some(doc) = parse_yaml(text) else {
@@ -689,7 +703,8 @@ pub fn validate(kind: ConfigKind, text: &str) -> Vec<Violation> {
         ConfigKind::Pyproject => match toml::from_str::<Value>(text) {
             Ok(doc) => {
                 let mut v = validate_with("pyproject", &doc, "");
-                v.extend(pyproject_tools(&doc));
+                let earlier = before.and_then(|b| toml::from_str::<Value>(b).ok());
+                v.extend(pyproject_tools(&doc, earlier.as_ref()));
                 v
             }
             Err(_) => Vec::new(),
@@ -709,7 +724,7 @@ pub fn check(path: &str, before: Option<&str>, after: &str) -> Vec<Violation> {
     let Some(kind) = config_kind(path) else {
         return Vec::new();
     };
-    let new = validate(kind, after);
+    let new = validate_since(kind, after, before);
     if new.is_empty() {
         return new;
     }

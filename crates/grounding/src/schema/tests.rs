@@ -123,6 +123,32 @@ fn pyproject() {
 }
 
 #[test]
+fn pyproject_tool_tables_are_judged_when_they_change() {
+    let bad_ruff =
+        "[project]\nname = \"tool\"\nversion = \"0.1.0\"\n[tool.ruff]\nline-length = \"long\"\n";
+    // An old violation in an unchanged table is not the change's, whatever else changed.
+    let other_edit = format!("{bad_ruff}[tool.pyright]\nreportPrivateUsage = false\n");
+    assert_eq!(
+        check("pyproject.toml", Some(bad_ruff), &other_edit),
+        Vec::new()
+    );
+    // The same table, changed and still wrong, is judged.
+    let changed = bad_ruff.replace("\"long\"", "\"longer\"");
+    let v = check("pyproject.toml", Some(bad_ruff), &changed);
+    assert!(
+        v.iter().any(|x| x.pointer.starts_with("/tool/ruff")),
+        "{v:?}"
+    );
+    // A table made wrong by the change is judged.
+    let good = bad_ruff.replace("\"long\"", "100");
+    let v = check("pyproject.toml", Some(&good), bad_ruff);
+    assert!(
+        v.iter().any(|x| x.pointer.starts_with("/tool/ruff")),
+        "{v:?}"
+    );
+}
+
+#[test]
 fn cargo() {
     assert!(
         check(
