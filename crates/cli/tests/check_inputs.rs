@@ -518,7 +518,7 @@ fn a_second_check_reads_kept_analyses_and_reports_the_same() {
         .collect();
     repo.write(
         "src/lib.py",
-        &format!("{helpers}def used(x):\n    return x\n"),
+        format!("{helpers}def used(x):\n    return x\n"),
     );
     repo.write("src/app.py", "from lib import used\n\nprint(used(1))\n");
     repo.commit("initial");
@@ -526,7 +526,7 @@ fn a_second_check_reads_kept_analyses_and_reports_the_same() {
     // in the files' scopes.
     repo.write(
         "src/lib.py",
-        &format!("{helpers}def other(x):\n    return x\n"),
+        format!("{helpers}def other(x):\n    return x\n"),
     );
     let rev = repo.commit("drop used");
     let cache = tempfile::tempdir().unwrap();
