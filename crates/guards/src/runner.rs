@@ -32,8 +32,10 @@ pub fn run_static_with(
 
 /// [`run_static`] for one change checked alone (`check`), using a second
 /// thread: while the guards run in order, it parses and analyses the change's source files
-/// from the last one back, so that the parses of a multi-file change (most of a check's time)
-/// are shared between two cores. Each file version is still parsed once (the guards and the
+/// from the last one back, each file's before version first, so that the parses (most of a
+/// check's time) are shared between two cores: across files, and within a modified file,
+/// whose after version the guards then parse while the helper parses its before version
+/// (rather than waiting for it to re-parse incrementally). Each file version is still parsed once (the guards and the
 /// helper share the context's parse cache, a version being parsed by one is waited for by the
 /// other), so the report is the same as [`run_static`]'s; only the guards' timings differ.
 /// Not for callers that already check changes in parallel (`replay -j`). The parses go
@@ -47,7 +49,7 @@ pub fn run_static_parallel(
     let started = Instant::now();
     let cx = Context::with_parses(change, task, config, parses);
     let (findings, outcomes) = std::thread::scope(|s| {
-        if cx.files().len() > 1 {
+        if !cx.files().is_empty() {
             s.spawn(|| prefetch_parses(cx.files()));
         }
         run_guards(&cx, config)
@@ -55,12 +57,12 @@ pub fn run_static_parallel(
     report(&cx, change, findings, outcomes, started)
 }
 
-/// Parses and analyses the after version of every source file (a modified file's before
-/// version with it), last file first. A panic is left for the guard that meets the same input
-/// to report.
+/// Parses and analyses the before and then the after version of every source file, last
+/// file first. A panic is left for the guard that meets the same input to report.
 fn prefetch_parses(files: &[crate::FileView<'_>]) {
     for file in files.iter().rev() {
         let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            file.before_analysis();
             file.after_analysis();
         }));
     }

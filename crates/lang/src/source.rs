@@ -3,6 +3,7 @@
 //! earlier one (the after text of a modified file) is parsed incrementally from the earlier
 //! version's tree.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use similar::{DiffTag, TextDiff};
@@ -21,6 +22,8 @@ pub struct ParsedSource {
     base: Option<Arc<ParsedSource>>,
     /// `None` inside: the parse was cut short by the time budget.
     tree: OnceLock<Option<Tree>>,
+    /// The tree's parse has started (on some thread); it may not be finished.
+    parse_started: AtomicBool,
     analysis: OnceLock<SourceAnalysis>,
 }
 
@@ -42,6 +45,7 @@ impl ParsedSource {
             text: text.into(),
             base: None,
             tree: OnceLock::new(),
+            parse_started: AtomicBool::new(false),
             analysis: OnceLock::new(),
         }
     }
@@ -89,6 +93,7 @@ impl ParsedSource {
     fn tree(&self) -> Option<&Tree> {
         self.tree
             .get_or_init(|| {
+                self.parse_started.store(true, Ordering::Release);
                 self.incremental_parse()
                     .or_else(|| ts::parse(self.language, &self.text))
             })
@@ -98,10 +103,14 @@ impl ParsedSource {
     /// The tree re-parsed from the base version's, when there is a base, its parse finished,
     /// and the result holds no error or missing node (`None` otherwise: parse afresh). A base
     /// whose analysis is known without a tree (kept from an earlier check) is not parsed just
-    /// to start from: a fresh parse of this text costs less than that parse.
+    /// to start from: a fresh parse of this text costs less than that parse. Nor is a base
+    /// another thread is parsing waited for: both versions are then parsed at the same time
+    /// (see `guards::run_static_parallel`).
     fn incremental_parse(&self) -> Option<Tree> {
         let base = self.base.as_ref()?;
-        if base.tree.get().is_none() && base.analysis.get().is_some() {
+        if base.tree.get().is_none()
+            && (base.analysis.get().is_some() || base.parse_started.load(Ordering::Acquire))
+        {
             return None;
         }
         let mut old = base.tree()?.clone();
