@@ -31,4 +31,4 @@ pub use guard::{Guard, GuardInfo};
 pub use parse_cache::{AnalysisStore, ParseCache};
 pub use registry::{find_guard, registry};
 pub use report::{GuardOutcome, GuardStatus, Report, Verdict};
-pub use runner::{run_static, run_static_parallel, run_static_with};
+pub use runner::{run_static, run_static_in, run_static_parallel, run_static_with};

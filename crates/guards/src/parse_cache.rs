@@ -25,6 +25,11 @@ pub struct ParseCache {
     /// Hash of (language, text) to the sources with that hash (texts compared on lookup).
     map: Mutex<HashMap<u64, Vec<Cached>>>,
     store: Option<AnalysisStore>,
+    /// Sources are kept up to this many bytes of text (their trees take some ten times as
+    /// much), the oldest dropped first (`None`: no limit, for a cache that lives one check).
+    limit: Option<usize>,
+    /// Keys and text sizes in the order their sources were added, with the sizes' total.
+    order: Mutex<(std::collections::VecDeque<(u64, usize)>, usize)>,
 }
 
 struct Cached {
@@ -38,6 +43,17 @@ impl ParseCache {
     pub fn with_store(store: AnalysisStore) -> ParseCache {
         ParseCache {
             store: Some(store),
+            ..ParseCache::default()
+        }
+    }
+
+    /// A cache that outlives one check and keeps the most recently added sources, up to
+    /// `max_text_bytes` of text (the newest is kept whatever its size): for a sequence of
+    /// changes where one change's before versions are often the next one's versions
+    /// (`replay` walks a history, a commit's parent next).
+    pub fn bounded(max_text_bytes: usize) -> ParseCache {
+        ParseCache {
+            limit: Some(max_text_bytes),
             ..ParseCache::default()
         }
     }
@@ -79,6 +95,25 @@ impl ParseCache {
             source: source.clone(),
             from_store,
         });
+        if let Some(limit) = self.limit {
+            let mut guard = self.order.lock().unwrap_or_else(|p| p.into_inner());
+            let (order, total) = &mut *guard;
+            order.push_back((key, text.len()));
+            *total += text.len();
+            while *total > limit && order.len() > 1 {
+                let Some((oldest, size)) = order.pop_front() else {
+                    break;
+                };
+                *total -= size;
+                // A bucket's sources were added in order: its first is the oldest.
+                if let Some(bucket) = map.get_mut(&oldest) {
+                    bucket.remove(0);
+                    if bucket.is_empty() {
+                        map.remove(&oldest);
+                    }
+                }
+            }
+        }
         source
     }
 
@@ -314,6 +349,19 @@ mod tests {
         let small = ParseCache::with_store(store);
         small.get(Language::Python, "x = 1\n").analysis();
         assert_eq!(small.save_new(), 0);
+    }
+
+    #[test]
+    fn a_bounded_cache_keeps_its_newest_sources() {
+        let cache = ParseCache::bounded(12);
+        let a = cache.get(Language::Python, "a = 1\n");
+        cache.get(Language::Python, "b = 2\n");
+        assert!(Arc::ptr_eq(&a, &cache.get(Language::Python, "a = 1\n")));
+        cache.get(Language::Python, "c = 3\n");
+        assert_eq!(cache.len(), 2);
+        // `a` was the oldest: asked again, it is a new source.
+        assert!(!Arc::ptr_eq(&a, &cache.get(Language::Python, "a = 1\n")));
+        assert_eq!(cache.len(), 2);
     }
 
     #[test]

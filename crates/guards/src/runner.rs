@@ -15,6 +15,20 @@ pub fn run_static(change: &ChangeSet, task: Option<&Task>, config: &Config) -> R
     run_static_with(change, task, config, |_| {})
 }
 
+/// [`run_static`] parsing through `parses`, a cache shared with other changes (see
+/// [`ParseCache::bounded`]).
+pub fn run_static_in(
+    change: &ChangeSet,
+    task: Option<&Task>,
+    config: &Config,
+    parses: Arc<ParseCache>,
+) -> Report {
+    let started = Instant::now();
+    let cx = Context::with_parses(change, task, config, parses);
+    let (findings, outcomes) = run_guards(&cx, config);
+    report(&cx, change, findings, outcomes, started)
+}
+
 /// Like [`run_static`], letting the caller prepare the context first (e.g. supply a
 /// fingerprint computed once per run).
 pub fn run_static_with(

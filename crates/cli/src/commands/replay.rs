@@ -14,11 +14,14 @@ use rayon::prelude::*;
 use serde::Serialize;
 use slopguard_change::Task;
 use slopguard_change::git::GitRepo;
-use slopguard_guards::{Finding, Severity, registry};
+use slopguard_guards::{Finding, ParseCache, Severity, registry};
 
 use super::common::ReportFormat;
 use crate::EXIT_OK;
 use crate::progress::PlainLines;
+
+/// Bytes of parsed source text a replay worker keeps from the commits it checked last.
+const RECENT_PARSES: usize = 4 << 20;
 
 /// Arguments of `slopguard replay`.
 #[derive(Debug, clap::Args)]
@@ -189,8 +192,13 @@ pub fn run(args: ReplayArgs, global: &crate::Global) -> Result<u8> {
             .par_iter()
             .enumerate()
             .map_init(
-                || GitRepo::open(&repo_path).map(Arc::new),
-                |repo, (i, c)| {
+                // A worker takes neighbouring commits, newest first: one commit's before
+                // versions are often its parent's after versions, parsed once for both.
+                || {
+                    let parses = Arc::new(ParseCache::bounded(RECENT_PARSES));
+                    (GitRepo::open(&repo_path).map(Arc::new), parses)
+                },
+                |(repo, parses), (i, c)| {
                     let res = match repo {
                         Ok(repo) => slopguard_change::from_commit_parts(
                             repo,
@@ -203,7 +211,12 @@ pub fn run(args: ReplayArgs, global: &crate::Global) -> Result<u8> {
                                 .task_from_message
                                 .then(|| change.message.as_deref().map(Task::from_text))
                                 .flatten();
-                            slopguard_guards::run_static(&change, task.as_ref(), &config)
+                            slopguard_guards::run_static_in(
+                                &change,
+                                task.as_ref(),
+                                &config,
+                                parses.clone(),
+                            )
                         })
                         .map_err(|e| e.to_string()),
                         Err(e) => Err(e.to_string()),
