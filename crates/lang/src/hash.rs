@@ -25,9 +25,7 @@ impl Fnv {
     }
 }
 
-fn is_word(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
-}
+use crate::words::is_word_byte as is_word;
 
 /// Hash of `text` with whole-word occurrences of `name` replaced by a placeholder and
 /// whitespace normalised. See the module documentation.

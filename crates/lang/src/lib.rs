@@ -41,11 +41,13 @@ mod scope;
 mod source;
 mod ts;
 mod types;
+mod words;
 
 pub use code_tokens::{CodeToken, code_tokens};
 pub use hash::body_hash;
 pub use source::ParsedSource;
 pub use types::*;
+pub use words::{is_word_byte, mentions_word, word_positions};
 
 /// Detects what kind of file `path` is, using the extension, well-known file names and (for
 /// extension-less scripts) the shebang line of `content`.

@@ -12,6 +12,7 @@
 //! widened to the whole statement when its brackets span several lines.
 
 use slopguard_change::{Tree, matcher};
+use slopguard_lang::mentions_word;
 
 use crate::worker::prompt::FunctionTarget;
 
@@ -193,7 +194,7 @@ pub fn suspects(function: &FunctionTarget, tree: &dyn Tree, max: usize) -> Vec<F
         let raises = ["raise ", "throw ", "panic!("]
             .iter()
             .any(|r| f.text.trim_start().starts_with(r));
-        let reads_a_parameter = params.iter().any(|p| mentions(&f.text, p));
+        let reads_a_parameter = params.iter().any(|p| mentions_word(&f.text, p));
         (raises, !reads_a_parameter, !f.text.contains('('))
     });
     found.truncate(max);
@@ -245,16 +246,6 @@ fn parameter_names(lines: &[&str]) -> Vec<String> {
                 .then_some(name)
         })
         .collect()
-}
-
-/// Whether `text` holds `name` as a whole word.
-fn mentions(text: &str, name: &str) -> bool {
-    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
-    text.match_indices(name).any(|(at, _)| {
-        let before = text[..at].chars().next_back();
-        let after = text[at + name.len()..].chars().next();
-        !before.is_some_and(word) && !after.is_some_and(word)
-    })
 }
 
 /// The quotes that open and close a Python docstring.
@@ -587,8 +578,6 @@ mod tests {
             ["items", "key"]
         );
         assert!(names("class Cart:").is_empty());
-        assert!(mentions("for w in split(text)", "text"));
-        assert!(!mentions("for w in split(texts, context)", "text"));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use slopguard_lang::{DefKind, Definition, FileKind, Language, NameUses};
+use slopguard_lang::{DefKind, Definition, FileKind, Language, NameUses, word_positions};
 
 use crate::{Context, FileView, Finding, Guard, GuardInfo, Severity};
 
@@ -58,21 +58,6 @@ fn by_name(defs: &[Definition]) -> BTreeMap<&str, &Definition> {
         map.entry(d.name.as_str()).or_insert(d);
     }
     map
-}
-
-/// Identifier bytes: ASCII alphanumerics, `_`, `$`, and any byte of a multi-byte UTF-8
-/// character (non-ASCII letters continue an identifier rather than bound it).
-fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
-}
-
-/// Byte offsets of `word` in `line` as a whole word.
-fn word_positions<'l>(line: &'l str, word: &'l str) -> impl Iterator<Item = usize> + 'l {
-    let bytes = line.as_bytes();
-    line.match_indices(word).map(|(p, _)| p).filter(move |&p| {
-        let end = p + word.len();
-        (p == 0 || !is_word_byte(bytes[p - 1])) && (end >= bytes.len() || !is_word_byte(bytes[end]))
-    })
 }
 
 /// Lines that are comments (or preprocessor/attribute lines) in `lang`.
