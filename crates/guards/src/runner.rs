@@ -24,9 +24,7 @@ pub fn run_static_in(
     parses: Arc<ParseCache>,
 ) -> Report {
     let started = Instant::now();
-    let cx = Context::with_parses(change, task, config, parses);
-    let (findings, outcomes) = run_guards(&cx, config);
-    report(&cx, change, findings, outcomes, started)
+    run_context(&Context::with_parses(change, task, config, parses), started)
 }
 
 /// Like [`run_static`], letting the caller prepare the context first (e.g. supply a
@@ -40,8 +38,13 @@ pub fn run_static_with(
     let started = Instant::now();
     let cx = Context::new(change, task, config);
     prepare(&cx);
-    let (findings, outcomes) = run_guards(&cx, config);
-    report(&cx, change, findings, outcomes, started)
+    run_context(&cx, started)
+}
+
+/// Runs the guards in order on a prepared context.
+fn run_context(cx: &Context<'_>, started: Instant) -> Report {
+    let (findings, outcomes) = run_guards(cx, cx.config());
+    report(cx, cx.change(), findings, outcomes, started)
 }
 
 /// [`run_static`] for one change checked alone (`check`), using a second
@@ -49,9 +52,10 @@ pub fn run_static_with(
 /// from the last one back, each file's before version first, so that the parses (most of a
 /// check's time) are shared between two cores: across files, and within a modified file,
 /// whose after version the guards then parse while the helper parses its before version
-/// (rather than waiting for it to re-parse incrementally). Each file version is still parsed once (the guards and the
-/// helper share the context's parse cache, a version being parsed by one is waited for by the
-/// other), so the report is the same as [`run_static`]'s; only the guards' timings differ.
+/// (rather than waiting for it to re-parse incrementally). Each file version is still parsed
+/// once (the guards and the helper share the context's parse cache, a version being parsed by
+/// one is waited for by the other), so the report is the same as [`run_static`]'s; only the
+/// guards' timings differ.
 /// Not for callers that already check changes in parallel (`replay -j`). The parses go
 /// through `parses`, which may keep analyses between checks ([`ParseCache::with_store`]).
 pub fn run_static_parallel(
