@@ -76,6 +76,11 @@ impl ParseCache {
         language.hash(&mut h);
         text.hash(&mut h);
         let key = h.finish();
+        if let Some(found) = self.find(key, language, text) {
+            return found;
+        }
+        // Read from the store without holding the lock: the other thread may be parsing.
+        let stored = self.store.as_ref().and_then(|s| s.load(language, text));
         let mut map = self.map.lock().unwrap_or_else(|p| p.into_inner());
         let bucket = map.entry(key).or_default();
         if let Some(c) = bucket
@@ -84,7 +89,6 @@ impl ParseCache {
         {
             return c.source.clone();
         }
-        let stored = self.store.as_ref().and_then(|s| s.load(language, text));
         let from_store = stored.is_some();
         let source = Arc::new(match (stored, base) {
             (Some(analysis), _) => ParsedSource::with_analysis(language, text, analysis),
@@ -95,26 +99,42 @@ impl ParseCache {
             source: source.clone(),
             from_store,
         });
-        if let Some(limit) = self.limit {
-            let mut guard = self.order.lock().unwrap_or_else(|p| p.into_inner());
-            let (order, total) = &mut *guard;
-            order.push_back((key, text.len()));
-            *total += text.len();
-            while *total > limit && order.len() > 1 {
-                let Some((oldest, size)) = order.pop_front() else {
-                    break;
-                };
-                *total -= size;
-                // A bucket's sources were added in order: its first is the oldest.
-                if let Some(bucket) = map.get_mut(&oldest) {
-                    bucket.remove(0);
-                    if bucket.is_empty() {
-                        map.remove(&oldest);
-                    }
+        self.keep_within_limit(&mut map, key, text.len());
+        source
+    }
+
+    /// The cached source of `text`, if any.
+    fn find(&self, key: u64, language: Language, text: &str) -> Option<Arc<ParsedSource>> {
+        let map = self.map.lock().unwrap_or_else(|p| p.into_inner());
+        map.get(&key)?
+            .iter()
+            .find(|c| c.source.language() == language && c.source.text() == text)
+            .map(|c| c.source.clone())
+    }
+
+    /// Records a source of `len` bytes just added under `key`, and drops the oldest sources
+    /// while a bounded cache holds more text than its limit (the newest always stays).
+    fn keep_within_limit(&self, map: &mut HashMap<u64, Vec<Cached>>, key: u64, len: usize) {
+        let Some(limit) = self.limit else {
+            return;
+        };
+        let mut guard = self.order.lock().unwrap_or_else(|p| p.into_inner());
+        let (order, total) = &mut *guard;
+        order.push_back((key, len));
+        *total += len;
+        while *total > limit && order.len() > 1 {
+            let Some((oldest, size)) = order.pop_front() else {
+                break;
+            };
+            *total -= size;
+            // A bucket's sources were added in order: its first is the oldest.
+            if let Some(bucket) = map.get_mut(&oldest) {
+                bucket.remove(0);
+                if bucket.is_empty() {
+                    map.remove(&oldest);
                 }
             }
         }
-        source
     }
 
     /// Keeps in the store every analysis this check computed (none without a store). Returns
