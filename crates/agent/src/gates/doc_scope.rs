@@ -73,7 +73,7 @@ fn code_changed(file: &FileChange) -> Option<RejectionFinding> {
         message,
         data: serde_json::json!({"line": line}),
     };
-    let (before, after) = match (&file.kind, as_text(&file.before), as_text(&file.after)) {
+    let (before, after) = match (&file.kind, file.before_text(), file.after_text()) {
         (ChangeKind::Modify | ChangeKind::Rename { .. }, Some(b), Some(a)) => (b, a),
         (ChangeKind::Delete, ..) => {
             return Some(finding(
@@ -98,11 +98,6 @@ fn code_changed(file: &FileChange) -> Option<RejectionFinding> {
             line,
         )
     })
-}
-
-/// The bytes as UTF-8 text, when they are.
-fn as_text(bytes: &Option<Vec<u8>>) -> Option<&str> {
-    bytes.as_deref().and_then(|b| std::str::from_utf8(b).ok())
 }
 
 /// The first place where the code of `after` differs from `before`: its line in `after` (or
