@@ -2,8 +2,7 @@
 
 use serde::Deserialize;
 
-use crate::text::removed_line_count;
-use crate::{Context, Finding, Guard, GuardInfo};
+use crate::{Context, FileView, Finding, Guard, GuardInfo};
 
 /// The deletion-budget guard.
 pub struct DeletionBudget;
@@ -48,14 +47,23 @@ const REMOVAL_WORDS: [&str; 10] = [
 /// least `min_lines` lines and the change removed more than `max_removed_share` of them.
 /// Other guards leave such a mostly deleted file to it (G13 does not also call a README cut
 /// to a stub "code destroyed").
-pub fn judges(cx: &Context<'_>, before: &str, after: &str) -> bool {
-    if !cx.config().enabled(INFO.slug) {
-        return false;
+pub fn judges(cx: &Context<'_>, file: &FileView<'_>) -> bool {
+    cx.config().enabled(INFO.slug) && over_budget(file, &cx.settings(INFO.slug)).is_some()
+}
+
+/// Lines removed, lines before and their share, when a modification removed more than the
+/// budget allows of a file of at least `min_lines` lines.
+fn over_budget(file: &FileView<'_>, s: &Settings) -> Option<(usize, usize, f64)> {
+    if !file.is_modify() || file.after_text().is_none() {
+        return None;
     }
-    let s: Settings = cx.settings(INFO.slug);
-    let total = before.lines().count();
-    total >= s.min_lines
-        && (removed_line_count(before, after) as f64 / total as f64) > s.max_removed_share
+    let total = file.before_text()?.lines().count();
+    if total < s.min_lines {
+        return None;
+    }
+    let removed = file.line_changes().removed.len();
+    let share = removed as f64 / total as f64;
+    (share > s.max_removed_share).then_some((removed, total, share))
 }
 
 impl Guard for DeletionBudget {
@@ -66,21 +74,9 @@ impl Guard for DeletionBudget {
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
         let s: Settings = cx.settings(INFO.slug);
         for file in cx.files() {
-            if !file.is_modify() {
-                continue;
-            }
-            let (Some(before), Some(_)) = (file.before_text(), file.after_text()) else {
+            let Some((removed, total, share)) = over_budget(file, &s) else {
                 continue;
             };
-            let total = before.lines().count();
-            if total < s.min_lines {
-                continue;
-            }
-            let removed = file.line_changes().removed.len();
-            let share = removed as f64 / total as f64;
-            if share <= s.max_removed_share {
-                continue;
-            }
             let path = file.path();
             if let Some(t) = cx.task() {
                 let text = t.text().to_lowercase();

@@ -63,8 +63,7 @@ impl Guard for DocPreservation {
             let deleted = std::cell::OnceCell::new();
             for d in dp::check_in_change(file.path(), before, after, &elsewhere) {
                 if matches!(d, DocDamage::CodeBlocksDestroyed { .. })
-                    && *deleted
-                        .get_or_init(|| crate::guards::deletion_budget::judges(cx, before, after))
+                    && *deleted.get_or_init(|| crate::guards::deletion_budget::judges(cx, file))
                 {
                     continue;
                 }
