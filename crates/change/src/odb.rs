@@ -81,21 +81,14 @@ impl Odb {
 
     /// The full id of the commit `rev` names (`None`: gitoxide could not say; ask git).
     pub(crate) fn resolve_commit(&self, rev: &str) -> Option<String> {
-        let repo = self.repo();
-        let id = repo
-            .rev_parse_single(format!("{rev}^{{commit}}").as_str())
-            .ok()?;
-        Some(id.detach().to_string())
+        commit_named(&self.repo(), rev).map(|id| id.to_string())
     }
 
     /// The commit `rev` names with its first parent and raw message (`None` for a commit with
     /// a legacy `encoding` header, which git re-encodes).
     pub(crate) fn commit(&self, rev: &str) -> Option<CommitInfo> {
         let repo = self.repo();
-        let id = repo
-            .rev_parse_single(format!("{rev}^{{commit}}").as_str())
-            .ok()?
-            .detach();
+        let id = commit_named(&repo, rev)?;
         let commit = repo.find_commit(id).ok()?;
         let decoded = commit.decode().ok()?;
         if decoded.encoding.is_some() {
@@ -114,15 +107,11 @@ impl Odb {
     /// only git decides the way git does.
     pub(crate) fn diff_commits(&self, from: Option<&str>, to: &str) -> Option<Vec<RawEntry>> {
         let repo = self.repo();
-        let tree_of = |rev: &str| -> Option<ObjectId> {
-            let id = ObjectId::from_hex(rev.as_bytes()).ok()?;
-            Some(repo.find_commit(id).ok()?.tree_id().ok()?.detach())
-        };
         let old = match from {
-            Some(rev) => Some(tree_of(rev)?),
+            Some(commit) => Some(tree_of_commit(&repo, commit)?),
             None => None,
         };
-        let new = tree_of(to)?;
+        let new = tree_of_commit(&repo, to)?;
         let mut out = Vec::new();
         diff_trees(&repo, old, Some(new), "", &mut out)?;
         let adds = out.iter().any(|e| e.status == 'A');
@@ -134,8 +123,7 @@ impl Odb {
     /// `git ls-tree -r --name-only` lists them.
     pub(crate) fn list_files(&self, commit: &str) -> Option<Vec<String>> {
         let repo = self.repo();
-        let id = ObjectId::from_hex(commit.as_bytes()).ok()?;
-        let tree = repo.find_commit(id).ok()?.tree_id().ok()?.detach();
+        let tree = tree_of_commit(&repo, commit)?;
         let mut out = Vec::new();
         diff_trees(&repo, None, Some(tree), "", &mut out)?;
         Some(out.into_iter().map(|e| e.new_path).collect())
@@ -147,8 +135,7 @@ impl Odb {
         let id = match name.split_once(':') {
             None => ObjectId::from_hex(name.as_bytes()).ok()?,
             Some((commit, path)) => {
-                let commit = ObjectId::from_hex(commit.as_bytes()).ok()?;
-                let tree = repo.find_commit(commit).ok()?.tree().ok()?;
+                let tree = repo.find_tree(tree_of_commit(&repo, commit)?).ok()?;
                 match tree.lookup_entry_by_path(path).ok()? {
                     Some(entry) => entry.object_id(),
                     None => return Some(Object::Missing),
@@ -161,6 +148,18 @@ impl Odb {
             Some(_) => Some(Object::NotABlob),
         }
     }
+}
+
+/// The commit a revision names (`rev^{commit}`, so tags are peeled).
+fn commit_named(repo: &gix::Repository, rev: &str) -> Option<ObjectId> {
+    let spec = format!("{rev}^{{commit}}");
+    Some(repo.rev_parse_single(spec.as_str()).ok()?.detach())
+}
+
+/// The root tree of the commit with the full hex id `commit`.
+fn tree_of_commit(repo: &gix::Repository, commit: &str) -> Option<ObjectId> {
+    let id = ObjectId::from_hex(commit.as_bytes()).ok()?;
+    Some(repo.find_commit(id).ok()?.tree_id().ok()?.detach())
 }
 
 /// One entry of a tree, owned (the tree's buffer is reused while walking).
