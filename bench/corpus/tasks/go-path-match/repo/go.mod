@@ -1,0 +1,3 @@
+module example.com/pathmatch
+
+go 1.19
