@@ -1,0 +1,3 @@
+module example.com/path
+
+go 1.19
