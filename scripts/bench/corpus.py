@@ -211,8 +211,8 @@ def count_results(output):
     m = re.search(r"^[= ]*(.*\b(?:passed|failed|error|errors)\b.*) in [\d.]+s", output, re.M)
     if m:
         s = m.group(1)
-        # Parametrized cases of one test function count once (its short summary lines).
-        nodes = re.findall(r"^(?:FAILED|ERROR) ([^\s\[]+)", output, re.M)
+        # Parametrized cases and subtests of one test function count once (short summary lines).
+        nodes = re.findall(r"^(?:SUB)?(?:FAILED|ERROR)(?:\([^)]*\))? ([^\s\[]+)", output, re.M)
         p = re.search(r"(\d+) passed", s)
         if nodes:
             return len(set(nodes)), int(p.group(1)) if p else 0
