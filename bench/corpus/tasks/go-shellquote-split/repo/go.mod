@@ -1,0 +1,3 @@
+module example.com/shellquote
+
+go 1.19
