@@ -1,0 +1,3 @@
+from .dicttoolz import *  # noqa
+
+__version__ = '0.12.1'
