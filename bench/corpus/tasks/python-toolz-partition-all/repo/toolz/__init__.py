@@ -1,0 +1,3 @@
+from .itertoolz import *  # noqa
+
+__version__ = '0.12.1'
