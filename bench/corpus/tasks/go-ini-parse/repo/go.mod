@@ -1,0 +1,3 @@
+module example.com/ini
+
+go 1.19
