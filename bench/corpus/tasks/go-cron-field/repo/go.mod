@@ -1,0 +1,3 @@
+module example.com/cronexpr
+
+go 1.19
