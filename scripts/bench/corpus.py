@@ -78,9 +78,16 @@ def all_task_ids():
     return sorted(p.name for p in TASKS.iterdir() if (p / "task.toml").is_file())
 
 
+def rel(path):
+    try:
+        return path.relative_to(ROOT)
+    except ValueError:
+        return path
+
+
 def load_split():
     if not SPLIT.is_file():
-        sys.exit(f"{SPLIT.relative_to(ROOT)} does not exist (run `corpus.py split --seed N` once)")
+        sys.exit(f"{rel(SPLIT)} does not exist (run `corpus.py split --seed N` once)")
     with open(SPLIT) as f:
         return json.load(f)
 
@@ -404,7 +411,7 @@ def cmd_verify(a):
 
 def cmd_split(a):
     if SPLIT.exists() and not a.force:
-        sys.exit(f"{SPLIT.relative_to(ROOT)} exists (use --force to overwrite)")
+        sys.exit(f"{rel(SPLIT)} exists (use --force to overwrite)")
     by_lang = {}
     for i in all_task_ids():
         by_lang.setdefault(load_task(TASKS / i)["language"], []).append(i)
@@ -418,7 +425,7 @@ def cmd_split(a):
     with open(SPLIT, "w") as f:
         json.dump({"seed": a.seed, "dev": sorted(dev), "heldout": sorted(heldout)}, f, indent=2)
         f.write("\n")
-    print(f"wrote {SPLIT.relative_to(ROOT)}: {len(dev)} dev, {len(heldout)} heldout")
+    print(f"wrote {rel(SPLIT)}: {len(dev)} dev, {len(heldout)} heldout")
 
 
 def cmd_stats(a):
