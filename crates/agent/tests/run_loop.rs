@@ -795,3 +795,31 @@ fn a_partial_fix_lands_at_the_last_attempt_when_nothing_better_came() {
     let landed = git(fx.dir.path(), &["show", "sg/loop:calc.py"]);
     assert!(landed.contains(PARTIAL_ADD), "{landed}");
 }
+
+#[test]
+fn failing_tests_define_the_task_so_no_planner_call_is_made() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    // The script holds the worker's answer only: a planner call would consume it and the run
+    // would land nothing.
+    let script = Script::new().content(patch("    return a - b\n", "    return a + b\n"));
+    let server = ScriptedServer::start(script).unwrap();
+    let mut o = fx.opts(&server.url());
+    o.plan = PlanSource::Llm;
+    o.analysis_toolchain = true;
+    let summary = execute(&o, &NoProgress).unwrap();
+    let all: Vec<_> = summary.subtasks().collect();
+    assert_eq!(all.len(), 1, "{all:#?}");
+    assert_eq!(all[0].status, SubtaskStatus::Committed, "{:#?}", all[0]);
+    assert_eq!(all[0].file_hints, ["calc.py"], "{:#?}", all[0]);
+    assert_eq!(summary.status, RunStatus::Completed);
+    let requests = server.chat_requests();
+    assert_eq!(requests.len(), 1, "one worker call, no planner call");
+    assert!(
+        requests[0].to_string().contains("test_add"),
+        "the worker heard the failing test"
+    );
+    assert!(trace_events(&summary).contains("plan.planner_skipped"));
+    assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
+}

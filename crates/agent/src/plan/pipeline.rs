@@ -12,7 +12,7 @@ use slopguard_llm::{BlockingClient, LlmError};
 use crate::analysis::{AnalysisReport, AnalyzeOptions, RepoFiles, analyze};
 use crate::plan::post::{PostContext, Scope, run_all, scope_metrics};
 use crate::plan::{Plan, PlannerInput, memory, request_plan_blocking};
-use crate::trace::Trace;
+use crate::trace::{Trace, TraceEvent};
 
 /// What the pipeline needs to know about the repository and the run.
 #[derive(Debug, Clone)]
@@ -87,6 +87,22 @@ pub fn plan(
 ) -> Result<Planned, PlanError> {
     let files = RepoFiles::walk(req.root);
     let prior = memory::load(req.db, req.repo_id);
+    let ctx = PostContext {
+        report,
+        view: &files,
+        memory: prior.as_ref().map(|p| &p.wide),
+        threshold: req.g9_threshold,
+        scope: req.scope,
+    };
+    if req.operator_plan.is_none()
+        && let Some(plan) = failing_tests_plan(&ctx, trace)
+    {
+        return Ok(Planned {
+            raw_plan: Plan::default(),
+            plan,
+            planner: None,
+        });
+    }
     let (raw_plan, planner) = match (&req.operator_plan, client) {
         (Some(p), _) => (p.clone(), None),
         (None, None) => return Err(PlanError::NoSource),
@@ -122,17 +138,35 @@ pub fn plan(
             (answer.plan, Some(call))
         }
     };
-    let ctx = PostContext {
-        report,
-        view: &files,
-        memory: prior.as_ref().map(|p| &p.wide),
-        threshold: req.g9_threshold,
-        scope: req.scope,
-    };
     let plan = run_all(raw_plan.clone(), &ctx, trace);
     Ok(Planned {
         raw_plan,
         plan,
         planner,
     })
+}
+
+/// The plan when the repository's tests fail: the failing tests already say what to do, so the
+/// planner model is not asked (its call costs a small local model 40-70 s before the first
+/// candidate). The post-processors write the one task about them (`T000`, a subtask per source
+/// file the failing tests exercise). `None` when no tests fail, when the run is scoped to the
+/// docs, or when no source behind the failing tests is known: then the planner is asked.
+fn failing_tests_plan(ctx: &PostContext<'_>, trace: &Trace) -> Option<Plan> {
+    if ctx.scope == Some(Scope::Docs) || ctx.report.failing_tests.is_empty() {
+        return None;
+    }
+    let plan = run_all(Plan::default(), ctx, trace);
+    if plan.subtask_count() == 0 {
+        return None;
+    }
+    trace.emit(TraceEvent::new(
+        "planning",
+        "plan.planner_skipped",
+        serde_json::json!({
+            "reason": "the failing tests define the task",
+            "failing_tests": ctx.report.failing_tests.len(),
+            "subtasks": plan.subtask_count(),
+        }),
+    ));
+    Some(plan)
 }
