@@ -4,8 +4,20 @@
 
 use crate::run::summary::{MetricValue, RunSummary, SubtaskStatus, TaskSummary};
 
-/// A one-line PR title.
+/// A one-line PR title: the commit subject when one subtask landed (it names the fixed code,
+/// where the task's title may only name the failing tests), else the first landed task's
+/// title and how many more.
 pub fn pr_title(summary: &RunSummary) -> String {
+    let subjects: Vec<&str> = summary
+        .tasks
+        .iter()
+        .flat_map(|t| t.subtasks.iter())
+        .filter(|s| s.status == SubtaskStatus::Committed)
+        .filter_map(|s| s.commit_title.as_deref())
+        .collect();
+    if let [one] = subjects.as_slice() {
+        return format!("slopguard: {}", one_line(one, 100));
+    }
     let landed: Vec<&TaskSummary> = summary
         .tasks
         .iter()
@@ -659,7 +671,8 @@ pub(crate) mod tests {
     fn title_and_empty_summary() {
         assert_eq!(
             pr_title(&sample()),
-            "slopguard: Fix the SQL injection in find_user"
+            "slopguard: fix(db): parameterise find_user",
+            "one landed subtask: its commit subject names the fix"
         );
         let empty = RunSummary::default();
         assert_eq!(pr_title(&empty), "slopguard: no change passed the guards");

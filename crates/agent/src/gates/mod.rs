@@ -14,6 +14,7 @@ use slopguard_store::FailureMode;
 pub mod doc_scope;
 pub mod intent_review;
 pub mod step_critic;
+pub mod test_values;
 
 /// When a gate runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -178,6 +179,21 @@ pub const GATES: &[Gate] = &[
               the first line whose code changed. Deleting a code file is refused too; Markdown and \
               other non-code files are free. Runs after the static guards passed, on the change in \
               memory.\n",
+    },
+    Gate {
+        slug: "test-values",
+        code: None,
+        phase: Phase::Static,
+        summary: "a fix may not write a failing test's expected value into the code",
+        mode: FailureMode::PatcherReject,
+        event: "critic_test_values.fail",
+        doc: "# test-values\n\nOn a subtask behind failing tests: a literal the candidate adds to a code \
+              file (a string of three characters or more, a number other than 0, 1, 2 and -1) that \
+              the file did not hold before and that an assertion line of a failing test holds is \
+              refused, naming the literal and the test line. Writing the expected value in \
+              (`if n == 7: return 13`) passes the tests and fixes nothing. Literals the file already \
+              had, and test inputs on lines without an assertion, are free. Runs after the static \
+              guards passed, on the change in memory.\n",
     },
     Gate {
         slug: "build",

@@ -11,6 +11,9 @@ pub mod context;
 pub mod fault_line;
 pub mod prompt;
 pub mod reply;
+pub mod salvage;
+pub mod subject;
+pub mod templates;
 
 use std::sync::Arc;
 

@@ -1,0 +1,907 @@
+//! Repair templates: candidate fixes that need no model.
+//!
+//! Most one-line bugs are one token away from the fix: a comparison that should include its
+//! bound, a bound off by one, `and` for `or`, a dropped or extra negation, `min` for `max`, two
+//! arguments swapped, the wrong variable of the ones in scope. The program-repair literature
+//! calls these repair templates (or mutation operators); tried at the statements the failing
+//! tests reach, they are cheap candidates, and the same guards and tests that judge the model's
+//! candidates select among them. A template that makes the tests pass can still be wrong (the
+//! tests may not pin the behaviour down); the run reports where each landed fix came from.
+//!
+//! Pure text work: [`fixes`] takes a file's text and the line ranges to try (the statement a
+//! frame names first, then the definitions the failing tests call) and returns whole new file
+//! texts, one token changed each, in the order they are worth trying. Strings and comments are
+//! never changed; binary operators are only changed where they stand between spaces (so that
+//! generics, arrows and pointers are left alone).
+
+use std::collections::BTreeSet;
+
+/// What a template changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Operator {
+    /// `<` for `<=`, `>` for `<`, `==` for `!=`, ...
+    Comparison,
+    /// An integer literal one more or one less.
+    OffByOne,
+    /// `and` for `or`, `&&` for `||`.
+    Logical,
+    /// `True` for `False`.
+    Boolean,
+    /// A negation dropped or added (`not x` -> `x`, `if x:` -> `if not (x):`).
+    Negation,
+    /// `+` for `-`, `*` for `/`.
+    Arithmetic,
+    /// A call's counterpart (`min` for `max`, `startswith` for `endswith`).
+    Counterpart,
+    /// Two adjacent arguments of a call swapped.
+    SwapArguments,
+    /// A length one more or one less (`len(x)` -> `len(x) - 1`).
+    LengthBound,
+    /// Another variable of the definition in place of one.
+    OtherVariable,
+}
+
+impl Operator {
+    /// The name in traces and summaries.
+    pub fn name(self) -> &'static str {
+        match self {
+            Operator::Comparison => "comparison",
+            Operator::OffByOne => "off-by-one",
+            Operator::Logical => "logical",
+            Operator::Boolean => "boolean",
+            Operator::Negation => "negation",
+            Operator::Arithmetic => "arithmetic",
+            Operator::Counterpart => "counterpart",
+            Operator::SwapArguments => "swap-arguments",
+            Operator::LengthBound => "length-bound",
+            Operator::OtherVariable => "other-variable",
+        }
+    }
+
+    /// Every operator, in the order they are tried.
+    pub const ALL: [Operator; 10] = [
+        Operator::Comparison,
+        Operator::OffByOne,
+        Operator::Logical,
+        Operator::Boolean,
+        Operator::Negation,
+        Operator::Arithmetic,
+        Operator::Counterpart,
+        Operator::SwapArguments,
+        Operator::LengthBound,
+        Operator::OtherVariable,
+    ];
+}
+
+/// One candidate fix: a whole new file text with one line changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TemplateFix {
+    /// The file.
+    pub path: String,
+    /// 1-based line changed.
+    pub line: usize,
+    /// The template.
+    pub operator: Operator,
+    /// The line before (trimmed).
+    pub before: String,
+    /// The line after (trimmed).
+    pub after: String,
+    /// The whole file after the change.
+    pub text: String,
+}
+
+impl TemplateFix {
+    /// One line for traces, progress and the commit subject: `` `a < b` -> `a <= b` ``.
+    pub fn describe(&self) -> String {
+        format!("`{}` -> `{}`", self.before, self.after)
+    }
+}
+
+/// Counterpart names: each word may be replaced by its partner.
+const COUNTERPARTS: &[(&str, &str)] = &[
+    ("min", "max"),
+    ("Min", "Max"),
+    ("minimum", "maximum"),
+    ("floor", "ceil"),
+    ("lower", "upper"),
+    ("toLowerCase", "toUpperCase"),
+    ("downcase", "upcase"),
+    ("to_lowercase", "to_uppercase"),
+    ("ToLower", "ToUpper"),
+    ("startswith", "endswith"),
+    ("startsWith", "endsWith"),
+    ("start_with", "end_with"),
+    ("starts_with", "ends_with"),
+    ("HasPrefix", "HasSuffix"),
+    ("TrimPrefix", "TrimSuffix"),
+    ("TrimLeft", "TrimRight"),
+    ("lstrip", "rstrip"),
+    ("trim_start", "trim_end"),
+    ("trimStart", "trimEnd"),
+    ("first", "last"),
+    ("any", "all"),
+    ("keys", "values"),
+    ("find", "rfind"),
+    ("index", "rindex"),
+    ("indexOf", "lastIndexOf"),
+    ("Index", "LastIndex"),
+    ("left", "right"),
+];
+
+/// Names that are never replaced as variables (keywords and literals of the languages).
+const KEYWORDS: &[&str] = &[
+    "and",
+    "as",
+    "async",
+    "await",
+    "break",
+    "case",
+    "catch",
+    "class",
+    "const",
+    "continue",
+    "def",
+    "default",
+    "defer",
+    "do",
+    "elif",
+    "else",
+    "elsif",
+    "end",
+    "enum",
+    "except",
+    "false",
+    "False",
+    "finally",
+    "fn",
+    "for",
+    "func",
+    "function",
+    "go",
+    "if",
+    "impl",
+    "import",
+    "in",
+    "is",
+    "let",
+    "loop",
+    "match",
+    "mut",
+    "new",
+    "nil",
+    "None",
+    "not",
+    "null",
+    "or",
+    "pass",
+    "pub",
+    "raise",
+    "range",
+    "return",
+    "self",
+    "Self",
+    "static",
+    "struct",
+    "super",
+    "switch",
+    "this",
+    "throw",
+    "true",
+    "True",
+    "try",
+    "type",
+    "undefined",
+    "unless",
+    "until",
+    "var",
+    "when",
+    "where",
+    "while",
+    "with",
+    "yield",
+    "lambda",
+    "nonlocal",
+    "global",
+    "ref",
+    "move",
+    "dyn",
+    "crate",
+    "use",
+    "mod",
+    "trait",
+    "interface",
+    "package",
+    "export",
+    "from",
+    "require",
+    "module",
+    "begin",
+    "rescue",
+    "ensure",
+    "then",
+    "puts",
+    "print",
+    "len",
+];
+
+/// Candidate fixes for `text` (the file at `path`), trying the lines of `regions` (1-based,
+/// inclusive ranges, most suspicious first; overlapping ranges are tried once), at most `max`,
+/// each one token away from the file as it is, in the order worth trying: operator by operator
+/// ([`Operator::ALL`]), and within one operator region by region, line by line.
+pub fn fixes(path: &str, text: &str, regions: &[(usize, usize)], max: usize) -> Vec<TemplateFix> {
+    let lang = Lang::of(path);
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let code = code_lines(&lines, lang);
+    let mut order: Vec<usize> = Vec::new();
+    let mut seen_lines = BTreeSet::new();
+    for &(start, end) in regions {
+        for n in start.max(1)..=end.min(lines.len()) {
+            if code[n - 1] && seen_lines.insert(n) {
+                order.push(n);
+            }
+        }
+    }
+    let locals = local_names(&lines, regions, lang);
+    let mut out = Vec::new();
+    let mut seen_texts = BTreeSet::new();
+    for op in Operator::ALL {
+        for &n in &order {
+            let (body, ending) = split_ending(lines[n - 1]);
+            for after in mutate(body, lang, op, &locals) {
+                if after == body {
+                    continue;
+                }
+                let mut new_text = String::with_capacity(text.len() + 8);
+                for (i, l) in lines.iter().enumerate() {
+                    if i + 1 == n {
+                        new_text.push_str(&after);
+                        new_text.push_str(ending);
+                    } else {
+                        new_text.push_str(l);
+                    }
+                }
+                if !seen_texts.insert(new_text.clone()) {
+                    continue;
+                }
+                out.push(TemplateFix {
+                    path: path.to_string(),
+                    line: n,
+                    operator: op,
+                    before: body.trim().to_string(),
+                    after: after.trim().to_string(),
+                    text: new_text,
+                });
+                if out.len() >= max {
+                    return out;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The language family, for comments, strings and negation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lang {
+    /// `#` comments, `not`, `if x:`.
+    Python,
+    /// `#` comments, `!`/`not`, `if x` / `unless x`.
+    Ruby,
+    /// `//` comments, `!`, `if (x)`.
+    CLike,
+    /// `//` comments, `!`, `if x {` (Go, Rust).
+    Braces,
+}
+
+impl Lang {
+    fn of(path: &str) -> Lang {
+        match path.rsplit('.').next().unwrap_or("") {
+            "py" | "pyi" => Lang::Python,
+            "rb" => Lang::Ruby,
+            "go" | "rs" => Lang::Braces,
+            _ => Lang::CLike,
+        }
+    }
+
+    fn hash_comments(self) -> bool {
+        matches!(self, Lang::Python | Lang::Ruby)
+    }
+}
+
+/// A line's text without its line ending, and the ending.
+fn split_ending(line: &str) -> (&str, &str) {
+    let body = line.trim_end_matches(['\n', '\r']);
+    (body, &line[body.len()..])
+}
+
+/// Which lines hold code worth changing: not blank, not a comment alone, not inside a block
+/// comment or a triple-quoted string.
+fn code_lines(lines: &[&str], lang: Lang) -> Vec<bool> {
+    let mut out = Vec::with_capacity(lines.len());
+    let mut in_block: Option<&str> = None;
+    for line in lines {
+        let t = line.trim();
+        if let Some(close) = in_block {
+            if t.contains(close) {
+                in_block = None;
+            }
+            out.push(false);
+            continue;
+        }
+        let opener = if lang == Lang::Python {
+            ["\"\"\"", "'''"].into_iter().find(|q| t.starts_with(q))
+        } else {
+            t.starts_with("/*").then_some("/*")
+        };
+        if let Some(open) = opener {
+            let close = if open == "/*" { "*/" } else { open };
+            if !t[open.len()..].contains(close) {
+                in_block = Some(close);
+            }
+            out.push(false);
+            continue;
+        }
+        let comment = if lang.hash_comments() {
+            t.starts_with('#')
+        } else {
+            t.starts_with("//") || t.starts_with('*')
+        };
+        out.push(!t.is_empty() && !comment);
+    }
+    out
+}
+
+/// A token of a line: its byte range and kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Token {
+    start: usize,
+    end: usize,
+    kind: Kind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Ident,
+    Number,
+    Op,
+    Punct,
+    Space,
+    Str,
+}
+
+const OPERATORS: &[&str] = &[
+    "===", "!==", "<=>", "<<=", ">>=", "**=", "//=", "...", "..=", "&&=", "||=", "->", "=>", "<-",
+    "::", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=", "-=", "*=", "/=", "%=", ":=", "//",
+    "**", "..", "<", ">", "+", "-", "*", "/", "%", "!", "=", "&", "|", "^", "?",
+];
+
+/// The tokens of one line; strings are one token each and a comment ends the line.
+fn tokens(line: &str, lang: Lang) -> Vec<Token> {
+    let b = line.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        let start = i;
+        let kind = if c == b' ' || c == b'\t' {
+            while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
+                i += 1;
+            }
+            Kind::Space
+        } else if (lang.hash_comments() && c == b'#')
+            || line[i..].starts_with("//") && !lang.hash_comments()
+        {
+            break;
+        } else if c == b'"' || c == b'\'' || c == b'`' {
+            if lang == Lang::Braces && c == b'\'' && is_rust_lifetime(b, i) {
+                i += 1;
+                Kind::Punct
+            } else {
+                i += 1;
+                while i < b.len() && b[i] != c {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                i = (i + 1).min(b.len());
+                Kind::Str
+            }
+        } else if c.is_ascii_alphabetic() || c == b'_' || c >= 0x80 {
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] >= 0x80) {
+                i += 1;
+            }
+            Kind::Ident
+        } else if c.is_ascii_digit() {
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'.') {
+                if b[i] == b'.' && !b.get(i + 1).is_some_and(u8::is_ascii_digit) {
+                    break;
+                }
+                i += 1;
+            }
+            Kind::Number
+        } else if let Some(op) = OPERATORS.iter().find(|op| line[i..].starts_with(**op)) {
+            i += op.len();
+            Kind::Op
+        } else {
+            i += line[i..].chars().next().map_or(1, char::len_utf8);
+            Kind::Punct
+        };
+        out.push(Token {
+            start,
+            end: i,
+            kind,
+        });
+    }
+    out
+}
+
+/// `'a` in `&'a str`: a lifetime, not a character literal.
+fn is_rust_lifetime(b: &[u8], i: usize) -> bool {
+    let next_ident = b
+        .get(i + 1)
+        .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_');
+    next_ident && b.get(i + 2) != Some(&b'\'')
+}
+
+/// The candidate lines `op` makes of `line`.
+fn mutate(line: &str, lang: Lang, op: Operator, locals: &[String]) -> Vec<String> {
+    let toks = tokens(line, lang);
+    let text = |t: &Token| &line[t.start..t.end];
+    let replace = |t: &Token, with: &str| format!("{}{}{}", &line[..t.start], with, &line[t.end..]);
+    let spaced = |i: usize| {
+        i > 0
+            && toks[i - 1].kind == Kind::Space
+            && toks.get(i + 1).is_some_and(|t| t.kind == Kind::Space)
+    };
+    let mut out = Vec::new();
+    match op {
+        Operator::Comparison => {
+            for (i, t) in toks.iter().enumerate().filter(|(_, t)| t.kind == Kind::Op) {
+                let swaps: &[&str] = match text(t) {
+                    "<" if spaced(i) => &["<=", ">"],
+                    ">" if spaced(i) => &[">=", "<"],
+                    "<=" => &["<", ">="],
+                    ">=" => &[">", "<="],
+                    "==" => &["!="],
+                    "!=" => &["=="],
+                    "===" => &["!=="],
+                    "!==" => &["==="],
+                    _ => &[],
+                };
+                out.extend(swaps.iter().map(|s| replace(t, s)));
+            }
+        }
+        Operator::OffByOne => {
+            for t in toks.iter().filter(|t| t.kind == Kind::Number) {
+                let Ok(n) = text(t).parse::<i64>() else {
+                    continue;
+                };
+                out.push(replace(t, &(n + 1).to_string()));
+                if n > 0 {
+                    out.push(replace(t, &(n - 1).to_string()));
+                }
+            }
+        }
+        Operator::Logical => {
+            for t in &toks {
+                let with = match (t.kind, text(t)) {
+                    (Kind::Op, "&&") => "||",
+                    (Kind::Op, "||") => "&&",
+                    (Kind::Ident, "and") if lang.hash_comments() => "or",
+                    (Kind::Ident, "or") if lang.hash_comments() => "and",
+                    _ => continue,
+                };
+                out.push(replace(t, with));
+            }
+        }
+        Operator::Boolean => {
+            for t in toks.iter().filter(|t| t.kind == Kind::Ident) {
+                let with = match text(t) {
+                    "True" => "False",
+                    "False" => "True",
+                    "true" => "false",
+                    "false" => "true",
+                    _ => continue,
+                };
+                out.push(replace(t, with));
+            }
+        }
+        Operator::Negation => out.extend(negations(line, &toks, lang)),
+        Operator::Arithmetic => {
+            for (i, t) in toks.iter().enumerate().filter(|(_, t)| t.kind == Kind::Op) {
+                let with = match text(t) {
+                    "+" if spaced(i) => "-",
+                    "-" if spaced(i) => "+",
+                    "*" if spaced(i) => "/",
+                    "/" if spaced(i) => "*",
+                    "+=" => "-=",
+                    "-=" => "+=",
+                    _ => continue,
+                };
+                out.push(replace(t, with));
+            }
+        }
+        Operator::Counterpart => {
+            for t in toks.iter().filter(|t| t.kind == Kind::Ident) {
+                let word = text(t);
+                for (a, b) in COUNTERPARTS {
+                    if word == *a {
+                        out.push(replace(t, b));
+                    } else if word == *b {
+                        out.push(replace(t, a));
+                    }
+                }
+            }
+        }
+        Operator::SwapArguments => out.extend(argument_swaps(line, &toks)),
+        Operator::LengthBound => out.extend(length_bounds(line, &toks)),
+        Operator::OtherVariable => {
+            const PER_LINE: usize = 8;
+            for (i, t) in toks
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| t.kind == Kind::Ident)
+            {
+                let word = text(t);
+                let member = i > 0 && matches!(text(&toks[i - 1]), "." | "::");
+                let called = toks.get(i + 1).is_some_and(|n| text(n) == "(");
+                if member || called || !locals.iter().any(|l| l == word) {
+                    continue;
+                }
+                for other in locals.iter().filter(|l| *l != word) {
+                    out.push(replace(t, other));
+                }
+            }
+            out.truncate(PER_LINE);
+        }
+    }
+    out
+}
+
+/// A negation dropped (`not x`, `!x`) or the condition of an `if`/`while` negated.
+fn negations(line: &str, toks: &[Token], lang: Lang) -> Vec<String> {
+    let text = |t: &Token| &line[t.start..t.end];
+    let mut out = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        let dropped_to = match (t.kind, text(t)) {
+            (Kind::Ident, "not") => toks.get(i + 1).map(|n| {
+                if n.kind == Kind::Space {
+                    n.end
+                } else {
+                    n.start
+                }
+            }),
+            (Kind::Op, "!") => Some(t.end),
+            _ => None,
+        };
+        if let Some(to) = dropped_to {
+            out.push(format!("{}{}", &line[..t.start], &line[to..]));
+        }
+    }
+    let indent = &line[..line.len() - line.trim_start().len()];
+    let t = line.trim();
+    let negated = match lang {
+        Lang::Python => ["if ", "elif ", "while "].iter().find_map(|kw| {
+            let cond = t.strip_prefix(kw)?.strip_suffix(':')?.trim();
+            Some(format!("{kw}not ({cond}):"))
+        }),
+        Lang::Ruby => ["if ", "unless ", "elsif ", "while "]
+            .iter()
+            .find_map(|kw| {
+                let cond = t.strip_prefix(kw)?.trim();
+                let cond = cond.strip_suffix(" then").unwrap_or(cond);
+                Some(match *kw {
+                    "if " => format!("unless {cond}"),
+                    "unless " => format!("if {cond}"),
+                    _ => format!("{kw}!({cond})"),
+                })
+            }),
+        Lang::CLike => ["if (", "} else if (", "else if (", "while ("]
+            .iter()
+            .find_map(|kw| {
+                let rest = t.strip_prefix(kw)?;
+                let close = matching_close(rest)?;
+                Some(format!("{kw}!({}){}", &rest[..close], &rest[close..]))
+            }),
+        Lang::Braces => ["if ", "} else if ", "else if ", "for "]
+            .iter()
+            .find_map(|kw| {
+                let cond = t.strip_prefix(kw)?.strip_suffix('{')?.trim_end();
+                (!cond.is_empty() && !cond.contains(';') && !cond.starts_with("let "))
+                    .then(|| format!("{kw}!({cond}) {{"))
+            }),
+    };
+    if let Some(n) = negated {
+        out.push(format!("{indent}{n}"));
+    }
+    out
+}
+
+/// The index in `rest` (text just after an opening parenthesis) of its closing one.
+fn matching_close(rest: &str) -> Option<usize> {
+    let mut depth = 1;
+    for (i, c) in rest.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// For each call on the line with two or three arguments, each adjacent pair swapped.
+fn argument_swaps(line: &str, toks: &[Token]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        let is_call = t.kind == Kind::Ident
+            && toks
+                .get(i + 1)
+                .is_some_and(|n| &line[n.start..n.end] == "(");
+        if !is_call {
+            continue;
+        }
+        let open = toks[i + 1].end;
+        let Some(close) = matching_close(&line[open..]) else {
+            continue;
+        };
+        let args = split_top_level(&line[open..open + close]);
+        if !(2..=3).contains(&args.len()) || args.iter().any(|a| a.trim().is_empty()) {
+            continue;
+        }
+        for k in 0..args.len() - 1 {
+            let mut swapped: Vec<String> = args.iter().map(|a| a.trim().to_string()).collect();
+            swapped.swap(k, k + 1);
+            out.push(format!(
+                "{}{}{}",
+                &line[..open],
+                swapped.join(", "),
+                &line[open + close..]
+            ));
+        }
+    }
+    out
+}
+
+/// `a, f(b, c), d` -> `["a", " f(b, c)", " d"]`: split at commas outside brackets and strings.
+fn split_top_level(args: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut quote: Option<char> = None;
+    let mut last = 0;
+    for (i, c) in args.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'' | '`') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth -= 1,
+            (None, ',') if depth == 0 => {
+                out.push(&args[last..i]);
+                last = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&args[last..]);
+    out
+}
+
+/// `len(x)`, `x.length`, `x.len()`, `x.size()`, `x.count()` one more and one less.
+fn length_bounds(line: &str, toks: &[Token]) -> Vec<String> {
+    let text = |t: &Token| &line[t.start..t.end];
+    let mut out = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        if t.kind != Kind::Ident || !matches!(text(t), "len" | "length" | "size" | "count") {
+            continue;
+        }
+        let end = match toks.get(i + 1) {
+            Some(n) if text(n) == "(" => match matching_close(&line[n.end..]) {
+                Some(c) => n.end + c + 1,
+                None => continue,
+            },
+            _ if i > 0 && text(&toks[i - 1]) == "." => t.end,
+            _ => continue,
+        };
+        for delta in [" - 1", " + 1"] {
+            out.push(format!("{}{}{}", &line[..end], delta, &line[end..]));
+        }
+    }
+    out
+}
+
+/// Names bound in the regions (parameters, assignments, loop variables), for
+/// [`Operator::OtherVariable`]: at most 12, in order of first binding.
+fn local_names(lines: &[&str], regions: &[(usize, usize)], lang: Lang) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let mut add = |w: &str| {
+        if !KEYWORDS.contains(&w) && w.len() < 40 && !names.iter().any(|n| n == w) {
+            names.push(w.to_string());
+        }
+    };
+    for &(start, end) in regions {
+        for n in start.max(1)..=end.min(lines.len()) {
+            let line = split_ending(lines[n - 1]).0;
+            let toks = tokens(line, lang);
+            let text = |t: &Token| &line[t.start..t.end];
+            let code: Vec<&Token> = toks.iter().filter(|t| t.kind != Kind::Space).collect();
+            let is_signature = code.first().is_some_and(|t| {
+                matches!(
+                    text(t),
+                    "def" | "fn" | "func" | "function" | "pub" | "async"
+                )
+            });
+            for (k, t) in code.iter().enumerate() {
+                if t.kind != Kind::Ident {
+                    continue;
+                }
+                let next = code.get(k + 1).map(|t| text(t));
+                let prev = k.checked_sub(1).map(|p| text(code[p]));
+                let bound = matches!(next, Some("=" | ":=" | "+=" | "-=" | "*=" | "/=" | "in"))
+                    || matches!(prev, Some("let" | "mut" | "const" | "var" | "for"))
+                    || (is_signature
+                        && matches!(prev, Some("(" | ","))
+                        && matches!(next, Some("," | ")" | ":" | "=") | None)
+                        || is_signature && lang == Lang::Braces && matches!(prev, Some("(" | ",")));
+                if bound && prev != Some(".") {
+                    add(text(t));
+                }
+            }
+        }
+    }
+    names.truncate(12);
+    names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn afters(path: &str, text: &str, op: Operator) -> Vec<String> {
+        let n = text.lines().count();
+        fixes(path, text, &[(1, n)], 200)
+            .into_iter()
+            .filter(|f| f.operator == op)
+            .map(|f| f.after)
+            .collect()
+    }
+
+    #[test]
+    fn a_comparison_gets_its_bound_and_its_mirror_but_generics_and_arrows_stay() {
+        let py = "def f(a, b):\n    return a < b\n";
+        assert_eq!(
+            afters("m.py", py, Operator::Comparison),
+            ["return a <= b", "return a > b"]
+        );
+        let rs = "fn f(v: Vec<u8>) -> bool {\n    v.len() >= 2\n}\n";
+        assert_eq!(
+            afters("lib.rs", rs, Operator::Comparison),
+            ["v.len() > 2", "v.len() <= 2"]
+        );
+    }
+
+    #[test]
+    fn strings_comments_and_docstrings_are_never_changed() {
+        let py = "def f(x):\n    \"\"\"x < 2 is\n    1 < 2\"\"\"\n    s = \"a < b\"  # 1 < 2\n    return s\n";
+        let all = fixes("m.py", py, &[(1, 5)], 200);
+        assert!(
+            all.iter()
+                .all(|f| f.line == 4 || f.line == 5 || f.line == 1),
+            "{all:?}"
+        );
+        assert!(all.iter().all(|f| !f.after.contains("<=")), "{all:?}");
+        assert!(
+            all.iter()
+                .all(|f| f.after.ends_with("# 1 < 2") || f.line != 4)
+        );
+    }
+
+    #[test]
+    fn off_by_one_on_literals_and_lengths() {
+        let js = "function last(xs) {\n  return xs[xs.length - 1];\n}\n";
+        let got = afters("a.js", js, Operator::OffByOne);
+        assert_eq!(
+            got,
+            ["return xs[xs.length - 2];", "return xs[xs.length - 0];"]
+        );
+        let got = afters("a.js", js, Operator::LengthBound);
+        assert_eq!(
+            got,
+            [
+                "return xs[xs.length - 1 - 1];",
+                "return xs[xs.length + 1 - 1];"
+            ]
+        );
+        let py = "def f(xs):\n    return range(len(xs))\n";
+        assert_eq!(
+            afters("m.py", py, Operator::LengthBound),
+            ["return range(len(xs) - 1)", "return range(len(xs) + 1)"]
+        );
+    }
+
+    #[test]
+    fn negation_is_dropped_or_added_per_language() {
+        let py = "def f(x):\n    if x > 0:\n        return not x\n";
+        assert_eq!(
+            afters("m.py", py, Operator::Negation),
+            ["if not (x > 0):", "return x"]
+        );
+        let go = "func f(x int) bool {\n\tif x > 0 {\n\t\treturn !ok(x)\n\t}\n}\n";
+        assert_eq!(
+            afters("m.go", go, Operator::Negation),
+            ["if !(x > 0) {", "return ok(x)"]
+        );
+        let js = "function f(x) {\n  if (x.ok && y) {\n  }\n}\n";
+        assert_eq!(
+            afters("m.js", js, Operator::Negation),
+            ["if (!(x.ok && y)) {"]
+        );
+        let rb = "def f(x)\n  if x.empty?\n  end\nend\n";
+        assert_eq!(afters("m.rb", rb, Operator::Negation), ["unless x.empty?"]);
+    }
+
+    #[test]
+    fn swapped_arguments_counterparts_logical_and_arithmetic() {
+        let py = "def f(a, b):\n    return max(a - b, 0) and g(a, b)\n";
+        assert!(
+            afters("m.py", py, Operator::SwapArguments)
+                .contains(&"return max(a - b, 0) and g(b, a)".to_string())
+        );
+        assert!(
+            afters("m.py", py, Operator::SwapArguments)
+                .contains(&"return max(0, a - b) and g(a, b)".to_string())
+        );
+        assert_eq!(
+            afters("m.py", py, Operator::Counterpart),
+            ["return min(a - b, 0) and g(a, b)"]
+        );
+        assert_eq!(
+            afters("m.py", py, Operator::Logical),
+            ["return max(a - b, 0) or g(a, b)"]
+        );
+        assert_eq!(
+            afters("m.py", py, Operator::Arithmetic),
+            ["return max(a + b, 0) and g(a, b)"]
+        );
+    }
+
+    #[test]
+    fn another_variable_of_the_definition_replaces_one() {
+        let py = "def f(lo, hi):\n    total = 0\n    return lo\n";
+        let got = afters("m.py", py, Operator::OtherVariable);
+        assert!(got.contains(&"return hi".to_string()), "{got:?}");
+        assert!(got.contains(&"return total".to_string()), "{got:?}");
+        let rs = "fn f(a: usize, b: usize) -> usize {\n    let c = a;\n    c\n}\n";
+        let got = afters("lib.rs", rs, Operator::OtherVariable);
+        assert!(got.contains(&"let c = b;".to_string()), "{got:?}");
+    }
+
+    #[test]
+    fn regions_order_the_lines_and_max_and_duplicates_bound_the_list() {
+        let py = "def f(a, b):\n    x = a < b\n    y = a > b\n    return x\n";
+        let first = fixes("m.py", py, &[(3, 3), (1, 4)], 1);
+        assert_eq!(first[0].line, 3);
+        assert_eq!(first[0].describe(), "`y = a > b` -> `y = a >= b`");
+        assert!(first[0].text.contains("y = a >= b\n"));
+        let all = fixes("m.py", py, &[(1, 4), (1, 4)], 1000);
+        let texts: BTreeSet<&String> = all.iter().map(|f| &f.text).collect();
+        assert_eq!(texts.len(), all.len());
+    }
+
+    #[test]
+    fn crlf_endings_and_rust_lifetimes_survive() {
+        let rs = "fn f<'a>(s: &'a str) -> bool {\r\n    s.len() < 3\r\n}\r\n";
+        let all = fixes("lib.rs", rs, &[(1, 3)], 100);
+        let cmp: Vec<&TemplateFix> = all
+            .iter()
+            .filter(|f| f.operator == Operator::Comparison)
+            .collect();
+        assert_eq!(
+            cmp[0].text,
+            "fn f<'a>(s: &'a str) -> bool {\r\n    s.len() <= 3\r\n}\r\n"
+        );
+    }
+}
