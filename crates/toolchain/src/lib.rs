@@ -11,6 +11,13 @@
 //! run's dynamic gates (build, test regression), the planner's test map, the hooks' validation
 //! detector and test counts, and the guards' test-file predicate. Commands run through
 //! [`process::run`]: a timeout, and the whole process group killed on it.
+//!
+//! Test runs have two limits, [`TestLimits`]: the suite's and each test's. A test that runs
+//! past its limit (an infinite loop is a common bug) is a hang: it is cut on its own where the
+//! runner allows it and reported as a failing test whose message says "timed out", the other
+//! tests' results kept ([`run_tests_limited`]; each ecosystem's module says how its runner
+//! does it). A suite killed at its own limit keeps the results its output printed so far and
+//! names the test it was in when the output shows it ([`cut_at_timeout`]).
 
 pub mod ecosystems;
 mod files;
@@ -52,8 +59,12 @@ pub trait Ecosystem: Sync {
     /// Checks that the project builds (compiles, type-checks, parses).
     fn build(&self, files: &RepoFiles, timeout: Duration) -> Build;
 
-    /// Runs the tests and reads their output, test files located where the output allows.
-    fn test(&self, files: &RepoFiles, timeout: Duration) -> TestRun;
+    /// Runs the tests within `limits` and reads their output, test files located where the
+    /// output allows. A test past [`TestLimits::per_test`] is cut where the runner allows it
+    /// and reported failing with "timed out" in its message; a suite killed at
+    /// [`TestLimits::suite`] keeps the results its partial output shows (see
+    /// [`cut_at_timeout`]).
+    fn test(&self, files: &RepoFiles, limits: &TestLimits) -> TestRun;
 
     /// Reads whatever this ecosystem's runners print (pure: no files are read, so failing
     /// tests carry no file unless the output names it). The hooks read an agent's command
@@ -230,12 +241,90 @@ pub fn for_path(path: &str) -> Option<&'static dyn Ecosystem> {
         .find(|e| e.extensions().contains(&ext))
 }
 
-/// Runs the tests of every ecosystem the repository is a project of, merged into one run.
+/// How long tests may run: the whole suite of one ecosystem, and each test on its own.
+///
+/// A test past `per_test` is a hang: it is cut on its own where the runner allows it (pytest,
+/// unittest, Minitest: an alarm in the test's process; Go: `go test -timeout`; `node --test`:
+/// `--test-timeout`; cargo: libtest's "has been running for over 60 seconds" warning, so never
+/// sooner than 60 s) and reported as a failing test whose message says "timed out". The
+/// suite limit stays the backstop for what a per-test cut cannot reach.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TestLimits {
+    /// The whole test command of one ecosystem; its process group is killed past it.
+    pub suite: Duration,
+    /// One test.
+    pub per_test: Duration,
+}
+
+impl TestLimits {
+    /// The per-test limit when nothing better is known: a minute.
+    pub const DEFAULT_PER_TEST: Duration = Duration::from_secs(60);
+    /// The default suite limit: ten minutes.
+    pub const DEFAULT_SUITE: Duration = Duration::from_secs(600);
+    /// The shortest per-test limit [`TestLimits::from_baseline`] sets.
+    pub const MIN_PER_TEST: Duration = Duration::from_secs(10);
+    /// The shortest suite limit [`TestLimits::from_baseline`] sets.
+    pub const MIN_SUITE: Duration = Duration::from_secs(30);
+
+    /// A suite limit with the default per-test limit (never longer than the suite's).
+    pub fn with_suite(suite: Duration) -> Self {
+        Self {
+            suite,
+            per_test: Self::DEFAULT_PER_TEST.min(suite),
+        }
+    }
+
+    /// Limits derived from how long the whole suite took when it last passed (`baseline`, for
+    /// example the analysis' test run), capped at `max_suite`:
+    ///
+    /// - per test: `5 x baseline + 10 s`, clamped to 10..=60 s (no test of a suite that ran in
+    ///   `baseline` can legitimately take much longer than the whole suite did);
+    /// - suite: `10 x baseline + 30 s`, at least 30 s and at most `max_suite`.
+    ///
+    /// A suite of 2 s gets 20 s per test and 50 s in all; one of 30 s gets 60 s and 330 s.
+    pub fn from_baseline(baseline: Duration, max_suite: Duration) -> Self {
+        let per_test = (baseline * 5 + Duration::from_secs(10))
+            .clamp(Self::MIN_PER_TEST, Self::DEFAULT_PER_TEST);
+        let suite = (baseline * 10 + Duration::from_secs(30))
+            .max(Self::MIN_SUITE)
+            .min(max_suite);
+        Self {
+            suite,
+            per_test: per_test.min(suite),
+        }
+    }
+
+    /// The per-test limit in whole seconds, at least 1.
+    pub fn per_test_secs(&self) -> u64 {
+        self.per_test.as_secs().max(1)
+    }
+}
+
+impl Default for TestLimits {
+    /// Ten minutes for the suite, a minute per test.
+    fn default() -> Self {
+        Self {
+            suite: Self::DEFAULT_SUITE,
+            per_test: Self::DEFAULT_PER_TEST,
+        }
+    }
+}
+
+/// Runs the tests of every ecosystem the repository is a project of, merged into one run: each
+/// suite within `timeout`, each test within [`TestLimits::DEFAULT_PER_TEST`]. Same as
+/// [`run_tests_limited`] with [`TestLimits::with_suite`].
 pub fn run_tests(files: &RepoFiles, timeout: Duration) -> TestRun {
+    run_tests_limited(files, &TestLimits::with_suite(timeout))
+}
+
+/// Runs the tests of every ecosystem the repository is a project of within `limits`, merged
+/// into one run. A hanging test is a failing test whose message says "timed out" (the other
+/// tests' results are kept); a suite cut at its limit says so in [`TestRun::details`].
+pub fn run_tests_limited(files: &RepoFiles, limits: &TestLimits) -> TestRun {
     let found = detect(files);
     let mut all = TestRun::default();
     for eco in &found {
-        all.merge(eco.test(files, timeout));
+        all.merge(eco.test(files, limits));
     }
     if found.is_empty() {
         all.details.push("no recognised test runner".into());
@@ -412,12 +501,61 @@ pub fn missing(tool: &str, hint: &str) -> String {
     format!("{tool} not found: {hint}")
 }
 
-/// A test run that timed out.
-pub fn timed_out(tool: &str, out: &process::RunOutput) -> TestRun {
-    TestRun::not_run(&format!(
-        "{tool}: timed out after {:.0} s (process group killed)",
-        out.elapsed.as_secs_f64()
-    ))
+/// A test run killed at its suite limit (or stopped at a hanging test, see
+/// [`process::RunOutput::stopped`]): `run` is what its partial output showed (the tests
+/// that finished keep their verdicts), `hanging` the tests the output shows still running
+/// (they become failing tests, counted once). `details` says the suite timed out and names
+/// the hanging tests; the log keeps the partial `output`.
+pub fn cut_at_timeout(
+    tool: &str,
+    out: &process::RunOutput,
+    mut run: TestRun,
+    hanging: Vec<FailingTest>,
+    output: &str,
+) -> TestRun {
+    let mut names = Vec::new();
+    for h in hanging {
+        if !run.failing.iter().any(|f| f.id == h.id) {
+            run.failed += 1;
+            run.failing.push(h.clone());
+        }
+        run.passing.retain(|p| *p != h.id);
+        names.push(h.id);
+    }
+    if !run.failing.is_empty() || !run.passing.is_empty() || run.passed + run.failed > 0 {
+        run.ran = true;
+    }
+    let mut detail = if out.stopped {
+        format!(
+            "{tool}: stopped after {:.0} s at a test past the per-test limit (process group killed)",
+            out.elapsed.as_secs_f64()
+        )
+    } else {
+        format!(
+            "{tool}: timed out after {:.0} s (process group killed)",
+            out.elapsed.as_secs_f64()
+        )
+    };
+    if names.is_empty() {
+        detail.push_str("; the test that hangs is not named in the output");
+    } else {
+        detail.push_str(&format!("; the test that hangs: {}", names.join(", ")));
+    }
+    if run.ran {
+        detail.push_str("; results printed before the cut are kept");
+    }
+    run.details.push(detail);
+    run.log = log_tail(output);
+    run
+}
+
+/// The detail of a test cut at the per-test limit: `<test> timed out after N s (slopguard
+/// per-test limit)`.
+pub fn per_test_timeout_message(test: &str, limits: &TestLimits) -> String {
+    format!(
+        "{test} timed out after {} s (slopguard per-test limit)",
+        limits.per_test_secs()
+    )
 }
 
 #[cfg(test)]
@@ -456,6 +594,62 @@ mod tests {
         ] {
             assert!(!is_test_file(p), "{p}");
         }
+    }
+
+    #[test]
+    fn limits_from_a_baseline() {
+        let secs = Duration::from_secs;
+        let max = secs(600);
+        let quick = TestLimits::from_baseline(Duration::from_millis(500), max);
+        assert_eq!(
+            (quick.per_test, quick.suite),
+            (Duration::from_millis(12_500), secs(35))
+        );
+        let two = TestLimits::from_baseline(secs(2), max);
+        assert_eq!((two.per_test, two.suite), (secs(20), secs(50)));
+        let slow = TestLimits::from_baseline(secs(30), max);
+        assert_eq!((slow.per_test, slow.suite), (secs(60), secs(330)));
+        let huge = TestLimits::from_baseline(secs(300), max);
+        assert_eq!((huge.per_test, huge.suite), (secs(60), max));
+        let zero = TestLimits::from_baseline(Duration::ZERO, max);
+        assert_eq!((zero.per_test, zero.suite), (secs(10), secs(30)));
+        assert_eq!(TestLimits::with_suite(secs(20)).per_test, secs(20));
+        assert_eq!(TestLimits::default().per_test, TestLimits::DEFAULT_PER_TEST);
+    }
+
+    #[test]
+    fn a_cut_run_keeps_its_results_and_names_the_hang() {
+        let out = process::RunOutput {
+            code: None,
+            stdout: String::new(),
+            stderr: String::new(),
+            timed_out: true,
+            stopped: false,
+            not_found: false,
+            spawn_error: None,
+            elapsed: Duration::from_secs(30),
+        };
+        let mut partial = TestRun::default();
+        partial.push_passing("a");
+        partial.passed = 1;
+        let hang = FailingTest {
+            id: "b".into(),
+            file: Some("t.rb".into()),
+        };
+        let run = cut_at_timeout("minitest", &out, partial, vec![hang.clone()], "log");
+        assert!(run.ran);
+        assert_eq!((run.passed, run.failed), (1, 1));
+        assert_eq!(run.failing, [hang]);
+        assert_eq!(
+            run.details,
+            [
+                "minitest: timed out after 30 s (process group killed); the test that hangs: b; \
+              results printed before the cut are kept"
+            ]
+        );
+        let nothing = cut_at_timeout("pytest", &out, TestRun::default(), Vec::new(), "");
+        assert!(!nothing.ran && !nothing.broken);
+        assert!(nothing.details[0].contains("not named"));
     }
 
     #[test]

@@ -6,6 +6,7 @@ use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Most output kept per stream (the tail is kept).
@@ -22,6 +23,9 @@ pub struct RunOutput {
     pub stderr: String,
     /// Killed because it ran past the timeout.
     pub timed_out: bool,
+    /// Killed before the timeout because a watched output line asked for it (see
+    /// [`run_watched`]).
+    pub stopped: bool,
     /// The program was not found.
     pub not_found: bool,
     /// Another spawn error, if any.
@@ -50,6 +54,21 @@ pub fn run(
     env: &[(&str, &str)],
     timeout: Duration,
 ) -> RunOutput {
+    run_watched(program, args, cwd, env, timeout, &mut |_| None)
+}
+
+/// [`run`], reading each line of stdout as it arrives: when `watch` returns `Some(grace)` for a
+/// line, the process group is killed `grace` later (the earliest such deadline wins) unless it
+/// exits first, and the output says [`RunOutput::stopped`]. Test runners that only warn about
+/// a hanging test (libtest) are cut this way.
+pub fn run_watched(
+    program: &str,
+    args: &[&str],
+    cwd: &Path,
+    env: &[(&str, &str)],
+    timeout: Duration,
+    watch: &mut dyn FnMut(&str) -> Option<Duration>,
+) -> RunOutput {
     let start = Instant::now();
     let mut cmd = Command::new(program);
     cmd.args(args)
@@ -69,6 +88,7 @@ pub fn run(
                 stdout: String::new(),
                 stderr: String::new(),
                 timed_out: false,
+                stopped: false,
                 not_found: e.kind() == std::io::ErrorKind::NotFound,
                 spawn_error: Some(e.to_string()),
                 elapsed: start.elapsed(),
@@ -76,15 +96,37 @@ pub fn run(
         }
     };
     let pid = child.id() as i32;
-    let out_reader = child.stdout.take().map(spawn_reader);
-    let err_reader = child.stderr.take().map(spawn_reader);
+    let out_buf = Arc::new(Mutex::new(Captured::default()));
+    let err_buf = Arc::new(Mutex::new(Captured::default()));
+    let out_reader = child
+        .stdout
+        .take()
+        .map(|r| spawn_reader(r, Arc::clone(&out_buf)));
+    let err_reader = child
+        .stderr
+        .take()
+        .map(|r| spawn_reader(r, Arc::clone(&err_buf)));
     let mut timed_out = false;
+    let mut stopped = false;
+    let mut stop_at: Option<Instant> = None;
+    let mut pending_line = Vec::new();
     let status = loop {
+        watch_new_lines(&out_buf, &mut pending_line, &mut |line| {
+            if let Some(grace) = watch(line) {
+                let at = Instant::now() + grace;
+                stop_at = Some(stop_at.map_or(at, |s| s.min(at)));
+            }
+        });
         match child.try_wait() {
             Ok(Some(status)) => break Some(status),
             Ok(None) => {
                 if start.elapsed() >= timeout {
                     timed_out = true;
+                    kill_group(pid);
+                    break child.wait().ok();
+                }
+                if stop_at.is_some_and(|at| Instant::now() >= at) {
+                    stopped = true;
                     kill_group(pid);
                     break child.wait().ok();
                 }
@@ -98,20 +140,61 @@ pub fn run(
     };
     // Grandchildren may still hold the pipes open after a normal exit; make sure they go too.
     kill_group(pid);
-    let stdout = out_reader.and_then(|h| h.join().ok()).unwrap_or_default();
-    let stderr = err_reader.and_then(|h| h.join().ok()).unwrap_or_default();
+    if let Some(h) = out_reader {
+        let _ = h.join();
+    }
+    if let Some(h) = err_reader {
+        let _ = h.join();
+    }
+    let take = |buf: &Arc<Mutex<Captured>>| {
+        let bytes = std::mem::take(&mut buf.lock().unwrap_or_else(|e| e.into_inner()).bytes);
+        String::from_utf8_lossy(&bytes).into_owned()
+    };
     RunOutput {
-        code: if timed_out {
+        code: if timed_out || stopped {
             None
         } else {
             status.and_then(|s| s.code())
         },
-        stdout,
-        stderr,
+        stdout: take(&out_buf),
+        stderr: take(&err_buf),
         timed_out,
+        stopped,
         not_found: false,
         spawn_error: None,
         elapsed: start.elapsed(),
+    }
+}
+
+/// One stream's output so far: its (tail of) bytes and how many bytes were ever read.
+#[derive(Default)]
+struct Captured {
+    bytes: Vec<u8>,
+    /// Total bytes read; `bytes` holds the last ones.
+    total: usize,
+    /// `total` when the watcher last looked.
+    seen: usize,
+}
+
+/// Hands every complete line that arrived since the last call to `each`.
+fn watch_new_lines(buf: &Arc<Mutex<Captured>>, pending: &mut Vec<u8>, each: &mut dyn FnMut(&str)) {
+    let fresh = {
+        let mut c = buf.lock().unwrap_or_else(|e| e.into_inner());
+        let new = c.total - c.seen;
+        c.seen = c.total;
+        let keep = new.min(c.bytes.len());
+        c.bytes[c.bytes.len() - keep..].to_vec()
+    };
+    if fresh.is_empty() {
+        return;
+    }
+    pending.extend_from_slice(&fresh);
+    while let Some(i) = pending.iter().position(|&b| b == b'\n') {
+        let line: Vec<u8> = pending.drain(..=i).collect();
+        each(String::from_utf8_lossy(&line).trim_end());
+    }
+    if pending.len() > 64 * 1024 {
+        pending.clear();
     }
 }
 
@@ -125,23 +208,26 @@ fn kill_group(pgid: i32) {
     }
 }
 
-fn spawn_reader<R: Read + Send + 'static>(mut r: R) -> std::thread::JoinHandle<String> {
+fn spawn_reader<R: Read + Send + 'static>(
+    mut r: R,
+    buf: Arc<Mutex<Captured>>,
+) -> std::thread::JoinHandle<()> {
     std::thread::spawn(move || {
-        let mut buf = Vec::new();
         let mut chunk = [0u8; 8192];
         loop {
             match r.read(&mut chunk) {
                 Ok(0) | Err(_) => break,
                 Ok(n) => {
-                    buf.extend_from_slice(&chunk[..n]);
-                    if buf.len() > MAX_OUTPUT {
-                        let excess = buf.len() - MAX_OUTPUT;
-                        buf.drain(..excess);
+                    let mut c = buf.lock().unwrap_or_else(|e| e.into_inner());
+                    c.bytes.extend_from_slice(&chunk[..n]);
+                    c.total += n;
+                    if c.bytes.len() > MAX_OUTPUT {
+                        let excess = c.bytes.len() - MAX_OUTPUT;
+                        c.bytes.drain(..excess);
                     }
                 }
             }
         }
-        String::from_utf8_lossy(&buf).into_owned()
     })
 }
 
@@ -198,6 +284,26 @@ mod tests {
             !marker.exists(),
             "the background grandchild must have been killed"
         );
+    }
+
+    #[test]
+    fn a_watched_line_stops_the_run() {
+        let mut seen = Vec::new();
+        let out = run_watched(
+            "sh",
+            &["-c", "echo one; echo 'hang here'; sleep 30"],
+            Path::new("."),
+            &[],
+            Duration::from_secs(20),
+            &mut |line| {
+                seen.push(line.to_string());
+                line.contains("hang").then_some(Duration::from_millis(100))
+            },
+        );
+        assert!(out.stopped && !out.timed_out, "{out:?}");
+        assert!(out.elapsed < Duration::from_secs(5));
+        assert_eq!(seen, ["one", "hang here"]);
+        assert!(out.stdout.contains("hang here"));
     }
 
     #[test]

@@ -1,6 +1,11 @@
 //! Go: `go build ./...` then `go vet ./...` as the build check; `go test -json ./...`, whose
 //! events give each test's verdict (the plain and `-v` text output are read too); `_test.go`
 //! files; a test's package and the module's packages it imports.
+//!
+//! Hanging tests: `go test -timeout` (twice the per-test limit: Go's limit covers a package's
+//! whole test binary) makes the binary panic with `panic: test timed out after ...` and a
+//! trace; the tests running then (Go 1.20's `running tests:` list, or the `TestX` frames of
+//! the trace) are failing tests, the package's other results stand.
 
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -11,8 +16,8 @@ use serde_json::Value;
 
 use crate::process;
 use crate::{
-    Build, BuildResult, Check, Commands, Ecosystem, FileView, RepoFiles, RunnerCommand, TestRun,
-    Tool, command_name, first_word, missing, parent, subcommand, timed_out,
+    Build, BuildResult, Check, Commands, Ecosystem, FileView, RepoFiles, RunnerCommand, TestLimits,
+    TestRun, Tool, command_name, cut_at_timeout, first_word, missing, parent, subcommand,
 };
 
 /// Go modules.
@@ -69,34 +74,45 @@ impl Ecosystem for Go {
         Build::new("go build + go vet", BuildResult::Passed)
     }
 
-    fn test(&self, files: &RepoFiles, timeout: Duration) -> TestRun {
+    fn test(&self, files: &RepoFiles, limits: &TestLimits) -> TestRun {
         if !process::on_path("go") {
             return TestRun::not_run(&missing(
                 "go",
                 "install Go (e.g. apt-get install golang-go) to run the Go tests",
             ));
         }
+        let binary_limit = format!("{}s", limits.per_test_secs() * 2);
         let out = process::run(
             "go",
-            &["test", "-json", "./..."],
+            &["test", "-json", "-timeout", &binary_limit, "./..."],
             &files.root,
             &[("GOFLAGS", "-mod=mod")],
-            timeout,
+            limits.suite,
         );
-        if out.timed_out {
-            return timed_out("go test", &out);
-        }
         let module = files
             .read("go.mod")
             .and_then(|m| module_path(&m))
             .unwrap_or_default();
-        let mut run = self.parse_output(&out.stdout);
-        for f in &mut run.failing {
-            if let Some((pkg, test)) = f.id.split_once("::") {
-                f.file = test_file(files, &module, pkg, test);
+        let locate = |run: &mut TestRun| {
+            for f in &mut run.failing {
+                if let Some((pkg, test)) = f.id.split_once("::") {
+                    f.file = test_file(files, &module, pkg, test);
+                }
             }
-        }
+        };
         let text = json_output(&out.stdout);
+        if out.timed_out {
+            let mut hanging = TestRun::default();
+            for id in unfinished_tests(&out.stdout) {
+                hanging.push_failing(&id, None);
+            }
+            locate(&mut hanging);
+            let mut run = self.parse_output(&out.stdout);
+            locate(&mut run);
+            return cut_at_timeout("go test", &out, run, hanging.failing, &text);
+        }
+        let mut run = self.parse_output(&out.stdout);
+        locate(&mut run);
         let mut run = run.finish("go test", &format!("{text}\n{}", out.stderr), out.success());
         run.log = crate::log_tail(&text);
         run
@@ -106,22 +122,32 @@ impl Ecosystem for Go {
         let mut run = TestRun::default();
         let mut text_packages = TestRun::default();
         let mut verbose = false;
+        let mut hangs = HangScan::default();
         for line in text.lines() {
             let l = line.trim();
             if l.starts_with('{') {
                 if let Ok(event) = serde_json::from_str::<Value>(l) {
                     read_event(&event, &mut run);
+                    if let Some(o) = event.get("Output").and_then(Value::as_str) {
+                        let pkg = event.get("Package").and_then(Value::as_str);
+                        hangs.read(o.trim_end_matches('\n'), pkg);
+                    }
                 }
-            } else if read_verbose_line(l, &mut run) {
-                verbose = true;
             } else {
-                read_package_line(l, &mut text_packages);
+                hangs.read(line, None);
+                if read_verbose_line(l, &mut run) {
+                    verbose = true;
+                } else {
+                    read_package_line(l, &mut text_packages);
+                }
             }
         }
         // Without `-v`, the package lines are all the text output says.
-        if !verbose && !run.ran && text_packages.ran {
+        let by_package = !verbose && !run.ran && text_packages.ran;
+        if by_package {
             run.merge(text_packages);
         }
+        hangs.add_to(&mut run, by_package);
         run
     }
 
@@ -214,6 +240,135 @@ fn read_event(event: &Value, run: &mut TestRun) {
         }
         _ => {}
     }
+}
+
+/// The tests a `go test` binary was running when its `-timeout` made it panic.
+#[derive(Default)]
+struct HangScan {
+    /// The package whose binary panicked (empty for plain text output) and the panic's words
+    /// (`test timed out after 2s`), while reading its report.
+    current: Option<(String, String)>,
+    /// Whether the report's `running tests:` list is being read (Go 1.20+).
+    in_list: bool,
+    /// (package or empty, test, the panic's words).
+    found: Vec<(String, String, String)>,
+}
+
+impl HangScan {
+    /// One output line, with its package when a `-json` event said it.
+    fn read(&mut self, line: &str, pkg: Option<&str>) {
+        static FRAME: OnceLock<Regex> = OnceLock::new();
+        let frame = FRAME.get_or_init(|| {
+            Regex::new(r"^([\w.\-/~]+)\.((?:Test|Fuzz|Example)\w*)(?:\.func\d+)*\(")
+                .expect("valid regex")
+        });
+        let l = line.trim();
+        if let Some(rest) = l.strip_prefix("panic: test timed out after ") {
+            self.current = Some((
+                pkg.unwrap_or("").to_string(),
+                format!("test timed out after {}", first_word(rest)),
+            ));
+            self.in_list = false;
+            return;
+        }
+        let Some((pkg_name, why)) = &self.current else {
+            return;
+        };
+        if l == "running tests:" {
+            self.in_list = true;
+            return;
+        }
+        if self.in_list && line.starts_with('\t') && !l.is_empty() {
+            // `\tTestHang (2s)`, `\tTestOuter/inner (2s)`
+            self.push(pkg_name.clone(), first_word(l).to_string(), why.clone());
+            return;
+        }
+        self.in_list = false;
+        if let Some(c) = frame.captures(l)
+            && &c[2] != "TestMain"
+        {
+            // The event's package names the test (an external `_test` package's frames say
+            // `pkg_test.TestX`); plain text keeps bare names, as its verdict lines do.
+            self.push(pkg_name.clone(), c[2].to_string(), why.clone());
+        } else if l.starts_with("FAIL\t") || l.starts_with("ok ") {
+            self.current = None;
+        }
+    }
+
+    fn push(&mut self, pkg: String, test: String, why: String) {
+        // A subtest's parent is running too: keep the innermost name only.
+        self.found
+            .retain(|(p, t, _)| !(p == &pkg && test.starts_with(&format!("{t}/"))));
+        let covered = self
+            .found
+            .iter()
+            .any(|(p, t, _)| p == &pkg && (t == &test || t.starts_with(&format!("{test}/"))));
+        if !covered {
+            self.found.push((pkg, test, why));
+        }
+    }
+
+    /// The hanging tests as failing tests (`pkg::TestX` when the package is known), each
+    /// counted once (not at all when the counts are of packages, `by_package`: the package's
+    /// `FAIL` line already counted it), with a detail naming them.
+    fn add_to(self, run: &mut TestRun, by_package: bool) {
+        for (pkg, test, why) in self.found {
+            let id = if pkg.is_empty() {
+                test
+            } else {
+                format!("{pkg}::{test}")
+            };
+            if !run.failing.iter().any(|f| f.id == id) {
+                run.ran = true;
+                if !by_package {
+                    run.failed += 1;
+                }
+                run.push_failing(&id, None);
+            }
+            run.passing.retain(|p| *p != id);
+            run.details.push(format!("go test: {id} hangs: {why}"));
+            // The package failed because of the hang, not because it did not build.
+            if !pkg.is_empty() {
+                let unexplained = format!("go test: package {pkg} failed to build or run");
+                run.details.retain(|d| *d != unexplained);
+            }
+        }
+        run.broken = run
+            .details
+            .iter()
+            .any(|d| d.starts_with("go test: package ") && d.ends_with("failed to build or run"));
+    }
+}
+
+/// The tests of `go test -json` output that started (`run`) and never finished: those a run
+/// killed at the suite limit was in (`pkg::TestX`).
+fn unfinished_tests(json_lines: &str) -> Vec<String> {
+    let mut open: Vec<String> = Vec::new();
+    for line in json_lines.lines() {
+        let Ok(event) = serde_json::from_str::<Value>(line.trim()) else {
+            continue;
+        };
+        let (Some(action), Some(test)) = (
+            event.get("Action").and_then(Value::as_str),
+            event.get("Test").and_then(Value::as_str),
+        ) else {
+            continue;
+        };
+        let pkg = event.get("Package").and_then(Value::as_str).unwrap_or("");
+        let id = format!("{pkg}::{test}");
+        match action {
+            "run" => open.push(id),
+            "pass" | "fail" | "skip" => open.retain(|o| *o != id),
+            _ => {}
+        }
+    }
+    // A parent test is open while its subtests run: name the innermost.
+    let inner: Vec<String> = open
+        .iter()
+        .filter(|o| !open.iter().any(|x| x.starts_with(&format!("{o}/"))))
+        .cloned()
+        .collect();
+    inner
 }
 
 /// `--- PASS: TestX (0.00s)`, `--- FAIL: TestX`, `--- SKIP: TestX` (go test -v).
@@ -351,6 +506,49 @@ not json"#;
             "packages not counted again"
         );
         assert_eq!(run.failing[0].id, "TestB");
+    }
+
+    #[test]
+    fn a_test_timeout_panic_names_the_running_tests() {
+        // Go 1.19 `go test -json -timeout 2s` (trimmed): no fail event for the hanging test.
+        let json = r#"{"Action":"run","Package":"example.com/calc","Test":"TestAdd"}
+{"Action":"pass","Package":"example.com/calc","Test":"TestAdd","Elapsed":0}
+{"Action":"run","Package":"example.com/calc","Test":"TestHang"}
+{"Action":"output","Package":"example.com/calc","Test":"TestHang","Output":"panic: test timed out after 2s\n"}
+{"Action":"output","Package":"example.com/calc","Test":"TestHang","Output":"goroutine 1 [chan receive]:\n"}
+{"Action":"output","Package":"example.com/calc","Test":"TestHang","Output":"testing.(*T).Run(0xc0000964e0, {0x5249c0?, 0x4b7e45?}, 0x52f308)\n"}
+{"Action":"output","Package":"example.com/calc","Test":"TestHang","Output":"main.main()\n"}
+{"Action":"output","Package":"example.com/calc","Test":"TestHang","Output":"goroutine 19 [runnable]:\n"}
+{"Action":"output","Package":"example.com/calc","Test":"TestHang","Output":"example.com/calc_test.TestHang(0xc000096680?)\n"}
+{"Action":"output","Package":"example.com/calc","Test":"TestHang","Output":"\t/tmp/x/calc_test.go:12 +0x1\n"}
+{"Action":"output","Package":"example.com/calc","Output":"FAIL\texample.com/calc\t2.008s\n"}
+{"Action":"fail","Package":"example.com/calc","Elapsed":2.008}"#;
+        let run = Go.parse_output(json);
+        assert_eq!((run.passed, run.failed), (1, 1), "{run:?}");
+        assert_eq!(run.failing[0].id, "example.com/calc::TestHang");
+        assert!(!run.broken, "the package failure is the hang's");
+        assert_eq!(
+            run.details,
+            ["go test: example.com/calc::TestHang hangs: test timed out after 2s"]
+        );
+        // Go 1.20+ text: the `running tests:` list, a subtest named rather than its parent.
+        let text = "=== RUN   TestOuter\n=== RUN   TestOuter/inner\n\
+                    panic: test timed out after 4s\nrunning tests:\n\tTestOuter (4s)\n\
+                    \tTestOuter/inner (4s)\n\ngoroutine 7 [running]:\n\
+                    example.com/m.TestOuter.func1(0xc0)\n\t/m/m_test.go:9 +0x1\n\
+                    FAIL\texample.com/m\t4.01s\n";
+        let run = Go.parse_output(text);
+        assert_eq!(run.failing.len(), 1, "{run:?}");
+        assert_eq!(run.failing[0].id, "TestOuter/inner");
+        assert_eq!(run.failed, 1);
+        // Killed at the suite limit: the tests started and never finished.
+        let open = unfinished_tests(
+            r#"{"Action":"run","Package":"p","Test":"TestA"}
+{"Action":"pass","Package":"p","Test":"TestA"}
+{"Action":"run","Package":"p","Test":"TestB"}
+{"Action":"run","Package":"p","Test":"TestB/x"}"#,
+        );
+        assert_eq!(open, ["p::TestB/x"]);
     }
 
     #[test]

@@ -2,6 +2,12 @@
 //! otherwise; the `test` script of `package.json` (`node --test` with the TAP reporter, or
 //! `npm test` for Jest, Vitest and the rest); `*.test.*`, `*.spec.*` and `__tests__/`;
 //! relative `require` and `import` to files.
+//!
+//! Hanging tests: `node --test` gets `--test-timeout` (Node 20.11 and later) set to the
+//! per-test limit. Node applies it to each test file's process too, so a test that never
+//! yields (`while (true) {}`) fails as its file (`not ok - test/a.test.js`, "test timed out
+//! after N ms") while the other files' results stand. A run killed at the suite limit (Jest,
+//! Vitest, an older Node) keeps what its partial output shows.
 
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -12,9 +18,9 @@ use serde_json::Value;
 
 use crate::process;
 use crate::{
-    Build, BuildResult, Check, Commands, Ecosystem, FileView, RepoFiles, RunnerCommand, TestRun,
-    Tool, command_name, file_name, in_test_dir, join, missing, numbers_before, parent, subcommand,
-    tail, timed_out,
+    Build, BuildResult, Check, Commands, Ecosystem, FileView, RepoFiles, RunnerCommand, TestLimits,
+    TestRun, Tool, command_name, file_name, in_test_dir, join, missing, numbers_before, parent,
+    subcommand, tail,
 };
 
 /// Node.js projects (JavaScript and TypeScript).
@@ -100,7 +106,8 @@ impl Ecosystem for Node {
         Build::new("node --check", result)
     }
 
-    fn test(&self, files: &RepoFiles, timeout: Duration) -> TestRun {
+    fn test(&self, files: &RepoFiles, limits: &TestLimits) -> TestRun {
+        let timeout = limits.suite;
         if !process::on_path("node") {
             return TestRun::not_run(&missing("node", "install Node.js"));
         }
@@ -120,8 +127,12 @@ impl Ecosystem for Node {
             return TestRun::not_run("node_modules missing: run npm install (tests not run)");
         }
         let root = files.root.as_path();
+        let test_timeout = format!("--test-timeout={}", limits.per_test.as_millis().max(1));
         let out = if let Some(rest) = script.strip_prefix("node --test") {
             let mut args = vec!["--test", "--test-reporter=tap"];
+            if has_test_timeout(root) && !rest.contains("--test-timeout") {
+                args.push(&test_timeout);
+            }
             args.extend(rest.split_whitespace());
             process::run("node", &args, root, &[("CI", "1")], timeout)
         } else if process::on_path("npm") {
@@ -129,9 +140,6 @@ impl Ecosystem for Node {
         } else {
             return TestRun::not_run(&missing("npm", "install npm"));
         };
-        if out.timed_out {
-            return timed_out("node tests", &out);
-        }
         let root_prefix = format!("{}/", root.display());
         let mut run = self.parse_output(&out.combined());
         for f in &mut run.failing {
@@ -140,6 +148,13 @@ impl Ecosystem for Node {
             {
                 f.file = Some(rel.to_string());
             }
+            // A test file that timed out as a whole is named by its absolute path.
+            if let Some(rel) = f.id.strip_prefix(&root_prefix) {
+                f.id = rel.to_string();
+            }
+        }
+        if out.timed_out {
+            return crate::cut_at_timeout("node tests", &out, run, Vec::new(), &out.combined());
         }
         run.finish("npm test", &out.combined(), out.success())
     }
@@ -239,6 +254,25 @@ impl Ecosystem for Node {
     }
 }
 
+/// Whether `node` knows `--test-timeout` (Node 20.11+, 21.2+), asked once per process.
+fn has_test_timeout(root: &std::path::Path) -> bool {
+    static HAS: OnceLock<bool> = OnceLock::new();
+    *HAS.get_or_init(|| {
+        let out = process::run("node", &["--version"], root, &[], Duration::from_secs(20));
+        node_version_has_test_timeout(out.stdout.trim())
+    })
+}
+
+/// `v20.11.0` and later 20.x, `v21.2.0` and later: versions with `--test-timeout`.
+fn node_version_has_test_timeout(version: &str) -> bool {
+    let mut parts = version
+        .trim_start_matches('v')
+        .split('.')
+        .map(|p| p.parse::<u32>().unwrap_or(0));
+    let (major, minor) = (parts.next().unwrap_or(0), parts.next().unwrap_or(0));
+    major > 21 || (major == 21 && minor >= 2) || (major == 20 && minor >= 11)
+}
+
 /// A TypeScript project: a `tsconfig.json` or `.ts` files.
 fn is_typescript(files: &RepoFiles) -> bool {
     files.has("tsconfig.json") || files.with_suffix(&[".ts", ".tsx"]).next().is_some()
@@ -304,7 +338,7 @@ fn parse_tap(text: &str) -> TestRun {
             run.push_failing(&name, file);
         }
     };
-    let (mut pass, mut fail, mut skipped) = (None, None, 0);
+    let (mut pass, mut fail, mut skipped, mut cancelled) = (None, None, 0, 0);
     for line in text.lines() {
         let l = line.trim();
         if let Some(rest) = l.strip_prefix("not ok ") {
@@ -336,6 +370,7 @@ fn parse_tap(text: &str) -> TestRun {
                 "pass" => pass = Some(n),
                 "fail" => fail = Some(n),
                 "skipped" => skipped = n,
+                "cancelled" => cancelled = n,
                 _ => {}
             }
         }
@@ -344,7 +379,8 @@ fn parse_tap(text: &str) -> TestRun {
     if let (Some(p), Some(f)) = (pass, fail) {
         run.ran = true;
         run.passed = p;
-        run.failed = f;
+        // Cancelled tests (a file or parent that timed out) fail the run as failures do.
+        run.failed = f + cancelled;
         run.skipped = skipped;
     }
     run
@@ -452,6 +488,38 @@ ok 2 - other
                 file: Some("/repo/test/a.test.js".into())
             }]
         );
+    }
+
+    #[test]
+    fn a_test_file_past_the_timeout_is_a_failure() {
+        // Real `node --test --test-reporter=tap --test-timeout=2000` output (Node 20.20), a
+        // file whose test loops forever (trimmed).
+        let text = "\
+TAP version 13
+# Subtest: /repo/test/hang.test.js
+not ok 1 - /repo/test/hang.test.js
+  ---
+  duration_ms: 2006.12
+  location: '/repo/test/hang.test.js:1:1'
+  failureType: 'testTimeoutFailure'
+  error: 'test timed out after 2000ms'
+  ...
+# Subtest: adds
+ok 2 - adds
+1..2
+# tests 2
+# pass 1
+# fail 0
+# cancelled 1
+# skipped 0";
+        let run = Node.parse_output(text);
+        assert_eq!((run.passed, run.failed), (1, 1));
+        assert_eq!(run.failing[0].id, "/repo/test/hang.test.js");
+        assert!(node_version_has_test_timeout("v20.11.0"));
+        assert!(node_version_has_test_timeout("v22.1.0"));
+        assert!(!node_version_has_test_timeout("v20.10.0"));
+        assert!(!node_version_has_test_timeout("v18.19.1"));
+        assert!(!node_version_has_test_timeout("v21.1.0"));
     }
 
     #[test]

@@ -1,19 +1,26 @@
 //! Python: every file compiled in memory as the build check; pytest when it is installed,
 //! `python -m unittest discover` otherwise; `test_*.py`, `*_test.py`, `conftest.py` and files
 //! under test directories; `from pkg.mod import x` to source files.
+//!
+//! Hanging tests: both runners get an alarm (`signal.setitimer`) around each test, armed by a
+//! small plugin (pytest, loaded with `-p`) or driver (unittest) slopguard writes to a
+//! temporary directory. A test past the per-test limit fails with "timed out after N s" and
+//! the run goes on. Both also log each test's start and verdict to a progress file, so a suite
+//! killed at its limit still tells which tests passed, failed, and which one hung.
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use regex::Regex;
 
 use crate::process;
 use crate::{
-    Build, BuildResult, Check, Commands, Ecosystem, FileView, RepoFiles, RunnerCommand, TestRun,
-    Tool, comma_counts, command_name, file_name, first_word, in_test_dir, missing, parent,
-    timed_out,
+    Build, BuildResult, Check, Commands, Ecosystem, FailingTest, FileView, RepoFiles,
+    RunnerCommand, TestLimits, TestRun, Tool, comma_counts, command_name, cut_at_timeout,
+    file_name, first_word, in_test_dir, missing, parent,
 };
 
 /// Python with pytest or unittest.
@@ -43,6 +50,212 @@ sys.exit(1 if bad else 0)
 "#;
 
 const ENV: [(&str, &str); 2] = [("PYTHONDONTWRITEBYTECODE", "1"), ("PYTHONUNBUFFERED", "1")];
+
+/// The module name of the per-test limit plugin (pytest) and driver (unittest).
+const GUARD_MODULE: &str = "slopguard_hang_guard";
+
+/// The per-test limit for both runners: `SLOPGUARD_PER_TEST_SECS` seconds of wall-clock time
+/// per setup, call and teardown (`signal.setitimer`, main thread, POSIX), then the test fails
+/// with a message naming it and "timed out after N s"; the run goes on. Each test's start and
+/// verdict go to the file `SLOPGUARD_PROGRESS` names (`start <id>`, `<verdict> <id>`), so a
+/// run killed at the suite limit still says what ran and which test hung. Loaded by pytest
+/// with `-p slopguard_hang_guard`; run as `python -m slopguard_hang_guard` it drives
+/// `unittest discover -v` with the same limit.
+const GUARD_SOURCE: &str = r#"
+import os, signal, sys, threading
+
+_LIMIT = float(os.environ.get("SLOPGUARD_PER_TEST_SECS", "60") or 60)
+_PROGRESS = os.environ.get("SLOPGUARD_PROGRESS")
+
+
+def _progress(line):
+    if not _PROGRESS:
+        return
+    try:
+        with open(_PROGRESS, "a", encoding="utf-8") as f:
+            f.write(line.replace("\n", " ") + "\n")
+    except OSError:
+        pass
+
+
+def _usable():
+    return (
+        _LIMIT > 0
+        and hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+    )
+
+
+def _limited(raise_timeout):
+    # Runs the generator body (a hook or test phase) under the alarm.
+    if not _usable():
+        return None
+
+    def handler(signum, frame):
+        raise_timeout()
+
+    old = signal.signal(signal.SIGALRM, handler)
+    signal.setitimer(signal.ITIMER_REAL, _LIMIT)
+    return old
+
+
+def _disarm(old):
+    if old is None:
+        return
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, old)
+
+
+def _message(test_id):
+    return "%s timed out after %g s (slopguard per-test limit)" % (test_id, _LIMIT)
+
+
+try:
+    import pytest
+except ImportError:
+    pytest = None
+
+if pytest is not None:
+
+    def _guard(item):
+        def fail():
+            pytest.fail(_message(item.nodeid))
+
+        old = _limited(fail)
+        try:
+            yield
+        finally:
+            _disarm(old)
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_setup(item):
+        yield from _guard(item)
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_call(item):
+        yield from _guard(item)
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_teardown(item):
+        yield from _guard(item)
+
+    def pytest_runtest_logstart(nodeid, location):
+        _progress("start " + nodeid)
+
+    def pytest_runtest_logreport(report):
+        if report.when == "call" or report.outcome != "passed":
+            _progress("%s %s" % (report.outcome, report.nodeid))
+
+
+def _unittest_main():
+    import unittest
+
+    call = unittest.TestCase._callTestMethod
+
+    def limited_call(self, method):
+        def fail():
+            raise self.failureException(_message(self.id()))
+
+        _progress("start " + self.id())
+        old = _limited(fail)
+        try:
+            call(self, method)
+        except unittest.SkipTest:
+            _progress("skipped " + self.id())
+            raise
+        except BaseException:
+            _progress("failed " + self.id())
+            raise
+        else:
+            _progress("passed " + self.id())
+        finally:
+            _disarm(old)
+
+    unittest.TestCase._callTestMethod = limited_call
+    unittest.main(module=None, argv=["python -m unittest", "discover", "-v"])
+
+
+if __name__ == "__main__":
+    _unittest_main()
+"#;
+
+/// The directory holding [`GUARD_SOURCE`] as `slopguard_hang_guard.py`, written once per
+/// process under the system's temporary directory.
+fn guard_dir() -> Option<&'static Path> {
+    static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("slopguard-py-guard-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).ok()?;
+        std::fs::write(dir.join(format!("{GUARD_MODULE}.py")), GUARD_SOURCE).ok()?;
+        Some(dir)
+    })
+    .as_deref()
+}
+
+/// A fresh progress file path for one run (removed by the caller).
+fn progress_file() -> Option<PathBuf> {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    guard_dir().map(|d| d.join(format!("progress-{n}.log")))
+}
+
+/// The environment of a guarded run: [`ENV`], the guard's directory first on `PYTHONPATH`,
+/// the per-test limit and the progress file.
+fn guarded_env(limits: &TestLimits, progress: Option<&Path>) -> Vec<(String, String)> {
+    let mut env: Vec<(String, String)> = ENV
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    if let Some(dir) = guard_dir() {
+        let mut path = dir.display().to_string();
+        if let Some(old) = std::env::var_os("PYTHONPATH").filter(|p| !p.is_empty()) {
+            path.push(':');
+            path.push_str(&old.to_string_lossy());
+        }
+        env.push(("PYTHONPATH".into(), path));
+        env.push((
+            "SLOPGUARD_PER_TEST_SECS".into(),
+            format!("{}", limits.per_test.as_secs_f64().max(0.1)),
+        ));
+    }
+    if let Some(p) = progress {
+        env.push(("SLOPGUARD_PROGRESS".into(), p.display().to_string()));
+    }
+    env
+}
+
+/// What the progress file says: the verdicts it logged (as a run) and the test that started
+/// last without a verdict (the one a killed run was in).
+fn read_progress(path: Option<&Path>) -> (TestRun, Option<String>) {
+    let mut run = TestRun::default();
+    let mut open: Option<String> = None;
+    let text = path
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .unwrap_or_default();
+    for line in text.lines() {
+        let Some((word, id)) = line.split_once(' ') else {
+            continue;
+        };
+        match word {
+            "start" => open = Some(id.to_string()),
+            "passed" => {
+                run.passed += 1;
+                run.push_passing(id);
+            }
+            "failed" => {
+                run.failed += 1;
+                run.push_failing(id, pytest_file(id).or_else(|| unittest_file(id)));
+            }
+            "skipped" => run.skipped += 1,
+            _ => {}
+        }
+        if word != "start" && open.as_deref() == Some(id) {
+            open = None;
+        }
+    }
+    run.ran = run.passed + run.failed > 0;
+    (run, open)
+}
 
 impl Ecosystem for Python {
     fn name(&self) -> &'static str {
@@ -115,15 +328,22 @@ impl Ecosystem for Python {
         Build::judge(TOOL, &out)
     }
 
-    fn test(&self, files: &RepoFiles, timeout: Duration) -> TestRun {
+    fn test(&self, files: &RepoFiles, limits: &TestLimits) -> TestRun {
         if !process::on_path("python3") {
             return TestRun::not_run(&missing("python3", "install Python 3"));
         }
-        if has_pytest(&files.root) {
-            run_pytest(files, timeout)
+        let progress = progress_file();
+        let env = guarded_env(limits, progress.as_deref());
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let run = if has_pytest(&files.root) {
+            run_pytest(files, limits, &env, progress.as_deref())
         } else {
-            run_unittest(files, timeout)
+            run_unittest(files, limits, &env, progress.as_deref())
+        };
+        if let Some(p) = progress {
+            let _ = std::fs::remove_file(p);
         }
+        run
     }
 
     fn parse_output(&self, text: &str) -> TestRun {
@@ -248,8 +468,13 @@ fn has_pytest(root: &Path) -> bool {
     })
 }
 
-fn run_pytest(files: &RepoFiles, timeout: Duration) -> TestRun {
-    let args = [
+fn run_pytest(
+    files: &RepoFiles,
+    limits: &TestLimits,
+    env: &[(&str, &str)],
+    progress: Option<&Path>,
+) -> TestRun {
+    let mut args = vec![
         "-m",
         "pytest",
         "-q",
@@ -258,9 +483,12 @@ fn run_pytest(files: &RepoFiles, timeout: Duration) -> TestRun {
         "-p",
         "no:cacheprovider",
     ];
-    let out = process::run("python3", &args, &files.root, &ENV, timeout);
+    if guard_dir().is_some() {
+        args.extend(["-p", GUARD_MODULE]);
+    }
+    let out = process::run("python3", &args, &files.root, env, limits.suite);
     if out.timed_out {
-        return timed_out("pytest", &out);
+        return cut_run("pytest", &out, progress, &out.stdout);
     }
     let mut run = Python.parse_output(&out.stdout);
     // Exit 5: no tests collected.
@@ -274,17 +502,61 @@ fn run_pytest(files: &RepoFiles, timeout: Duration) -> TestRun {
     run
 }
 
-fn run_unittest(files: &RepoFiles, timeout: Duration) -> TestRun {
-    let args = ["-m", "unittest", "discover", "-v"];
-    let out = process::run("python3", &args, &files.root, &ENV, timeout);
+fn run_unittest(
+    files: &RepoFiles,
+    limits: &TestLimits,
+    env: &[(&str, &str)],
+    progress: Option<&Path>,
+) -> TestRun {
+    let args = if guard_dir().is_some() {
+        ["-m", GUARD_MODULE, "", ""]
+    } else {
+        ["-m", "unittest", "discover", "-v"]
+    };
+    let args: Vec<&str> = args.into_iter().filter(|a| !a.is_empty()).collect();
+    let out = process::run("python3", &args, &files.root, env, limits.suite);
     if out.timed_out {
-        return timed_out("unittest", &out);
+        let mut run = cut_run("unittest", &out, progress, &out.stderr);
+        run.details.push(UNITTEST_RUNNER_DETAIL.into());
+        return run;
     }
     let mut run = Python
         .parse_output(&out.stderr)
         .finish("unittest", &out.stderr, out.success());
     run.details.push(UNITTEST_RUNNER_DETAIL.into());
     run
+}
+
+/// A run killed at the suite limit: the verdicts the progress file logged, else what the
+/// partial output shows; the test that started last without a verdict is the one that hangs.
+fn cut_run(tool: &str, out: &process::RunOutput, progress: Option<&Path>, text: &str) -> TestRun {
+    let (logged, open) = read_progress(progress);
+    let run = if logged.recognised() {
+        logged
+    } else {
+        Python.parse_output(text)
+    };
+    let hanging = open
+        .map(|id| {
+            let file = pytest_file(&id).or_else(|| unittest_file(&id));
+            vec![FailingTest { id, file }]
+        })
+        .unwrap_or_default();
+    cut_at_timeout(tool, out, run, hanging, text)
+}
+
+/// The module file of a dotted unittest id (`tests.test_ops.OpsTest.test_sub` ->
+/// `tests/test_ops.py`): the segments before the first capitalised one.
+fn unittest_file(id: &str) -> Option<String> {
+    if id.contains("::") {
+        return None;
+    }
+    let module: Vec<&str> = id
+        .split('.')
+        .take_while(|p| !p.chars().next().is_some_and(|c| c.is_ascii_uppercase()))
+        .collect();
+    (!module.is_empty() && module.len() < id.split('.').count())
+        .then(|| format!("{}.py", module.join("/")))
 }
 
 /// The node id of pytest's short summary line `FAILED tests/test_x.py::test_y - AssertionError`
@@ -484,6 +756,72 @@ FAILED (failures=1, errors=1)";
         assert_eq!(run.failing[0].file.as_deref(), Some("tests/test_ops.py"));
         assert_eq!(run.failing[1].id, "pkg.test_math.MathTest.test_div");
         assert_eq!(run.failing[1].file.as_deref(), Some("pkg/test_math.py"));
+    }
+
+    /// The unittest driver (the runner without pytest) cuts a test that loops forever, names
+    /// it failing and keeps the other verdicts.
+    #[test]
+    fn the_unittest_driver_cuts_a_hanging_test() {
+        if !process::on_path("python3") {
+            eprintln!("NOTICE: python3 not installed: the unittest driver test is skipped");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("tests")).unwrap();
+        std::fs::write(root.join("tests/__init__.py"), "").unwrap();
+        std::fs::write(
+            root.join("tests/test_calc.py"),
+            "import unittest\n\n\nclass CalcTest(unittest.TestCase):\n    \
+             def test_add(self):\n        self.assertEqual(2 + 3, 5)\n\n    \
+             def test_hangs(self):\n        while True:\n            pass\n\n    \
+             def test_wrong(self):\n        self.assertEqual(2 + 2, 5)\n",
+        )
+        .unwrap();
+        let files = RepoFiles::walk(root);
+        let limits = TestLimits {
+            suite: Duration::from_secs(60),
+            per_test: Duration::from_secs(2),
+        };
+        let start = std::time::Instant::now();
+        let progress = progress_file();
+        let env = guarded_env(&limits, progress.as_deref());
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let run = run_unittest(&files, &limits, &env, progress.as_deref());
+        assert!(start.elapsed() < Duration::from_secs(20), "{run:#?}");
+        assert_eq!((run.passed, run.failed), (1, 2), "{run:#?}");
+        let hang = run
+            .failing
+            .iter()
+            .find(|f| f.id == "tests.test_calc.CalcTest.test_hangs")
+            .unwrap_or_else(|| panic!("{run:#?}"));
+        assert_eq!(hang.file.as_deref(), Some("tests/test_calc.py"));
+        assert!(
+            run.log
+                .contains("tests.test_calc.CalcTest.test_hangs timed out after 2 s"),
+            "{}",
+            run.log
+        );
+        // Killed at the suite limit instead: the driver's progress names the hanging test.
+        let limits = TestLimits {
+            suite: Duration::from_secs(3),
+            per_test: Duration::from_secs(60),
+        };
+        let progress = progress_file();
+        let env = guarded_env(&limits, progress.as_deref());
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let run = run_unittest(&files, &limits, &env, progress.as_deref());
+        assert_eq!(
+            run.passing,
+            ["tests.test_calc.CalcTest.test_add"],
+            "{run:#?}"
+        );
+        assert!(
+            run.details
+                .iter()
+                .any(|d| d.contains("the test that hangs: tests.test_calc.CalcTest.test_hangs")),
+            "{run:#?}"
+        );
     }
 
     #[test]

@@ -2,6 +2,12 @@
 //! files (`test/**/*_test.rb`, `test_*.rb`) run by one `ruby` process in verbose mode, or
 //! `rspec` for a `spec/` suite; `*_test.rb`, `test_*.rb`, `*_spec.rb` and files under `test/`
 //! and `spec/`; `require_relative` and `require` of `lib/` files.
+//!
+//! Hanging tests: the Minitest runner arms a watchdog thread per test that raises a
+//! `Minitest::Assertion` ("timed out after N s") in the test past the per-test limit; the run
+//! goes on. Its output is unbuffered, so a run killed at the suite limit still shows the
+//! verdicts printed so far and, in verbose mode, the test that started last (`Klass#test_x = `
+//! without a verdict): the one that hangs. RSpec runs keep their partial results only.
 
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -11,18 +17,46 @@ use regex::Regex;
 
 use crate::process;
 use crate::{
-    Build, BuildResult, Check, Commands, Ecosystem, FileView, RepoFiles, RunnerCommand, TestRun,
-    Tool, command_name, file_name, first_word, in_test_dir, join, missing, numbers_before, parent,
-    timed_out,
+    Build, BuildResult, Check, Commands, Ecosystem, FailingTest, FileView, RepoFiles,
+    RunnerCommand, TestLimits, TestRun, Tool, command_name, cut_at_timeout, file_name, first_word,
+    in_test_dir, join, missing, numbers_before, parent,
 };
 
 /// Ruby with Minitest or RSpec.
 pub struct Ruby;
 
 /// Loads every test file given as an argument, then lets Minitest's `autorun` run them
-/// verbosely (each test's name and verdict on its own line).
-const RUN_MINITEST_FILES: &str =
-    "files = ARGV.dup; ARGV.replace(['-v']); files.each { |f| require File.expand_path(f) }";
+/// verbosely (each test's name and verdict on its own line), output unbuffered. Each test gets
+/// a watchdog thread: past `SLOPGUARD_PER_TEST_SECS` it raises a `Minitest::Assertion` naming
+/// the test and "timed out after N s" in the test's thread, so the test fails and the run goes
+/// on (a loop in Ruby code is interrupted; one inside a C extension may not be, and then the
+/// suite limit applies).
+const RUN_MINITEST_FILES: &str = r##"$stdout.sync = true; $stderr.sync = true
+begin
+  require 'minitest'
+  limit = Float(ENV.fetch('SLOPGUARD_PER_TEST_SECS', '60'))
+  guard = Module.new do
+    define_method(:before_setup) do
+      main = Thread.current
+      id = "#{self.class}##{name}"
+      @slopguard_watchdog = Thread.new do
+        sleep limit
+        main.raise(Minitest::Assertion, "#{id} timed out after #{'%g' % limit} s (slopguard per-test limit)")
+      end
+      super()
+    end
+    define_method(:after_teardown) do
+      begin
+        super()
+      ensure
+        @slopguard_watchdog&.kill
+      end
+    end
+  end
+  Minitest::Test.prepend(guard) if limit > 0
+rescue LoadError, ArgumentError
+end
+files = ARGV.dup; ARGV.replace(['-v']); files.each { |f| require File.expand_path(f) }"##;
 
 /// Compiles every file given as an argument without running it; prints the failures.
 const COMPILE_FILES: &str = "bad = 0; ARGV.each { |f| begin; RubyVM::InstructionSequence.compile_file(f); \
@@ -102,7 +136,8 @@ impl Ecosystem for Ruby {
         Build::judge(TOOL, &out)
     }
 
-    fn test(&self, files: &RepoFiles, timeout: Duration) -> TestRun {
+    fn test(&self, files: &RepoFiles, limits: &TestLimits) -> TestRun {
+        let timeout = limits.suite;
         if uses_rspec(files) {
             return run_rspec(files, timeout);
         }
@@ -120,18 +155,30 @@ impl Ecosystem for Ruby {
         }
         let mut args = vec!["-Ilib", "-Itest", "-e", RUN_MINITEST_FILES];
         args.extend(&tests);
-        let out = process::run("ruby", &args, &files.root, &[], timeout);
-        if out.timed_out {
-            return timed_out("minitest", &out);
-        }
+        let secs = format!("{}", limits.per_test.as_secs_f64().max(0.1));
+        let env = [("SLOPGUARD_PER_TEST_SECS", secs.as_str())];
+        let out = process::run("ruby", &args, &files.root, &env, timeout);
         let root_prefix = format!("{}/", files.root.display());
+        let locate = |run: &mut TestRun| {
+            for f in &mut run.failing {
+                f.file = f
+                    .file
+                    .take()
+                    .map(|p| p.strip_prefix(&root_prefix).unwrap_or(&p).to_string())
+                    .or_else(|| test_file_of_class(files, &f.id));
+            }
+        };
         let mut run = self.parse_output(&out.combined());
-        for f in &mut run.failing {
-            f.file = f
-                .file
-                .take()
-                .map(|p| p.strip_prefix(&root_prefix).unwrap_or(&p).to_string())
-                .or_else(|| test_file_of_class(files, &f.id));
+        locate(&mut run);
+        if out.timed_out {
+            let mut hanging = TestRun::default();
+            if let Some(id) = minitest_started_last(&out.stdout) {
+                hanging.push_failing(&id, None);
+            }
+            locate(&mut hanging);
+            let mut run = cut_at_timeout("minitest", &out, run, hanging.failing, &out.combined());
+            run.details.push("runner: minitest".into());
+            return run;
         }
         let mut run = run.finish("minitest", &out.combined(), out.success());
         run.details.push("runner: minitest".into());
@@ -243,13 +290,25 @@ fn uses_rspec(files: &RepoFiles) -> bool {
 fn run_rspec(files: &RepoFiles, timeout: Duration) -> TestRun {
     let out = process::run("rspec", &["--no-color"], &files.root, &[], timeout);
     if out.timed_out {
-        return timed_out("rspec", &out);
+        let run = Ruby.parse_output(&out.combined());
+        let hanging: Vec<FailingTest> = Vec::new();
+        let mut run = cut_at_timeout("rspec", &out, run, hanging, &out.combined());
+        run.details.push("runner: rspec".into());
+        return run;
     }
     let mut run =
         Ruby.parse_output(&out.combined())
             .finish("rspec", &out.combined(), out.success());
     run.details.push("runner: rspec".into());
     run
+}
+
+/// The test Minitest's verbose output announced last without a verdict (`CalcTest#test_hang = `
+/// as the last line): the one a killed run was in.
+fn minitest_started_last(text: &str) -> Option<String> {
+    let last = text.lines().rev().find(|l| !l.trim().is_empty())?.trim();
+    let id = last.strip_suffix(" =")?;
+    (id.contains('#') && !id.contains(' ')).then(|| id.to_string())
 }
 
 /// `CalcTest#test_add = 0.00 s = .` (Minitest -v): the id and the verdict (`.`, `F`, `E`, `S`).
@@ -371,6 +430,19 @@ Expected: 2
     }
 
     #[test]
+    fn the_test_minitest_started_last() {
+        let text = "# Running:\n\nCalcTest#test_add = 0.00 s = .\nCalcTest#test_hang = ";
+        assert_eq!(
+            minitest_started_last(text).as_deref(),
+            Some("CalcTest#test_hang")
+        );
+        assert_eq!(
+            minitest_started_last("CalcTest#test_add = 0.00 s = .\n"),
+            None
+        );
+    }
+
+    #[test]
     fn rspec_output() {
         let text = "\
 Failures:
@@ -430,7 +502,7 @@ rspec ./spec/calc_spec.rb:8 # Calc subtracts";
         .unwrap();
         let files = RepoFiles::walk(root);
         assert_eq!(crate::detect(&files)[0].name(), "ruby");
-        let run = Ruby.test(&files, Duration::from_secs(60));
+        let run = Ruby.test(&files, &TestLimits::with_suite(Duration::from_secs(60)));
         assert_eq!((run.passed, run.failed), (1, 1), "{run:?}");
         assert_eq!(run.failing[0].id, "CalcTest#test_sub");
         assert_eq!(run.failing[0].file.as_deref(), Some("test/calc_test.rb"));

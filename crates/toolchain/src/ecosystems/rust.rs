@@ -1,6 +1,12 @@
 //! Rust with cargo: `cargo test --no-run` as the build check (it also builds the test
 //! binaries the test run then reuses), `cargo test` or, for repositories configured for it,
 //! `cargo nextest run`; libtest's and nextest's output; `tests/` files; `use crate_name::...`.
+//!
+//! Hanging tests: libtest cannot cut a test on stable Rust; it only warns
+//! `test X has been running for over 60 seconds` (nextest: `SLOW [> 60.000s] bin X`). The run
+//! is watched: once a test has run past the per-test limit (so never sooner than those 60 s),
+//! the run is stopped, the warned tests are failing tests that "timed out", and the results
+//! printed before stay. A run killed at the suite limit keeps its printed results the same way.
 
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -10,9 +16,9 @@ use regex::Regex;
 
 use crate::process;
 use crate::{
-    Build, BuildResult, Check, Commands, Ecosystem, FileView, RepoFiles, RunnerCommand, TestRun,
-    Tool, command_name, first_word, in_test_dir, missing, numbers_before, parent, subcommand,
-    timed_out,
+    Build, BuildResult, Check, Commands, Ecosystem, FailingTest, FileView, RepoFiles,
+    RunnerCommand, TestLimits, TestRun, Tool, command_name, cut_at_timeout, first_word,
+    in_test_dir, missing, numbers_before, parent, subcommand,
 };
 
 /// Rust with cargo (and cargo-nextest where configured).
@@ -74,7 +80,7 @@ impl Ecosystem for Rust {
         Build::judge(TOOL, &out)
     }
 
-    fn test(&self, files: &RepoFiles, timeout: Duration) -> TestRun {
+    fn test(&self, files: &RepoFiles, limits: &TestLimits) -> TestRun {
         if !process::on_path("cargo") {
             return TestRun::not_run(&missing("cargo", "install Rust with rustup"));
         }
@@ -91,24 +97,37 @@ impl Ecosystem for Rust {
                 "exec cargo test --no-fail-fast --color never 2>&1",
             )
         };
-        let out = process::run(
+        // The warnings come once a test has run for 60 s; stop when it has run past the
+        // per-test limit.
+        let grace = limits.per_test.saturating_sub(LIBTEST_WARN_AFTER);
+        let out = process::run_watched(
             "sh",
             &["-c", script],
             &files.root,
             &[("CARGO_TERM_COLOR", "never")],
-            timeout,
+            limits.suite,
+            &mut |line| hanging_test(line.trim()).map(|_| grace),
         );
-        if out.timed_out {
-            return timed_out(tool, &out);
-        }
-        let mut run = self.parse_output(&out.stdout);
-        for f in &mut run.failing {
-            if f.file.is_none()
-                && let Some((binary, _)) = f.id.split_once(' ')
-            {
-                f.file = nextest_binary_file(files, binary);
+        let locate = |run: &mut TestRun| {
+            for f in &mut run.failing {
+                if f.file.is_none()
+                    && let Some((binary, _)) = f.id.split_once(' ')
+                {
+                    f.file = nextest_binary_file(files, binary);
+                }
             }
+        };
+        let mut run = self.parse_output(&out.stdout);
+        if out.timed_out || out.stopped {
+            let mut hanging = TestRun::default();
+            for h in hanging_tests(&out.stdout) {
+                hanging.push_failing(&h.id, h.file);
+            }
+            locate(&mut hanging);
+            locate(&mut run);
+            return cut_at_timeout(tool, &out, run, hanging.failing, &out.stdout);
         }
+        locate(&mut run);
         run.finish(tool, &out.stdout, out.success())
     }
 
@@ -207,6 +226,57 @@ impl Ecosystem for Rust {
         }
         checks
     }
+}
+
+/// How long a test runs before libtest (and nextest, by default) says it is slow.
+const LIBTEST_WARN_AFTER: Duration = Duration::from_secs(60);
+
+/// The test a slow-test warning names: libtest's `test X has been running for over 60
+/// seconds` (the name) or nextest's `SLOW [> 60.000s] binary-id X` (`binary-id X`).
+fn hanging_test(l: &str) -> Option<String> {
+    if let Some(rest) = l.strip_prefix("test ")
+        && let Some((name, _)) = rest.split_once(" has been running for over ")
+    {
+        return Some(name.trim().to_string());
+    }
+    let rest = l.strip_prefix("SLOW [")?;
+    let (_, after) = rest.split_once(']')?;
+    let id = after.trim();
+    (!id.is_empty()).then(|| id.to_string())
+}
+
+/// The tests the output warns about as slow and never reports finished, with the test file
+/// of the `Running` section they are in.
+fn hanging_tests(text: &str) -> Vec<FailingTest> {
+    let mut current_file: Option<String> = None;
+    let mut found: Vec<FailingTest> = Vec::new();
+    for line in text.lines() {
+        let l = line.trim();
+        if let Some(rest) = l.strip_prefix("Running ") {
+            let rest = rest.strip_prefix("unittests ").unwrap_or(rest);
+            current_file = rest.split(" (").next().map(|s| s.trim().to_string());
+        } else if let Some(id) = hanging_test(l) {
+            if !found.iter().any(|f| f.id == id) {
+                let file = current_file.clone().filter(|_| !l.starts_with("SLOW"));
+                found.push(FailingTest { id, file });
+            }
+        } else if let Some(rest) = l.strip_prefix("test ")
+            && let Some((name, _)) = rest.rsplit_once(" ... ")
+        {
+            found.retain(|f| f.id != name);
+        } else if let Some((status, rest)) = l.split_once(" [")
+            && matches!(status, "PASS" | "FAIL" | "TIMEOUT")
+            && let Some((_, after)) = rest.split_once(']')
+        {
+            let after = after.trim_start();
+            let after = match after.strip_prefix('(') {
+                Some(r) => r.split_once(')').map_or(r, |(_, x)| x).trim_start(),
+                None => after,
+            };
+            found.retain(|f| f.id != after.trim());
+        }
+    }
+    found
 }
 
 /// Whether the repository runs its Rust tests with cargo-nextest (it has nextest's config file)
@@ -478,6 +548,38 @@ test result: ok. 0 passed; 0 failed;";
         ]);
         let got = crate::sources_for_test(&view, "tests/t.rs");
         assert_eq!(got, ["src/ops.rs", "src/stack/mod.rs"]);
+    }
+
+    #[test]
+    fn slow_test_warnings_name_the_hanging_tests() {
+        // `cargo test` output when a test loops (libtest warns after 60 s) and the run is cut.
+        let text = "\
+     Running unittests src/lib.rs (target/debug/deps/calc-1)
+running 1 test
+test unit_ok ... ok
+test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+     Running tests/calc.rs (target/debug/deps/calc-2)
+running 4 tests
+test adds ... ok
+test wrong ... FAILED
+test hangs has been running for over 60 seconds
+test slow has been running for over 60 seconds
+test slow ... ok";
+        let hangs = hanging_tests(text);
+        assert_eq!(
+            hangs,
+            [FailingTest {
+                id: "hangs".into(),
+                file: Some("tests/calc.rs".into())
+            }]
+        );
+        let run = Rust.parse_output(text);
+        assert_eq!(run.passing, ["unit_ok", "adds", "slow"]);
+        assert_eq!(run.failing[0].id, "wrong");
+        let nextest =
+            "        SLOW [> 60.000s] calc::calc hangs\n        PASS [   0.010s] calc::calc adds";
+        assert_eq!(hanging_tests(nextest)[0].id, "calc::calc hangs");
+        assert_eq!(hanging_test("test x ... ok"), None);
     }
 
     #[test]
