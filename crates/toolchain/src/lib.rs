@@ -321,6 +321,7 @@ pub fn run_tests(files: &RepoFiles, timeout: Duration) -> TestRun {
 /// into one run. A hanging test is a failing test whose message says "timed out" (the other
 /// tests' results are kept); a suite cut at its limit says so in [`TestRun::details`].
 pub fn run_tests_limited(files: &RepoFiles, limits: &TestLimits) -> TestRun {
+    let started = std::time::Instant::now();
     let found = detect(files);
     let mut all = TestRun::default();
     for eco in &found {
@@ -331,6 +332,7 @@ pub fn run_tests_limited(files: &RepoFiles, limits: &TestLimits) -> TestRun {
     }
     all.failing.sort();
     all.failing.dedup();
+    all.elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
     all
 }
 

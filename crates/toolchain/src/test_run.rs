@@ -39,6 +39,10 @@ pub struct TestRun {
     /// messages in the worker's prompt. Not serialized.
     #[serde(skip)]
     pub log: String,
+    /// Wall-clock time of the whole run in milliseconds (every runner together), so callers
+    /// can derive the next run's limits from it ([`crate::TestLimits::from_baseline`]).
+    #[serde(default)]
+    pub elapsed_ms: u64,
 }
 
 /// Most bytes of runner output kept in [`TestRun::log`].

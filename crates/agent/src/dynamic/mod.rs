@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use slopguard_change::ChangeSet;
 
-use slopguard_toolchain::{BuildResult, RepoFiles, TestRun};
+use slopguard_toolchain::{BuildResult, RepoFiles, TestLimits, TestRun};
 
 use crate::state::Baseline;
 
@@ -250,6 +250,17 @@ pub fn baseline_of(t: &TestRun) -> Baseline {
         failing_tests: t.failing.clone(),
         log: t.log.clone(),
         fixed: Default::default(),
+        suite_ms: t.elapsed_ms,
+    }
+}
+
+/// The limits of a test run after the baseline: derived from how long the baseline's run took
+/// (a test that hangs is then cut within seconds and reported failing by name), bounded by
+/// `max_suite`; the default per-test limit under `max_suite` when the baseline was not timed.
+pub fn test_limits(base: Option<&Baseline>, max_suite: Duration) -> TestLimits {
+    match base.map(|b| b.suite_ms).filter(|ms| *ms > 0) {
+        Some(ms) => TestLimits::from_baseline(Duration::from_millis(ms), max_suite),
+        None => TestLimits::with_suite(max_suite),
     }
 }
 
@@ -377,7 +388,8 @@ pub fn run_dynamic(
     if opts.tests {
         match baseline {
             Some(base) if base.ran || base.broken => {
-                let now = slopguard_toolchain::run_tests(&files, opts.test_timeout);
+                let limits = test_limits(Some(base), opts.test_timeout);
+                let now = slopguard_toolchain::run_tests_limited(&files, &limits);
                 verdicts.push(("test-regression", Some("G8"), test_regression(base, &now)));
                 verdicts.push(("test-integrity", None, test_count(base, &now)));
                 tests = Some(now);
@@ -505,5 +517,31 @@ mod tests {
             Verdict::Block(m) if m.contains("bad.py")
         ));
         assert!(!dir.path().join("__pycache__").exists());
+    }
+
+    #[test]
+    fn later_test_runs_are_limited_by_the_baselines_suite_time() {
+        let max = Duration::from_secs(600);
+        let timed = Baseline {
+            suite_ms: 2_000,
+            ..Baseline::default()
+        };
+        let l = test_limits(Some(&timed), max);
+        assert_eq!((l.per_test.as_secs(), l.suite.as_secs()), (20, 50));
+        // Not timed (a state saved by an older release, or no baseline): the defaults.
+        let untimed = Baseline::default();
+        assert_eq!(
+            test_limits(Some(&untimed), max),
+            TestLimits::with_suite(max)
+        );
+        assert_eq!(test_limits(None, max), TestLimits::with_suite(max));
+        assert_eq!(
+            baseline_of(&TestRun {
+                elapsed_ms: 7,
+                ..TestRun::default()
+            })
+            .suite_ms,
+            7
+        );
     }
 }

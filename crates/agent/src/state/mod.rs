@@ -65,6 +65,15 @@ pub struct Baseline {
     /// What the test runners printed at the baseline (capped), for the failing tests' messages.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub log: String,
+    /// How long the baseline's test run took (milliseconds; 0: not measured). The run's later
+    /// test runs derive their limits from it: a test that hangs is cut in seconds, not at the
+    /// suite's full timeout.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub suite_ms: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Baseline {
