@@ -21,7 +21,8 @@ the task's timeout_s; solved = exit 0 and no test file changed against "initial"
              Tokens: the summary's usage (else the state file's, when it was killed).
   aider      aider's test-fixing mode (--auto-test --test-cmd, --edit-format whole, auto-commits),
              every non-test source file in the chat, the test files --read, and a message with the
-             failing test output (last 60 lines of test_cmd on "initial"). Result: HEAD. Tokens:
+             failing test output (test_cmd on "initial": its last 60 lines, or
+             40 from the first failure and the last 20). Result: HEAD. Tokens:
              the sum of its "Tokens: X sent, Y received" lines. Installed by
              scripts/bench/aider-setup.sh (into .venv-aider/) unless --aider is given.
 
@@ -289,8 +290,24 @@ def aider_files(corpus, task, repo):
     return srcs, reads
 
 
+FAILURE_LINE = re.compile(r"^\s*(not ok |FAILED |--- FAIL|✖ |✕ |E   |Failure:|thread '.*' panicked)")
+
+
+def failure_excerpt(output, n=TEST_OUTPUT_LINES):
+    """The last n lines of the test output; when the first failure is further up (node's TAP
+    puts it above long subtest listings), 40 lines from it and the last 20."""
+    lines = output.rstrip().splitlines()
+    if len(lines) <= n:
+        return "\n".join(lines)
+    first = next((i for i, l in enumerate(lines) if FAILURE_LINE.match(l)), None)
+    if first is None or first >= len(lines) - n:
+        return "\n".join(lines[-n:])
+    head = lines[first:first + 40]
+    return "\n".join(head + ["..."] + lines[max(first + 40, len(lines) - 20):])
+
+
 def aider_message(task, baseline):
-    out = tail_lines(baseline["output"], TEST_OUTPUT_LINES)
+    out = failure_excerpt(baseline["output"])
     return (f"The tests fail (`{task['test_cmd']}`). Fix the bug in the code so that they pass; "
             f"do not change the tests.\n\n```\n{out}\n```\n")
 
