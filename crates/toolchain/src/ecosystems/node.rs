@@ -428,37 +428,87 @@ fn is_duration(word: &str) -> bool {
     !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit() || c == '.')
 }
 
-/// The files a test `require`s or `import`s by relative path.
+/// The files a test `require`s or `import`s by relative path: a file (with or without its
+/// extension) or a directory (its `package.json` `main`, else its `index` file), so that
+/// `require('..')` from `test/` is the package's entry point.
 fn imports(view: &dyn FileView, test_file: &str, text: &str) -> BTreeSet<String> {
     static REQUIRE: OnceLock<Regex> = OnceLock::new();
     let require = REQUIRE.get_or_init(|| {
-        Regex::new(r#"(?:require\(\s*|from\s+|import\s+|import\(\s*)['"](\.{1,2}/[^'"]+)['"]"#)
+        Regex::new(r#"(?:require\(\s*|from\s+|import\s+|import\(\s*)['"](\.{1,2}(?:/[^'"]*)?)['"]"#)
             .expect("valid regex")
     });
     let dir = parent(test_file);
     let mut out = BTreeSet::new();
     for c in require.captures_iter(text) {
-        let Some(base) = join(dir, &c[1]) else {
-            continue;
-        };
-        let file = ["", ".js", ".ts", ".mjs", ".cjs", ".jsx", ".tsx"]
-            .iter()
-            .map(|e| format!("{base}{e}"))
-            .chain(
-                ["js", "ts", "mjs", "cjs"]
-                    .iter()
-                    .map(|e| format!("{base}/index.{e}")),
-            )
-            .find(|f| view.exists(f));
-        out.extend(file);
+        if let Some(file) = join(dir, &c[1]).and_then(|base| resolve_module(view, &base)) {
+            out.insert(file);
+        }
     }
     out
+}
+
+/// The file a relative module path (already joined to the repository root) names.
+fn resolve_module(view: &dyn FileView, base: &str) -> Option<String> {
+    const EXTENSIONS: [&str; 6] = [".js", ".ts", ".mjs", ".cjs", ".jsx", ".tsx"];
+    let under = |name: &str| {
+        if base.is_empty() {
+            name.to_string()
+        } else {
+            format!("{base}/{name}")
+        }
+    };
+    if !base.is_empty() {
+        let file = std::iter::once(String::new())
+            .chain(EXTENSIONS.iter().map(|e| e.to_string()))
+            .map(|e| format!("{base}{e}"))
+            .find(|f| view.exists(f));
+        if file.is_some() {
+            return file;
+        }
+    }
+    let main = view
+        .read(&under("package.json"))
+        .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+        .and_then(|v| v["main"].as_str().map(str::to_string))
+        .and_then(|m| join(base, &m))
+        .and_then(|m| {
+            std::iter::once(String::new())
+                .chain(EXTENSIONS.iter().map(|e| e.to_string()))
+                .map(|e| format!("{m}{e}"))
+                .find(|f| view.exists(f))
+        });
+    main.or_else(|| {
+        ["js", "ts", "mjs", "cjs"]
+            .iter()
+            .map(|e| under(&format!("index.{e}")))
+            .find(|f| view.exists(f))
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::{FailingTest, MemoryView};
+
+    #[test]
+    fn a_test_requiring_the_package_directory_maps_to_its_entry_point() {
+        let view = MemoryView::from_pairs(&[
+            ("package.json", r#"{"name": "x", "main": "lib/main.js"}"#),
+            ("lib/main.js", ""),
+            ("index.js", ""),
+            ("test/a.test.js", ""),
+            ("sub/index.mjs", ""),
+        ]);
+        let got = imports(
+            &view,
+            "test/a.test.js",
+            "const x = require('..');\nimport y from '../sub';\nconst z = require('../index');",
+        );
+        assert_eq!(
+            got.into_iter().collect::<Vec<_>>(),
+            ["index.js", "lib/main.js", "sub/index.mjs"]
+        );
+    }
 
     #[test]
     fn tap_leaf_failures_only() {
