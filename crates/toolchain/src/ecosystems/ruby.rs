@@ -91,6 +91,12 @@ impl Ecosystem for Ruby {
                 .files
                 .iter()
                 .any(|f| f.ends_with(".gemspec") && !f.contains('/'))
+            // Ruby code near the top without a manifest (a script collection, a small library
+            // tested with Minitest), as Python is detected by its files.
+            || files
+                .files
+                .iter()
+                .any(|f| f.ends_with(".rb") && f.matches('/').count() <= 2)
     }
 
     fn stack_tag(&self, files: &RepoFiles) -> String {
@@ -500,6 +506,8 @@ rspec ./spec/calc_spec.rb:8 # Calc subtracts";
              assert_equal 2, Calc.sub(5, 3)\n  end\nend\n",
         )
         .unwrap();
+        std::fs::remove_file(root.join("Gemfile")).unwrap();
+        // Without a Gemfile, Rakefile or gemspec: detected by its Ruby files.
         let files = RepoFiles::walk(root);
         assert_eq!(crate::detect(&files)[0].name(), "ruby");
         let run = Ruby.test(&files, &TestLimits::with_suite(Duration::from_secs(60)));

@@ -17,8 +17,8 @@ use regex::Regex;
 use crate::process;
 use crate::{
     Build, BuildResult, Check, Commands, Ecosystem, FailingTest, FileView, RepoFiles,
-    RunnerCommand, TestLimits, TestRun, Tool, command_name, cut_at_timeout, first_word,
-    in_test_dir, missing, numbers_before, parent, subcommand,
+    RunnerCommand, TestLimits, TestRun, Tool, command_name, cut_at_timeout, file_name, first_word,
+    in_test_dir, join, missing, numbers_before, parent, subcommand,
 };
 
 /// Rust with cargo (and cargo-nextest where configured).
@@ -408,8 +408,11 @@ fn imports(view: &dyn FileView, test_file: &str, text: &str) -> BTreeSet<String>
         let mut segs: Vec<&str> = path.split("::").collect();
         let first = segs[0];
         if first == "super" || first == "self" {
-            // Unit tests inside the source file itself.
-            if !in_test_dir(test_file) {
+            // Unit tests inside the source file itself, or in a module file of their own
+            // (`src/parse/tests.rs`, declared `mod tests;` in `src/parse.rs`): its parent.
+            if let Some(parent) = parent_module(view, test_file) {
+                out.insert(parent);
+            } else if !in_test_dir(test_file) {
                 out.insert(test_file.to_string());
             }
             continue;
@@ -429,6 +432,25 @@ fn imports(view: &dyn FileView, test_file: &str, text: &str) -> BTreeSet<String>
         }
     }
     out
+}
+
+/// The module file a test module file belongs to, when the file is a tests module of its own
+/// (`tests.rs`, `test.rs`, `*_tests.rs`, `*_test.rs` under `src/`): `src/a/tests.rs` ->
+/// `src/a.rs` or `src/a/mod.rs`, `src/tests.rs` -> `src/lib.rs` or `src/main.rs`.
+fn parent_module(view: &dyn FileView, test_file: &str) -> Option<String> {
+    let stem = file_name(test_file).strip_suffix(".rs")?;
+    let tests_module =
+        matches!(stem, "tests" | "test") || stem.ends_with("_tests") || stem.ends_with("_test");
+    if !tests_module || in_test_dir(test_file) {
+        return None;
+    }
+    let dir = parent(test_file);
+    let candidates = if dir.ends_with("src") || dir.is_empty() {
+        vec![join(dir, "lib.rs")?, join(dir, "main.rs")?]
+    } else {
+        vec![format!("{dir}.rs"), format!("{dir}/mod.rs")]
+    };
+    candidates.into_iter().find(|f| view.exists(f))
 }
 
 /// The file of the longest prefix of `segs` that is a module of `src`.
@@ -475,6 +497,27 @@ fn group_files(
 mod tests {
     use super::*;
     use crate::MemoryView;
+
+    #[test]
+    fn a_tests_module_file_maps_to_the_module_that_declares_it() {
+        let view = MemoryView::from_pairs(&[
+            ("Cargo.toml", "[package]\nname = \"b\"\n"),
+            ("src/lib.rs", "mod parse;\n#[cfg(test)]\nmod tests;\n"),
+            ("src/parse.rs", "#[cfg(test)]\nmod tests;\n"),
+            ("src/parse/tests.rs", "use super::*;\n"),
+            ("src/tests.rs", "use super::*;\n"),
+            ("src/util.rs", "#[cfg(test)]\nmod t { use super::*; }\n"),
+        ]);
+        let got = |f: &str| {
+            imports(&view, f, "use super::*;\n")
+                .into_iter()
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(got("src/parse/tests.rs"), ["src/parse.rs"]);
+        assert_eq!(got("src/tests.rs"), ["src/lib.rs"]);
+        // Unit tests inside a source file: the file itself.
+        assert_eq!(got("src/util.rs"), ["src/util.rs"]);
+    }
 
     #[test]
     fn nextest_output_with_counts_and_ids() {
