@@ -11,14 +11,14 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use slopguard_change::{Tree, WorkTree};
 use slopguard_guards::Config;
-use slopguard_llm::{BlockingClient, LlmConfig, Role, Sampling};
+use slopguard_llm::{BlockingClient, Role, Sampling};
 use slopguard_store::{FailureMode, NewObservation, Outcome, Store};
 
 use crate::analysis::{AnalysisReport, AnalyzeOptions, analyze};
-use crate::dynamic::{self, DynamicOptions, Verdict};
+use crate::dynamic::{self, Verdict};
 use crate::git;
 use crate::plan::pipeline::{self, PlanError, PlanRequest};
-use crate::plan::post::{Scope, is_about_failing_tests, tests_named_by};
+use crate::plan::post::{is_about_failing_tests, tests_named_by};
 use crate::plan::{Plan, Subtask, load_plan_file, memory};
 use crate::run::candidates::{self, Reached};
 use crate::run::proof;
@@ -28,204 +28,9 @@ use crate::trace::{Trace, TraceEvent, now_ms};
 use crate::worker::fault_line::{self, FaultLine};
 use crate::worker::{self, context, context::FailureContext, prompt};
 
-/// Where the plan comes from.
-#[derive(Debug, Clone, Default)]
-pub enum PlanSource {
-    /// Ask the planner model.
-    #[default]
-    Llm,
-    /// An operator plan (`--plan-from-file`).
-    File(PathBuf),
-    /// A plan given in memory (tests, callers).
-    Given(Plan),
-}
-
-/// Options of a run.
-#[derive(Debug, Clone)]
-pub struct RunOptions {
-    /// Any path inside the repository.
-    pub path: PathBuf,
-    /// Base ref (default `HEAD`).
-    pub base: String,
-    /// Branch name (default `slopguard/<run-id>`).
-    pub branch: Option<String>,
-    /// Resume: `Some("")` for the latest unfinished run, `Some(id)` for that run.
-    pub resume: Option<String>,
-    /// Plan and guard verdicts only; nothing committed.
-    pub dry_run: bool,
-    /// Plan source.
-    pub plan: PlanSource,
-    /// Scope vertical.
-    pub scope: Option<Scope>,
-    /// LLM configuration.
-    pub llm: LlmConfig,
-    /// Store URL (`sqlite://...`, `postgres://...`); default the user store.
-    pub db: Option<String>,
-    /// Do not record observations.
-    pub no_store: bool,
-    /// Attempts per subtask (default 3).
-    pub max_attempts: u32,
-    /// G9 threshold.
-    pub g9_threshold: u32,
-    /// `slopguard.toml` (default `<repo>/slopguard.toml`).
-    pub config: Option<PathBuf>,
-    /// Dynamic guard options.
-    pub dynamic: DynamicOptions,
-    /// Run the toolchain during analysis (build and test metrics).
-    pub analysis_toolchain: bool,
-    /// Re-run the analysis on the branch after execution (metrics after).
-    pub measure_after: bool,
-    /// Token budget for file contents in the worker prompt.
-    pub file_budget_tokens: usize,
-    /// Where the run's worktree goes (default under the temp dir).
-    pub worktree: Option<PathBuf>,
-    /// Keep the worktree after the run.
-    pub keep_worktree: bool,
-    /// Candidate replies sampled per attempt.
-    pub candidates: candidates::CandidateCount,
-    /// Wall-clock budget of one subtask: no new candidate or attempt starts after it.
-    pub subtask_budget: Duration,
-    /// Wall-clock budget of the run: once spent, subtasks not about failing tests are skipped.
-    pub run_budget: Option<Duration>,
-    /// The model-backed gates to run (slugs of [`gates::MODEL_GATES`]); none by default.
-    pub model_gates: Vec<String>,
-    /// Land a patch only with its own regression test, failing without the fix and passing
-    /// with it (the `regression-proof` gate; `slopguard feedback fix`).
-    pub regression_proof: bool,
-    /// The critics to run after the subtasks landed (`run --critics`); `None`: as
-    /// `slopguard.toml` `[critics]` says (off when it says nothing).
-    pub critics: Option<Vec<String>>,
-    /// The continuous critic (`gates::step_critic`): one reviewer call after each attempt; a
-    /// confident finding is the next attempt's feedback. Off by default.
-    pub step_critic: bool,
-}
-
-impl Default for RunOptions {
-    fn default() -> Self {
-        Self {
-            path: PathBuf::from("."),
-            base: "HEAD".into(),
-            branch: None,
-            resume: None,
-            dry_run: false,
-            plan: PlanSource::Llm,
-            scope: None,
-            llm: LlmConfig::from_env(),
-            db: None,
-            no_store: false,
-            max_attempts: 3,
-            g9_threshold: slopguard_store::failure_memory::DEFAULT_THRESHOLD,
-            config: None,
-            dynamic: DynamicOptions::default(),
-            analysis_toolchain: true,
-            measure_after: true,
-            file_budget_tokens: 6000,
-            worktree: None,
-            keep_worktree: false,
-            candidates: candidates::CandidateCount::Auto,
-            subtask_budget: Duration::from_secs(600),
-            run_budget: None,
-            model_gates: Vec::new(),
-            regression_proof: false,
-            critics: None,
-            step_critic: false,
-        }
-    }
-}
-
-/// Errors that stop a run (the state stays on disk; `--resume` continues).
-#[derive(Debug, thiserror::Error)]
-pub enum RunError {
-    /// A git operation failed.
-    #[error(transparent)]
-    Git(#[from] git::GitError),
-    /// State or lock.
-    #[error(transparent)]
-    State(#[from] state::StateError),
-    /// The LLM endpoint is unreachable.
-    #[error("{0}")]
-    LlmUnreachable(String),
-    /// The LLM client could not be built or answered unusably for planning.
-    #[error("{0}")]
-    Llm(String),
-    /// Bad input (plan file, config, branch).
-    #[error("{0}")]
-    Input(String),
-    /// Nothing to resume.
-    #[error("no unfinished run to resume in {0} (start one without --resume)")]
-    NothingToResume(String),
-    /// Writing the worktree failed.
-    #[error(transparent)]
-    Write(#[from] dynamic::WriteError),
-}
-
-/// What the terminal view is told.
-#[derive(Debug, Clone)]
-pub enum ProgressEvent {
-    /// A phase starts.
-    Phase(&'static str),
-    /// The plan is known.
-    Planned {
-        /// Subtasks in the plan.
-        subtasks: usize,
-    },
-    /// A subtask starts.
-    SubtaskStart {
-        /// 1-based index.
-        index: usize,
-        /// Subtasks in the plan.
-        total: usize,
-        /// Id.
-        id: String,
-        /// Title.
-        title: String,
-    },
-    /// An attempt starts.
-    Attempt {
-        /// Subtask id.
-        id: String,
-        /// 1-based attempt.
-        attempt: u32,
-        /// Budget.
-        max: u32,
-    },
-    /// A guard verdict.
-    Guard {
-        /// Subtask id.
-        id: String,
-        /// Guard slug.
-        guard: String,
-        /// `passed`, `blocked`, ...
-        status: String,
-    },
-    /// A subtask ended.
-    SubtaskEnd {
-        /// Subtask id.
-        id: String,
-        /// Final status.
-        status: SubtaskStatus,
-        /// Commit, when committed.
-        commit: Option<String>,
-    },
-    /// One sampled candidate and its verdict, as one line.
-    Candidate(String),
-    /// Free text (warnings, notes).
-    Note(String),
-}
-
-/// Receives progress events (the CLI's terminal view).
-pub trait Progress {
-    /// Called for every event.
-    fn on(&self, ev: &ProgressEvent);
-}
-
-/// Progress sink that ignores everything.
-#[derive(Debug, Default)]
-pub struct NoProgress;
-
-impl Progress for NoProgress {
-    fn on(&self, _ev: &ProgressEvent) {}
-}
+use super::error::RunError;
+use super::options::{PlanSource, RunOptions};
+use super::progress::{Progress, ProgressEvent};
 
 use crate::gates::{self, Phase};
 pub use crate::gates::{fail_event, failure_mode};

@@ -9,9 +9,13 @@ pub use summary::{
 };
 
 pub mod candidates;
+mod error;
 pub mod exec;
+mod options;
+mod progress;
 pub mod proof;
 
-pub use exec::{
-    NoProgress, PlanSource, Progress, ProgressEvent, RunError, RunOptions, execute, summarize,
-};
+pub use error::RunError;
+pub use exec::{execute, summarize};
+pub use options::{PlanSource, RunOptions};
+pub use progress::{NoProgress, Progress, ProgressEvent};
