@@ -4,448 +4,39 @@
 //! first unfinished subtask.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
 use slopguard_change::{Tree, WorkTree};
-use slopguard_guards::Config;
 use slopguard_llm::{BlockingClient, Role, Sampling};
-use slopguard_store::{FailureMode, NewObservation, Outcome, Store};
+use slopguard_store::{FailureMode, NewObservation, Outcome};
 
-use crate::analysis::{AnalysisReport, AnalyzeOptions, analyze};
+use crate::analysis::AnalyzeOptions;
 use crate::dynamic::{self, Verdict};
+use crate::gates::fail_event;
+use crate::gates::{self, Phase};
 use crate::git;
 use crate::plan::pipeline::{self, PlanError, PlanRequest};
 use crate::plan::post::{is_about_failing_tests, tests_named_by};
-use crate::plan::{Plan, Subtask, load_plan_file, memory};
+use crate::plan::{Plan, Subtask};
 use crate::run::candidates::{self, Reached};
 use crate::run::proof;
 use crate::run::summary::*;
-use crate::state::{self, Baseline, RepoLock, RunState, STATE_VERSION};
-use crate::trace::{Trace, TraceEvent, now_ms};
+use crate::state::Baseline;
 use crate::worker::fault_line::{self, FaultLine};
 use crate::worker::{self, context, context::FailureContext, prompt};
 
+use super::context::{Ctx, tokens_spent};
+use super::critique::critique_attempt;
 use super::error::RunError;
-use super::options::{PlanSource, RunOptions};
-use super::progress::{Progress, ProgressEvent};
-
-use crate::gates::{self, Phase};
-pub use crate::gates::{fail_event, failure_mode};
-
-/// Records observations in the store, fail-open.
-struct Observations {
-    rt: Option<tokio::runtime::Runtime>,
-    store: Option<Store>,
-}
-
-impl Observations {
-    fn open(db: Option<&str>, disabled: bool) -> Self {
-        if disabled {
-            return Self {
-                rt: None,
-                store: None,
-            };
-        }
-        let Ok(rt) = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-        else {
-            return Self {
-                rt: None,
-                store: None,
-            };
-        };
-        let store = rt.block_on(async {
-            let r = match db {
-                Some(u) if !u.trim().is_empty() => Store::open(u.trim()).await,
-                _ => Store::open_default().await,
-            };
-            match r {
-                Ok(s) => Some(s),
-                Err(e) => {
-                    tracing::warn!(%e, "store unavailable; observations not recorded");
-                    None
-                }
-            }
-        });
-        Self {
-            rt: Some(rt),
-            store,
-        }
-    }
-
-    fn record(&self, obs: &NewObservation) -> Option<i64> {
-        let (Some(rt), Some(store)) = (&self.rt, &self.store) else {
-            return None;
-        };
-        rt.block_on(store.record_observation(obs))
-            .map_err(|e| tracing::warn!(%e, "observation not recorded"))
-            .ok()
-    }
-
-    fn close(&self) {
-        if let (Some(rt), Some(store)) = (&self.rt, &self.store) {
-            rt.block_on(store.close());
-        }
-    }
-}
-
-fn metric_values(report: &AnalysisReport) -> Vec<MetricValue> {
-    report
-        .metrics
-        .iter()
-        .map(|m| MetricValue {
-            name: m.name.clone(),
-            title: m.title.clone(),
-            score: m.score,
-            status: m.status.as_str().to_string(),
-        })
-        .collect()
-}
-
-/// The summary of a state.
-pub fn summarize(st: &RunState, trace_path: &Path, state_path: &Path) -> RunSummary {
-    RunSummary {
-        run: st.run.clone(),
-        head_commit: st
-            .tasks
-            .iter()
-            .flat_map(|t| t.subtasks.iter())
-            .filter_map(|s| s.commit.clone())
-            .next_back()
-            .unwrap_or_else(|| st.base_commit.clone()),
-        metrics_after: Vec::new(),
-        overall_after: None,
-        finished_ms: now_ms(),
-        trace_path: trace_path.display().to_string(),
-        state_path: state_path.display().to_string(),
-    }
-}
-
-struct Ctx<'a> {
-    opts: &'a RunOptions,
-    progress: &'a dyn Progress,
-    trace: Trace,
-    state: RunState,
-    state_path: PathBuf,
-    trace_path: PathBuf,
-    repo: PathBuf,
-    worktree: PathBuf,
-    config: Config,
-    obs: Observations,
-    /// Time per pipeline part (for the overhead breakdown).
-    timers: std::cell::RefCell<std::collections::BTreeMap<&'static str, Duration>>,
-    /// The fingerprint, computed once and refreshed when a landed change touches a manifest.
-    fingerprint: Option<slopguard_fingerprint::Fingerprint>,
-}
-
-impl Ctx<'_> {
-    fn save(&self) -> Result<(), RunError> {
-        let t = Instant::now();
-        state::save(&self.state_path, &self.state)?;
-        self.time("state", t);
-        Ok(())
-    }
-
-    fn time(&self, part: &'static str, since: Instant) {
-        if let Ok(mut m) = self.timers.try_borrow_mut() {
-            *m.entry(part).or_default() += since.elapsed();
-        }
-    }
-
-    fn emit(&self, phase: &str, event: &str, data: serde_json::Value) {
-        self.trace.emit(TraceEvent::new(phase, event, data));
-    }
-
-    fn phase(&mut self, phase: &'static str) -> Result<(), RunError> {
-        self.progress.on(&ProgressEvent::Phase(phase));
-        self.state.phase = phase.to_string();
-        self.emit(phase, "run.phase", json!({"phase": phase}));
-        self.save()
-    }
-}
-
-/// Runs (or resumes) `slopguard run` and returns its summary. The user's working tree and
-/// index are never touched; all work happens in a separate worktree on the run branch.
-pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary, RunError> {
-    let repo = git::toplevel(&opts.path)?;
-    let repo = repo.canonicalize().unwrap_or(repo);
-    let resumed = run_to_resume(&repo, opts)?;
-    let run_id = resumed
-        .as_ref()
-        .map(|s| s.run_id.clone())
-        .unwrap_or_else(state::new_run_id);
-    let (_lock, stale) = RepoLock::acquire(&repo, &run_id)?;
-    // Resuming a run that already finished (killed during its clean-up): finish the clean-up
-    // and report it.
-    if let Some(st) = resumed.as_ref().filter(|s| s.phase == "done") {
-        return Ok(finish_cleanup(&repo, st, opts));
-    }
-    git::exclude_slopguard_dir(&repo)?;
-    let state_path = state::state_path(&repo, &run_id);
-    let trace_path = state::run_dir(&repo, &run_id).join("trace.jsonl");
-    let trace = Trace::new(&run_id).with_file(&trace_path);
-    if let Some(pid) = stale {
-        trace.emit(TraceEvent::new(
-            "preflight",
-            "run.lock.stale_removed",
-            json!({"pid": pid}),
-        ));
-    }
-    let config = Config::discover(&repo, opts.config.as_deref())
-        .map_err(|e| RunError::Input(e.to_string()))?;
-    // The model is needed for every unfinished subtask (and for planning without a file); a
-    // dead endpoint fails before anything (branch, worktree, state) is created.
-    let client = BlockingClient::new(opts.llm.clone()).map_err(|e| RunError::Llm(e.to_string()))?;
-    let listed_model = check_endpoint(&client, resumed.as_ref())?;
-    let state = match resumed {
-        Some(st) => resume_state(st, &trace),
-        None => new_state(opts, &repo, &run_id, &trace)?,
-    };
-    let worktree = PathBuf::from(&state.worktree);
-    let mut cx = Ctx {
-        opts,
-        progress,
-        trace,
-        state,
-        state_path,
-        trace_path,
-        repo: repo.clone(),
-        worktree: worktree.clone(),
-        config,
-        obs: Observations::open(opts.db.as_deref(), opts.no_store || opts.dry_run),
-        timers: Default::default(),
-        fingerprint: None,
-    };
-    cx.save()?;
-    let exchanges = state::run_dir(&repo, &run_id).join("exchanges.jsonl");
-    if let Err(e) = client.set_transcript(&exchanges) {
-        tracing::warn!(%e, path = %exchanges.display(), "model exchanges not kept");
-    }
-    progress.on(&ProgressEvent::Phase("preflight"));
-    let branch = (!cx.state.dry_run).then(|| cx.state.branch.clone());
-    git::ensure_worktree(&repo, &worktree, branch.as_deref(), &cx.state.base_commit)?;
-    if cx.state.model.is_empty()
-        && let Some(m) = listed_model
-    {
-        cx.state.model = m;
-    }
-    if cx.state.plan.is_none() {
-        plan_phase(&mut cx, &client)?;
-    }
-    execution_phase(&mut cx, &client)?;
-    critique_phase(&mut cx, &client)?;
-    finish(cx)
-}
-
-/// The critics (`crate::critics`) over the branch, once every subtask is final: when one is
-/// on, something landed, and this is not a dry run. A revision they keep is a commit on the
-/// branch; the test baseline follows it. Skipped on resume when it already ran.
-fn critique_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Result<(), RunError> {
-    let mut cfg =
-        crate::critics::CriticsConfig::from_toml(&cx.config.raw).map_err(RunError::Input)?;
-    if let Some(list) = &cx.opts.critics {
-        cfg.enable(list).map_err(RunError::Input)?;
-    }
-    let landed = cx
-        .state
-        .tasks
-        .iter()
-        .flat_map(|t| t.subtasks.iter())
-        .filter(|s| s.status == SubtaskStatus::Committed)
-        .map(|s| s.title.clone())
-        .collect::<Vec<_>>();
-    if !cfg.any() || landed.is_empty() || cx.state.dry_run || cx.state.critics.is_some() {
-        return Ok(());
-    }
-    cx.phase("critique")?;
-    let mut report = crate::critics::CriticsReport::default();
-    let baseline = cx.state.baseline.clone();
-    let ws = crate::critics::Workspace {
-        worktree: &cx.worktree,
-        base_commit: &cx.state.base_commit,
-        baseline: baseline.as_ref(),
-        dynamic: &cx.opts.dynamic,
-        guards: &cx.config,
-        fingerprint: cx.fingerprint.as_ref(),
-        task: landed.join("; "),
-    };
-    let mut models = crate::critics::Models::new(client, &cx.opts.llm, &cfg, &mut report)
-        .map_err(RunError::Input)?;
-    let emit = |event: &str, data: serde_json::Value| cx.emit("critique", event, data);
-    crate::critics::critique(&ws, &cfg, &mut models, &emit)?;
-    // A kept revision's tests are the branch head's: the baseline follows them.
-    if let Some(tests) = models.take_kept_tests() {
-        advance_baseline(cx, dynamic::baseline_of(&tests));
-    }
-    drop(models);
-    observe_critics(cx, &report);
-    cx.state.critics = Some(report);
-    cx.save()
-}
-
-/// The critics' report as one observation in the store (agent `slopguard-critics`): the files
-/// their findings name, and the findings and revisions as data, for later runs to read.
-fn observe_critics(cx: &Ctx<'_>, report: &crate::critics::CriticsReport) {
-    let mut obs = NewObservation::new(
-        &cx.state.repo_id,
-        &cx.state.run_id,
-        "slopguard-critics",
-        Outcome::Success,
-    );
-    obs.model = (!cx.state.model.is_empty()).then(|| cx.state.model.clone());
-    obs.branch = (!cx.state.branch.is_empty()).then(|| cx.state.branch.clone());
-    let mut files: Vec<String> = report
-        .findings
-        .iter()
-        .filter_map(|f| f.file.clone())
-        .collect();
-    files.sort();
-    files.dedup();
-    obs.touched_files = files;
-    obs.extra = serde_json::to_value(report).ok();
-    cx.obs.record(&obs);
-}
-
-/// The run `--resume` names (empty: the latest unfinished, else the latest), or `None` for a
-/// new run.
-fn run_to_resume(repo: &Path, opts: &RunOptions) -> Result<Option<RunState>, RunError> {
-    Ok(match &opts.resume {
-        None => None,
-        Some(id) if id.trim().is_empty() => Some(
-            state::latest_unfinished(repo)
-                .or_else(|| state::latest_run(repo))
-                .ok_or_else(|| RunError::NothingToResume(repo.display().to_string()))?,
-        ),
-        Some(id) => Some(state::load(&state::state_path(repo, id.trim()))?),
-    })
-}
-
-/// A resumed run that had already finished: its worktree is removed (when not kept) and its
-/// summary returned.
-fn finish_cleanup(repo: &Path, st: &RunState, opts: &RunOptions) -> RunSummary {
-    let wt = PathBuf::from(&st.worktree);
-    if !opts.keep_worktree && wt.exists() {
-        let _ = git::remove_worktree(repo, &wt);
-    }
-    let state_path = state::state_path(repo, &st.run_id);
-    let trace_path = state::run_dir(repo, &st.run_id).join("trace.jsonl");
-    let mut summary = summarize(st, &trace_path, &state_path);
-    if !st.dry_run {
-        summary.head_commit =
-            git::resolve(repo, &st.branch).unwrap_or_else(|_| summary.head_commit.clone());
-    }
-    summary
-}
-
-/// Checks that the model endpoint answers when the run still needs it; returns the first model
-/// it lists.
-fn check_endpoint(
-    client: &BlockingClient,
-    resumed: Option<&RunState>,
-) -> Result<Option<String>, RunError> {
-    let needs_llm = resumed.is_none_or(|st| st.plan.is_none() || st.first_unfinished().is_some());
-    if !needs_llm {
-        return Ok(None);
-    }
-    let health = client.health(Role::Worker);
-    if !health.reachable {
-        return Err(RunError::LlmUnreachable(format!(
-            "cannot reach the LLM endpoint at {}: {}. Start an OpenAI-compatible server there, or pass --llm-url / SLOPGUARD_LLM_URL (base URL including /v1) and --model; `slopguard doctor` checks the setup.{}",
-            health.url,
-            health.error.unwrap_or_else(|| "no answer".into()),
-            if resumed.is_some() {
-                " The run state is kept: `slopguard run --resume` continues."
-            } else {
-                " Nothing was created."
-            }
-        )));
-    }
-    Ok(health.models.first().cloned())
-}
-
-/// The state of a resumed run, its resume counted.
-fn resume_state(mut st: RunState, trace: &Trace) -> RunState {
-    st.resumes += 1;
-    trace.emit(TraceEvent::new(
-        "preflight",
-        "run.resume",
-        json!({"resumes": st.resumes, "phase": st.phase, "next": st.first_unfinished()}),
-    ));
-    st
-}
-
-/// The state of a new run: base commit, branch (checked free and valid), worktree, and the
-/// operator plan when one is given (read before anything else is created).
-fn new_state(
-    opts: &RunOptions,
-    repo: &Path,
-    run_id: &str,
-    trace: &Trace,
-) -> Result<RunState, RunError> {
-    let base_commit = git::resolve(repo, &opts.base)?;
-    let branch = if opts.dry_run {
-        String::new()
-    } else {
-        let b = opts
-            .branch
-            .clone()
-            .unwrap_or_else(|| format!("slopguard/{run_id}"));
-        if git::branch_exists(repo, &b) {
-            return Err(RunError::Input(format!(
-                "branch {b} already exists; choose another with --branch, or --resume the run that made it"
-            )));
-        }
-        git::git(repo, &["check-ref-format", "--branch", &b])
-            .map_err(|_| RunError::Input(format!("`{b}` is not a valid branch name")))?;
-        b
-    };
-    let worktree = opts
-        .worktree
-        .clone()
-        .unwrap_or_else(|| git::default_worktree_path(run_id));
-    let operator_plan = match &opts.plan {
-        PlanSource::File(p) => Some(load_plan_file(p).map_err(|e| RunError::Input(e.to_string()))?),
-        PlanSource::Given(p) => Some(p.clone().normalize()),
-        PlanSource::Llm => None,
-    };
-    let worker_cfg = opts.llm.role(Role::Worker);
-    let st = RunState {
-        version: STATE_VERSION,
-        run: RunRecord {
-            run_id: run_id.to_string(),
-            repo: repo.display().to_string(),
-            repo_id: memory::repo_id(repo),
-            branch,
-            base: opts.base.clone(),
-            base_commit,
-            worktree: worktree.display().to_string(),
-            dry_run: opts.dry_run,
-            model: worker_cfg.model.clone(),
-            llm_url: worker_cfg.base_url.clone(),
-            started_ms: now_ms(),
-            ..Default::default()
-        },
-        operator_plan,
-        phase: "preflight".into(),
-        max_attempts: opts.max_attempts.max(1),
-        ..Default::default()
-    };
-    trace.emit(TraceEvent::new(
-        "preflight",
-        "run.begin",
-        json!({"repo": st.repo, "repo_id": st.repo_id, "branch": st.branch, "base": st.base,
-               "base_commit": st.base_commit, "dry_run": st.dry_run, "worktree": st.worktree}),
-    ));
-    Ok(st)
-}
+use super::lifecycle::metric_values;
+use super::observe::record_outcome;
+use super::progress::ProgressEvent;
 
 /// The execution phase: every unfinished subtask in plan order; once the run budget is spent,
 /// only the subtasks behind failing tests still run.
-fn execution_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Result<(), RunError> {
+pub(super) fn execution_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Result<(), RunError> {
     cx.phase("execution")?;
     reconcile(cx)?;
     let ids = cx.state.subtask_ids();
@@ -489,96 +80,9 @@ fn execution_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Result<(), RunE
     Ok(())
 }
 
-/// The end of a run: its status, the metrics after (when something landed), the worktree
-/// removed, the branch deleted when nothing was committed, and the summary.
-fn finish(mut cx: Ctx<'_>) -> Result<RunSummary, RunError> {
-    let opts = cx.opts;
-    let count = |cx: &Ctx<'_>, wanted: &dyn Fn(SubtaskStatus) -> bool| {
-        cx.state
-            .tasks
-            .iter()
-            .flat_map(|t| t.subtasks.iter())
-            .filter(|s| wanted(s.status))
-            .count()
-    };
-    let landed = count(&cx, &|s| {
-        matches!(s, SubtaskStatus::Committed | SubtaskStatus::Passed)
-    });
-    let failed = count(&cx, &|s| s == SubtaskStatus::Failed);
-    cx.state.status = if failed == 0 {
-        RunStatus::Completed
-    } else if landed > 0 {
-        RunStatus::Partial
-    } else {
-        RunStatus::Failed
-    };
-    let mut metrics_after = Vec::new();
-    let mut overall_after = None;
-    if opts.measure_after && landed > 0 && !cx.state.dry_run {
-        cx.progress.on(&ProgressEvent::Phase("measure"));
-        let report = analyze(
-            &cx.worktree,
-            &AnalyzeOptions {
-                run_toolchain: opts.analysis_toolchain,
-                build_timeout: opts.dynamic.build_timeout,
-                test_timeout: opts.dynamic.test_timeout,
-            },
-        );
-        metrics_after = metric_values(&report);
-        overall_after = Some(report.overall);
-    }
-    cx.state.phase = "done".into();
-    cx.save()?;
-    cx.emit(
-        "done",
-        "run.exit_clean",
-        json!({"status": cx.state.status, "landed": landed, "failed": failed}),
-    );
-    cx.obs.close();
-    let worktree_removed = !opts.keep_worktree && {
-        let removed = git::remove_worktree(&cx.repo, &cx.worktree);
-        if let Err(e) = &removed {
-            tracing::warn!(%e, "worktree not removed");
-        }
-        removed.is_ok()
-    };
-    // A run that committed nothing leaves no branch behind (an empty branch says nothing).
-    let branch_deleted = landed == 0
-        && !cx.state.dry_run
-        && worktree_removed
-        && git::git(&cx.repo, &["branch", "-D", &cx.state.branch]).is_ok();
-    if branch_deleted {
-        cx.emit(
-            "done",
-            "run.branch_deleted",
-            json!({"branch": cx.state.branch, "reason": "nothing was committed"}),
-        );
-    }
-    let mut summary = summarize(&cx.state, &cx.trace_path, &cx.state_path);
-    if branch_deleted {
-        summary.branch.clear();
-    }
-    summary.metrics_after = metrics_after;
-    summary.overall_after = overall_after;
-    if !cx.state.dry_run && !branch_deleted {
-        summary.head_commit = git::resolve(&cx.repo, &cx.state.branch)
-            .unwrap_or_else(|_| summary.head_commit.clone());
-    }
-    Ok(summary)
-}
-
-/// The client's running token totals over all roles (prompt, completion). The run's tally
-/// takes the difference around each call, so replies that were cut off, unusable or followed
-/// by correction turns count as well as the one that was used.
-fn tokens_spent(client: &BlockingClient) -> (u64, u64) {
-    client.usage().values().fold((0, 0), |(p, c), u| {
-        (p + u.prompt_tokens, c + u.completion_tokens)
-    })
-}
-
 /// The analysis and planning phases: the plan pipeline shared with `slopguard plan`, with the
 /// metrics, tokens and plan kept in the run state.
-fn plan_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Result<(), RunError> {
+pub(super) fn plan_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Result<(), RunError> {
     let opts = cx.opts;
     let worktree = cx.worktree.clone();
     let repo_id = cx.state.repo_id.clone();
@@ -624,7 +128,7 @@ fn plan_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Result<(), RunError>
 
 /// Marks subtasks whose commit is on the branch (a crash after the commit, before the state
 /// was saved) as committed, so they are neither redone nor duplicated.
-fn reconcile(cx: &mut Ctx<'_>) -> Result<(), RunError> {
+pub(super) fn reconcile(cx: &mut Ctx<'_>) -> Result<(), RunError> {
     if cx.state.dry_run {
         return Ok(());
     }
@@ -696,7 +200,7 @@ fn reconcile(cx: &mut Ctx<'_>) -> Result<(), RunError> {
 }
 
 /// The test baseline after something landed, remembering the tests it fixed.
-fn advance_baseline(cx: &mut Ctx<'_>, next: Baseline) {
+pub(super) fn advance_baseline(cx: &mut Ctx<'_>, next: Baseline) {
     cx.state.baseline = Some(match cx.state.baseline.as_ref() {
         Some(old) => old.advanced_to(next),
         None => next,
@@ -707,7 +211,7 @@ fn advance_baseline(cx: &mut Ctx<'_>, next: Baseline) {
 /// tests it is about still fails: the planner often makes one subtask per failing test, and
 /// one fix makes several pass. Such a subtask has nothing left to do; asked anyway, the model
 /// rewrites working code. Empty when the subtask still has work (or is about no test).
-fn fixed_by_earlier_subtask(cx: &Ctx<'_>, id: &str) -> Vec<String> {
+pub(super) fn fixed_by_earlier_subtask(cx: &Ctx<'_>, id: &str) -> Vec<String> {
     let (Some(base), Some((_, st))) = (
         cx.state.baseline.as_ref(),
         cx.state.plan.as_ref().and_then(|p| find_subtask(p, id)),
@@ -727,7 +231,11 @@ fn fixed_by_earlier_subtask(cx: &Ctx<'_>, id: &str) -> Vec<String> {
 }
 
 /// Marks subtask `id` skipped: the tests it is about pass since an earlier subtask landed.
-fn skip_already_fixed(cx: &mut Ctx<'_>, id: &str, tests: &[String]) -> Result<(), RunError> {
+pub(super) fn skip_already_fixed(
+    cx: &mut Ctx<'_>,
+    id: &str,
+    tests: &[String],
+) -> Result<(), RunError> {
     let why = format!(
         "skipped: the tests it is about pass since an earlier subtask landed ({})",
         tests.join(", ")
@@ -737,7 +245,7 @@ fn skip_already_fixed(cx: &mut Ctx<'_>, id: &str, tests: &[String]) -> Result<()
 }
 
 /// Marks subtask `id` skipped with `why` (its error line) and the trace event's `data`.
-fn skip_subtask(
+pub(super) fn skip_subtask(
     cx: &mut Ctx<'_>,
     id: &str,
     why: String,
@@ -757,7 +265,7 @@ fn skip_subtask(
 }
 
 /// Whether subtask `id` is behind the baseline's failing tests (those run whatever the budget).
-fn subtask_is_about_failing_tests(cx: &Ctx<'_>, id: &str) -> bool {
+pub(super) fn subtask_is_about_failing_tests(cx: &Ctx<'_>, id: &str) -> bool {
     let failing = cx
         .state
         .baseline
@@ -772,14 +280,14 @@ fn subtask_is_about_failing_tests(cx: &Ctx<'_>, id: &str) -> bool {
 }
 
 /// Marks subtask `id` skipped because the run's time budget is spent.
-fn skip_for_budget(cx: &mut Ctx<'_>, id: &str) -> Result<(), RunError> {
+pub(super) fn skip_for_budget(cx: &mut Ctx<'_>, id: &str) -> Result<(), RunError> {
     let budget = cx.opts.run_budget.unwrap_or_default().as_secs();
     let why = format!("skipped: the run's time budget ({budget} s) was spent");
     let data = json!({"subtask_id": id, "reason": "run budget spent", "budget_s": budget});
     skip_subtask(cx, id, why, data)
 }
 
-fn find_subtask(plan: &Plan, id: &str) -> Option<(String, Subtask)> {
+pub(super) fn find_subtask(plan: &Plan, id: &str) -> Option<(String, Subtask)> {
     plan.tasks.iter().find_map(|t| {
         t.subtasks
             .iter()
@@ -789,39 +297,39 @@ fn find_subtask(plan: &Plan, id: &str) -> Option<(String, Subtask)> {
 }
 
 /// What one subtask carries from attempt to attempt.
-struct SubtaskRun {
-    id: String,
-    task_title: String,
-    subtask: Subtask,
-    guard_task: slopguard_change::Task,
-    fingerprint: Option<slopguard_fingerprint::Fingerprint>,
+pub(super) struct SubtaskRun {
+    pub(super) id: String,
+    pub(super) task_title: String,
+    pub(super) subtask: Subtask,
+    pub(super) guard_task: slopguard_change::Task,
+    pub(super) fingerprint: Option<slopguard_fingerprint::Fingerprint>,
     /// Baseline failing tests this subtask is behind (empty: only "no regression" counts).
-    targets: BTreeSet<String>,
+    pub(super) targets: BTreeSet<String>,
     /// Their output and source, for the prompt.
-    failure: Option<FailureContext>,
+    pub(super) failure: Option<FailureContext>,
     /// The one definition they point at, when there is one.
-    function: Option<prompt::FunctionTarget>,
+    pub(super) function: Option<prompt::FunctionTarget>,
     /// The statement of the files to change where they break, when a frame names one.
-    fault_line: Option<FaultLine>,
+    pub(super) fault_line: Option<FaultLine>,
     /// When no frame names a statement: the statements of `function`, each offered alone.
-    suspects: Vec<FaultLine>,
-    modes: Vec<FailureMode>,
-    started: Instant,
+    pub(super) suspects: Vec<FaultLine>,
+    pub(super) modes: Vec<FailureMode>,
+    pub(super) started: Instant,
     /// Wall-clock budget: no attempt or candidate starts after it.
-    budget: Duration,
-    llm_time: Duration,
-    tool_time: Duration,
+    pub(super) budget: Duration,
+    pub(super) llm_time: Duration,
+    pub(super) tool_time: Duration,
     /// Candidates sampled so far, over all attempts.
-    sampled: u32,
-    dynamic_failed_before: bool,
+    pub(super) sampled: u32,
+    pub(super) dynamic_failed_before: bool,
     /// The candidate that fixed the most targets (not all) in an earlier attempt: it competes
     /// again with the next attempt's candidates, and lands at the last attempt if none of
     /// them fixes every target ([`evaluate_survivors`]).
-    carried: Option<Survivor>,
+    pub(super) carried: Option<Survivor>,
 }
 
 /// How an attempt ended.
-enum AttemptEnd {
+pub(super) enum AttemptEnd {
     /// A candidate landed: (status, commit, touched paths, commit title).
     Landed(SubtaskStatus, Option<String>, Vec<String>, String),
     /// Every candidate was rejected; the feedback for the next attempt.
@@ -829,25 +337,25 @@ enum AttemptEnd {
 }
 
 /// A candidate that passed the static gates, waiting for the toolchain.
-struct Survivor {
-    index: u32,
-    applied: worker::AppliedReply,
-    key: String,
-    votes: u32,
-    size: usize,
+pub(super) struct Survivor {
+    pub(super) index: u32,
+    pub(super) applied: worker::AppliedReply,
+    pub(super) key: String,
+    pub(super) votes: u32,
+    pub(super) size: usize,
 }
 
 /// A rejected candidate: how far it got and what the next attempt should hear about it.
 /// Why a candidate was turned down: how far it got, the gates that refused it, and the
 /// feedback its attempt's retry hears.
-struct Refused {
-    reached: Reached,
-    feedback: String,
+pub(super) struct Refused {
+    pub(super) reached: Reached,
+    pub(super) feedback: String,
 }
 
 /// Runs one subtask: attempts until a candidate lands, the attempts run out or `budget` (its
 /// wall-clock time) is spent. `position` is (index, total) in the plan.
-fn run_subtask(
+pub(super) fn run_subtask(
     cx: &mut Ctx<'_>,
     client: &BlockingClient,
     (index, total): (usize, usize),
@@ -917,41 +425,13 @@ fn run_subtask(
     record_outcome(cx, &run, outcome, &feedback, max)
 }
 
-/// The continuous critic on one attempt, when it is on (`gates::step_critic::review_attempt`):
-/// emits its trace event, keeps a 60-79 finding for the self-review and returns the line the
-/// next attempt hears (often empty).
-fn critique_attempt(
+pub(super) fn announce_subtask(
     cx: &mut Ctx<'_>,
-    client: &BlockingClient,
-    run: &SubtaskRun,
-    attempt: u32,
-    end: &AttemptEnd,
-    next_step: bool,
-) -> String {
-    if !cx.opts.step_critic {
-        return String::new();
-    }
-    let outcome = match end {
-        AttemptEnd::Landed(_, commit, ..) => gates::step_critic::Attempt::Landed {
-            worktree: &cx.worktree,
-            commit: commit.as_deref(),
-        },
-        AttemptEnd::Rejected(f) => gates::step_critic::Attempt::Refused(f),
-    };
-    let review = gates::step_critic::review_attempt(
-        client,
-        &run.id,
-        &run.subtask,
-        attempt,
-        outcome,
-        next_step,
-    );
-    cx.emit("execution", "critic.review", review.data);
-    cx.state.run.self_review.extend(review.kept);
-    review.note
-}
-
-fn announce_subtask(cx: &mut Ctx<'_>, index: usize, total: usize, id: &str, subtask: &Subtask) {
+    index: usize,
+    total: usize,
+    id: &str,
+    subtask: &Subtask,
+) {
     cx.progress.on(&ProgressEvent::SubtaskStart {
         index: index + 1,
         total,
@@ -975,7 +455,7 @@ fn announce_subtask(cx: &mut Ctx<'_>, index: usize, total: usize, id: &str, subt
 
 /// Captures the test baseline once per run (lazily, before the first gate); returns the
 /// toolchain time spent.
-fn ensure_baseline(cx: &mut Ctx<'_>) -> Result<Duration, RunError> {
+pub(super) fn ensure_baseline(cx: &mut Ctx<'_>) -> Result<Duration, RunError> {
     if cx.state.baseline.is_some() || !cx.opts.dynamic.tests {
         return Ok(Duration::ZERO);
     }
@@ -994,7 +474,7 @@ fn ensure_baseline(cx: &mut Ctx<'_>) -> Result<Duration, RunError> {
 }
 
 /// Targets and failure context for a subtask behind the baseline's failing tests.
-fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
+pub(super) fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
     let Some(base) = cx.state.baseline.as_ref() else {
         return;
     };
@@ -1048,23 +528,23 @@ fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
 }
 
 /// Most statements of the target definition offered alone when no frame names one.
-const MAX_SUSPECTS: usize = 4;
+pub(super) const MAX_SUSPECTS: usize = 4;
 
 /// Characters of failing-test output shown to the worker.
-const FAILURE_OUTPUT_CHARS: usize = 1800;
+pub(super) const FAILURE_OUTPUT_CHARS: usize = 1800;
 
 /// What one attempt collects while its candidates are sampled and judged.
-struct AttemptWork {
-    start: Instant,
-    record: AttemptRecord,
-    activity: Vec<GuardActivity>,
-    rejections: Vec<Refused>,
-    survivors: Vec<Survivor>,
-    llm: Duration,
-    tool: Duration,
+pub(super) struct AttemptWork {
+    pub(super) start: Instant,
+    pub(super) record: AttemptRecord,
+    pub(super) activity: Vec<GuardActivity>,
+    pub(super) rejections: Vec<Refused>,
+    pub(super) survivors: Vec<Survivor>,
+    pub(super) llm: Duration,
+    pub(super) tool: Duration,
 }
 
-fn run_attempt(
+pub(super) fn run_attempt(
     cx: &mut Ctx<'_>,
     client: &BlockingClient,
     run: &mut SubtaskRun,
@@ -1145,7 +625,7 @@ fn run_attempt(
     Ok(AttemptEnd::Rejected(fb))
 }
 
-fn fixed_count(count: candidates::CandidateCount) -> u32 {
+pub(super) fn fixed_count(count: candidates::CandidateCount) -> u32 {
     match count {
         candidates::CandidateCount::Fixed(k) => k,
         candidates::CandidateCount::Auto => 0,
@@ -1159,7 +639,7 @@ fn fixed_count(count: candidates::CandidateCount) -> u32 {
 /// first prompt rewrites files whole; when no frame names a statement, the definition's
 /// statements one by one ([`fault_line::suspects`]), interleaved. The formats fail
 /// differently, and the tests pick.
-fn attempt_prompts(
+pub(super) fn attempt_prompts(
     cx: &Ctx<'_>,
     run: &SubtaskRun,
     tree: &dyn Tree,
@@ -1241,7 +721,7 @@ fn attempt_prompts(
 
 /// The one definition the failing tests point at, in the files to change: the only one their
 /// source calls, or the only one of those a failing test is named after.
-fn function_target(
+pub(super) fn function_target(
     fc: &FailureContext,
     targets: &BTreeSet<String>,
 ) -> Option<prompt::FunctionTarget> {
@@ -1280,7 +760,7 @@ fn function_target(
 /// Samples one candidate and judges it statically: a survivor (or a vote for an identical
 /// one) or a rejection. Returns the model call's duration.
 #[allow(clippy::too_many_arguments)]
-fn sample_candidate(
+pub(super) fn sample_candidate(
     cx: &mut Ctx<'_>,
     client: &BlockingClient,
     run: &mut SubtaskRun,
@@ -1374,7 +854,7 @@ fn sample_candidate(
 
 /// Adds a candidate that passed the static gates, or counts it as a vote for an identical
 /// one (same normalised diff); returns the verdict line.
-fn keep_survivor(
+pub(super) fn keep_survivor(
     survivors: &mut Vec<Survivor>,
     index: u32,
     applied: worker::AppliedReply,
@@ -1406,7 +886,7 @@ fn keep_survivor(
 /// output is the feedback), and wins at the last, written again. Returns the winner, written,
 /// with its report.
 #[allow(clippy::type_complexity)]
-fn evaluate_survivors(
+pub(super) fn evaluate_survivors(
     cx: &mut Ctx<'_>,
     client: &BlockingClient,
     run: &mut SubtaskRun,
@@ -1512,19 +992,22 @@ fn evaluate_survivors(
 
 /// Time a subtask must have left for a partial fix to wait for the next attempt (which always
 /// samples at least one candidate and judges the carried one again).
-const CARRY_MARGIN: Duration = Duration::from_secs(30);
+pub(super) const CARRY_MARGIN: Duration = Duration::from_secs(30);
 
 /// Whether a partial fix waits for the next attempt instead of landing now: an attempt is left
 /// and the budget leaves room for it. A partial fix that lands ends the subtask; the run's
 /// other failing tests then rest on later subtasks, and small models fill that gap with
 /// answers that satisfy one test and nothing else.
-fn carries_to_next_attempt(cx: &Ctx<'_>, run: &SubtaskRun, attempt: u32) -> bool {
+pub(super) fn carries_to_next_attempt(cx: &Ctx<'_>, run: &SubtaskRun, attempt: u32) -> bool {
     attempt < cx.state.max_attempts.max(1)
         && run.budget.saturating_sub(run.started.elapsed()) >= CARRY_MARGIN
 }
 
 /// Targets (baseline failing tests) that pass in `now`.
-fn fixed_targets(targets: &BTreeSet<String>, now: Option<&slopguard_toolchain::TestRun>) -> usize {
+pub(super) fn fixed_targets(
+    targets: &BTreeSet<String>,
+    now: Option<&slopguard_toolchain::TestRun>,
+) -> usize {
     let Some(now) = now else {
         return 0;
     };
@@ -1539,7 +1022,7 @@ fn fixed_targets(targets: &BTreeSet<String>, now: Option<&slopguard_toolchain::T
 /// refuses it rejects it. A critic whose call fails lets the candidate through (the trace says
 /// so); an endpoint that does not answer stops the run, resumable, as for the worker.
 /// Runs the regression proof of a candidate written in the worktree (its tests passed).
-fn prove_candidate(
+pub(super) fn prove_candidate(
     cx: &Ctx<'_>,
     run: &SubtaskRun,
     applied: &worker::AppliedReply,
@@ -1563,7 +1046,7 @@ fn prove_candidate(
 }
 
 /// Records a refused regression proof and returns its feedback.
-fn refuse_proof(
+pub(super) fn refuse_proof(
     cx: &Ctx<'_>,
     run: &mut SubtaskRun,
     attempt: u32,
@@ -1584,7 +1067,7 @@ fn refuse_proof(
     }
 }
 
-fn review_candidate(
+pub(super) fn review_candidate(
     cx: &mut Ctx<'_>,
     client: &BlockingClient,
     run: &mut SubtaskRun,
@@ -1648,7 +1131,7 @@ fn review_candidate(
 }
 
 /// The rejection of a candidate that passed every gate but left the failing tests failing.
-fn still_failing(
+pub(super) fn still_failing(
     cx: &Ctx<'_>,
     run: &mut SubtaskRun,
     attempt: u32,
@@ -1687,7 +1170,7 @@ fn still_failing(
 /// trace event per finding is emitted, and a refusal before any guard ran (the model call, the
 /// reply) is added to the guard activity (the guards' own activity is recorded as they run).
 /// Returns the findings' text, one per line.
-fn record_rejections(
+pub(super) fn record_rejections(
     cx: &Ctx<'_>,
     run: &mut SubtaskRun,
     attempt: u32,
@@ -1716,7 +1199,7 @@ fn record_rejections(
 }
 
 /// Parse, apply and run the static gates on one reply.
-fn judge_statically(
+pub(super) fn judge_statically(
     cx: &Ctx<'_>,
     run: &mut SubtaskRun,
     attempt: u32,
@@ -1804,7 +1287,7 @@ fn judge_statically(
 
 /// Writes one survivor and runs the dynamic gates on it. A blocked candidate is reverted.
 #[allow(clippy::type_complexity)]
-fn judge_dynamically(
+pub(super) fn judge_dynamically(
     cx: &Ctx<'_>,
     run: &mut SubtaskRun,
     attempt: u32,
@@ -1881,16 +1364,16 @@ fn judge_dynamically(
 }
 
 /// What the progress line of a sampled candidate says about its model call.
-struct CandidateLine {
-    attempt: u32,
-    index: u32,
-    sampling: Sampling,
-    took: Duration,
-    completion_tokens: u64,
+pub(super) struct CandidateLine {
+    pub(super) attempt: u32,
+    pub(super) index: u32,
+    pub(super) sampling: Sampling,
+    pub(super) took: Duration,
+    pub(super) completion_tokens: u64,
 }
 
 /// One progress line and one attempt-log line for a sampled candidate.
-fn candidate_line(
+pub(super) fn candidate_line(
     cx: &Ctx<'_>,
     record: &mut AttemptRecord,
     run: &SubtaskRun,
@@ -1924,7 +1407,7 @@ fn candidate_line(
 }
 
 /// Commits the winning candidate (already written, every gate passed).
-fn land(
+pub(super) fn land(
     cx: &mut Ctx<'_>,
     run: &mut SubtaskRun,
     attempt: u32,
@@ -2029,7 +1512,7 @@ fn land(
 }
 
 /// Whether a landed path is a manifest (the fingerprint is computed again after it).
-fn is_manifest(p: &str) -> bool {
+pub(super) fn is_manifest(p: &str) -> bool {
     let name = p.rsplit('/').next().unwrap_or(p);
     matches!(
         name,
@@ -2044,141 +1527,14 @@ fn is_manifest(p: &str) -> bool {
     ) || name.starts_with("requirements")
 }
 
-/// Writes the subtask's outcome into the state, the trace, the progress view and the store.
-fn record_outcome(
-    cx: &mut Ctx<'_>,
-    run: &SubtaskRun,
-    outcome: Option<(SubtaskStatus, Option<String>, Vec<String>, String)>,
-    feedback: &str,
-    max: u32,
-) -> Result<(), RunError> {
-    let id = run.id.as_str();
-    let (status, commit, touched, title) =
-        outcome.unwrap_or((SubtaskStatus::Failed, None, Vec::new(), String::new()));
-    if let Some(s) = cx.state.subtask_mut(id) {
-        s.status = status;
-        s.commit = commit.clone();
-        s.candidates = run.sampled;
-        if !title.is_empty() {
-            s.commit_title = Some(title.lines().next().unwrap_or("").to_string());
-        }
-        if !touched.is_empty() {
-            s.touched_files = touched.clone();
-        } else if let Some(last) = s.attempt_log.last() {
-            s.touched_files = last.touched.clone();
-        }
-        if status == SubtaskStatus::Failed {
-            s.failure_modes = run.modes.iter().map(|m| m.as_str().to_string()).collect();
-            s.error = Some(format!(
-                "failed after {} attempt(s); last findings:\n{}",
-                s.attempts.clamp(1, max),
-                if feedback.trim().is_empty() {
-                    "(none recorded)"
-                } else {
-                    feedback.trim()
-                }
-            ));
-        }
-    }
-    cx.save()?;
-    if status == SubtaskStatus::Failed {
-        cx.emit(
-            "execution",
-            "worker.subtask.failed",
-            json!({"task_id": id.split('-').next().unwrap_or(""), "subtask_id": id, "title": run.subtask.title,
-                   "file_hints": run.subtask.file_hints, "error": feedback.chars().take(2000).collect::<String>(),
-                   "failure_modes": run.modes.iter().map(|m| m.as_str()).collect::<Vec<_>>()}),
-        );
-    } else {
-        cx.emit(
-            "execution",
-            if commit.is_some() {
-                "worker.subtask.committed"
-            } else {
-                "worker.subtask.passed"
-            },
-            json!({"subtask_id": id, "commit": commit, "files": touched}),
-        );
-    }
-    cx.progress.on(&ProgressEvent::SubtaskEnd {
-        id: id.to_string(),
-        status,
-        commit: commit.clone(),
-    });
-    observe_subtask(cx, run, status, commit);
-    let overhead = run
-        .started
-        .elapsed()
-        .saturating_sub(run.llm_time)
-        .saturating_sub(run.tool_time);
-    cx.emit(
-        "execution",
-        "worker.subtask.timing",
-        json!({"subtask_id": id, "total_ms": run.started.elapsed().as_secs_f64() * 1000.0,
-               "llm_ms": run.llm_time.as_secs_f64() * 1000.0, "toolchain_ms": run.tool_time.as_secs_f64() * 1000.0,
-               "overhead_ms": overhead.as_secs_f64() * 1000.0, "candidates": run.sampled,
-               "parts_ms": cx.timers.borrow().iter().map(|(k, v)| (k.to_string(), json!(v.as_secs_f64() * 1000.0))).collect::<serde_json::Map<_, _>>()}),
-    );
-    Ok(())
-}
-
-/// One observation per subtask.
-fn observe_subtask(
-    cx: &mut Ctx<'_>,
-    run: &SubtaskRun,
-    status: SubtaskStatus,
-    commit: Option<String>,
-) {
-    let id = run.id.as_str();
-    let mut obs = NewObservation::new(
-        &cx.state.repo_id,
-        &cx.state.run_id,
-        "slopguard-worker",
-        if status == SubtaskStatus::Failed {
-            Outcome::Fail
-        } else {
-            Outcome::Success
-        },
-    );
-    obs.subtask_id = Some(id.to_string());
-    obs.model = (!cx.state.model.is_empty()).then(|| cx.state.model.clone());
-    obs.branch = (!cx.state.branch.is_empty()).then(|| cx.state.branch.clone());
-    obs.commit_sha = commit;
-    obs.touched_files = cx
-        .state
-        .subtask_mut(id)
-        .map(|s| s.touched_files.clone())
-        .unwrap_or_default();
-    if obs.touched_files.is_empty() {
-        obs.touched_files = run.subtask.file_hints.clone();
-    }
-    obs.failure_modes = if status == SubtaskStatus::Failed {
-        run.modes.clone()
-    } else {
-        Vec::new()
-    };
-    obs.extra = Some(
-        json!({"attempts": cx.state.subtask_mut(id).map(|s| s.attempts), "candidates": run.sampled}),
-    );
-    let t_store = Instant::now();
-    if cx.obs.record(&obs).is_some()
-        && let Some(s) = cx.state.subtask_mut(id)
-    {
-        // Persisted with the next state write; a crash before it records the observation
-        // again on resume (at least once, never lost).
-        s.observed = true;
-    }
-    cx.time("store", t_store);
-}
-
-fn push_mode(modes: &mut Vec<FailureMode>, m: FailureMode) {
+pub(super) fn push_mode(modes: &mut Vec<FailureMode>, m: FailureMode) {
     if !modes.contains(&m) {
         modes.push(m);
     }
 }
 
 #[allow(clippy::too_many_arguments)]
-fn finish_attempt(
+pub(super) fn finish_attempt(
     cx: &mut Ctx<'_>,
     id: &str,
     mut record: AttemptRecord,
@@ -2207,9 +1563,4 @@ fn finish_attempt(
     if !landed && let Err(e) = cx.save() {
         tracing::warn!(%e, "state not saved");
     }
-}
-
-/// Reads a baseline (for tests and tools).
-pub fn baseline_of_state(st: &RunState) -> Option<&Baseline> {
-    st.baseline.as_ref()
 }

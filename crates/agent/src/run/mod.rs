@@ -9,13 +9,17 @@ pub use summary::{
 };
 
 pub mod candidates;
+mod context;
+mod critique;
 mod error;
 pub mod exec;
+mod lifecycle;
+mod observe;
 mod options;
 mod progress;
 pub mod proof;
 
 pub use error::RunError;
-pub use exec::{execute, summarize};
+pub use lifecycle::{execute, summarize};
 pub use options::{PlanSource, RunOptions};
 pub use progress::{NoProgress, Progress, ProgressEvent};
