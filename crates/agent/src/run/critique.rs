@@ -5,14 +5,16 @@
 
 use slopguard_llm::BlockingClient;
 
-use crate::dynamic::{self};
+use crate::dynamic;
 use crate::gates::{self};
 use crate::run::summary::*;
 
+use super::attempt::AttemptEnd;
 use super::context::Ctx;
 use super::error::RunError;
-use super::exec::{AttemptEnd, SubtaskRun, advance_baseline};
 use super::observe::observe_critics;
+use super::schedule::advance_baseline;
+use super::subtask::SubtaskRun;
 
 /// The critics (`crate::critics`) over the branch, once every subtask is final: when one is
 /// on, something landed, and this is not a dry run. A revision they keep is a commit on the

@@ -8,16 +8,21 @@ pub use summary::{
     SubtaskSummary, TaskSummary, TokenUsage,
 };
 
+mod attempt;
 pub mod candidates;
 mod context;
 mod critique;
 mod error;
-pub mod exec;
+mod judge;
+mod land;
 mod lifecycle;
 mod observe;
 mod options;
 mod progress;
 pub mod proof;
+mod schedule;
+mod subtask;
+mod survivors;
 
 pub use error::RunError;
 pub use lifecycle::{execute, summarize};

@@ -12,8 +12,8 @@ use crate::run::summary::*;
 
 use super::context::Ctx;
 use super::error::RunError;
-use super::exec::SubtaskRun;
 use super::progress::ProgressEvent;
+use super::subtask::SubtaskRun;
 
 /// Records observations in the store, fail-open.
 pub(super) struct Observations {
