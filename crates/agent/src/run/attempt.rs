@@ -313,3 +313,14 @@ pub(super) fn sample_candidate(
     candidate_line(cx, &mut work.record, run, &line, what, &verdict);
     Ok(took)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_count_is_zero_for_auto() {
+        assert_eq!(fixed_count(candidates::CandidateCount::Fixed(5)), 5);
+        assert_eq!(fixed_count(candidates::CandidateCount::Auto), 0);
+    }
+}

@@ -172,3 +172,36 @@ pub(super) fn finish_attempt(
         tracing::warn!(%e, "state not saved");
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn manifests_by_file_name() {
+        for p in [
+            "Cargo.toml",
+            "crates/a/Cargo.toml",
+            "web/package.json",
+            "pyproject.toml",
+            "go.mod",
+            "setup.py",
+            "setup.cfg",
+            "Pipfile",
+            "Gemfile",
+            "requirements.txt",
+            "deps/requirements-dev.in",
+        ] {
+            assert!(is_manifest(p), "{p}");
+        }
+        for p in [
+            "src/lib.rs",
+            "Cargo.lock",
+            "go.sum",
+            "docs/Cargo.toml.md",
+            "my_requirements.txt",
+        ] {
+            assert!(!is_manifest(p), "{p}");
+        }
+    }
+}

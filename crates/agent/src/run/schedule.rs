@@ -42,7 +42,8 @@ pub(super) fn execution_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Resu
         if done {
             continue;
         }
-        let fixed = fixed_by_earlier_subtask(cx, id);
+        let fixed =
+            fixed_by_earlier_subtask(cx.state.baseline.as_ref(), cx.state.plan.as_ref(), id);
         if !fixed.is_empty() {
             skip_already_fixed(cx, id, &fixed)?;
             continue;
@@ -51,17 +52,28 @@ pub(super) fn execution_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Resu
             .opts
             .run_budget
             .is_some_and(|b| execution_started.elapsed() >= b)
-            && !subtask_is_about_failing_tests(cx, id)
+            && !subtask_is_about_failing_tests(
+                cx.state.baseline.as_ref(),
+                cx.state.plan.as_ref(),
+                id,
+            )
         {
             skip_for_budget(cx, id)?;
             continue;
         }
         // A subtask not behind the failing tests also stops where the run budget ends.
         let budget = match cx.opts.run_budget {
-            Some(b) if !subtask_is_about_failing_tests(cx, id) => cx
-                .opts
-                .subtask_budget
-                .min(b.saturating_sub(execution_started.elapsed())),
+            Some(b)
+                if !subtask_is_about_failing_tests(
+                    cx.state.baseline.as_ref(),
+                    cx.state.plan.as_ref(),
+                    id,
+                ) =>
+            {
+                cx.opts
+                    .subtask_budget
+                    .min(b.saturating_sub(execution_started.elapsed()))
+            }
             _ => cx.opts.subtask_budget,
         };
         run_subtask(cx, client, (i, total), id, budget)?;
@@ -200,11 +212,12 @@ pub(super) fn advance_baseline(cx: &mut Ctx<'_>, next: Baseline) {
 /// tests it is about still fails: the planner often makes one subtask per failing test, and
 /// one fix makes several pass. Such a subtask has nothing left to do; asked anyway, the model
 /// rewrites working code. Empty when the subtask still has work (or is about no test).
-pub(super) fn fixed_by_earlier_subtask(cx: &Ctx<'_>, id: &str) -> Vec<String> {
-    let (Some(base), Some((_, st))) = (
-        cx.state.baseline.as_ref(),
-        cx.state.plan.as_ref().and_then(|p| find_subtask(p, id)),
-    ) else {
+pub(super) fn fixed_by_earlier_subtask(
+    baseline: Option<&Baseline>,
+    plan: Option<&Plan>,
+    id: &str,
+) -> Vec<String> {
+    let (Some(base), Some((_, st))) = (baseline, plan.and_then(|p| find_subtask(p, id))) else {
         return Vec::new();
     };
     if is_about_failing_tests(&st, &base.failing) || !is_about_failing_tests(&st, &base.fixed) {
@@ -254,17 +267,13 @@ pub(super) fn skip_subtask(
 }
 
 /// Whether subtask `id` is behind the baseline's failing tests (those run whatever the budget).
-pub(super) fn subtask_is_about_failing_tests(cx: &Ctx<'_>, id: &str) -> bool {
-    let failing = cx
-        .state
-        .baseline
-        .as_ref()
-        .map(|b| b.failing.clone())
-        .unwrap_or_default();
-    cx.state
-        .plan
-        .as_ref()
-        .and_then(|p| find_subtask(p, id))
+pub(super) fn subtask_is_about_failing_tests(
+    baseline: Option<&Baseline>,
+    plan: Option<&Plan>,
+    id: &str,
+) -> bool {
+    let failing = baseline.map(|b| b.failing.clone()).unwrap_or_default();
+    plan.and_then(|p| find_subtask(p, id))
         .is_some_and(|(_, st)| is_about_failing_tests(&st, &failing) || st.id.starts_with("T000"))
 }
 
@@ -283,4 +292,97 @@ pub(super) fn find_subtask(plan: &Plan, id: &str) -> Option<(String, Subtask)> {
             .find(|s| s.id == id)
             .map(|s| (t.title.clone(), s.clone()))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::plan::Task;
+
+    fn subtask(id: &str, title: &str) -> Subtask {
+        Subtask {
+            id: id.into(),
+            title: title.into(),
+            description: String::new(),
+            file_hints: vec!["src/q.py".into()],
+            action: Default::default(),
+        }
+    }
+
+    fn plan() -> Plan {
+        Plan {
+            tasks: vec![Task {
+                id: "T001".into(),
+                title: "Quoting".into(),
+                priority: 1,
+                description: String::new(),
+                subtasks: vec![
+                    subtask("T001-S01", "Fix test_quote_escapes"),
+                    subtask("T001-S02", "Fix the failing tests"),
+                    subtask("T001-S03", "Document the quoting rules"),
+                ],
+            }],
+        }
+    }
+
+    fn ids(v: &[&str]) -> BTreeSet<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn baseline(failing: &[&str], fixed: &[&str]) -> Baseline {
+        Baseline {
+            failing: ids(failing),
+            fixed: ids(fixed),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn find_subtask_gives_its_task_title() {
+        let (task, st) = find_subtask(&plan(), "T001-S02").unwrap();
+        assert_eq!(task, "Quoting");
+        assert_eq!(st.title, "Fix the failing tests");
+        assert!(find_subtask(&plan(), "T009-S01").is_none());
+    }
+
+    #[test]
+    fn a_subtask_whose_tests_an_earlier_one_fixed_is_done() {
+        let plan = plan();
+        let fixed = |b: &Baseline, id| fixed_by_earlier_subtask(Some(b), Some(&plan), id);
+        let q = "tests/t.py::test_quote_escapes";
+        let other = "tests/t.py::test_split_words";
+        // Its test passes now, another still fails: named tests only.
+        assert_eq!(
+            fixed(&baseline(&[other], &[q]), "T001-S01"),
+            vec![q.to_string()]
+        );
+        // "the failing tests", none fails any more: all the fixed ones.
+        assert_eq!(
+            fixed(&baseline(&[], &[q, other]), "T001-S02"),
+            vec![q.to_string(), other.to_string()]
+        );
+        // Still failing: work left.
+        assert!(fixed(&baseline(&[q], &[other]), "T001-S01").is_empty());
+        // About no test, unknown subtask, no baseline or plan.
+        assert!(fixed(&baseline(&[], &[q]), "T001-S03").is_empty());
+        assert!(fixed(&baseline(&[], &[q]), "T009-S01").is_empty());
+        assert!(fixed_by_earlier_subtask(None, Some(&plan), "T001-S01").is_empty());
+        assert!(fixed_by_earlier_subtask(Some(&baseline(&[], &[q])), None, "T001-S01").is_empty());
+    }
+
+    #[test]
+    fn subtasks_behind_failing_tests_run_whatever_the_budget() {
+        let plan = plan();
+        let b = baseline(&["tests/t.py::test_quote_escapes"], &[]);
+        let about = |b: Option<&Baseline>, id| subtask_is_about_failing_tests(b, Some(&plan), id);
+        assert!(about(Some(&b), "T001-S01"));
+        assert!(about(Some(&b), "T001-S02"));
+        assert!(!about(Some(&b), "T001-S03"));
+        // Nothing fails: no subtask is behind failing tests.
+        assert!(!about(Some(&baseline(&[], &[])), "T001-S01"));
+        assert!(!about(None, "T001-S02"));
+        assert!(!subtask_is_about_failing_tests(Some(&b), None, "T001-S01"));
+    }
 }

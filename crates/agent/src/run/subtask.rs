@@ -282,3 +282,44 @@ pub(super) fn push_mode(modes: &mut Vec<FailureMode>, m: FailureMode) {
         modes.push(m);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fc(exercised: &[(&str, &str)]) -> FailureContext {
+        FailureContext {
+            output: String::new(),
+            tests: Vec::new(),
+            frame_files: Vec::new(),
+            exercised: exercised
+                .iter()
+                .enumerate()
+                .map(|(i, (p, n))| (p.to_string(), n.to_string(), 10 * i + 1, 10 * i + 5))
+                .collect(),
+        }
+    }
+
+    fn targets(v: &[&str]) -> BTreeSet<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn the_one_definition_the_failing_tests_point_at() {
+        let t = targets(&["tests/test_ops.py::OpsTest::test_sub_negative"]);
+        // The only definition called.
+        let one = function_target(&fc(&[("ops.py", "add")]), &t).unwrap();
+        assert_eq!(
+            (one.path.as_str(), one.name.as_str(), one.start, one.end),
+            ("ops.py", "add", 1, 5)
+        );
+        // Several called: the only one a failing test is named after.
+        let named = function_target(&fc(&[("ops.py", "add"), ("ops.py", "Ops.sub")]), &t).unwrap();
+        assert_eq!(named.name, "Ops.sub");
+        // None or two named after: no target.
+        assert!(function_target(&fc(&[("ops.py", "add"), ("ops.py", "mul")]), &t).is_none());
+        let both = targets(&["t.py::test_add_sub"]);
+        assert!(function_target(&fc(&[("ops.py", "add"), ("ops.py", "sub")]), &both).is_none());
+        assert!(function_target(&fc(&[]), &t).is_none());
+    }
+}

@@ -74,14 +74,7 @@ pub(super) fn evaluate_survivors(
     attempt: u32,
     work: &mut AttemptWork,
 ) -> Result<Option<(usize, dynamic::Written, dynamic::DynamicReport)>, RunError> {
-    let order = candidates::evaluation_order(
-        &work
-            .survivors
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (i, s.votes, s.size))
-            .collect::<Vec<_>>(),
-    );
+    let order = evaluation_order(&work.survivors);
     // The partial winner keeps the report of its run: its bytes are written again unchanged,
     // so build and tests need not run twice.
     let mut best_partial: Option<(usize, usize, dynamic::DynamicReport)> = None;
@@ -148,7 +141,8 @@ pub(super) fn evaluate_survivors(
     let Some((i, fixed, dynr)) = best_partial else {
         return Ok(None);
     };
-    if carries_to_next_attempt(cx, run, attempt) {
+    let left = run.budget.saturating_sub(run.started.elapsed());
+    if carries_to_next_attempt(attempt, cx.state.max_attempts, left) {
         let r = still_failing(
             cx,
             run,
@@ -178,10 +172,20 @@ pub(super) const CARRY_MARGIN: Duration = Duration::from_secs(30);
 /// Whether a partial fix waits for the next attempt instead of landing now: an attempt is left
 /// and the budget leaves room for it. A partial fix that lands ends the subtask; the run's
 /// other failing tests then rest on later subtasks, and small models fill that gap with
-/// answers that satisfy one test and nothing else.
-pub(super) fn carries_to_next_attempt(cx: &Ctx<'_>, run: &SubtaskRun, attempt: u32) -> bool {
-    attempt < cx.state.max_attempts.max(1)
-        && run.budget.saturating_sub(run.started.elapsed()) >= CARRY_MARGIN
+/// answers that satisfy one test and nothing else. `left`: the subtask's budget not yet spent.
+pub(super) fn carries_to_next_attempt(attempt: u32, max_attempts: u32, left: Duration) -> bool {
+    attempt < max_attempts.max(1) && left >= CARRY_MARGIN
+}
+
+/// The order the survivors are evaluated in (indices): most votes first, then the smallest.
+pub(super) fn evaluation_order(survivors: &[Survivor]) -> Vec<usize> {
+    candidates::evaluation_order(
+        &survivors
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (i, s.votes, s.size))
+            .collect::<Vec<_>>(),
+    )
 }
 
 /// Targets (baseline failing tests) that pass in `now`.
@@ -197,4 +201,69 @@ pub(super) fn fixed_targets(
         .iter()
         .filter(|t| !failing.contains(t.as_str()))
         .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use slopguard_change::{ChangeSet, FileChange, MemTree};
+    use slopguard_toolchain::{FailingTest, TestRun};
+
+    use super::*;
+    use crate::worker::reply::ReplyFormat;
+
+    fn applied(after: &str) -> worker::AppliedReply {
+        worker::AppliedReply {
+            change: ChangeSet::new(
+                Arc::new(MemTree::default()),
+                vec![FileChange::modify("a.py", "x = 1\n", after)],
+                "t",
+            ),
+            format: ReplyFormat::WholeFile,
+            matchers: vec!["a.py: whole-file".into()],
+        }
+    }
+
+    #[test]
+    fn fixed_targets_counts_targets_that_no_longer_fail() {
+        let targets: BTreeSet<String> = ["t::a", "t::b", "t::c"].map(String::from).into();
+        assert_eq!(fixed_targets(&targets, None), 0);
+        let now = TestRun {
+            failing: vec![FailingTest {
+                id: "t::b".into(),
+                file: None,
+            }],
+            ..Default::default()
+        };
+        assert_eq!(fixed_targets(&targets, Some(&now)), 2);
+        assert_eq!(fixed_targets(&BTreeSet::new(), Some(&now)), 0);
+    }
+
+    #[test]
+    fn a_partial_fix_waits_only_with_an_attempt_and_time_left() {
+        let s = Duration::from_secs;
+        assert!(carries_to_next_attempt(1, 3, s(600)));
+        assert!(carries_to_next_attempt(2, 3, CARRY_MARGIN));
+        assert!(!carries_to_next_attempt(3, 3, s(600)));
+        assert!(!carries_to_next_attempt(1, 3, CARRY_MARGIN - s(1)));
+        // No attempt budget counts as one attempt.
+        assert!(!carries_to_next_attempt(1, 0, s(600)));
+    }
+
+    #[test]
+    fn identical_patches_vote_and_the_majority_is_evaluated_first() {
+        let mut survivors = Vec::new();
+        let first = keep_survivor(&mut survivors, 0, applied("x = 2\n"));
+        assert!(first.starts_with("passed static gates"), "{first}");
+        keep_survivor(&mut survivors, 1, applied("x = 3\ny = 4\n"));
+        let vote = keep_survivor(&mut survivors, 2, applied("x = 3\ny = 4   \n"));
+        assert_eq!(vote, "same patch as candidate 2");
+        assert_eq!(survivors.len(), 2);
+        assert_eq!(survivors[1].votes, 2);
+        assert_eq!(evaluation_order(&survivors), vec![1, 0]);
+        // Equal votes: the smallest first.
+        survivors[1].votes = 1;
+        assert_eq!(evaluation_order(&survivors), vec![0, 1]);
+    }
 }
