@@ -1,5 +1,28 @@
 //! Phase 3 orchestration: `slopguard run` (execution loop, resume, dry run) and its
 //! [`summary::RunSummary`], the input of the PR phase.
+//!
+//! The run loop is a pipeline of small modules, one step each; the state is persisted after
+//! every step, so `--resume` continues at the first unfinished subtask:
+//!
+//! ```text
+//! lifecycle::execute          preflight: repo, lock, config, endpoint, state, worktree
+//!  -> schedule::plan_phase        analyse -> plan (plan::pipeline)
+//!  -> schedule::execution_phase   reconcile; each unfinished subtask in order, or skip it
+//!     -> subtask::run_subtask         baseline, fingerprint, failure context, attempts
+//!        -> attempt::run_attempt          prompts, candidates sampled
+//!           -> judge::judge_statically        reply applied, static guards, doc scope
+//!           -> survivors::evaluate_survivors  most votes first, then smallest:
+//!              judge::review_candidate -> judge::judge_dynamically -> judge::prove_candidate
+//!           -> land::land                     commit (or dry-run revert), baseline advances
+//!        -> critique::critique_attempt    step critic (when on)
+//!        -> observe::record_outcome       state, trace, progress, store
+//!  -> critique::critique_phase    the critics over the branch (when on)
+//!  -> lifecycle::finish           status, metrics after, clean-up, summary
+//! ```
+//!
+//! Around it: `options` ([`RunOptions`], [`PlanSource`]), `error` ([`RunError`]), `progress`
+//! ([`Progress`], [`ProgressEvent`]), `context` (the run context every step works on),
+//! [`candidates`] (sampling schedule, votes), [`proof`] (the regression proof), [`summary`].
 
 pub mod summary;
 
@@ -8,10 +31,23 @@ pub use summary::{
     SubtaskSummary, TaskSummary, TokenUsage,
 };
 
+mod attempt;
 pub mod candidates;
-pub mod exec;
+mod context;
+mod critique;
+mod error;
+mod judge;
+mod land;
+mod lifecycle;
+mod observe;
+mod options;
+mod progress;
 pub mod proof;
+mod schedule;
+mod subtask;
+mod survivors;
 
-pub use exec::{
-    NoProgress, PlanSource, Progress, ProgressEvent, RunError, RunOptions, execute, summarize,
-};
+pub use error::RunError;
+pub use lifecycle::{execute, summarize};
+pub use options::{PlanSource, RunOptions};
+pub use progress::{NoProgress, Progress, ProgressEvent};

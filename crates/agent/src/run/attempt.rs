@@ -1,0 +1,326 @@
+//! One attempt of a subtask: [`run_attempt`] builds its prompts ([`attempt_prompts`]),
+//! samples candidates ([`sample_candidate`]: model call, then the static judge), evaluates
+//! the survivors, and lands the winner or returns the feedback of the furthest refusal
+//! ([`AttemptEnd`]). In the pipeline: ... -> per subtask: **attempts -> candidates** ->
+//! static judge -> review -> dynamic judge -> proof -> land.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use slopguard_change::{Tree, WorkTree};
+use slopguard_llm::{BlockingClient, Role, Sampling};
+
+use crate::gates::{self, Phase};
+use crate::run::candidates::{self, Reached};
+use crate::run::summary::*;
+use crate::worker::{self, prompt};
+
+use super::context::{Ctx, tokens_spent};
+use super::error::RunError;
+use super::judge::{Refused, judge_statically, record_rejections};
+use super::land::{finish_attempt, land};
+use super::progress::{CandidateLine, ProgressEvent, candidate_line};
+use super::subtask::SubtaskRun;
+use super::survivors::{Survivor, evaluate_survivors, keep_survivor};
+
+/// How an attempt ended.
+pub(super) enum AttemptEnd {
+    /// A candidate landed: (status, commit, touched paths, commit title).
+    Landed(SubtaskStatus, Option<String>, Vec<String>, String),
+    /// Every candidate was rejected; the feedback for the next attempt.
+    Rejected(String),
+}
+
+/// What one attempt collects while its candidates are sampled and judged.
+pub(super) struct AttemptWork {
+    pub(super) start: Instant,
+    pub(super) record: AttemptRecord,
+    pub(super) activity: Vec<GuardActivity>,
+    pub(super) rejections: Vec<Refused>,
+    pub(super) survivors: Vec<Survivor>,
+    pub(super) llm: Duration,
+    pub(super) tool: Duration,
+}
+
+pub(super) fn run_attempt(
+    cx: &mut Ctx<'_>,
+    client: &BlockingClient,
+    run: &mut SubtaskRun,
+    attempt: u32,
+    feedback: &str,
+) -> Result<AttemptEnd, RunError> {
+    let mut work = AttemptWork {
+        start: Instant::now(),
+        record: AttemptRecord {
+            attempt,
+            ..Default::default()
+        },
+        activity: Vec::new(),
+        rejections: Vec::new(),
+        survivors: run.carried.take().into_iter().collect(),
+        llm: Duration::ZERO,
+        tool: Duration::ZERO,
+    };
+    cx.progress.on(&ProgressEvent::Attempt {
+        id: run.id.clone(),
+        attempt,
+        max: cx.state.max_attempts.max(1),
+    });
+    cx.emit(
+        "execution",
+        "worker.attempt.begin",
+        json!({"subtask_id": run.id, "attempt": attempt}),
+    );
+    if let Some(s) = cx.state.subtask_mut(&run.id) {
+        s.attempts = attempt;
+    }
+    let tree: Arc<dyn Tree> = Arc::new(WorkTree::new(&cx.worktree));
+    let prompts = attempt_prompts(cx, run, tree.as_ref(), attempt, feedback);
+    let mut last_call = Duration::ZERO;
+    let share = run.budget / cx.state.max_attempts.max(1);
+    for index in 0..candidates::AUTO_MAX.max(fixed_count(cx.opts.candidates)) {
+        let clock = candidates::AttemptClock {
+            elapsed: work.start.elapsed(),
+            share,
+            subtask_left: run.budget.saturating_sub(run.started.elapsed()),
+            last_call,
+        };
+        if !candidates::may_sample(cx.opts.candidates, index, clock) {
+            break;
+        }
+        let pr = &prompts[index as usize % prompts.len()];
+        last_call = sample_candidate(cx, client, run, attempt, index, pr, tree.clone(), &mut work)?;
+    }
+    run.llm_time += work.llm;
+    if let Some((i, written, dynr)) = evaluate_survivors(cx, client, run, attempt, &mut work)? {
+        run.tool_time += work.tool;
+        let applied = work.survivors.swap_remove(i).applied;
+        return land(cx, run, attempt, &applied, written, dynr, work);
+    }
+    run.tool_time += work.tool;
+    let furthest = work.rejections.iter().max_by_key(|r| r.reached);
+    let fb = furthest.map_or_else(
+        || "- [apply] no candidate could be judged".to_string(),
+        |r| r.feedback.clone(),
+    );
+    // The attempt's outcome is what stopped its furthest candidate: a reply that never became
+    // a change is an apply error; one a guard, the build or the tests refused is blocked.
+    work.record.outcome = match furthest.map(|r| r.reached) {
+        None | Some(Reached::Model | Reached::Apply) if work.survivors.is_empty() => "apply_error",
+        _ => "blocked",
+    }
+    .into();
+    finish_attempt(
+        cx,
+        &run.id,
+        work.record,
+        work.activity,
+        &fb,
+        work.start,
+        work.llm,
+        work.tool,
+    );
+    Ok(AttemptEnd::Rejected(fb))
+}
+
+pub(super) fn fixed_count(count: candidates::CandidateCount) -> u32 {
+    match count {
+        candidates::CandidateCount::Fixed(k) => k,
+        candidates::CandidateCount::Auto => 0,
+    }
+}
+
+/// The attempt's prompts, one per answer format, used by the candidates in turn: the format
+/// the file sizes call for (whole files for small files), then, when a frame of the failure
+/// names a statement of the files to change, that statement alone, then, when the failing
+/// tests point at one definition, that definition alone, then SEARCH/REPLACE blocks when the
+/// first prompt rewrites files whole; when no frame names a statement, the definition's
+/// statements one by one
+/// ([`fault_line::suspects`](crate::worker::fault_line::suspects)), interleaved. The
+/// formats fail differently, and the tests pick.
+pub(super) fn attempt_prompts(
+    cx: &Ctx<'_>,
+    run: &SubtaskRun,
+    tree: &dyn Tree,
+    attempt: u32,
+    feedback: &str,
+) -> Vec<prompt::WorkerPrompt> {
+    let t_prompt = Instant::now();
+    let worker_cfg = cx.opts.llm.role(Role::Worker);
+    let policy = prompt::FormatPolicy::for_model(&cx.state.model, worker_cfg.max_tokens);
+    let input = prompt::PromptInput {
+        subtask: &run.subtask,
+        task_title: &run.task_title,
+        tree,
+        budget_tokens: cx.opts.file_budget_tokens,
+        feedback,
+        attempt,
+        failure: run.failure.as_ref(),
+        policy,
+        function: None,
+        line: None,
+        regression_test: cx
+            .opts
+            .regression_proof
+            .then(|| {
+                run.subtask
+                    .file_hints
+                    .iter()
+                    .find(|h| crate::analysis::is_test_file(h))
+                    .map(String::as_str)
+            })
+            .flatten(),
+    };
+    let first = prompt::build(&input);
+    let rewrites_whole = first
+        .files
+        .iter()
+        .any(|(_, p)| matches!(p, prompt::Presented::Full { whole: true }));
+    let mut prompts = vec![first];
+    if let Some(line) = run.fault_line.as_ref() {
+        prompts.push(prompt::build(&prompt::PromptInput {
+            line: Some(line),
+            ..input
+        }));
+    }
+    if let Some(target) = run.function.as_ref().filter(|_| rewrites_whole) {
+        prompts.push(prompt::build(&prompt::PromptInput {
+            function: Some(target),
+            ..input
+        }));
+    }
+    if rewrites_whole {
+        prompts.push(prompt::build(&prompt::PromptInput {
+            policy: prompt::FormatPolicy {
+                blocks_only: true,
+                ..policy
+            },
+            ..input
+        }));
+    }
+    // One statement of the target definition per prompt, interleaved after the first so the
+    // first candidates try both kinds of answer.
+    for (i, line) in run.suspects.iter().enumerate() {
+        let at = (2 * i + 1).min(prompts.len());
+        prompts.insert(
+            at,
+            prompt::build(&prompt::PromptInput {
+                line: Some(line),
+                ..input
+            }),
+        );
+    }
+    // Every prompt knows the target definition, so an unreadable reply holding it is salvaged.
+    for p in &mut prompts {
+        p.target = run.function.clone();
+    }
+    cx.time("prompt", t_prompt);
+    prompts
+}
+
+/// Samples one candidate and judges it statically: a survivor (or a vote for an identical
+/// one) or a rejection. Returns the model call's duration.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn sample_candidate(
+    cx: &mut Ctx<'_>,
+    client: &BlockingClient,
+    run: &mut SubtaskRun,
+    attempt: u32,
+    index: u32,
+    pr: &prompt::WorkerPrompt,
+    tree: Arc<dyn Tree>,
+    work: &mut AttemptWork,
+) -> Result<Duration, RunError> {
+    let t = Instant::now();
+    let spent = tokens_spent(client);
+    let sampling = Sampling {
+        temperature: Some(candidates::temperature_for(attempt, index, pr.is_focused())),
+        seed: Some(candidates::seed(&cx.state.run_id, &run.id, attempt, index)),
+        max_tokens: pr.reply_tokens,
+    };
+    let reply = client.chat_sampled(Role::Worker, &pr.messages, sampling);
+    let used = tokens_spent(client);
+    cx.state.usage.add_since(spent, used);
+    let took = t.elapsed();
+    work.llm += took;
+    run.sampled += 1;
+    let line = CandidateLine {
+        attempt,
+        index,
+        sampling,
+        took,
+        completion_tokens: used.1 - spent.1,
+    };
+    let reply = match reply {
+        Ok(r) => r,
+        Err(e) if e.is_unreachable() => {
+            cx.save()?;
+            return Err(RunError::LlmUnreachable(format!(
+                "{e}. The run state is kept: `slopguard run --resume` continues at {}.",
+                run.id
+            )));
+        }
+        Err(e) => {
+            let r = record_rejections(
+                cx,
+                run,
+                attempt,
+                &mut work.activity,
+                &[gates::Rejection::message(
+                    "llm",
+                    Phase::Apply,
+                    e.to_string(),
+                )],
+            );
+            candidate_line(
+                cx,
+                &mut work.record,
+                run,
+                &line,
+                "model error",
+                &e.to_string(),
+            );
+            work.rejections.push(Refused {
+                reached: Reached::Model,
+                feedback: format!("- [llm] {r}"),
+            });
+            return Ok(took);
+        }
+    };
+    let complete = reply.finish_reason.as_deref() != Some("length");
+    let text = if complete {
+        worker::reply::close_forgotten_fence(&reply.content)
+    } else {
+        reply.content.clone()
+    };
+    let t_apply = Instant::now();
+    let judged = judge_statically(cx, run, attempt, pr, tree, &text, &mut work.activity);
+    cx.time("apply_and_static", t_apply);
+    let verdict = match judged {
+        Ok(applied) => keep_survivor(&mut work.survivors, index, applied),
+        Err(r) => {
+            let first = r.feedback.lines().next().unwrap_or("").to_string();
+            work.rejections.push(r);
+            first
+        }
+    };
+    let what = if reply.finish_reason.as_deref() == Some("length") {
+        "cut off at max_tokens"
+    } else {
+        "reply"
+    };
+    candidate_line(cx, &mut work.record, run, &line, what, &verdict);
+    Ok(took)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_count_is_zero_for_auto() {
+        assert_eq!(fixed_count(candidates::CandidateCount::Fixed(5)), 5);
+        assert_eq!(fixed_count(candidates::CandidateCount::Auto), 0);
+    }
+}

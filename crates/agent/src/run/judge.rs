@@ -1,0 +1,378 @@
+//! The verdicts on one candidate: [`judge_statically`] (reply parsed and applied, static
+//! guards, doc scope), [`review_candidate`] (the model-backed gates), [`judge_dynamically`]
+//! (written, build and tests, reverted when blocked), [`prove_candidate`] (regression proof),
+//! and the refusals ([`Refused`], [`record_rejections`], [`still_failing`], [`refuse_proof`]).
+//! In the pipeline: ... -> candidates -> **static judge -> review -> dynamic judge -> proof**
+//! -> land.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use slopguard_change::Tree;
+use slopguard_llm::BlockingClient;
+
+use crate::dynamic::{self, Verdict};
+use crate::gates::{self, Phase, fail_event};
+use crate::run::candidates::{self, Reached};
+use crate::run::proof;
+use crate::run::summary::*;
+use crate::worker::{self, context, prompt};
+
+use super::context::{Ctx, tokens_spent};
+use super::error::RunError;
+use super::progress::ProgressEvent;
+use super::subtask::{FAILURE_OUTPUT_CHARS, SubtaskRun, push_mode};
+
+/// A rejected candidate: how far it got and what the next attempt should hear about it.
+/// Why a candidate was turned down: how far it got, the gates that refused it, and the
+/// feedback its attempt's retry hears.
+pub(super) struct Refused {
+    pub(super) reached: Reached,
+    pub(super) feedback: String,
+}
+
+/// Runs the enabled model-backed gates on a candidate the static guards passed; the first that
+/// refuses it rejects it. A critic whose call fails lets the candidate through (the trace says
+/// so); an endpoint that does not answer stops the run, resumable, as for the worker.
+/// Runs the regression proof of a candidate written in the worktree (its tests passed).
+pub(super) fn prove_candidate(
+    cx: &Ctx<'_>,
+    run: &SubtaskRun,
+    applied: &worker::AppliedReply,
+) -> Result<proof::Proof, RunError> {
+    let base = cx.state.baseline.clone().unwrap_or_default();
+    let found = proof::prove(
+        &cx.worktree,
+        &applied.change,
+        &base,
+        cx.opts.dynamic.test_timeout,
+    )?;
+    if let proof::Proof::Proven(ids) = &found {
+        cx.emit(
+            "execution",
+            "worker.regression_proof.proven",
+            json!({"subtask_id": run.id, "fails_without_fix": ids,
+                   "test_files": proof::test_files(&applied.change)}),
+        );
+    }
+    Ok(found)
+}
+
+/// Records a refused regression proof and returns its feedback.
+pub(super) fn refuse_proof(
+    cx: &Ctx<'_>,
+    run: &mut SubtaskRun,
+    attempt: u32,
+    applied: &worker::AppliedReply,
+    found: &proof::Proof,
+    activity: &mut Vec<GuardActivity>,
+) -> Refused {
+    let message = proof::feedback(found, &applied.change).unwrap_or_default();
+    let rejection = gates::Rejection::message(proof::SLUG, Phase::Dynamic, message.clone());
+    record_rejections(cx, run, attempt, activity, &[rejection]);
+    Refused {
+        reached: Reached::Tests,
+        feedback: format!(
+            "{}\n- [{}] {message}",
+            candidates::describe_change(&applied.change),
+            proof::SLUG
+        ),
+    }
+}
+
+pub(super) fn review_candidate(
+    cx: &mut Ctx<'_>,
+    client: &BlockingClient,
+    run: &mut SubtaskRun,
+    attempt: u32,
+    applied: &worker::AppliedReply,
+    activity: &mut Vec<GuardActivity>,
+) -> Result<Option<Refused>, RunError> {
+    let enabled = gates::MODEL_GATES
+        .iter()
+        .filter(|g| cx.opts.model_gates.iter().any(|s| s == g.gate().slug));
+    for gate in enabled {
+        let slug = gate.gate().slug;
+        let input = gates::ReviewInput {
+            title: &run.subtask.title,
+            description: &run.subtask.description,
+            change: &applied.change,
+        };
+        let spent = tokens_spent(client);
+        let verdict = gate.review(&input, client);
+        cx.state.usage.add_since(spent, tokens_spent(client));
+        let (status, messages) = match &verdict {
+            Ok(None) => ("passed", vec![]),
+            Ok(Some(r)) => ("blocked", vec![r.text()]),
+            Err(e) => ("skipped", vec![e.to_string()]),
+        };
+        activity.push(GuardActivity {
+            attempt,
+            phase: "review".into(),
+            guard: slug.into(),
+            code: None,
+            status: status.into(),
+            messages,
+        });
+        match verdict {
+            Ok(None) => {}
+            Ok(Some(rejection)) => {
+                let text = record_rejections(cx, run, attempt, activity, &[rejection]);
+                return Ok(Some(Refused {
+                    reached: Reached::Review,
+                    feedback: format!(
+                        "{}\n- [{slug}] {text}",
+                        candidates::describe_change(&applied.change)
+                    ),
+                }));
+            }
+            Err(e) if e.is_unreachable() => {
+                cx.save()?;
+                return Err(RunError::LlmUnreachable(format!(
+                    "{e}. The run state is kept: `slopguard run --resume` continues at {}.",
+                    run.id
+                )));
+            }
+            Err(e) => cx.emit(
+                "execution",
+                "critic.error",
+                json!({"subtask_id": run.id, "attempt": attempt, "gate": slug, "error": e.to_string()}),
+            ),
+        }
+    }
+    Ok(None)
+}
+
+/// The rejection of a candidate that passed every gate but left the failing tests failing.
+pub(super) fn still_failing(
+    cx: &Ctx<'_>,
+    run: &mut SubtaskRun,
+    attempt: u32,
+    applied: &worker::AppliedReply,
+    now: Option<&slopguard_toolchain::TestRun>,
+    activity: &mut Vec<GuardActivity>,
+) -> Refused {
+    let failing: Vec<crate::analysis::FailingTest> =
+        now.map(|n| n.failing.clone()).unwrap_or_default();
+    let names: Vec<String> = failing.iter().map(|f| context::short_name(&f.id)).collect();
+    let printed = now.map_or_else(String::new, |n| {
+        context::excerpt(&n.log, &names, FAILURE_OUTPUT_CHARS)
+    });
+    let rejection = gates::Rejection::new(
+        "tests",
+        Phase::Dynamic,
+        vec![gates::RejectionFinding {
+            path: None,
+            message: format!("{} failing test(s) still fail", failing.len()),
+            data: json!({"failing": failing.iter().map(|f| &f.id).collect::<Vec<_>>()}),
+        }],
+    );
+    record_rejections(cx, run, attempt, activity, &[rejection]);
+    Refused {
+        reached: Reached::Tests,
+        feedback: format!(
+            "- [tests] {} The build and the other tests pass, but the failing tests still fail. \
+             What they printed after your change:\n{}",
+            candidates::describe_change(&applied.change),
+            printed.trim_end()
+        ),
+    }
+}
+
+/// The one handler of gate refusals: each rejection's failure mode joins the subtask's, one
+/// trace event per finding is emitted, and a refusal before any guard ran (the model call, the
+/// reply) is added to the guard activity (the guards' own activity is recorded as they run).
+/// Returns the findings' text, one per line.
+pub(super) fn record_rejections(
+    cx: &Ctx<'_>,
+    run: &mut SubtaskRun,
+    attempt: u32,
+    activity: &mut Vec<GuardActivity>,
+    rejections: &[gates::Rejection],
+) -> String {
+    let mut texts = Vec::new();
+    for r in rejections {
+        push_mode(&mut run.modes, r.mode);
+        let event = fail_event(&r.gate);
+        for f in &r.findings {
+            cx.emit(
+                "execution",
+                &event,
+                json!({"subtask_id": run.id, "attempt": attempt, "phase": r.phase.trace_name(),
+                       "path": f.path, "error": f.message, "data": f.data}),
+            );
+        }
+        let text = r.text();
+        if r.phase == Phase::Apply {
+            activity.push(GuardActivity::apply_blocked(attempt, &r.gate, text.clone()));
+        }
+        texts.push(text);
+    }
+    texts.join("\n")
+}
+
+/// Parse, apply and run the static gates on one reply.
+pub(super) fn judge_statically(
+    cx: &Ctx<'_>,
+    run: &mut SubtaskRun,
+    attempt: u32,
+    pr: &prompt::WorkerPrompt,
+    tree: Arc<dyn Tree>,
+    text: &str,
+    activity: &mut Vec<GuardActivity>,
+) -> Result<worker::AppliedReply, Refused> {
+    let applied = worker::change_from_reply(tree, text, pr).map_err(|e| {
+        // An unreadable reply counts as unparseable model output, like bad JSON did.
+        let gate = if e.unreadable { "json" } else { "apply" };
+        let msg = record_rejections(
+            cx,
+            run,
+            attempt,
+            activity,
+            &[gates::Rejection::message(gate, Phase::Apply, e.to_string())],
+        );
+        Refused {
+            reached: Reached::Apply,
+            feedback: format!("- [{}] {msg}", if e.unreadable { "reply" } else { "apply" }),
+        }
+    })?;
+    cx.emit(
+        "execution",
+        "worker.edits.applied",
+        json!({"subtask_id": run.id, "attempt": attempt, "format": applied.format.name(), "matchers": applied.matchers}),
+    );
+    let report = worker::static_guards(
+        &applied.change,
+        &run.guard_task,
+        &cx.config,
+        run.fingerprint.as_ref(),
+    );
+    let act = worker::activity(&report, attempt);
+    for a in &act {
+        cx.progress.on(&ProgressEvent::Guard {
+            id: run.id.clone(),
+            guard: a.guard.clone(),
+            status: a.status.clone(),
+        });
+    }
+    activity.extend(act);
+    if let Some(psi) = report.metrics.get("psi") {
+        cx.emit(
+            "execution",
+            "psi_lite.scored",
+            json!({"subtask_id": run.id, "attempt": attempt, "psi": psi}),
+        );
+    }
+    if !report.blocked() {
+        return match gates::doc_scope::check(&run.subtask, &applied.change) {
+            None => Ok(applied),
+            Some(rejection) => {
+                let msg = record_rejections(cx, run, attempt, activity, &[rejection]);
+                Err(Refused {
+                    reached: Reached::StaticGates,
+                    feedback: format!("- [{}] {msg}", gates::doc_scope::SLUG),
+                })
+            }
+        };
+    }
+    let mut by_guard: Vec<gates::Rejection> = Vec::new();
+    for f in report.blocking() {
+        let finding = gates::RejectionFinding {
+            path: f.path.clone(),
+            message: f.message.clone(),
+            data: f.data.clone(),
+        };
+        match by_guard.iter_mut().find(|r| r.gate == f.guard) {
+            Some(r) => r.findings.push(finding),
+            None => by_guard.push(gates::Rejection::new(f.guard, Phase::Static, vec![finding])),
+        }
+    }
+    record_rejections(cx, run, attempt, activity, &by_guard);
+    Err(Refused {
+        reached: Reached::StaticGates,
+        feedback: format!(
+            "{}\n{}",
+            candidates::describe_change(&applied.change),
+            report.feedback()
+        ),
+    })
+}
+
+/// Writes one survivor and runs the dynamic gates on it. A blocked candidate is reverted.
+#[allow(clippy::type_complexity)]
+pub(super) fn judge_dynamically(
+    cx: &Ctx<'_>,
+    run: &mut SubtaskRun,
+    attempt: u32,
+    applied: &worker::AppliedReply,
+    activity: &mut Vec<GuardActivity>,
+) -> Result<Result<(dynamic::Written, dynamic::DynamicReport), (Refused, Duration)>, RunError> {
+    let t_write = Instant::now();
+    let written = dynamic::write_change(&cx.worktree, &applied.change)?;
+    cx.time("write", t_write);
+    let dynr = dynamic::run_dynamic(&cx.worktree, cx.state.baseline.as_ref(), &cx.opts.dynamic);
+    for (g, code, v) in &dynr.verdicts {
+        cx.progress.on(&ProgressEvent::Guard {
+            id: run.id.clone(),
+            guard: g.to_string(),
+            status: v.status().into(),
+        });
+        activity.push(GuardActivity {
+            attempt,
+            phase: "dynamic".into(),
+            guard: g.to_string(),
+            code: code.map(str::to_string),
+            status: v.status().into(),
+            messages: match v {
+                Verdict::Pass => vec![],
+                Verdict::Block(m) | Verdict::Skipped(m) => vec![m.clone()],
+            },
+        });
+    }
+    let fail_on_both = cx
+        .opts
+        .regression_proof
+        .then(|| {
+            let base = cx.state.baseline.as_ref()?;
+            proof::fail_on_both(&applied.change, base, dynr.tests.as_ref()?)
+        })
+        .flatten();
+    let blocks: Vec<gates::Rejection> = dynr
+        .verdicts
+        .iter()
+        .filter_map(|(g, _, v)| match (v, &fail_on_both) {
+            (Verdict::Block(_), Some(m)) if *g == "test-regression" => Some(
+                gates::Rejection::message(proof::SLUG, Phase::Dynamic, m.clone()),
+            ),
+            (Verdict::Block(m), _) => Some(gates::Rejection::message(g, Phase::Dynamic, m.clone())),
+            _ => None,
+        })
+        .collect();
+    record_rejections(cx, run, attempt, activity, &blocks);
+    if !dynr.blocked() {
+        return Ok(Ok((written, dynr)));
+    }
+    written.revert()?;
+    run.dynamic_failed_before = true;
+    let findings = match &fail_on_both {
+        // The gate that names the problem speaks, not G8's "you broke a passing test".
+        Some(m) => format!("- [{}] {m}\n", proof::SLUG),
+        None => dynr.feedback(),
+    };
+    cx.emit(
+        "execution",
+        "worker.revert",
+        json!({"subtask_id": run.id, "attempt": attempt, "files": written.paths()}),
+    );
+    Ok(Err((
+        Refused {
+            reached: Reached::DynamicGates,
+            feedback: format!(
+                "{}\n{findings}",
+                candidates::describe_change(&applied.change)
+            ),
+        },
+        dynr.elapsed,
+    )))
+}

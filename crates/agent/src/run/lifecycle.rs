@@ -1,0 +1,343 @@
+//! The run's life from start to end: [`execute`] (pre-flight: repository, lock, config,
+//! endpoint, new or resumed state, worktree; then the phases in order), the state of a new
+//! or resumed run, [`finish`] (status, metrics after, worktree and empty branch removed) and
+//! [`summarize`]. The pipeline it drives: analyse -> plan -> per subtask: attempts ->
+//! candidates -> static judge -> review -> dynamic judge -> proof -> land -> observe ->
+//! critics -> finish.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+use slopguard_guards::Config;
+use slopguard_llm::{BlockingClient, Role};
+
+use crate::analysis::{AnalysisReport, AnalyzeOptions, analyze};
+use crate::git;
+use crate::plan::{load_plan_file, memory};
+use crate::run::summary::*;
+use crate::state::{self, RepoLock, RunState, STATE_VERSION};
+use crate::trace::{Trace, TraceEvent, now_ms};
+
+use super::context::Ctx;
+use super::critique::critique_phase;
+use super::error::RunError;
+use super::observe::Observations;
+use super::options::{PlanSource, RunOptions};
+use super::progress::{Progress, ProgressEvent};
+use super::schedule::{execution_phase, plan_phase};
+
+pub(super) fn metric_values(report: &AnalysisReport) -> Vec<MetricValue> {
+    report
+        .metrics
+        .iter()
+        .map(|m| MetricValue {
+            name: m.name.clone(),
+            title: m.title.clone(),
+            score: m.score,
+            status: m.status.as_str().to_string(),
+        })
+        .collect()
+}
+
+/// The summary of a state.
+pub fn summarize(st: &RunState, trace_path: &Path, state_path: &Path) -> RunSummary {
+    RunSummary {
+        run: st.run.clone(),
+        head_commit: st
+            .tasks
+            .iter()
+            .flat_map(|t| t.subtasks.iter())
+            .filter_map(|s| s.commit.clone())
+            .next_back()
+            .unwrap_or_else(|| st.base_commit.clone()),
+        metrics_after: Vec::new(),
+        overall_after: None,
+        finished_ms: now_ms(),
+        trace_path: trace_path.display().to_string(),
+        state_path: state_path.display().to_string(),
+    }
+}
+
+/// Runs (or resumes) `slopguard run` and returns its summary. The user's working tree and
+/// index are never touched; all work happens in a separate worktree on the run branch.
+pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary, RunError> {
+    let repo = git::toplevel(&opts.path)?;
+    let repo = repo.canonicalize().unwrap_or(repo);
+    let resumed = run_to_resume(&repo, opts)?;
+    let run_id = resumed
+        .as_ref()
+        .map(|s| s.run_id.clone())
+        .unwrap_or_else(state::new_run_id);
+    let (_lock, stale) = RepoLock::acquire(&repo, &run_id)?;
+    // Resuming a run that already finished (killed during its clean-up): finish the clean-up
+    // and report it.
+    if let Some(st) = resumed.as_ref().filter(|s| s.phase == "done") {
+        return Ok(finish_cleanup(&repo, st, opts));
+    }
+    git::exclude_slopguard_dir(&repo)?;
+    let state_path = state::state_path(&repo, &run_id);
+    let trace_path = state::run_dir(&repo, &run_id).join("trace.jsonl");
+    let trace = Trace::new(&run_id).with_file(&trace_path);
+    if let Some(pid) = stale {
+        trace.emit(TraceEvent::new(
+            "preflight",
+            "run.lock.stale_removed",
+            json!({"pid": pid}),
+        ));
+    }
+    let config = Config::discover(&repo, opts.config.as_deref())
+        .map_err(|e| RunError::Input(e.to_string()))?;
+    // The model is needed for every unfinished subtask (and for planning without a file); a
+    // dead endpoint fails before anything (branch, worktree, state) is created.
+    let client = BlockingClient::new(opts.llm.clone()).map_err(|e| RunError::Llm(e.to_string()))?;
+    let listed_model = check_endpoint(&client, resumed.as_ref())?;
+    let state = match resumed {
+        Some(st) => resume_state(st, &trace),
+        None => new_state(opts, &repo, &run_id, &trace)?,
+    };
+    let worktree = PathBuf::from(&state.worktree);
+    let mut cx = Ctx {
+        opts,
+        progress,
+        trace,
+        state,
+        state_path,
+        trace_path,
+        repo: repo.clone(),
+        worktree: worktree.clone(),
+        config,
+        obs: Observations::open(opts.db.as_deref(), opts.no_store || opts.dry_run),
+        timers: Default::default(),
+        fingerprint: None,
+    };
+    cx.save()?;
+    let exchanges = state::run_dir(&repo, &run_id).join("exchanges.jsonl");
+    if let Err(e) = client.set_transcript(&exchanges) {
+        tracing::warn!(%e, path = %exchanges.display(), "model exchanges not kept");
+    }
+    progress.on(&ProgressEvent::Phase("preflight"));
+    let branch = (!cx.state.dry_run).then(|| cx.state.branch.clone());
+    git::ensure_worktree(&repo, &worktree, branch.as_deref(), &cx.state.base_commit)?;
+    if cx.state.model.is_empty()
+        && let Some(m) = listed_model
+    {
+        cx.state.model = m;
+    }
+    if cx.state.plan.is_none() {
+        plan_phase(&mut cx, &client)?;
+    }
+    execution_phase(&mut cx, &client)?;
+    critique_phase(&mut cx, &client)?;
+    finish(cx)
+}
+
+/// The run `--resume` names (empty: the latest unfinished, else the latest), or `None` for a
+/// new run.
+pub(super) fn run_to_resume(repo: &Path, opts: &RunOptions) -> Result<Option<RunState>, RunError> {
+    Ok(match &opts.resume {
+        None => None,
+        Some(id) if id.trim().is_empty() => Some(
+            state::latest_unfinished(repo)
+                .or_else(|| state::latest_run(repo))
+                .ok_or_else(|| RunError::NothingToResume(repo.display().to_string()))?,
+        ),
+        Some(id) => Some(state::load(&state::state_path(repo, id.trim()))?),
+    })
+}
+
+/// A resumed run that had already finished: its worktree is removed (when not kept) and its
+/// summary returned.
+pub(super) fn finish_cleanup(repo: &Path, st: &RunState, opts: &RunOptions) -> RunSummary {
+    let wt = PathBuf::from(&st.worktree);
+    if !opts.keep_worktree && wt.exists() {
+        let _ = git::remove_worktree(repo, &wt);
+    }
+    let state_path = state::state_path(repo, &st.run_id);
+    let trace_path = state::run_dir(repo, &st.run_id).join("trace.jsonl");
+    let mut summary = summarize(st, &trace_path, &state_path);
+    if !st.dry_run {
+        summary.head_commit =
+            git::resolve(repo, &st.branch).unwrap_or_else(|_| summary.head_commit.clone());
+    }
+    summary
+}
+
+/// Checks that the model endpoint answers when the run still needs it; returns the first model
+/// it lists.
+pub(super) fn check_endpoint(
+    client: &BlockingClient,
+    resumed: Option<&RunState>,
+) -> Result<Option<String>, RunError> {
+    let needs_llm = resumed.is_none_or(|st| st.plan.is_none() || st.first_unfinished().is_some());
+    if !needs_llm {
+        return Ok(None);
+    }
+    let health = client.health(Role::Worker);
+    if !health.reachable {
+        return Err(RunError::LlmUnreachable(format!(
+            "cannot reach the LLM endpoint at {}: {}. Start an OpenAI-compatible server there, or pass --llm-url / SLOPGUARD_LLM_URL (base URL including /v1) and --model; `slopguard doctor` checks the setup.{}",
+            health.url,
+            health.error.unwrap_or_else(|| "no answer".into()),
+            if resumed.is_some() {
+                " The run state is kept: `slopguard run --resume` continues."
+            } else {
+                " Nothing was created."
+            }
+        )));
+    }
+    Ok(health.models.first().cloned())
+}
+
+/// The state of a resumed run, its resume counted.
+pub(super) fn resume_state(mut st: RunState, trace: &Trace) -> RunState {
+    st.resumes += 1;
+    trace.emit(TraceEvent::new(
+        "preflight",
+        "run.resume",
+        json!({"resumes": st.resumes, "phase": st.phase, "next": st.first_unfinished()}),
+    ));
+    st
+}
+
+/// The state of a new run: base commit, branch (checked free and valid), worktree, and the
+/// operator plan when one is given (read before anything else is created).
+pub(super) fn new_state(
+    opts: &RunOptions,
+    repo: &Path,
+    run_id: &str,
+    trace: &Trace,
+) -> Result<RunState, RunError> {
+    let base_commit = git::resolve(repo, &opts.base)?;
+    let branch = if opts.dry_run {
+        String::new()
+    } else {
+        let b = opts
+            .branch
+            .clone()
+            .unwrap_or_else(|| format!("slopguard/{run_id}"));
+        if git::branch_exists(repo, &b) {
+            return Err(RunError::Input(format!(
+                "branch {b} already exists; choose another with --branch, or --resume the run that made it"
+            )));
+        }
+        git::git(repo, &["check-ref-format", "--branch", &b])
+            .map_err(|_| RunError::Input(format!("`{b}` is not a valid branch name")))?;
+        b
+    };
+    let worktree = opts
+        .worktree
+        .clone()
+        .unwrap_or_else(|| git::default_worktree_path(run_id));
+    let operator_plan = match &opts.plan {
+        PlanSource::File(p) => Some(load_plan_file(p).map_err(|e| RunError::Input(e.to_string()))?),
+        PlanSource::Given(p) => Some(p.clone().normalize()),
+        PlanSource::Llm => None,
+    };
+    let worker_cfg = opts.llm.role(Role::Worker);
+    let st = RunState {
+        version: STATE_VERSION,
+        run: RunRecord {
+            run_id: run_id.to_string(),
+            repo: repo.display().to_string(),
+            repo_id: memory::repo_id(repo),
+            branch,
+            base: opts.base.clone(),
+            base_commit,
+            worktree: worktree.display().to_string(),
+            dry_run: opts.dry_run,
+            model: worker_cfg.model.clone(),
+            llm_url: worker_cfg.base_url.clone(),
+            started_ms: now_ms(),
+            ..Default::default()
+        },
+        operator_plan,
+        phase: "preflight".into(),
+        max_attempts: opts.max_attempts.max(1),
+        ..Default::default()
+    };
+    trace.emit(TraceEvent::new(
+        "preflight",
+        "run.begin",
+        json!({"repo": st.repo, "repo_id": st.repo_id, "branch": st.branch, "base": st.base,
+               "base_commit": st.base_commit, "dry_run": st.dry_run, "worktree": st.worktree}),
+    ));
+    Ok(st)
+}
+
+/// The end of a run: its status, the metrics after (when something landed), the worktree
+/// removed, the branch deleted when nothing was committed, and the summary.
+pub(super) fn finish(mut cx: Ctx<'_>) -> Result<RunSummary, RunError> {
+    let opts = cx.opts;
+    let count = |cx: &Ctx<'_>, wanted: &dyn Fn(SubtaskStatus) -> bool| {
+        cx.state
+            .tasks
+            .iter()
+            .flat_map(|t| t.subtasks.iter())
+            .filter(|s| wanted(s.status))
+            .count()
+    };
+    let landed = count(&cx, &|s| {
+        matches!(s, SubtaskStatus::Committed | SubtaskStatus::Passed)
+    });
+    let failed = count(&cx, &|s| s == SubtaskStatus::Failed);
+    cx.state.status = if failed == 0 {
+        RunStatus::Completed
+    } else if landed > 0 {
+        RunStatus::Partial
+    } else {
+        RunStatus::Failed
+    };
+    let mut metrics_after = Vec::new();
+    let mut overall_after = None;
+    if opts.measure_after && landed > 0 && !cx.state.dry_run {
+        cx.progress.on(&ProgressEvent::Phase("measure"));
+        let report = analyze(
+            &cx.worktree,
+            &AnalyzeOptions {
+                run_toolchain: opts.analysis_toolchain,
+                build_timeout: opts.dynamic.build_timeout,
+                test_timeout: opts.dynamic.test_timeout,
+            },
+        );
+        metrics_after = metric_values(&report);
+        overall_after = Some(report.overall);
+    }
+    cx.state.phase = "done".into();
+    cx.save()?;
+    cx.emit(
+        "done",
+        "run.exit_clean",
+        json!({"status": cx.state.status, "landed": landed, "failed": failed}),
+    );
+    cx.obs.close();
+    let worktree_removed = !opts.keep_worktree && {
+        let removed = git::remove_worktree(&cx.repo, &cx.worktree);
+        if let Err(e) = &removed {
+            tracing::warn!(%e, "worktree not removed");
+        }
+        removed.is_ok()
+    };
+    // A run that committed nothing leaves no branch behind (an empty branch says nothing).
+    let branch_deleted = landed == 0
+        && !cx.state.dry_run
+        && worktree_removed
+        && git::git(&cx.repo, &["branch", "-D", &cx.state.branch]).is_ok();
+    if branch_deleted {
+        cx.emit(
+            "done",
+            "run.branch_deleted",
+            json!({"branch": cx.state.branch, "reason": "nothing was committed"}),
+        );
+    }
+    let mut summary = summarize(&cx.state, &cx.trace_path, &cx.state_path);
+    if branch_deleted {
+        summary.branch.clear();
+    }
+    summary.metrics_after = metrics_after;
+    summary.overall_after = overall_after;
+    if !cx.state.dry_run && !branch_deleted {
+        summary.head_commit = git::resolve(&cx.repo, &cx.state.branch)
+            .unwrap_or_else(|_| summary.head_commit.clone());
+    }
+    Ok(summary)
+}

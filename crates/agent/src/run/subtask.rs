@@ -1,0 +1,325 @@
+//! One subtask: [`SubtaskRun`] (what it carries from attempt to attempt), [`run_subtask`]
+//! (announce, test baseline, fingerprint, failure context, then attempts until one lands or
+//! the attempts or the budget run out), and the failure context of a subtask behind failing
+//! tests (targets, the function and statement they point at). In the pipeline: ... -> **per
+//! subtask** -> attempts -> ... -> land -> observe.
+
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use slopguard_change::WorkTree;
+use slopguard_llm::BlockingClient;
+use slopguard_store::FailureMode;
+
+use crate::dynamic;
+use crate::plan::Subtask;
+use crate::plan::post::is_about_failing_tests;
+use crate::worker::fault_line::{self, FaultLine};
+use crate::worker::{self, context, context::FailureContext, prompt};
+
+use super::attempt::{AttemptEnd, run_attempt};
+use super::context::Ctx;
+use super::critique::critique_attempt;
+use super::error::RunError;
+use super::observe::record_outcome;
+use super::progress::ProgressEvent;
+use super::schedule::find_subtask;
+use super::survivors::Survivor;
+
+/// What one subtask carries from attempt to attempt.
+pub(super) struct SubtaskRun {
+    pub(super) id: String,
+    pub(super) task_title: String,
+    pub(super) subtask: Subtask,
+    pub(super) guard_task: slopguard_change::Task,
+    pub(super) fingerprint: Option<slopguard_fingerprint::Fingerprint>,
+    /// Baseline failing tests this subtask is behind (empty: only "no regression" counts).
+    pub(super) targets: BTreeSet<String>,
+    /// Their output and source, for the prompt.
+    pub(super) failure: Option<FailureContext>,
+    /// The one definition they point at, when there is one.
+    pub(super) function: Option<prompt::FunctionTarget>,
+    /// The statement of the files to change where they break, when a frame names one.
+    pub(super) fault_line: Option<FaultLine>,
+    /// When no frame names a statement: the statements of `function`, each offered alone.
+    pub(super) suspects: Vec<FaultLine>,
+    pub(super) modes: Vec<FailureMode>,
+    pub(super) started: Instant,
+    /// Wall-clock budget: no attempt or candidate starts after it.
+    pub(super) budget: Duration,
+    pub(super) llm_time: Duration,
+    pub(super) tool_time: Duration,
+    /// Candidates sampled so far, over all attempts.
+    pub(super) sampled: u32,
+    pub(super) dynamic_failed_before: bool,
+    /// The candidate that fixed the most targets (not all) in an earlier attempt: it competes
+    /// again with the next attempt's candidates, and lands at the last attempt if none of
+    /// them fixes every target ([`evaluate_survivors`](super::survivors::evaluate_survivors)).
+    pub(super) carried: Option<Survivor>,
+}
+
+/// Runs one subtask: attempts until a candidate lands, the attempts run out or `budget` (its
+/// wall-clock time) is spent. `position` is (index, total) in the plan.
+pub(super) fn run_subtask(
+    cx: &mut Ctx<'_>,
+    client: &BlockingClient,
+    (index, total): (usize, usize),
+    id: &str,
+    budget: Duration,
+) -> Result<(), RunError> {
+    let Some((task_title, subtask)) = cx.state.plan.as_ref().and_then(|p| find_subtask(p, id))
+    else {
+        return Ok(());
+    };
+    let started = Instant::now();
+    announce_subtask(cx, index, total, id, &subtask);
+    let tool_time = ensure_baseline(cx)?;
+    cx.timers.borrow_mut().clear();
+    if cx.fingerprint.is_none() {
+        let t = Instant::now();
+        cx.fingerprint = slopguard_fingerprint::compute(&cx.worktree).ok();
+        cx.time("fingerprint", t);
+    }
+    let mut run = SubtaskRun {
+        id: id.to_string(),
+        guard_task: worker::guard_task(&subtask, &task_title),
+        fingerprint: cx.fingerprint.clone(),
+        targets: BTreeSet::new(),
+        failure: None,
+        function: None,
+        fault_line: None,
+        suspects: Vec::new(),
+        task_title,
+        subtask,
+        modes: Vec::new(),
+        started,
+        budget,
+        llm_time: Duration::ZERO,
+        tool_time,
+        sampled: 0,
+        dynamic_failed_before: false,
+        carried: None,
+    };
+    attach_failure_context(cx, &mut run);
+    let max = cx.state.max_attempts.max(1);
+    let mut feedback = String::new();
+    let mut outcome = None;
+    for attempt in 1..=max {
+        if attempt > 1 && run.started.elapsed() >= run.budget {
+            cx.emit(
+                "execution",
+                "worker.budget.exhausted",
+                json!({"subtask_id": id, "attempt": attempt, "budget_s": run.budget.as_secs()}),
+            );
+            feedback.push_str(&format!(
+                "\n- [budget] the subtask's time budget ({} s) ran out before attempt {attempt}",
+                run.budget.as_secs()
+            ));
+            break;
+        }
+        let end = run_attempt(cx, client, &mut run, attempt, &feedback)?;
+        let critic_note = critique_attempt(cx, client, &run, attempt, &end, attempt < max);
+        match end {
+            AttemptEnd::Landed(status, commit, paths, title) => {
+                outcome = Some((status, commit, paths, title));
+                break;
+            }
+            AttemptEnd::Rejected(f) => feedback = f + &critic_note,
+        }
+    }
+    record_outcome(cx, &run, outcome, &feedback, max)
+}
+
+pub(super) fn announce_subtask(
+    cx: &mut Ctx<'_>,
+    index: usize,
+    total: usize,
+    id: &str,
+    subtask: &Subtask,
+) {
+    cx.progress.on(&ProgressEvent::SubtaskStart {
+        index: index + 1,
+        total,
+        id: id.to_string(),
+        title: subtask.title.clone(),
+    });
+    cx.emit(
+        "execution",
+        "worker.subtask.begin",
+        json!({"subtask_id": id, "title": subtask.title, "file_hints": subtask.file_hints, "index": index + 1, "total": total}),
+    );
+    // Fresh start for this subtask (a resumed one starts over: its partial work was discarded).
+    if let Some(s) = cx.state.subtask_mut(id) {
+        s.attempts = 0;
+        s.guard_activity.clear();
+        s.attempt_log.clear();
+        s.failure_modes.clear();
+        s.error = None;
+    }
+}
+
+/// Captures the test baseline once per run (lazily, before the first gate); returns the
+/// toolchain time spent.
+pub(super) fn ensure_baseline(cx: &mut Ctx<'_>) -> Result<Duration, RunError> {
+    if cx.state.baseline.is_some() || !cx.opts.dynamic.tests {
+        return Ok(Duration::ZERO);
+    }
+    let t = Instant::now();
+    let out = dynamic::run_tests(&cx.worktree, cx.opts.dynamic.test_timeout);
+    let spent = t.elapsed();
+    let b = dynamic::baseline_of(&out);
+    cx.emit(
+        "execution",
+        "test_baseline.captured",
+        json!({"ran": b.ran, "total": b.total, "failing": b.failing, "broken": b.broken, "reason": b.reason}),
+    );
+    cx.state.baseline = Some(b);
+    cx.save()?;
+    Ok(spent)
+}
+
+/// Targets and failure context for a subtask behind the baseline's failing tests.
+pub(super) fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
+    let Some(base) = cx.state.baseline.as_ref() else {
+        return;
+    };
+    if !is_about_failing_tests(&run.subtask, &base.failing) {
+        return;
+    }
+    run.targets = base.failing.clone();
+    let tree = WorkTree::new(&cx.worktree);
+    let fc = context::failure_context(
+        &tree,
+        &base.failing_tests,
+        &base.log,
+        &run.subtask.file_hints,
+        FAILURE_OUTPUT_CHARS,
+    );
+    cx.emit(
+        "execution",
+        "worker.failure_context",
+        json!({"subtask_id": run.id, "targets": run.targets, "output_chars": fc.output.len(),
+               "tests": fc.tests.iter().map(|(p, l, _)| format!("{p}:{l}")).collect::<Vec<_>>(),
+               "frame_files": fc.frame_files}),
+    );
+    run.function = function_target(&fc, &run.targets);
+    if let Some(f) = &run.function {
+        cx.emit(
+            "execution",
+            "worker.function_target",
+            json!({"subtask_id": run.id, "path": f.path, "name": f.name, "lines": [f.start, f.end]}),
+        );
+    }
+    run.fault_line = fault_line::fault_line(&base.log, &tree, &run.subtask.file_hints);
+    if let Some(l) = &run.fault_line {
+        cx.emit(
+            "execution",
+            "worker.fault_line",
+            json!({"subtask_id": run.id, "path": l.path, "lines": [l.start, l.end]}),
+        );
+    }
+    if let (None, Some(f)) = (&run.fault_line, &run.function) {
+        run.suspects = fault_line::suspects(f, &tree, MAX_SUSPECTS);
+        if !run.suspects.is_empty() {
+            cx.emit(
+                "execution",
+                "worker.suspect_lines",
+                json!({"subtask_id": run.id, "path": f.path,
+                       "lines": run.suspects.iter().map(|l| [l.start, l.end]).collect::<Vec<_>>()}),
+            );
+        }
+    }
+    run.failure = Some(fc);
+}
+
+/// Most statements of the target definition offered alone when no frame names one.
+pub(super) const MAX_SUSPECTS: usize = 4;
+
+/// Characters of failing-test output shown to the worker.
+pub(super) const FAILURE_OUTPUT_CHARS: usize = 1800;
+
+/// The one definition the failing tests point at, in the files to change: the only one their
+/// source calls, or the only one of those a failing test is named after.
+pub(super) fn function_target(
+    fc: &FailureContext,
+    targets: &BTreeSet<String>,
+) -> Option<prompt::FunctionTarget> {
+    let named_after = |name: &str| {
+        let simple = name
+            .rsplit([':', '.', '#'])
+            .next()
+            .unwrap_or(name)
+            .to_lowercase();
+        targets.iter().any(|t| {
+            context::short_name(t)
+                .to_lowercase()
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|w| w == simple)
+        })
+    };
+    let pick = match fc.exercised.as_slice() {
+        [one] => one,
+        many => {
+            let named: Vec<_> = many.iter().filter(|(_, n, _, _)| named_after(n)).collect();
+            match named.as_slice() {
+                [one] => *one,
+                _ => return None,
+            }
+        }
+    };
+    let (path, name, start, end) = pick.clone();
+    Some(prompt::FunctionTarget {
+        path,
+        name,
+        start,
+        end,
+    })
+}
+
+pub(super) fn push_mode(modes: &mut Vec<FailureMode>, m: FailureMode) {
+    if !modes.contains(&m) {
+        modes.push(m);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fc(exercised: &[(&str, &str)]) -> FailureContext {
+        FailureContext {
+            output: String::new(),
+            tests: Vec::new(),
+            frame_files: Vec::new(),
+            exercised: exercised
+                .iter()
+                .enumerate()
+                .map(|(i, (p, n))| (p.to_string(), n.to_string(), 10 * i + 1, 10 * i + 5))
+                .collect(),
+        }
+    }
+
+    fn targets(v: &[&str]) -> BTreeSet<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn the_one_definition_the_failing_tests_point_at() {
+        let t = targets(&["tests/test_ops.py::OpsTest::test_sub_negative"]);
+        // The only definition called.
+        let one = function_target(&fc(&[("ops.py", "add")]), &t).unwrap();
+        assert_eq!(
+            (one.path.as_str(), one.name.as_str(), one.start, one.end),
+            ("ops.py", "add", 1, 5)
+        );
+        // Several called: the only one a failing test is named after.
+        let named = function_target(&fc(&[("ops.py", "add"), ("ops.py", "Ops.sub")]), &t).unwrap();
+        assert_eq!(named.name, "Ops.sub");
+        // None or two named after: no target.
+        assert!(function_target(&fc(&[("ops.py", "add"), ("ops.py", "mul")]), &t).is_none());
+        let both = targets(&["t.py::test_add_sub"]);
+        assert!(function_target(&fc(&[("ops.py", "add"), ("ops.py", "sub")]), &both).is_none());
+        assert!(function_target(&fc(&[]), &t).is_none());
+    }
+}

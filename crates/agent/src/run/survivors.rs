@@ -1,0 +1,269 @@
+//! The candidates that passed the static judge ([`Survivor`]): identical patches counted as
+//! votes ([`keep_survivor`]), then [`evaluate_survivors`] (most votes first, then the
+//! smallest: review, dynamic judge, proof), the partial fix carried to the next attempt
+//! ([`carries_to_next_attempt`]) and the targets a candidate fixed ([`fixed_targets`]). In
+//! the pipeline: ... -> candidates -> static judge -> **survivors: review -> dynamic judge ->
+//! proof** -> land.
+
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use slopguard_llm::BlockingClient;
+
+use crate::dynamic;
+use crate::run::candidates;
+use crate::run::proof;
+use crate::worker;
+
+use super::attempt::AttemptWork;
+use super::context::Ctx;
+use super::error::RunError;
+use super::judge::{
+    judge_dynamically, prove_candidate, refuse_proof, review_candidate, still_failing,
+};
+use super::subtask::SubtaskRun;
+
+/// A candidate that passed the static gates, waiting for the toolchain.
+pub(super) struct Survivor {
+    pub(super) index: u32,
+    pub(super) applied: worker::AppliedReply,
+    pub(super) key: String,
+    pub(super) votes: u32,
+    pub(super) size: usize,
+}
+
+/// Adds a candidate that passed the static gates, or counts it as a vote for an identical
+/// one (same normalised diff); returns the verdict line.
+pub(super) fn keep_survivor(
+    survivors: &mut Vec<Survivor>,
+    index: u32,
+    applied: worker::AppliedReply,
+) -> String {
+    let key = candidates::normalised_key(&applied.change);
+    if let Some(same) = survivors.iter_mut().find(|s| s.key == key) {
+        same.votes += 1;
+        return format!("same patch as candidate {}", same.index + 1);
+    }
+    let size = candidates::changed_lines(&applied.change);
+    let line = format!(
+        "passed static gates ({}, {size} lines; {})",
+        applied.format.name(),
+        applied.matchers.join(", ")
+    );
+    survivors.push(Survivor {
+        index,
+        applied,
+        key,
+        votes: 1,
+        size,
+    });
+    line
+}
+
+/// Runs the toolchain on the survivors, most votes first, then the smallest. The first that
+/// passes every gate and fixes every target wins at once. Otherwise the one that fixed the
+/// most targets (at least one) is carried to the next attempt while one remains (its tests'
+/// output is the feedback), and wins at the last, written again. Returns the winner, written,
+/// with its report.
+#[allow(clippy::type_complexity)]
+pub(super) fn evaluate_survivors(
+    cx: &mut Ctx<'_>,
+    client: &BlockingClient,
+    run: &mut SubtaskRun,
+    attempt: u32,
+    work: &mut AttemptWork,
+) -> Result<Option<(usize, dynamic::Written, dynamic::DynamicReport)>, RunError> {
+    let order = evaluation_order(&work.survivors);
+    // The partial winner keeps the report of its run: its bytes are written again unchanged,
+    // so build and tests need not run twice.
+    let mut best_partial: Option<(usize, usize, dynamic::DynamicReport)> = None;
+    for i in order {
+        let applied = &work.survivors[i].applied;
+        if let Some(refused) =
+            review_candidate(cx, client, run, attempt, applied, &mut work.activity)?
+        {
+            work.rejections.push(refused);
+            continue;
+        }
+        if cx.opts.regression_proof && proof::test_files(&applied.change).is_empty() {
+            let r = refuse_proof(
+                cx,
+                run,
+                attempt,
+                applied,
+                &proof::Proof::NoTest,
+                &mut work.activity,
+            );
+            work.rejections.push(r);
+            continue;
+        }
+        let (written, dynr) =
+            match judge_dynamically(cx, run, attempt, applied, &mut work.activity)? {
+                Ok(v) => v,
+                Err((rejection, spent)) => {
+                    work.tool += spent;
+                    work.rejections.push(rejection);
+                    continue;
+                }
+            };
+        work.tool += dynr.elapsed;
+        let fixed = fixed_targets(&run.targets, dynr.tests.as_ref());
+        if run.targets.is_empty() || dynr.tests.is_none() || fixed == run.targets.len() {
+            if cx.opts.regression_proof {
+                let t = Instant::now();
+                let found = prove_candidate(cx, run, applied)?;
+                work.tool += t.elapsed();
+                if !matches!(found, proof::Proof::Proven(_)) {
+                    written.revert()?;
+                    let r = refuse_proof(cx, run, attempt, applied, &found, &mut work.activity);
+                    work.rejections.push(r);
+                    continue;
+                }
+            }
+            return Ok(Some((i, written, dynr)));
+        }
+        written.revert()?;
+        if fixed > 0 && best_partial.as_ref().is_none_or(|(_, f, _)| fixed > *f) {
+            best_partial = Some((i, fixed, dynr));
+        } else if fixed == 0 {
+            let r = still_failing(
+                cx,
+                run,
+                attempt,
+                applied,
+                dynr.tests.as_ref(),
+                &mut work.activity,
+            );
+            work.rejections.push(r);
+        }
+    }
+    let Some((i, fixed, dynr)) = best_partial else {
+        return Ok(None);
+    };
+    let left = run.budget.saturating_sub(run.started.elapsed());
+    if carries_to_next_attempt(attempt, cx.state.max_attempts, left) {
+        let r = still_failing(
+            cx,
+            run,
+            attempt,
+            &work.survivors[i].applied,
+            dynr.tests.as_ref(),
+            &mut work.activity,
+        );
+        work.rejections.push(r);
+        cx.emit(
+            "execution",
+            "worker.partial.carried",
+            json!({"subtask_id": run.id, "attempt": attempt, "fixed": fixed,
+                   "targets": run.targets.len()}),
+        );
+        run.carried = Some(work.survivors.swap_remove(i));
+        return Ok(None);
+    }
+    let written = dynamic::write_change(&cx.worktree, &work.survivors[i].applied.change)?;
+    Ok(Some((i, written, dynr)))
+}
+
+/// Time a subtask must have left for a partial fix to wait for the next attempt (which always
+/// samples at least one candidate and judges the carried one again).
+pub(super) const CARRY_MARGIN: Duration = Duration::from_secs(30);
+
+/// Whether a partial fix waits for the next attempt instead of landing now: an attempt is left
+/// and the budget leaves room for it. A partial fix that lands ends the subtask; the run's
+/// other failing tests then rest on later subtasks, and small models fill that gap with
+/// answers that satisfy one test and nothing else. `left`: the subtask's budget not yet spent.
+pub(super) fn carries_to_next_attempt(attempt: u32, max_attempts: u32, left: Duration) -> bool {
+    attempt < max_attempts.max(1) && left >= CARRY_MARGIN
+}
+
+/// The order the survivors are evaluated in (indices): most votes first, then the smallest.
+pub(super) fn evaluation_order(survivors: &[Survivor]) -> Vec<usize> {
+    candidates::evaluation_order(
+        &survivors
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (i, s.votes, s.size))
+            .collect::<Vec<_>>(),
+    )
+}
+
+/// Targets (baseline failing tests) that pass in `now`.
+pub(super) fn fixed_targets(
+    targets: &BTreeSet<String>,
+    now: Option<&slopguard_toolchain::TestRun>,
+) -> usize {
+    let Some(now) = now else {
+        return 0;
+    };
+    let failing: BTreeSet<&str> = now.failing.iter().map(|f| f.id.as_str()).collect();
+    targets
+        .iter()
+        .filter(|t| !failing.contains(t.as_str()))
+        .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use slopguard_change::{ChangeSet, FileChange, MemTree};
+    use slopguard_toolchain::{FailingTest, TestRun};
+
+    use super::*;
+    use crate::worker::reply::ReplyFormat;
+
+    fn applied(after: &str) -> worker::AppliedReply {
+        worker::AppliedReply {
+            change: ChangeSet::new(
+                Arc::new(MemTree::default()),
+                vec![FileChange::modify("a.py", "x = 1\n", after)],
+                "t",
+            ),
+            format: ReplyFormat::WholeFile,
+            matchers: vec!["a.py: whole-file".into()],
+        }
+    }
+
+    #[test]
+    fn fixed_targets_counts_targets_that_no_longer_fail() {
+        let targets: BTreeSet<String> = ["t::a", "t::b", "t::c"].map(String::from).into();
+        assert_eq!(fixed_targets(&targets, None), 0);
+        let now = TestRun {
+            failing: vec![FailingTest {
+                id: "t::b".into(),
+                file: None,
+            }],
+            ..Default::default()
+        };
+        assert_eq!(fixed_targets(&targets, Some(&now)), 2);
+        assert_eq!(fixed_targets(&BTreeSet::new(), Some(&now)), 0);
+    }
+
+    #[test]
+    fn a_partial_fix_waits_only_with_an_attempt_and_time_left() {
+        let s = Duration::from_secs;
+        assert!(carries_to_next_attempt(1, 3, s(600)));
+        assert!(carries_to_next_attempt(2, 3, CARRY_MARGIN));
+        assert!(!carries_to_next_attempt(3, 3, s(600)));
+        assert!(!carries_to_next_attempt(1, 3, CARRY_MARGIN - s(1)));
+        // No attempt budget counts as one attempt.
+        assert!(!carries_to_next_attempt(1, 0, s(600)));
+    }
+
+    #[test]
+    fn identical_patches_vote_and_the_majority_is_evaluated_first() {
+        let mut survivors = Vec::new();
+        let first = keep_survivor(&mut survivors, 0, applied("x = 2\n"));
+        assert!(first.starts_with("passed static gates"), "{first}");
+        keep_survivor(&mut survivors, 1, applied("x = 3\ny = 4\n"));
+        let vote = keep_survivor(&mut survivors, 2, applied("x = 3\ny = 4   \n"));
+        assert_eq!(vote, "same patch as candidate 2");
+        assert_eq!(survivors.len(), 2);
+        assert_eq!(survivors[1].votes, 2);
+        assert_eq!(evaluation_order(&survivors), vec![1, 0]);
+        // Equal votes: the smallest first.
+        survivors[1].votes = 1;
+        assert_eq!(evaluation_order(&survivors), vec![0, 1]);
+    }
+}
