@@ -307,7 +307,8 @@ def failure_excerpt(output, n=TEST_OUTPUT_LINES):
 
 
 def aider_message(task, baseline):
-    out = failure_excerpt(baseline["output"])
+    # A test's output may hold NUL bytes (Go prints raw bytes), which no argv can carry.
+    out = failure_excerpt(baseline["output"]).replace("\x00", "\\0")
     return (f"The tests fail (`{task['test_cmd']}`). Fix the bug in the code so that they pass; "
             f"do not change the tests.\n\n```\n{out}\n```\n")
 
