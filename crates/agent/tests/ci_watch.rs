@@ -210,6 +210,9 @@ impl Setup {
             )),
             max_attempts: 1,
             candidates: CandidateCount::Fixed(1),
+            // The fixer's model answers are scripted; the repair templates (which would fix
+            // `a - b` alone) are tested in run_loop.
+            templates: false,
             ..RunOptions::default()
         }
     }
@@ -403,8 +406,9 @@ fn a_fix_that_fails_the_guards_is_not_pushed() {
     }
     let s = Setup::new();
     let (api, _f) = fake(Ci::FailThenGreen, &s.head);
-    // Fixes add but drops `helper`, which the tests still use (symbol-preservation blocks).
-    let drops_helper = patch("calc.py", "def add(a, b):\n    return a + b\n");
+    // Drops `helper`, which the tests still use (symbol-preservation blocks), and changes no
+    // definition, so there is no fix to salvage from it.
+    let drops_helper = patch("calc.py", "def add(a, b):\n    return a - b\n");
     let report = watch_a_refused_fix(&s, &api, drops_helper);
 
     let fix = report.rounds[0].fix.as_ref().unwrap();

@@ -166,6 +166,9 @@ fn opts(repo: &Path, url: &str, db: &str, wt: &Path) -> RunOptions {
         worktree: Some(wt.to_path_buf()),
         dynamic: DynamicOptions::default(),
         candidates: slopguard_agent::run::candidates::CandidateCount::Fixed(1),
+        // These tests script the model's answers; the repair templates (which would fix
+        // `a - b` on their own) have a test of their own.
+        templates: false,
         ..RunOptions::default()
     }
 }
@@ -180,8 +183,9 @@ fn guards_block_then_retry_lands_and_bad_json_fails_cleanly() {
     let before = snapshot(r);
     let tmp = tempfile::tempdir().unwrap();
     let db = format!("sqlite://{}", tmp.path().join("store.db").display());
+    // Drops `helper` and fixes nothing: no changed definition to salvage.
     let drop_helper = serde_json::json!({"commit_message": "fix", "patches": [{"action": "modify",
-        "path": "calc.py", "content": "def add(a, b):\n    return a + b\n"}]})
+        "path": "calc.py", "content": "def add(a, b):\n    return a - b\n"}]})
     .to_string();
     let script = Script::new()
         // S01 attempt 1: drops `helper` (G7 blocks before anything is written).
@@ -755,10 +759,12 @@ fn fix_tests_options(fx: &Fixture, url: &str) -> RunOptions {
 const PARTIAL_ADD: &str = "    return a + b if a else a - b\n";
 
 /// Runs the two-failing-tests fixture where the first attempt's answer is [`PARTIAL_ADD`] and
-/// the second's is `second`; the subtask must end committed after two attempts. `None` (the
-/// test is skipped) when python3 is missing.
+/// the second's is `second` (with `--allow-partial` when `allow_partial`); the subtask must end
+/// `expected` after two attempts. `None` (the test is skipped) when python3 is missing.
 fn partial_then(
     second: String,
+    allow_partial: bool,
+    expected: SubtaskStatus,
 ) -> Option<(Fixture, ScriptedServer, slopguard_agent::run::RunSummary)> {
     let fx = Fixture::new()?;
     two_failing_tests(&fx);
@@ -766,18 +772,22 @@ fn partial_then(
         .content(patch("    return a - b\n", PARTIAL_ADD))
         .content(second);
     let server = ScriptedServer::start(script).unwrap();
-    let summary = execute(&fix_tests_options(&fx, &server.url()), &NoProgress).unwrap();
+    let mut o = fix_tests_options(&fx, &server.url());
+    o.allow_partial = allow_partial;
+    let summary = execute(&o, &NoProgress).unwrap();
     let s = summary.subtasks().next().unwrap();
-    assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
+    assert_eq!(s.status, expected, "{s:#?}");
     assert_eq!(s.attempts, 2);
     Some((fx, server, summary))
 }
 
 #[test]
 fn a_partial_fix_waits_for_the_next_attempt_and_a_complete_one_lands_instead() {
-    let Some((fx, server, summary)) =
-        partial_then(patch("    return a - b\n", "    return a + b\n"))
-    else {
+    let Some((fx, server, summary)) = partial_then(
+        patch("    return a - b\n", "    return a + b\n"),
+        false,
+        SubtaskStatus::Committed,
+    ) else {
         return;
     };
     assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
@@ -788,12 +798,41 @@ fn a_partial_fix_waits_for_the_next_attempt_and_a_complete_one_lands_instead() {
 }
 
 #[test]
-fn a_partial_fix_lands_at_the_last_attempt_when_nothing_better_came() {
-    let Some((fx, _server, _summary)) = partial_then("I am not sure what to change.".into()) else {
+fn a_partial_fix_lands_at_the_last_attempt_only_when_allowed_and_then_says_so() {
+    let Some((fx, _server, summary)) = partial_then(
+        "I am not sure what to change.".into(),
+        true,
+        SubtaskStatus::Partial,
+    ) else {
         return;
     };
     let landed = git(fx.dir.path(), &["show", "sg/loop:calc.py"]);
     assert!(landed.contains(PARTIAL_ADD), "{landed}");
+    let s = summary.subtasks().next().unwrap();
+    assert_eq!(s.still_failing.len(), 1, "{s:#?}");
+    assert!(s.still_failing[0].contains("test_add_zero"), "{s:#?}");
+    assert_eq!(
+        summary.status,
+        RunStatus::Partial,
+        "a partial fix never completes a run"
+    );
+}
+
+#[test]
+fn by_default_a_partial_fix_does_not_land_and_the_subtask_fails() {
+    let Some((fx, _server, summary)) = partial_then(
+        "I am not sure what to change.".into(),
+        false,
+        SubtaskStatus::Failed,
+    ) else {
+        return;
+    };
+    // Nothing landed, so the run left no branch behind.
+    assert!(summary.branch.is_empty(), "{}", summary.branch);
+    let branches = git(fx.dir.path(), &["branch", "--list", "sg/loop"]);
+    assert!(branches.trim().is_empty(), "{branches}");
+    assert_eq!(summary.status, RunStatus::Failed);
+    assert!(trace_events(&summary).contains("worker.partial.refused"));
 }
 
 #[test]
@@ -822,4 +861,50 @@ fn failing_tests_define_the_task_so_no_planner_call_is_made() {
     );
     assert!(trace_events(&summary).contains("plan.planner_skipped"));
     assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
+}
+
+#[test]
+fn a_repair_template_fixes_a_one_token_bug_without_a_model_call() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    // An empty script: any model call would fail the subtask.
+    let server = ScriptedServer::start(Script::new()).unwrap();
+    let mut o = fix_tests_options(&fx, &server.url());
+    o.templates = true;
+    let summary = execute(&o, &NoProgress).unwrap();
+    let s = summary.subtasks().next().unwrap();
+    assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
+    assert_eq!(s.fix_source.as_deref(), Some("template"));
+    assert_eq!(
+        s.commit_title.as_deref(),
+        Some("Fix `add`: `return a - b` -> `return a + b`")
+    );
+    assert!(server.chat_requests().is_empty(), "no model call");
+    assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
+    assert!(trace_events(&summary).contains("worker.templates"));
+}
+
+#[test]
+fn a_fix_that_dropped_an_unrelated_function_is_salvaged_and_lands_without_the_loss() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    // The whole file rewritten: `add` fixed, `helper` (which a passing test calls) dropped.
+    let reply =
+        serde_json::json!({"commit_message": "files changed", "patches": [{"action": "modify",
+        "path": "calc.py", "content": "def add(a, b):\n    return a + b\n"}]})
+        .to_string();
+    let server = ScriptedServer::start(Script::new().content(reply)).unwrap();
+    let summary = execute(&fix_tests_options(&fx, &server.url()), &NoProgress).unwrap();
+    let s = summary.subtasks().next().unwrap();
+    assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
+    assert_eq!(s.fix_source.as_deref(), Some("salvaged"));
+    assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
+    // The model's stray first line is not the subject.
+    assert_eq!(
+        s.commit_title.as_deref(),
+        Some("Fix `add`: `return a - b` -> `return a + b`")
+    );
+    assert!(trace_events(&summary).contains("worker.candidate.salvaged"));
 }

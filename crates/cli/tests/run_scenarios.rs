@@ -212,6 +212,8 @@ fn run_scenario(sb: &Sandbox, name: &str, extra: &[&str]) -> RunResult {
         "--worktree",
         worktree.to_str().expect("utf-8 path"),
         "--no-analysis-run",
+        // The scenarios script the model's answers; the repair templates are tested apart.
+        "--no-templates",
         "--timeout",
         "300",
         "--format",
@@ -495,39 +497,32 @@ fn a_model_fixes_the_bug_in_one_go() {
 }
 
 #[test]
-fn b_dropped_function_is_blocked_by_g7_and_the_retry_lands() {
+fn b_a_fix_that_dropped_functions_is_blocked_by_g7_then_salvaged_without_the_loss() {
     if skip_without("b", &["python3"]) {
         return;
     }
-    let (sb, before, r, st) = blocked_once_then_landed(
-        "rung-3-python-sql",
-        "b_drop_function_g7",
-        "symbol-preservation",
-    );
-    // G7 blocked before anything was written: no dynamic guard ran on attempt 1.
+    let sb = Sandbox::new("rung-3-python-sql");
+    let before = user_state(&sb.repo());
+    let r = run_scenario(&sb, "b_drop_function_g7", &[]);
+    assert_eq!(r.code, 0, "stderr: {}", r.stderr);
+    let st = subtasks(&r.summary)[0].clone();
+    assert_eq!(st["status"], "committed", "{st:#}");
+    // The reply as sent was refused by G7; its fix, spliced into the file as it was, landed in
+    // the same attempt: no second model call.
+    assert_eq!(st["attempts"], 1, "{st:#}");
+    assert_eq!(st["fix_source"], "salvaged", "{st:#}");
     assert!(
-        !st["guard_activity"]
-            .as_array()
-            .expect("activity")
-            .iter()
-            .any(|a| a["attempt"] == 1 && a["phase"] == "dynamic"),
+        blocked_on(&st, 1).contains(&"symbol-preservation".to_string()),
         "{st:#}"
     );
-    // The attempt log says a guard blocked it (the reply did become a change).
-    assert_eq!(st["attempt_log"][0]["outcome"], "blocked", "{st:#}");
-    assert_eq!(st["attempt_log"][1]["outcome"], "committed", "{st:#}");
-    // The retry was told what it dropped.
-    let feedback = last_user_message(&r.requests[1]);
-    assert!(
-        feedback.contains("init_schema") && feedback.contains("seed"),
-        "feedback: {feedback}"
-    );
+    assert_eq!(r.requests.len(), 1);
     let db = file_on_branch(
         &sb.repo(),
         r.summary["branch"].as_str().expect("b"),
         "src/db.py",
     );
     assert!(db.contains("def init_schema(conn):") && db.contains("def seed(conn):"));
+    assert!(db.contains("WHERE name = ?"), "{db}");
     assert_invariants(&sb, &before, &r);
 }
 
@@ -875,7 +870,13 @@ fn progress_is_plain_lines_when_stderr_is_not_a_terminal() {
         .args(["run", repo.to_str().expect("utf-8"), "--plan-from-file"])
         .arg(dir.join("plan.json"))
         .args(["--model", "scripted-model", "--llm-url", &server.url()])
-        .args(["--no-store", "--no-analysis-run", "--candidates", "1"])
+        .args([
+            "--no-store",
+            "--no-analysis-run",
+            "--no-templates",
+            "--candidates",
+            "1",
+        ])
         .arg("--worktree")
         .arg(sb.worktree())
         .env("NO_COLOR", "1")

@@ -186,6 +186,10 @@ pub struct AnalysisReport {
     pub fingerprint: Fingerprint,
     /// Wall-clock time of the analysis.
     pub elapsed_ms: u64,
+    /// The test run itself, when the toolchain ran (not serialized): a run whose tree has not
+    /// changed since takes it as its test baseline instead of running the suite again.
+    #[serde(skip)]
+    pub test_run: Option<TestRun>,
 }
 
 impl AnalysisReport {
@@ -434,9 +438,10 @@ pub fn analyze(root: &Path, opts: &AnalyzeOptions) -> AnalysisReport {
         brief,
         metrics: all,
         overall,
-        failing_tests: tests_run.failing,
+        failing_tests: tests_run.failing.clone(),
         fingerprint: fp,
         elapsed_ms: start.elapsed().as_millis() as u64,
+        test_run: opts.run_toolchain.then_some(tests_run),
     }
 }
 

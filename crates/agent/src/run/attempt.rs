@@ -21,6 +21,7 @@ use super::error::RunError;
 use super::judge::{Refused, judge_statically, record_rejections};
 use super::land::{finish_attempt, land};
 use super::progress::{CandidateLine, ProgressEvent, candidate_line};
+use super::repair::try_templates;
 use super::subtask::SubtaskRun;
 use super::survivors::{Survivor, evaluate_survivors, keep_survivor};
 
@@ -74,6 +75,20 @@ pub(super) fn run_attempt(
     );
     if let Some(s) = cx.state.subtask_mut(&run.id) {
         s.attempts = attempt;
+    }
+    if attempt == 1
+        && let Some(win) = try_templates(cx, run, attempt, &mut work)?
+    {
+        run.tool_time += work.tool;
+        return land(
+            cx,
+            run,
+            attempt,
+            &win.applied,
+            win.written,
+            win.report,
+            work,
+        );
     }
     let tree: Arc<dyn Tree> = Arc::new(WorkTree::new(&cx.worktree));
     let prompts = attempt_prompts(cx, run, tree.as_ref(), attempt, feedback);

@@ -265,13 +265,14 @@ pub(super) fn judge_statically(
         );
     }
     if !report.blocked() {
-        return match gates::doc_scope::check(&run.subtask, &applied.change) {
+        return match pipeline_static_gates(run, &applied.change) {
             None => Ok(applied),
             Some(rejection) => {
+                let gate = rejection.gate.clone();
                 let msg = record_rejections(cx, run, attempt, activity, &[rejection]);
                 Err(Refused {
                     reached: Reached::StaticGates,
-                    feedback: format!("- [{}] {msg}", gates::doc_scope::SLUG),
+                    feedback: format!("- [{gate}] {msg}"),
                 })
             }
         };
@@ -289,6 +290,9 @@ pub(super) fn judge_statically(
         }
     }
     record_rejections(cx, run, attempt, activity, &by_guard);
+    if let Some(salvaged) = salvage(cx, run, attempt, &applied) {
+        return Ok(salvaged);
+    }
     Err(Refused {
         reached: Reached::StaticGates,
         feedback: format!(
@@ -297,6 +301,73 @@ pub(super) fn judge_statically(
             report.feedback()
         ),
     })
+}
+
+/// The pipeline's own static gates, after the static guards passed: doc-scope, then, on a
+/// subtask behind failing tests, test-values. The first refusal.
+fn pipeline_static_gates(
+    run: &SubtaskRun,
+    change: &slopguard_change::ChangeSet,
+) -> Option<gates::Rejection> {
+    gates::doc_scope::check(&run.subtask, change).or_else(|| {
+        let tests: Vec<&str> = run
+            .failure
+            .as_ref()
+            .map(|f| f.tests.iter().map(|(_, _, src)| src.as_str()).collect())
+            .unwrap_or_default();
+        gates::test_values::check(change, &tests)
+    })
+}
+
+/// A candidate the static guards refused, reduced to the definitions it changed
+/// ([`worker::salvage`]): its collateral (a dropped docstring, an unrelated definition) is
+/// restored from the file as it was. The reduced change must pass every static gate again;
+/// `None` when nothing could be reduced or the reduced change is refused too.
+fn salvage(
+    cx: &Ctx<'_>,
+    run: &SubtaskRun,
+    attempt: u32,
+    applied: &worker::AppliedReply,
+) -> Option<worker::AppliedReply> {
+    let (change, taken) = worker::salvage::salvage_change(&applied.change)?;
+    let report = worker::static_guards(
+        &change,
+        &run.guard_task,
+        &cx.config,
+        run.fingerprint.as_ref(),
+    );
+    if report.blocked() || pipeline_static_gates(run, &change).is_some() {
+        return None;
+    }
+    cx.emit(
+        "execution",
+        "worker.candidate.salvaged",
+        json!({"subtask_id": run.id, "attempt": attempt, "definitions": taken,
+               "format": applied.format.name()}),
+    );
+    Some(worker::AppliedReply {
+        change,
+        format: worker::reply::ReplyFormat::Salvaged,
+        matchers: applied.matchers.clone(),
+    })
+}
+
+/// The guard activity records of a dynamic report (one per gate that ran).
+pub(super) fn dynamic_activity(attempt: u32, dynr: &dynamic::DynamicReport) -> Vec<GuardActivity> {
+    dynr.verdicts
+        .iter()
+        .map(|(g, code, v)| GuardActivity {
+            attempt,
+            phase: "dynamic".into(),
+            guard: g.to_string(),
+            code: code.map(str::to_string),
+            status: v.status().into(),
+            messages: match v {
+                Verdict::Pass => vec![],
+                Verdict::Block(m) | Verdict::Skipped(m) => vec![m.clone()],
+            },
+        })
+        .collect()
 }
 
 /// Writes one survivor and runs the dynamic gates on it. A blocked candidate is reverted.
@@ -312,24 +383,14 @@ pub(super) fn judge_dynamically(
     let written = dynamic::write_change(&cx.worktree, &applied.change)?;
     cx.time("write", t_write);
     let dynr = dynamic::run_dynamic(&cx.worktree, cx.state.baseline.as_ref(), &cx.opts.dynamic);
-    for (g, code, v) in &dynr.verdicts {
+    for (g, _, v) in &dynr.verdicts {
         cx.progress.on(&ProgressEvent::Guard {
             id: run.id.clone(),
             guard: g.to_string(),
             status: v.status().into(),
         });
-        activity.push(GuardActivity {
-            attempt,
-            phase: "dynamic".into(),
-            guard: g.to_string(),
-            code: code.map(str::to_string),
-            status: v.status().into(),
-            messages: match v {
-                Verdict::Pass => vec![],
-                Verdict::Block(m) | Verdict::Skipped(m) => vec![m.clone()],
-            },
-        });
     }
+    activity.extend(dynamic_activity(attempt, &dynr));
     let fail_on_both = cx
         .opts
         .regression_proof

@@ -60,11 +60,12 @@ pub(super) fn land(
                "matchers": applied.matchers, "beat": considered.saturating_sub(1)}),
     );
     let paths = written.paths();
-    let commit_title = applied
-        .change
-        .message
-        .clone()
-        .unwrap_or_else(|| run.subtask.title.clone());
+    // The subject says what changed, from the diff: a model's first line is often stray
+    // (`files changed`), and the subtask's title names the failing tests, not the fix.
+    let commit_title =
+        worker::subject::commit_subject(&applied.change, applied.change.message.as_deref())
+            .unwrap_or_else(|| run.subtask.title.clone());
+    let still_failing = still_failing_targets(&run.targets, dynr.tests.as_ref());
     let status = if cx.state.dry_run {
         written.revert()?;
         record.outcome = "passed".into();
@@ -98,7 +99,11 @@ pub(super) fn land(
                     cx.fingerprint = None;
                 }
                 record.outcome = "committed".into();
-                (SubtaskStatus::Committed, Some(c))
+                if still_failing.is_empty() {
+                    (SubtaskStatus::Committed, Some(c))
+                } else {
+                    (SubtaskStatus::Partial, Some(c))
+                }
             }
             Err(e) => {
                 written.revert()?;
@@ -120,9 +125,28 @@ pub(super) fn land(
     }
     if let Some(s) = cx.state.subtask_mut(&id) {
         s.candidates_beaten = Some(considered.saturating_sub(1));
+        s.fix_source = Some(applied.format.name().to_string());
+        s.still_failing = still_failing;
     }
     finish_attempt(cx, &id, record, activity, "", att_start, att_llm, att_tool);
     Ok(AttemptEnd::Landed(status.0, status.1, paths, commit_title))
+}
+
+/// The targets (the failing tests the subtask is behind) that still fail in `now`, sorted; all
+/// of them when the tests did not run.
+pub(super) fn still_failing_targets(
+    targets: &BTreeSet<String>,
+    now: Option<&slopguard_toolchain::TestRun>,
+) -> Vec<String> {
+    let Some(now) = now else {
+        return Vec::new();
+    };
+    let failing: BTreeSet<&str> = now.failing.iter().map(|f| f.id.as_str()).collect();
+    targets
+        .iter()
+        .filter(|t| failing.contains(t.as_str()))
+        .cloned()
+        .collect()
 }
 
 /// Whether a landed path is a manifest (the fingerprint is computed again after it).

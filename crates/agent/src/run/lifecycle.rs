@@ -276,17 +276,13 @@ pub(super) fn finish(mut cx: Ctx<'_>) -> Result<RunSummary, RunError> {
             .filter(|s| wanted(s.status))
             .count()
     };
-    let landed = count(&cx, &|s| {
-        matches!(s, SubtaskStatus::Committed | SubtaskStatus::Passed)
-    });
+    let partial = count(&cx, &|s| s == SubtaskStatus::Partial);
+    let landed = partial
+        + count(&cx, &|s| {
+            matches!(s, SubtaskStatus::Committed | SubtaskStatus::Passed)
+        });
     let failed = count(&cx, &|s| s == SubtaskStatus::Failed);
-    cx.state.status = if failed == 0 {
-        RunStatus::Completed
-    } else if landed > 0 {
-        RunStatus::Partial
-    } else {
-        RunStatus::Failed
-    };
+    cx.state.status = run_status(landed, partial, failed);
     let mut metrics_after = Vec::new();
     let mut overall_after = None;
     if opts.measure_after && landed > 0 && !cx.state.dry_run {
@@ -340,4 +336,35 @@ pub(super) fn finish(mut cx: Ctx<'_>) -> Result<RunSummary, RunError> {
             .unwrap_or_else(|_| summary.head_commit.clone());
     }
     Ok(summary)
+}
+
+/// The run's status from its subtasks: completed when none failed and none landed partly
+/// (skipped ones asked nothing of the run), partial when something landed but not everything,
+/// failed when nothing landed. `landed` counts the partial ones too.
+pub(super) fn run_status(landed: usize, partial: usize, failed: usize) -> RunStatus {
+    if failed == 0 && partial == 0 {
+        RunStatus::Completed
+    } else if landed > 0 {
+        RunStatus::Partial
+    } else {
+        RunStatus::Failed
+    }
+}
+
+#[cfg(test)]
+mod status_tests {
+    use super::*;
+
+    #[test]
+    fn a_partly_fixed_subtask_never_makes_a_completed_run() {
+        assert_eq!(run_status(2, 0, 0), RunStatus::Completed);
+        assert_eq!(
+            run_status(0, 0, 0),
+            RunStatus::Completed,
+            "everything skipped"
+        );
+        assert_eq!(run_status(1, 1, 0), RunStatus::Partial);
+        assert_eq!(run_status(1, 0, 1), RunStatus::Partial);
+        assert_eq!(run_status(0, 0, 1), RunStatus::Failed);
+    }
 }

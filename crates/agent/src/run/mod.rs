@@ -9,8 +9,11 @@
 //!  -> schedule::plan_phase        analyse -> plan (plan::pipeline)
 //!  -> schedule::execution_phase   reconcile; each unfinished subtask in order, or skip it
 //!     -> subtask::run_subtask         baseline, fingerprint, failure context, attempts
-//!        -> attempt::run_attempt          prompts, candidates sampled
-//!           -> judge::judge_statically        reply applied, static guards, doc scope
+//!        -> attempt::run_attempt          (attempt 1: repair::try_templates, no model; the
+//!                                         first template that fixes every target lands)
+//!                                         prompts, candidates sampled
+//!           -> judge::judge_statically        reply applied, static guards, doc scope,
+//!                                             test values; a refused reply salvaged
 //!           -> survivors::evaluate_survivors  most votes first, then smallest:
 //!              judge::review_candidate -> judge::judge_dynamically -> judge::prove_candidate
 //!           -> land::land                     commit (or dry-run revert), baseline advances
@@ -43,6 +46,7 @@ mod observe;
 mod options;
 mod progress;
 pub mod proof;
+mod repair;
 mod schedule;
 mod subtask;
 mod survivors;

@@ -84,6 +84,12 @@ pub struct RunOptions {
     /// The continuous critic (`gates::step_critic`): one reviewer call after each attempt; a
     /// confident finding is the next attempt's feedback. Off by default.
     pub step_critic: bool,
+    /// Try repair templates (one-token changes at the statements the failing tests reach,
+    /// `worker::templates`) before the model's first candidate. On by default.
+    pub templates: bool,
+    /// Land a fix that makes some of its failing tests pass but not all, at the last attempt
+    /// (status `partial`, the run exits 1). Off by default: such a subtask fails.
+    pub allow_partial: bool,
 }
 
 impl Default for RunOptions {
@@ -115,6 +121,8 @@ impl Default for RunOptions {
             regression_proof: false,
             critics: None,
             step_critic: false,
+            templates: true,
+            allow_partial: false,
         }
     }
 }

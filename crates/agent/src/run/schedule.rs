@@ -10,6 +10,7 @@ use slopguard_llm::BlockingClient;
 use slopguard_store::{NewObservation, Outcome};
 
 use crate::analysis::AnalyzeOptions;
+use crate::dynamic;
 use crate::git;
 use crate::plan::pipeline::{self, PlanError, PlanRequest};
 use crate::plan::post::{is_about_failing_tests, tests_named_by};
@@ -102,6 +103,7 @@ pub(super) fn plan_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Result<()
     };
     cx.phase("analysis")?;
     let report = pipeline::analyse(&req);
+    adopt_analysis_baseline(cx, &report);
     cx.state.metrics_before = metric_values(&report);
     cx.state.overall_before = Some(report.overall);
     cx.emit(
@@ -125,6 +127,26 @@ pub(super) fn plan_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Result<()
     );
     cx.state.set_plan(plan);
     cx.save()
+}
+
+/// The analysis ran the suite on the worktree as it is before any subtask: its run is the test
+/// baseline, so the first subtask does not run the suite again (a second full run cost a
+/// compile on Rust, and a hanging test's limit twice).
+fn adopt_analysis_baseline(cx: &mut Ctx<'_>, report: &crate::analysis::AnalysisReport) {
+    let Some(run) = report.test_run.as_ref() else {
+        return;
+    };
+    if cx.state.baseline.is_some() || !cx.opts.dynamic.tests || !(run.ran || run.broken) {
+        return;
+    }
+    let b = dynamic::baseline_of(run);
+    cx.emit(
+        "analysis",
+        "test_baseline.captured",
+        json!({"ran": b.ran, "total": b.total, "failing": b.failing, "broken": b.broken,
+               "reason": b.reason, "from": "analysis"}),
+    );
+    cx.state.baseline = Some(b);
 }
 
 /// Marks subtasks whose commit is on the branch (a crash after the commit, before the state

@@ -20,6 +20,9 @@ pub enum SubtaskStatus {
     Passed,
     /// Failed after the retry budget (or on an error that retrying cannot fix).
     Failed,
+    /// Committed with `--allow-partial` although some of its failing tests still fail
+    /// ([`SubtaskSummary::still_failing`] names them).
+    Partial,
     /// Not attempted (dropped, or the model produced no change).
     Skipped,
 }
@@ -37,6 +40,7 @@ impl SubtaskStatus {
             SubtaskStatus::Committed => "committed",
             SubtaskStatus::Passed => "passed",
             SubtaskStatus::Failed => "failed",
+            SubtaskStatus::Partial => "partial",
             SubtaskStatus::Skipped => "skipped",
         }
     }
@@ -151,6 +155,14 @@ pub struct SubtaskSummary {
     /// The subtask's observation was recorded in the store.
     #[serde(default)]
     pub observed: bool,
+    /// Where the landed change came from: a reply format (`whole-file`, `search-replace`,
+    /// ...), `template` (a repair template, no model) or `salvaged` (a refused reply reduced
+    /// to the definitions it changed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fix_source: Option<String>,
+    /// The failing tests it was behind that still fail after it landed (a partial fix).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub still_failing: Vec<String>,
 }
 
 impl SubtaskSummary {

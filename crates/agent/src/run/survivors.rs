@@ -161,6 +161,26 @@ pub(super) fn evaluate_survivors(
         run.carried = Some(work.survivors.swap_remove(i));
         return Ok(None);
     }
+    if !cx.opts.allow_partial {
+        // A fix that leaves some of its failing tests failing does not land: the subtask
+        // fails and says which tests still fail (`--allow-partial` lands it as `partial`).
+        let r = still_failing(
+            cx,
+            run,
+            attempt,
+            &work.survivors[i].applied,
+            dynr.tests.as_ref(),
+            &mut work.activity,
+        );
+        work.rejections.push(r);
+        cx.emit(
+            "execution",
+            "worker.partial.refused",
+            json!({"subtask_id": run.id, "attempt": attempt, "fixed": fixed,
+                   "targets": run.targets.len()}),
+        );
+        return Ok(None);
+    }
     let written = dynamic::write_change(&cx.worktree, &work.survivors[i].applied.change)?;
     Ok(Some((i, written, dynr)))
 }

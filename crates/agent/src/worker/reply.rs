@@ -69,6 +69,11 @@ pub enum ReplyFormat {
     /// None of these: code holding the target definition, taken from a reply no format reads
     /// (a broken SEARCH/REPLACE block, a fence without a path).
     SalvagedDefinition,
+    /// No reply: a repair template's one-token change ([`super::templates`]).
+    Template,
+    /// A reply the static guards refused, reduced to the definitions it changed
+    /// ([`super::salvage`]).
+    Salvaged,
 }
 
 impl ReplyFormat {
@@ -80,6 +85,8 @@ impl ReplyFormat {
             ReplyFormat::UnifiedDiff => "unified-diff",
             ReplyFormat::Json => "json",
             ReplyFormat::SalvagedDefinition => "salvaged-definition",
+            ReplyFormat::Template => "template",
+            ReplyFormat::Salvaged => "salvaged",
         }
     }
 }

@@ -8,7 +8,42 @@
 //! original file, leaving everything else as it was; the result is a new candidate, judged
 //! again by every guard and the tests like any other.
 
+use slopguard_change::{ChangeKind, ChangeSet, FileChange};
+
 use super::context;
+
+/// `change` with each modified file reduced to the definitions it changed
+/// ([`changed_definitions_only`]); other files as they are. `None` when no file could be
+/// reduced. Also returns the definitions taken, `path: name` each.
+pub fn salvage_change(change: &ChangeSet) -> Option<(ChangeSet, Vec<String>)> {
+    let mut taken = Vec::new();
+    let mut changes = Vec::with_capacity(change.changes.len());
+    for c in &change.changes {
+        let reduced = match (&c.kind, c.before_text(), c.after_text()) {
+            (ChangeKind::Modify, Some(before), Some(after)) => {
+                changed_definitions_only(&c.path, before, after)
+            }
+            _ => None,
+        };
+        match reduced {
+            Some(s) => {
+                taken.extend(s.definitions.iter().map(|d| format!("{}: {d}", c.path)));
+                changes.push(FileChange::modify(
+                    c.path.as_str(),
+                    c.before.clone().unwrap_or_default(),
+                    s.text,
+                ));
+            }
+            None => changes.push(c.clone()),
+        }
+    }
+    if taken.is_empty() {
+        return None;
+    }
+    let mut salvaged = ChangeSet::new(change.base.clone(), changes, &change.source);
+    salvaged.message = change.message.clone();
+    Some((salvaged, taken))
+}
 
 /// A candidate reduced to the definitions it changed.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,9 +1,12 @@
 //! The commit subject of a landed change, written from the change itself.
 //!
 //! A model's reply starts with whatever it likes (`files changed`, `Here is the fixed code:`,
-//! a path), and the subtask's title names the failing tests rather than the fix. The subject
-//! here says what changed, from the diff: the definition that holds the change and, when one
-//! line was replaced, the line before and after (`` Fix `average`: `/ (n - 1)` -> `/ n` ``).
+//! a path), and the subtask's title names the failing tests rather than the fix. The model's
+//! line is kept only when it reads as a subject that names the change (four words or more,
+//! one of them a name or word of the changed lines, the changed definitions or the file);
+//! otherwise the subject says what changed, from the diff: the definition that holds the
+//! change and, when one line was replaced, the line before and after
+//! (`` Fix `average`: `/ (n - 1)` -> `/ n` ``).
 
 use slopguard_change::ChangeSet;
 
@@ -12,9 +15,47 @@ use super::context;
 /// Longest subject, in characters (git's conventional limit).
 const MAX_SUBJECT: usize = 72;
 
-/// The subject line for `change`, or `None` when it changes no text file.
-pub fn commit_subject(change: &ChangeSet) -> Option<String> {
-    let mut parts: Vec<FilePart> = change.changes.iter().filter_map(file_part).collect();
+/// The subject line for `change`: `model_line` (the reply's first line) when it names the
+/// change, else one written from the diff; `None` when the change touches no text file.
+pub fn commit_subject(change: &ChangeSet, model_line: Option<&str>) -> Option<String> {
+    let parts: Vec<FilePart> = change.changes.iter().filter_map(file_part).collect();
+    if parts.is_empty() {
+        return None;
+    }
+    if let Some(line) = model_line
+        .map(str::trim)
+        .filter(|l| names_the_change(l, &parts))
+    {
+        return Some(clip(line));
+    }
+    derived_subject(parts)
+}
+
+/// Whether a model's line reads as a subject naming the change: four words or more, not a
+/// fence or a path, and one of its words (three letters or more) a word of the changed lines,
+/// a changed definition's name or the file's stem.
+fn names_the_change(line: &str, parts: &[FilePart]) -> bool {
+    let words = |s: &str| -> Vec<String> {
+        s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| w.chars().count() >= 3)
+            .map(str::to_lowercase)
+            .collect()
+    };
+    if line.split_whitespace().count() < 4 || line.starts_with("```") || line.contains("```") {
+        return false;
+    }
+    let mut known: Vec<String> = Vec::new();
+    for p in parts {
+        known.extend(p.words.iter().cloned());
+        known.extend(p.definition.iter().flat_map(|d| words(d)));
+        let stem = p.path.rsplit('/').next().unwrap_or(&p.path);
+        known.extend(words(stem.split('.').next().unwrap_or(stem)));
+    }
+    words(line).iter().any(|w| known.contains(w))
+}
+
+/// The subject written from the diff.
+fn derived_subject(mut parts: Vec<FilePart>) -> Option<String> {
     match parts.len() {
         0 => None,
         1 => {
@@ -52,8 +93,10 @@ struct FilePart {
     definition: Option<String>,
     /// The line before and after, when exactly one line was replaced.
     one_line: Option<(String, String)>,
-    /// Lines removed plus lines added.
+    /// Lines changed (the larger of removed and added).
     changed: usize,
+    /// The words (three letters or more, lowercased) of the removed and added lines.
+    words: Vec<String>,
 }
 
 fn file_part(c: &slopguard_change::FileChange) -> Option<FilePart> {
@@ -95,11 +138,22 @@ fn file_part(c: &slopguard_change::FileChange) -> Option<FilePart> {
         ([old], [new]) => Some((old.clone(), new.clone())),
         _ => None,
     };
+    let words = removed
+        .iter()
+        .chain(&added)
+        .flat_map(|l| {
+            l.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .filter(|w| w.chars().count() >= 3)
+                .map(str::to_lowercase)
+                .collect::<Vec<_>>()
+        })
+        .collect();
     Some(FilePart {
         path: c.path.clone(),
         definition,
         one_line,
-        changed: removed.len() + added.len(),
+        changed: removed.len().max(added.len()),
+        words,
     })
 }
 
@@ -139,7 +193,7 @@ mod tests {
     fn one_line_in_one_definition_is_named_with_the_line_before_and_after() {
         let c = change(&[("stats.py", STATS, &STATS.replace("(n - 1)", "n"))]);
         assert_eq!(
-            commit_subject(&c).unwrap(),
+            commit_subject(&c, None).unwrap(),
             "Fix `average`: `return sum(xs) / (n - 1)` -> `return sum(xs) / n`"
         );
     }
@@ -152,12 +206,12 @@ mod tests {
         );
         let c = change(&[("stats.py", STATS, &after)]);
         assert_eq!(
-            commit_subject(&c).unwrap(),
+            commit_subject(&c, None).unwrap(),
             "Fix `average` in stats.py (2 lines changed)"
         );
         let c = change(&[("stats.py", STATS, &after), ("b.py", "x = 1\n", "x = 2\n")]);
         assert_eq!(
-            commit_subject(&c).unwrap(),
+            commit_subject(&c, None).unwrap(),
             "Fix `average` in stats.py, b.py"
         );
     }
@@ -167,10 +221,28 @@ mod tests {
         let long = format!("def f():\n    return {}\n", "x".repeat(80));
         let c = change(&[("m.py", &long, &long.replace("return x", "return y"))]);
         assert_eq!(
-            commit_subject(&c).unwrap(),
+            commit_subject(&c, None).unwrap(),
             "Fix `f` in m.py (2 lines changed)"
         );
         let c = change(&[("m.py", STATS, STATS)]);
-        assert_eq!(commit_subject(&c), None);
+        assert_eq!(commit_subject(&c, None), None);
+    }
+
+    #[test]
+    fn a_model_line_is_kept_only_when_it_names_the_change() {
+        let c = change(&[("stats.py", STATS, &STATS.replace("(n - 1)", "n"))]);
+        let derived = "Fix `average`: `return sum(xs) / (n - 1)` -> `return sum(xs) / n`";
+        for stray in [
+            "files changed",
+            "Here is the fixed code:",
+            "Fix the bug in the code",
+            "```python",
+        ] {
+            assert_eq!(commit_subject(&c, Some(stray)).unwrap(), derived, "{stray}");
+        }
+        assert_eq!(
+            commit_subject(&c, Some("stats: average divides by n, not n - 1")).unwrap(),
+            "stats: average divides by n, not n - 1"
+        );
     }
 }

@@ -116,6 +116,17 @@ pub struct RunArgs {
     #[arg(long, env = "SLOPGUARD_RUN_BUDGET")]
     pub run_budget: Option<u64>,
 
+    /// Do not try repair templates (one-token changes at the statements the failing tests
+    /// reach: a comparison, a bound, a negation, swapped arguments...) before asking the model.
+    #[arg(long)]
+    pub no_templates: bool,
+
+    /// Land a fix that makes some but not all of its failing tests pass, at the last attempt:
+    /// the subtask is then `partial`, the summary names the tests that still fail, and the run
+    /// exits 1. Without it such a fix does not land.
+    #[arg(long)]
+    pub allow_partial: bool,
+
     /// Show each candidate that passed the static guards to the reviewer model, which may
     /// refuse it (the intent-review gate; one model call per candidate that reaches the tests).
     #[arg(long)]
@@ -361,6 +372,8 @@ pub fn run(args: RunArgs, global: &crate::Global) -> anyhow::Result<u8> {
         regression_proof: false,
         critics: args.critics.clone(),
         step_critic,
+        templates: !args.no_templates,
+        allow_partial: args.allow_partial,
     };
     let result = execute_with_progress(&opts, args.quiet, args.format == RunFormat::Json);
     let summary = match result {

@@ -1,0 +1,246 @@
+//! The repair-template phase: candidates that need no model, tried before the first sample.
+//!
+//! For a subtask behind failing tests, [`crate::worker::templates`] writes one-token changes
+//! (a comparison, a bound, a negation, swapped arguments, another variable in scope...) at the
+//! statements the failing tests reach: the statement a frame of the failure names first, then
+//! the definitions the failing tests call, then the definitions those call in the same file.
+//! Each is judged like a model's candidate: every static guard on the change in memory, then
+//! the build and the whole test suite on the written worktree. The first that makes every
+//! failing test pass and breaks no passing test lands; the others are reverted and leave no
+//! trace in the subtask's findings. The phase is bounded by a candidate count and a share of
+//! the subtask's budget, so a repository with a slow suite reaches the model in time.
+//!
+//! In the pipeline: ... -> per subtask -> **templates** (attempt 1, before sampling) ->
+//! candidates -> static judge -> ... -> land.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use slopguard_change::{ChangeSet, FileChange, Tree, WorkTree};
+use slopguard_lang::mentions_word;
+
+use crate::dynamic;
+use crate::worker::{self, context, reply::ReplyFormat, templates};
+
+use super::attempt::AttemptWork;
+use super::context::Ctx;
+use super::error::RunError;
+use super::judge::dynamic_activity;
+use super::progress::ProgressEvent;
+use super::subtask::SubtaskRun;
+use super::survivors::fixed_targets;
+
+/// Most template candidates judged per subtask.
+pub(super) const MAX_TEMPLATES: usize = 80;
+
+/// Most wall-clock time the phase may take.
+pub(super) const MAX_TIME: Duration = Duration::from_secs(180);
+
+/// A template fix that passed every gate, written in the worktree.
+pub(super) struct TemplateWin {
+    pub(super) applied: worker::AppliedReply,
+    pub(super) written: dynamic::Written,
+    pub(super) report: dynamic::DynamicReport,
+}
+
+/// Runs the phase for `run` (attempt `attempt`): `Some` with the winner, written, when a
+/// template fixes every target; its static and dynamic verdicts go into `work.activity`.
+pub(super) fn try_templates(
+    cx: &mut Ctx<'_>,
+    run: &mut SubtaskRun,
+    attempt: u32,
+    work: &mut AttemptWork,
+) -> Result<Option<TemplateWin>, RunError> {
+    if !cx.opts.templates || cx.opts.regression_proof || run.targets.is_empty() {
+        return Ok(None);
+    }
+    let started = Instant::now();
+    let limit = time_limit(run.budget);
+    let tree: Arc<dyn Tree> = Arc::new(WorkTree::new(&cx.worktree));
+    let fixes = candidate_fixes(run, tree.as_ref());
+    let (mut refused_statically, mut evaluated) = (0usize, 0usize);
+    let mut won = None;
+    for fix in &fixes {
+        if started.elapsed() >= limit || run.started.elapsed() >= run.budget {
+            break;
+        }
+        let Some(before) = tree.read(&fix.path).ok().flatten() else {
+            continue;
+        };
+        let change = ChangeSet::new(
+            tree.clone(),
+            vec![FileChange::modify(
+                fix.path.as_str(),
+                before,
+                fix.text.as_str(),
+            )],
+            "repair template",
+        );
+        let report = worker::static_guards(
+            &change,
+            &run.guard_task,
+            &cx.config,
+            run.fingerprint.as_ref(),
+        );
+        if report.blocked() {
+            refused_statically += 1;
+            continue;
+        }
+        evaluated += 1;
+        let written = dynamic::write_change(&cx.worktree, &change)?;
+        let dynr = dynamic::run_dynamic(&cx.worktree, cx.state.baseline.as_ref(), &cx.opts.dynamic);
+        work.tool += dynr.elapsed;
+        let fixed = fixed_targets(&run.targets, dynr.tests.as_ref());
+        if !dynr.blocked() && dynr.tests.is_some() && fixed == run.targets.len() {
+            work.activity.extend(worker::activity(&report, attempt));
+            work.activity.extend(dynamic_activity(attempt, &dynr));
+            won = Some((fix, change, written, dynr));
+            break;
+        }
+        written.revert()?;
+    }
+    let described = won
+        .as_ref()
+        .map(|(f, ..)| format!("{}:{} {}", f.path, f.line, f.describe()));
+    cx.emit(
+        "execution",
+        "worker.templates",
+        json!({"subtask_id": run.id, "offered": fixes.len(), "static_refused": refused_statically,
+               "evaluated": evaluated, "landed": described, "ms": started.elapsed().as_millis() as u64}),
+    );
+    let line = match &described {
+        Some(d) => format!(
+            "{} repair templates: {d} fixes the failing tests ({evaluated} run, {:.0} s)",
+            run.id,
+            started.elapsed().as_secs_f64()
+        ),
+        None => format!(
+            "{} repair templates: none of {evaluated} run fixes the failing tests ({:.0} s); asking the model",
+            run.id,
+            started.elapsed().as_secs_f64()
+        ),
+    };
+    cx.progress.on(&ProgressEvent::Candidate(line.clone()));
+    work.record.candidates.push(line);
+    Ok(won.map(|(fix, change, written, report)| TemplateWin {
+        applied: worker::AppliedReply {
+            change,
+            format: ReplyFormat::Template,
+            matchers: vec![format!("{}: {} template", fix.path, fix.operator.name())],
+        },
+        written,
+        report,
+    }))
+}
+
+/// The phase's share of a subtask's budget: a third, at most [`MAX_TIME`].
+pub(super) fn time_limit(budget: Duration) -> Duration {
+    (budget / 3).min(MAX_TIME)
+}
+
+/// The template fixes for `run`, most suspicious places first, at most [`MAX_TEMPLATES`].
+fn candidate_fixes(run: &SubtaskRun, tree: &dyn Tree) -> Vec<templates::TemplateFix> {
+    let regions = regions(run, tree);
+    let mut out = Vec::new();
+    for (path, ranges) in regions {
+        let Some(text) = tree
+            .read(&path)
+            .ok()
+            .flatten()
+            .and_then(|b| String::from_utf8(b).ok())
+        else {
+            continue;
+        };
+        let room = MAX_TEMPLATES.saturating_sub(out.len());
+        out.extend(templates::fixes(&path, &text, &ranges, room));
+    }
+    out
+}
+
+/// Line ranges to try, per file in order of first mention: the statement a frame names, the
+/// definitions the failing tests call, then the definitions of the same file those call.
+fn regions(run: &SubtaskRun, tree: &dyn Tree) -> Vec<(String, Vec<(usize, usize)>)> {
+    let mut by_path: Vec<(String, Vec<(usize, usize)>)> = Vec::new();
+    let mut add =
+        |path: &str, range: (usize, usize)| match by_path.iter_mut().find(|(p, _)| p == path) {
+            Some((_, ranges)) if !ranges.contains(&range) => ranges.push(range),
+            Some(_) => {}
+            None => by_path.push((path.to_string(), vec![range])),
+        };
+    if let Some(l) = &run.fault_line {
+        add(&l.path, (l.start, l.end));
+    }
+    let exercised = run
+        .failure
+        .as_ref()
+        .map(|f| f.exercised.clone())
+        .unwrap_or_default();
+    for (path, _, start, end) in &exercised {
+        add(path, (*start, *end));
+    }
+    for (path, callees) in callees(&exercised, tree) {
+        for range in callees {
+            add(&path, range);
+        }
+    }
+    by_path
+}
+
+/// The definitions of each exercised definition's file that its body mentions by name (one
+/// hop: the helper where the bug may sit).
+fn callees(
+    exercised: &[(String, String, usize, usize)],
+    tree: &dyn Tree,
+) -> BTreeMap<String, Vec<(usize, usize)>> {
+    let mut out: BTreeMap<String, Vec<(usize, usize)>> = BTreeMap::new();
+    for (path, name, start, end) in exercised {
+        let Some(text) = tree
+            .read(path)
+            .ok()
+            .flatten()
+            .and_then(|b| String::from_utf8(b).ok())
+        else {
+            continue;
+        };
+        let lines: Vec<&str> = text.lines().collect();
+        let body = lines
+            .get(start.saturating_sub(1)..(*end).min(lines.len()))
+            .map(|l| l.join("\n"))
+            .unwrap_or_default();
+        for d in context::definitions(path, &text) {
+            let range = (d.start_line as usize, d.end_line as usize);
+            if d.name != *name && range != (*start, *end) && mentions_word(&body, d.simple_name()) {
+                out.entry(path.clone()).or_default().push(range);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_phase_takes_a_third_of_the_budget_at_most_three_minutes() {
+        assert_eq!(
+            time_limit(Duration::from_secs(300)),
+            Duration::from_secs(100)
+        );
+        assert_eq!(time_limit(Duration::from_secs(600)), MAX_TIME);
+    }
+
+    #[test]
+    fn callees_are_the_definitions_an_exercised_one_mentions() {
+        let src = "def helper(x):\n    return x\n\n\ndef other():\n    return 1\n\n\ndef f(x):\n    return helper(x) + 1\n";
+        let tree = slopguard_change::MemTree::new(
+            [("m.py".to_string(), src.as_bytes().to_vec())]
+                .into_iter()
+                .collect(),
+        );
+        let got = callees(&[("m.py".into(), "f".into(), 9, 10)], &tree);
+        assert_eq!(got.get("m.py").map(Vec::as_slice), Some(&[(1, 2)][..]));
+    }
+}
