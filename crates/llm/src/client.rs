@@ -282,6 +282,10 @@ impl LlmClient {
         install_crypto_provider();
         let http = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(10))
+            // Below the keep-alive of common local servers (llama.cpp's is 5 s): a run spends
+            // minutes on tests between two calls, and a pooled connection the server closed
+            // meanwhile fails the next request ("connection closed before message completed").
+            .pool_idle_timeout(Duration::from_secs(4))
             .build()
             .map_err(|e| LlmError::Client(e.to_string()))?;
         Ok(Self {
@@ -594,6 +598,13 @@ impl LlmClient {
                     }
                     return Ok(resp);
                 }
+                // A pooled connection the server closed while idle: the request never reached
+                // it, so it is sent again once on a fresh connection, whatever the retries.
+                Err(e) if attempt == 0 && retries == 0 && is_stale_connection(&e) => {
+                    tracing::debug!(%e, "stale pooled connection; sending again");
+                    attempt = retries.max(1);
+                    continue;
+                }
                 Err(e) if attempt < retries && e.is_unreachable() => {
                     let delay = self
                         .config
@@ -785,6 +796,13 @@ fn transport_error(url: &str, rc: &RoleConfig, e: &reqwest::Error) -> LlmError {
     }
 }
 
+/// Whether a transport error is a pooled connection the server had closed (hyper's
+/// incomplete-message error on send), as opposed to a server that is not there.
+fn is_stale_connection(e: &LlmError) -> bool {
+    matches!(e, LlmError::Unreachable { message, .. }
+        if message.contains("connection closed before message completed"))
+}
+
 /// Does an HTTP error look like "this server does not support that response_format"?
 fn format_rejected(status: u16, body: &str) -> bool {
     let b = body.to_ascii_lowercase();
@@ -828,6 +846,20 @@ fn excerpt(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_closed_pooled_connection_is_stale() {
+        let stale = LlmError::Unreachable {
+            url: "u".into(),
+            message: "error sending request: client error (SendRequest): connection closed before message completed".into(),
+        };
+        let refused = LlmError::Unreachable {
+            url: "u".into(),
+            message: "tcp connect error: Connection refused (os error 111)".into(),
+        };
+        assert!(is_stale_connection(&stale));
+        assert!(!is_stale_connection(&refused));
+    }
 
     #[test]
     fn think_blocks_are_removed() {

@@ -21,6 +21,7 @@ use serde_json::json;
 use slopguard_change::{ChangeSet, FileChange, Tree, WorkTree};
 use slopguard_lang::mentions_word;
 
+use crate::analysis::is_test_file;
 use crate::dynamic;
 use crate::worker::{self, context, reply::ReplyFormat, templates};
 
@@ -163,14 +164,8 @@ fn candidate_fixes(run: &SubtaskRun, tree: &dyn Tree) -> Vec<templates::Template
 /// definitions the failing tests call, then the definitions of the same file those call.
 fn regions(run: &SubtaskRun, tree: &dyn Tree) -> Vec<(String, Vec<(usize, usize)>)> {
     let mut by_path: Vec<(String, Vec<(usize, usize)>)> = Vec::new();
-    let mut add =
-        |path: &str, range: (usize, usize)| match by_path.iter_mut().find(|(p, _)| p == path) {
-            Some((_, ranges)) if !ranges.contains(&range) => ranges.push(range),
-            Some(_) => {}
-            None => by_path.push((path.to_string(), vec![range])),
-        };
     if let Some(l) = &run.fault_line {
-        add(&l.path, (l.start, l.end));
+        add(&mut by_path, &l.path, (l.start, l.end));
     }
     let exercised = run
         .failure
@@ -178,15 +173,41 @@ fn regions(run: &SubtaskRun, tree: &dyn Tree) -> Vec<(String, Vec<(usize, usize)
         .map(|f| f.exercised.clone())
         .unwrap_or_default();
     for (path, _, start, end) in &exercised {
-        add(path, (*start, *end));
+        add(&mut by_path, path, (*start, *end));
     }
     for (path, callees) in callees(&exercised, tree) {
         for range in callees {
-            add(&path, range);
+            add(&mut by_path, &path, range);
+        }
+    }
+    if by_path.is_empty() {
+        // No definition of the files to change is called by name from the failing tests (a
+        // method reached through an object, a module-level table): small files whole.
+        for path in run.subtask.file_hints.iter().filter(|p| !is_test_file(p)) {
+            let lines = tree
+                .read(path)
+                .ok()
+                .flatten()
+                .map_or(0, |b| b.split(|c| *c == b'\n').count());
+            if (1..=MAX_WHOLE_FILE_LINES).contains(&lines) {
+                add(&mut by_path, path, (1, lines));
+            }
         }
     }
     by_path
 }
+
+/// Adds `range` of `path` to `by_path` once, keeping the order of first mention.
+fn add(by_path: &mut Vec<(String, Vec<(usize, usize)>)>, path: &str, range: (usize, usize)) {
+    match by_path.iter_mut().find(|(p, _)| p == path) {
+        Some((_, ranges)) if !ranges.contains(&range) => ranges.push(range),
+        Some(_) => {}
+        None => by_path.push((path.to_string(), vec![range])),
+    }
+}
+
+/// Longest file tried whole when the failing tests name no definition of it.
+const MAX_WHOLE_FILE_LINES: usize = 400;
 
 /// The definitions of each exercised definition's file that its body mentions by name (one
 /// hop: the helper where the bug may sit).

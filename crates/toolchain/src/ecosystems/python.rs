@@ -656,7 +656,12 @@ fn imports(view: &dyn FileView, test_file: &str, text: &str) -> BTreeSet<String>
             let candidates = [format!("{stem}.py"), format!("{stem}/__init__.py")]
                 .into_iter()
                 .chain(names.iter().map(|n| format!("{stem}/{n}.py")));
-            out.extend(candidates.filter(|c| view.exists(c)));
+            for c in candidates.filter(|c| view.exists(c)) {
+                if c.ends_with("__init__.py") {
+                    out.extend(re_exported_from(view, &c, &names));
+                }
+                out.insert(c);
+            }
         }
     }
     // `__init__.py` that only re-exports is rarely where the bug is; keep it only when it is
@@ -670,6 +675,43 @@ fn imports(view: &dyn FileView, test_file: &str, text: &str) -> BTreeSet<String>
         for i in inits {
             out.remove(&i);
         }
+    }
+    out
+}
+
+/// The package's own modules that its `__init__.py` (at `init`) imports `names` from (`from
+/// .pages import paginate`): where a test that imports `paginate` from the package finds its
+/// code. Every module it imports from relatively when `names` is empty (`import pager`) or
+/// holds `*`.
+fn re_exported_from(view: &dyn FileView, init: &str, names: &[String]) -> Vec<String> {
+    let Some(text) = view.read(init) else {
+        return Vec::new();
+    };
+    let package = parent(init);
+    let any = names.is_empty() || names.iter().any(|n| n == "*");
+    let mut out = Vec::new();
+    for (module, exported, dots) in imported_modules(&text) {
+        if dots == 0 || module.is_empty() {
+            continue;
+        }
+        if !any && !exported.iter().any(|e| e == "*" || names.contains(e)) {
+            continue;
+        }
+        let mut base = package.to_string();
+        for _ in 1..dots {
+            base = parent(&base).to_string();
+        }
+        let rel = module.replace('.', "/");
+        let stem = if base.is_empty() {
+            rel
+        } else {
+            format!("{base}/{rel}")
+        };
+        out.extend(
+            [format!("{stem}.py"), format!("{stem}/__init__.py")]
+                .into_iter()
+                .filter(|c| view.exists(c)),
+        );
     }
     out
 }
@@ -709,6 +751,26 @@ fn imported_modules(text: &str) -> Vec<(String, Vec<String>, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_a_package_re_exports_maps_to_the_module_that_defines_it() {
+        let view = MemoryView::from_pairs(&[
+            (
+                "pager/__init__.py",
+                "from .pages import Page, paginate\nfrom .links import page_links\n",
+            ),
+            ("pager/pages.py", "def paginate(): pass\n"),
+            ("pager/links.py", "def page_links(): pass\n"),
+            ("tests/test_pages.py", ""),
+        ]);
+        let got = imports(&view, "tests/test_pages.py", "from pager import paginate\n");
+        assert_eq!(got.into_iter().collect::<Vec<_>>(), ["pager/pages.py"]);
+        let all = imports(&view, "tests/test_pages.py", "import pager\n");
+        assert_eq!(
+            all.into_iter().collect::<Vec<_>>(),
+            ["pager/links.py", "pager/pages.py"]
+        );
+    }
     use crate::MemoryView;
 
     #[test]

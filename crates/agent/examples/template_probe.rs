@@ -1,0 +1,42 @@
+//! Lists the repair templates for a file, and the definitions the worker sees in it.
+//!
+//!     cargo run -p slopguard-agent --example template_probe -- FILE [START END]
+//!
+//! Without a range every line of the file is tried. For looking at what the template phase
+//! would offer on a real file.
+
+use slopguard_agent::worker::{context, templates};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(path) = args.first() else {
+        eprintln!("usage: template_probe FILE [START END]");
+        std::process::exit(2);
+    };
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("cannot read {path}: {e}");
+            std::process::exit(2);
+        }
+    };
+    for d in context::definitions(path, &text) {
+        println!(
+            "definition {} lines {}-{}",
+            d.name, d.start_line, d.end_line
+        );
+    }
+    let range = match (args.get(1), args.get(2)) {
+        (Some(a), Some(b)) => (a.parse().unwrap_or(1), b.parse().unwrap_or(usize::MAX)),
+        _ => (1, text.lines().count()),
+    };
+    for f in templates::fixes(path, &text, &[range], 200) {
+        println!(
+            "{}:{} {} {}",
+            f.path,
+            f.line,
+            f.operator.name(),
+            f.describe()
+        );
+    }
+}
