@@ -142,7 +142,11 @@ pub(super) fn evaluate_survivors(
         return Ok(None);
     };
     let left = run.budget.saturating_sub(run.started.elapsed());
-    if carries_to_next_attempt(attempt, cx.state.max_attempts, left) {
+    let carried = carries_to_next_attempt(attempt, cx.state.max_attempts, left);
+    if carried || !cx.opts.allow_partial {
+        // The partial fix waits for the next attempt, or, at the last, does not land: the
+        // subtask then fails saying which tests still fail (`--allow-partial` lands it as
+        // `partial`). Either way its tests' output is the feedback.
         let r = still_failing(
             cx,
             run,
@@ -154,31 +158,17 @@ pub(super) fn evaluate_survivors(
         work.rejections.push(r);
         cx.emit(
             "execution",
-            "worker.partial.carried",
+            if carried {
+                "worker.partial.carried"
+            } else {
+                "worker.partial.refused"
+            },
             json!({"subtask_id": run.id, "attempt": attempt, "fixed": fixed,
                    "targets": run.targets.len()}),
         );
-        run.carried = Some(work.survivors.swap_remove(i));
-        return Ok(None);
-    }
-    if !cx.opts.allow_partial {
-        // A fix that leaves some of its failing tests failing does not land: the subtask
-        // fails and says which tests still fail (`--allow-partial` lands it as `partial`).
-        let r = still_failing(
-            cx,
-            run,
-            attempt,
-            &work.survivors[i].applied,
-            dynr.tests.as_ref(),
-            &mut work.activity,
-        );
-        work.rejections.push(r);
-        cx.emit(
-            "execution",
-            "worker.partial.refused",
-            json!({"subtask_id": run.id, "attempt": attempt, "fixed": fixed,
-                   "targets": run.targets.len()}),
-        );
+        if carried {
+            run.carried = Some(work.survivors.swap_remove(i));
+        }
         return Ok(None);
     }
     let written = dynamic::write_change(&cx.worktree, &work.survivors[i].applied.change)?;

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Audits the fixes of a side-by-side bench (scripts/bench/side-by-side.py OUT dirs): for every
+solved run, where slopguard's landed fix came from (`fix_source` in its summary: a reply
+format, `template` or `salvaged`) and whether the fixed files equal the corpus's original code
+(whitespace at line ends ignored). A fix that passes the tests but differs from the original is
+not necessarily wrong (there are many right fixes), but every wrong fix that passed is among
+them: the table lists them for reading.
+
+    scripts/bench/fix-audit.py OUT [OUT ...]
+
+Prints one line per solved run and a table: solved fixes by source, and how many of each equal
+the original.
+"""
+import json
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "bench/corpus/tasks"
+
+
+def normalise(text: str) -> list[str]:
+    return [line.rstrip() for line in text.rstrip("\n").split("\n")]
+
+
+def file_at(repo: Path, commit: str, path: str) -> str | None:
+    r = subprocess.run(["git", "-C", str(repo), "show", f"{commit}:{path}"],
+                       capture_output=True, text=True)
+    return r.stdout if r.returncode == 0 else None
+
+
+def fix_source(out: Path, run: dict) -> str:
+    """slopguard's fix_source for the run's subtasks (from the summary on stdout), else the
+    system's name."""
+    if run["system"] != "slopguard":
+        return run["system"]
+    stdout = out / run["logs"] / "stdout.txt"
+    try:
+        summary = json.loads(stdout.read_text())
+    except (OSError, ValueError):
+        return "unknown"
+    sources = [s.get("fix_source") or "?" for t in summary.get("tasks", [])
+               for s in t.get("subtasks", []) if s.get("status") in ("committed", "partial")]
+    return "+".join(sources) or "none"
+
+
+def main() -> int:
+    outs = [Path(a) for a in sys.argv[1:]]
+    if not outs:
+        print(__doc__, file=sys.stderr)
+        return 2
+    by_source: Counter = Counter()
+    equal: Counter = Counter()
+    for out in outs:
+        for line in (out / "results.jsonl").read_text().splitlines():
+            run = json.loads(line)
+            if not run.get("solved"):
+                continue
+            repo = out / run["logs"].removesuffix(".logs")
+            source = fix_source(out, run)
+            same = all(
+                (got := file_at(repo, run["result_commit"], f)) is not None
+                and normalise(got) == normalise((CORPUS / run["task"] / "repo" / f).read_text())
+                for f in run["bug_files"])
+            by_source[source] += 1
+            equal[source] += same
+            print(f"{run['system']:10} {run['task']:40} {source:16} "
+                  f"{'equals the original' if same else 'DIFFERS from the original'}")
+    print()
+    print("| fix source | solved | equal to the original code | differ |")
+    print("|---|---|---|---|")
+    for source, n in sorted(by_source.items()):
+        print(f"| {source} | {n} | {equal[source]} | {n - equal[source]} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
