@@ -222,7 +222,7 @@ mod tests {
         let c = change(&[("m.py", &long, &long.replace("return x", "return y"))]);
         assert_eq!(
             commit_subject(&c, None).unwrap(),
-            "Fix `f` in m.py (2 lines changed)"
+            "Fix `f` in m.py (1 line changed)"
         );
         let c = change(&[("m.py", STATS, STATS)]);
         assert_eq!(commit_subject(&c, None), None);
