@@ -251,6 +251,7 @@ pub fn baseline_of(t: &TestRun) -> Baseline {
         log: t.log.clone(),
         fixed: Default::default(),
         suite_ms: t.elapsed_ms,
+        failed: u64::from(t.failed),
     }
 }
 
@@ -301,6 +302,17 @@ pub fn test_regression(base: &Baseline, now: &TestRun) -> Verdict {
         .map(|f| f.id.as_str())
         .filter(|id| !base.failing.contains(*id))
         .collect();
+    // The runner's output can be too long to keep whole (a test that prints megabytes): the
+    // names of some failures are then lost, but its count of them is not.
+    let failed_before = base.failed.max(base.failing.len() as u64);
+    if newly.is_empty() && u64::from(now.failed) > failed_before {
+        return Verdict::Block(format!(
+            "{} tests fail after your change against {failed_before} before it (the test \
+             output was too long to name them all). Your change broke behaviour other tests rely \
+             on; change only what the subtask asks.",
+            now.failed
+        ));
+    }
     if newly.is_empty() {
         Verdict::Pass
     } else {
@@ -543,5 +555,27 @@ mod tests {
             .suite_ms,
             7
         );
+    }
+
+    #[test]
+    fn more_failures_than_at_the_baseline_block_even_when_their_names_were_lost() {
+        let base = baseline_of(&outcome(5, &["t1"]));
+        assert_eq!(base.failed, 1);
+        let lost_names = TestRun {
+            ran: true,
+            passed: 3,
+            failed: 3,
+            ..TestRun::default()
+        };
+        assert!(
+            matches!(test_regression(&base, &lost_names), Verdict::Block(m) if m.contains("3 tests fail"))
+        );
+        let same = TestRun {
+            ran: true,
+            passed: 5,
+            failed: 1,
+            ..TestRun::default()
+        };
+        assert_eq!(test_regression(&base, &same), Verdict::Pass);
     }
 }

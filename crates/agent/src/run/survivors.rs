@@ -198,7 +198,9 @@ pub(super) fn evaluation_order(survivors: &[Survivor]) -> Vec<usize> {
     )
 }
 
-/// Targets (baseline failing tests) that pass in `now`.
+/// Targets (baseline failing tests) that pass in `now`. None when the runner counted more
+/// failures than its output names (output too long to keep whole): a target missing from
+/// the names may then still fail, and only a run with no failure at all fixes them.
 pub(super) fn fixed_targets(
     targets: &BTreeSet<String>,
     now: Option<&slopguard_toolchain::TestRun>,
@@ -206,6 +208,9 @@ pub(super) fn fixed_targets(
     let Some(now) = now else {
         return 0;
     };
+    if now.failed as usize > now.failing.len() {
+        return 0;
+    }
     let failing: BTreeSet<&str> = now.failing.iter().map(|f| f.id.as_str()).collect();
     targets
         .iter()
@@ -222,6 +227,24 @@ mod tests {
 
     use super::*;
     use crate::worker::reply::ReplyFormat;
+
+    #[test]
+    fn targets_are_not_fixed_when_the_output_lost_failure_names() {
+        let targets: BTreeSet<String> = ["a".to_string()].into();
+        let named_none = TestRun {
+            ran: true,
+            passed: 3,
+            failed: 3,
+            ..TestRun::default()
+        };
+        assert_eq!(fixed_targets(&targets, Some(&named_none)), 0);
+        let clean = TestRun {
+            ran: true,
+            passed: 6,
+            ..TestRun::default()
+        };
+        assert_eq!(fixed_targets(&targets, Some(&clean)), 1);
+    }
 
     fn applied(after: &str) -> worker::AppliedReply {
         worker::AppliedReply {

@@ -70,6 +70,10 @@ pub struct Baseline {
     /// suite's full timeout.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub suite_ms: u64,
+    /// How many tests failed at the baseline, as the runner counted them (its summary line);
+    /// more than `failing` names when the runner's output was too long to keep whole.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub failed: u64,
 }
 
 fn is_zero(n: &u64) -> bool {

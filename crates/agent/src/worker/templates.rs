@@ -241,13 +241,23 @@ pub fn fixes(path: &str, text: &str, regions: &[(usize, usize)], max: usize) -> 
             }
         }
     }
-    let locals = local_names(&lines, regions, lang);
+    // The variables of the region a line is in (its definition's own), not of every region: a
+    // name bound in another definition is not in scope there.
+    let locals: Vec<Vec<String>> = regions
+        .iter()
+        .map(|r| local_names(&lines, &[*r], lang))
+        .collect();
+    let no_locals = Vec::new();
     let mut out = Vec::new();
     let mut seen_texts = BTreeSet::new();
     for op in Operator::ALL {
         for &n in &order {
             let (body, ending) = split_ending(lines[n - 1]);
-            for after in mutate(body, lang, op, &locals) {
+            let in_scope = regions
+                .iter()
+                .position(|(a, b)| *a <= n && n <= *b)
+                .map_or(&no_locals, |i| &locals[i]);
+            for after in mutate(body, lang, op, in_scope) {
                 if after == body {
                     continue;
                 }
@@ -752,6 +762,20 @@ fn local_names(lines: &[&str], regions: &[(usize, usize)], lang: Lang) -> Vec<St
             }
         }
     }
+    // A name the regions call is a function, not a variable to swap in.
+    let called: BTreeSet<String> = regions
+        .iter()
+        .flat_map(|&(start, end)| start.max(1)..=end.min(lines.len()))
+        .flat_map(|n| {
+            let line = split_ending(lines[n - 1]).0;
+            let toks = tokens(line, lang);
+            toks.windows(2)
+                .filter(|w| w[0].kind == Kind::Ident && &line[w[1].start..w[1].end] == "(")
+                .map(|w| line[w[0].start..w[0].end].to_string())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    names.retain(|n| !called.contains(n));
     names.truncate(12);
     names
 }
@@ -902,6 +926,22 @@ mod tests {
         assert_eq!(
             cmp[0].text,
             "fn f<'a>(s: &'a str) -> bool {\r\n    s.len() <= 3\r\n}\r\n"
+        );
+    }
+
+    #[test]
+    fn another_variable_comes_from_the_lines_own_definition_and_is_never_a_function() {
+        let js = "const helper = (a, sep) => {\n  return a + sep;\n};\nfunction f(x, y) {\n  return helper(x, y);\n}\n";
+        let all = fixes("m.js", js, &[(4, 6), (1, 3)], 500);
+        let swaps: Vec<String> = all
+            .iter()
+            .filter(|f| f.operator == Operator::OtherVariable && f.line == 5)
+            .map(|f| f.after.clone())
+            .collect();
+        assert_eq!(
+            swaps,
+            ["return helper(y, y);", "return helper(x, x);"],
+            "{swaps:?}"
         );
     }
 }
