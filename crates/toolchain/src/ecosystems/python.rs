@@ -563,8 +563,14 @@ fn unittest_file(id: &str) -> Option<String> {
 /// (or `ERROR ...`). unittest's closing `FAILED (failures=1)` is not one: a node id names a
 /// `.py` file.
 fn pytest_summary_failure(l: &str) -> Option<&str> {
-    let rest = l
-        .strip_prefix("FAILED ")
+    // pytest 9 names a failed subtest `SUBFAILED(n=3, step=2) tests/t.py::T::test_x - ...`.
+    let subtest = l
+        .strip_prefix("SUBFAILED")
+        .and_then(|r| r.strip_prefix('('))
+        .and_then(|r| r.split_once(") "))
+        .map(|(_, rest)| rest);
+    let rest = subtest
+        .or_else(|| l.strip_prefix("FAILED "))
         .or_else(|| l.strip_prefix("ERROR "))?;
     let id = rest.split(" - ").next().unwrap_or(rest).trim();
     id.split("::")
@@ -751,6 +757,26 @@ fn imported_modules(text: &str) -> Vec<(String, Vec<String>, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pytest_9_subtest_failures_and_summary_are_read() {
+        let text = "\
+=========================== short test summary info ============================
+SUBFAILED(n=5) tests/test_more.py::WindowedTests::test_basic - AssertionError...
+SUBFAILED(n=3, step=2) tests/test_more.py::WindowedTests::test_step - Asserti...
+7 failed, 28 passed, 7 subtests passed in 0.13s";
+        let run = Python.parse_output(text);
+        assert!(run.ran);
+        assert_eq!((run.passed, run.failed), (28, 7));
+        let ids: Vec<&str> = run.failing.iter().map(|f| f.id.as_str()).collect();
+        assert_eq!(
+            ids,
+            [
+                "tests/test_more.py::WindowedTests::test_basic",
+                "tests/test_more.py::WindowedTests::test_step"
+            ]
+        );
+    }
 
     #[test]
     fn a_name_a_package_re_exports_maps_to_the_module_that_defines_it() {
