@@ -53,6 +53,24 @@ impl Ctx<'_> {
         self.trace.emit(TraceEvent::new(phase, event, data));
     }
 
+    /// Takes the test run `run` as the run's test baseline and says so in the trace (`phase`;
+    /// `from`: the analysis' run or one of its own).
+    pub(super) fn set_baseline(
+        &mut self,
+        phase: &str,
+        run: &slopguard_toolchain::TestRun,
+        from: &str,
+    ) {
+        let b = crate::dynamic::baseline_of(run);
+        self.emit(
+            phase,
+            "test_baseline.captured",
+            json!({"ran": b.ran, "total": b.total, "failing": b.failing, "broken": b.broken,
+                   "reason": b.reason, "from": from}),
+        );
+        self.state.baseline = Some(b);
+    }
+
     pub(super) fn phase(&mut self, phase: &'static str) -> Result<(), RunError> {
         self.progress.on(&ProgressEvent::Phase(phase));
         self.state.phase = phase.to_string();

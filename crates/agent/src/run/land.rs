@@ -19,6 +19,7 @@ use super::context::Ctx;
 use super::error::RunError;
 use super::schedule::advance_baseline;
 use super::subtask::{SubtaskRun, push_mode};
+use super::survivors::still_failing_targets;
 
 /// Commits the winning candidate (already written, every gate passed).
 pub(super) fn land(
@@ -130,23 +131,6 @@ pub(super) fn land(
     }
     finish_attempt(cx, &id, record, activity, "", att_start, att_llm, att_tool);
     Ok(AttemptEnd::Landed(status.0, status.1, paths, commit_title))
-}
-
-/// The targets (the failing tests the subtask is behind) that still fail in `now`, sorted; all
-/// of them when the tests did not run.
-pub(super) fn still_failing_targets(
-    targets: &BTreeSet<String>,
-    now: Option<&slopguard_toolchain::TestRun>,
-) -> Vec<String> {
-    let Some(now) = now else {
-        return Vec::new();
-    };
-    let failing: BTreeSet<&str> = now.failing.iter().map(|f| f.id.as_str()).collect();
-    targets
-        .iter()
-        .filter(|t| failing.contains(t.as_str()))
-        .cloned()
-        .collect()
 }
 
 /// Whether a landed path is a manifest (the fingerprint is computed again after it).

@@ -10,7 +10,6 @@ use slopguard_llm::BlockingClient;
 use slopguard_store::{NewObservation, Outcome};
 
 use crate::analysis::AnalyzeOptions;
-use crate::dynamic;
 use crate::git;
 use crate::plan::pipeline::{self, PlanError, PlanRequest};
 use crate::plan::post::{is_about_failing_tests, tests_named_by};
@@ -139,14 +138,7 @@ fn adopt_analysis_baseline(cx: &mut Ctx<'_>, report: &crate::analysis::AnalysisR
     if cx.state.baseline.is_some() || !cx.opts.dynamic.tests || !(run.ran || run.broken) {
         return;
     }
-    let b = dynamic::baseline_of(run);
-    cx.emit(
-        "analysis",
-        "test_baseline.captured",
-        json!({"ran": b.ran, "total": b.total, "failing": b.failing, "broken": b.broken,
-               "reason": b.reason, "from": "analysis"}),
-    );
-    cx.state.baseline = Some(b);
+    cx.set_baseline("analysis", run, "analysis");
 }
 
 /// Marks subtasks whose commit is on the branch (a crash after the commit, before the state

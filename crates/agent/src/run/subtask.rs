@@ -168,13 +168,7 @@ pub(super) fn ensure_baseline(cx: &mut Ctx<'_>) -> Result<Duration, RunError> {
     let t = Instant::now();
     let out = dynamic::run_tests(&cx.worktree, cx.opts.dynamic.test_timeout);
     let spent = t.elapsed();
-    let b = dynamic::baseline_of(&out);
-    cx.emit(
-        "execution",
-        "test_baseline.captured",
-        json!({"ran": b.ran, "total": b.total, "failing": b.failing, "broken": b.broken, "reason": b.reason}),
-    );
-    cx.state.baseline = Some(b);
+    cx.set_baseline("execution", &out, "tests");
     cx.save()?;
     Ok(spent)
 }

@@ -205,17 +205,28 @@ pub(super) fn fixed_targets(
     targets: &BTreeSet<String>,
     now: Option<&slopguard_toolchain::TestRun>,
 ) -> usize {
-    let Some(now) = now else {
-        return 0;
-    };
-    if now.failed as usize > now.failing.len() {
-        return 0;
+    match now {
+        Some(now) if now.failed as usize <= now.failing.len() => {
+            targets.len() - still_failing_targets(targets, Some(now)).len()
+        }
+        _ => 0,
     }
+}
+
+/// The targets that still fail in `now` (by name), sorted; none when the tests did not run.
+pub(super) fn still_failing_targets(
+    targets: &BTreeSet<String>,
+    now: Option<&slopguard_toolchain::TestRun>,
+) -> Vec<String> {
+    let Some(now) = now else {
+        return Vec::new();
+    };
     let failing: BTreeSet<&str> = now.failing.iter().map(|f| f.id.as_str()).collect();
     targets
         .iter()
-        .filter(|t| !failing.contains(t.as_str()))
-        .count()
+        .filter(|t| failing.contains(t.as_str()))
+        .cloned()
+        .collect()
 }
 
 #[cfg(test)]
