@@ -641,11 +641,7 @@ fn imports(view: &dyn FileView, test_file: &str, text: &str) -> BTreeSet<String>
     let dir = parent(test_file);
     for (module, names, dots) in imported_modules(text) {
         let bases: Vec<String> = if dots > 0 {
-            let mut d = dir.to_string();
-            for _ in 1..dots {
-                d = parent(&d).to_string();
-            }
-            vec![d]
+            vec![relative_base(dir, dots)]
         } else {
             vec![String::new(), "src".to_string(), "lib".to_string()]
         };
@@ -703,10 +699,7 @@ fn re_exported_from(view: &dyn FileView, init: &str, names: &[String]) -> Vec<St
         if !any && !exported.iter().any(|e| e == "*" || names.contains(e)) {
             continue;
         }
-        let mut base = package.to_string();
-        for _ in 1..dots {
-            base = parent(&base).to_string();
-        }
+        let base = relative_base(package, dots);
         let rel = module.replace('.', "/");
         let stem = if base.is_empty() {
             rel
@@ -720,6 +713,16 @@ fn re_exported_from(view: &dyn FileView, init: &str, names: &[String]) -> Vec<St
         );
     }
     out
+}
+
+/// The directory a relative import with `dots` leading dots starts from, in the package
+/// directory `dir` (`.` is `dir` itself, `..` its parent).
+fn relative_base(dir: &str, dots: usize) -> String {
+    let mut base = dir.to_string();
+    for _ in 1..dots {
+        base = parent(&base).to_string();
+    }
+    base
 }
 
 /// (module, imported names, leading dots) of every `from ... import` and `import` statement.
