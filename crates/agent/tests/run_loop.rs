@@ -864,12 +864,14 @@ fn failing_tests_define_the_task_so_no_planner_call_is_made() {
 }
 
 #[test]
-fn a_repair_template_fixes_a_one_token_bug_without_a_model_call() {
+fn a_repair_template_fixes_a_one_token_bug_and_the_model_call_beside_it_is_given_up() {
     let Some(fx) = Fixture::new() else {
         return;
     };
-    // An empty script: any model call would fail the subtask.
-    let server = ScriptedServer::start(Script::new()).unwrap();
+    // The first candidate's model call starts beside the templates; its reply would break
+    // `add` and comes long after the template won: it is given up, never judged.
+    let slow = patch("    return a - b\n", "    return 0\n");
+    let server = ScriptedServer::start(Script::new().delayed(60_000, slow)).unwrap();
     let mut o = fix_tests_options(&fx, &server.url());
     o.templates = true;
     let summary = execute(&o, &NoProgress).unwrap();
@@ -880,9 +882,38 @@ fn a_repair_template_fixes_a_one_token_bug_without_a_model_call() {
         s.commit_title.as_deref(),
         Some("Fix `add`: `return a - b` -> `return a + b`")
     );
-    assert!(server.chat_requests().is_empty(), "no model call");
+    assert_eq!(s.candidates, 0, "no model candidate was judged: {s:#?}");
     assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
     assert!(trace_events(&summary).contains("worker.templates"));
+}
+
+#[test]
+fn when_no_template_fixes_the_bug_the_reply_asked_for_beside_them_is_the_first_candidate() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    // `add` returns `b`: no one-token change makes it the sum.
+    let r = fx.dir.path();
+    std::fs::write(r.join("calc.py"), CALC.replace("return a - b", "return b")).unwrap();
+    git(r, &["commit", "-qam", "add returns b"]);
+    let server =
+        ScriptedServer::start(Script::new().content(patch("    return b\n", "    return a + b\n")))
+            .unwrap();
+    let mut o = fix_tests_options(&fx, &server.url());
+    o.templates = true;
+    let summary = execute(&o, &NoProgress).unwrap();
+    let s = summary.subtasks().next().unwrap();
+    assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
+    assert_eq!(s.fix_source.as_deref(), Some("json"), "{s:#?}");
+    assert_eq!(
+        server.chat_requests().len(),
+        1,
+        "one model call, asked once"
+    );
+    let log = &s.attempt_log[0].candidates;
+    assert!(log[0].contains("repair templates: none of"), "{log:?}");
+    assert!(log[1].contains("candidate 1"), "{log:?}");
+    assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
 }
 
 #[test]
@@ -891,12 +922,22 @@ fn a_fix_that_dropped_an_unrelated_function_is_salvaged_and_lands_without_the_lo
         return;
     };
     // The whole file rewritten: `add` fixed, `helper` (which a passing test calls) dropped.
+    // The brief prompts come first (`add` alone, then its statement): answered with prose, so
+    // the whole-file prompt's answer is the one judged.
     let reply =
         serde_json::json!({"commit_message": "files changed", "patches": [{"action": "modify",
         "path": "calc.py", "content": "def add(a, b):\n    return a + b\n"}]})
         .to_string();
-    let server = ScriptedServer::start(Script::new().content(reply)).unwrap();
-    let summary = execute(&fix_tests_options(&fx, &server.url()), &NoProgress).unwrap();
+    let server = ScriptedServer::start(
+        Script::new()
+            .content("I am not sure what is wrong.")
+            .content("I am not sure what is wrong.")
+            .content(reply),
+    )
+    .unwrap();
+    let mut opts = fix_tests_options(&fx, &server.url());
+    opts.candidates = slopguard_agent::run::candidates::CandidateCount::Fixed(3);
+    let summary = execute(&opts, &NoProgress).unwrap();
     let s = summary.subtasks().next().unwrap();
     assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
     assert_eq!(s.fix_source.as_deref(), Some("salvaged"));

@@ -719,20 +719,20 @@ fn f_unasked_cargo_toml_edit_is_blocked_by_g1() {
 }
 
 #[test]
-fn g_of_three_candidates_only_the_one_that_passes_every_gate_lands() {
+fn g_of_four_candidates_only_the_one_that_passes_every_gate_lands() {
     if skip_without("g", &["python3"]) {
         return;
     }
     let sb = Sandbox::new("rung-0-python-calc");
     let before = user_state(&sb.repo());
-    let r = run_scenario(&sb, "g_three_candidates", &["--candidates", "3"]);
+    let r = run_scenario(&sb, "g_three_candidates", &["--candidates", "4"]);
     assert_eq!(r.code, 0, "stderr: {}", r.stderr);
     let st = &subtasks(&r.summary)[0];
     assert_eq!(st["status"], "committed", "{st:#}");
     assert_eq!(st["attempts"], 1);
-    assert_eq!(st["candidates"], 3);
-    assert_eq!(st["candidates_beaten"], 2);
-    assert_eq!(r.requests.len(), 3);
+    assert_eq!(st["candidates"], 4);
+    assert_eq!(st["candidates_beaten"], 3);
+    assert_eq!(r.requests.len(), 4);
     let blocked = blocked_on(st, 1);
     assert!(
         blocked.contains(&"symbol-preservation".to_string()),
@@ -838,10 +838,9 @@ fn i_an_exhausted_subtask_budget_fails_the_subtask_cleanly() {
     assert_eq!(r.requests.len(), 1);
     let error = st["error"].as_str().unwrap_or("");
     assert!(error.contains("time budget (1 s) ran out"), "{error}");
-    assert!(
-        error.contains("symbol-preservation") || error.contains("spread"),
-        "{error}"
-    );
+    // The last findings are the one candidate's: asked for `average` alone, it sent the file
+    // back with `average` unchanged.
+    assert!(error.contains("changes nothing"), "{error}");
     // Nothing was committed: no branch is left behind.
     assert_eq!(r.summary["branch"], "", "{:#}", r.summary);
     let branches = git(&sb.repo(), &["branch", "--list", "slopguard/*"]);

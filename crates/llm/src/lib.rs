@@ -90,6 +90,33 @@ impl BlockingClient {
             .block_on(self.inner.chat_sampled(role, messages, sampling))
     }
 
+    /// [`Self::chat_sampled`], given up when `cancel` becomes true (looked at every 50 ms):
+    /// `None` then, and the request is dropped (its connection closed). For a reply asked for
+    /// ahead of time that other work may make useless.
+    pub fn chat_sampled_unless(
+        &self,
+        role: Role,
+        messages: &[Message],
+        sampling: Sampling,
+        cancel: &std::sync::atomic::AtomicBool,
+    ) -> Option<Result<ChatResponse, LlmError>> {
+        use std::sync::atomic::Ordering;
+        self.runtime.block_on(async {
+            let call = self.inner.chat_sampled(role, messages, sampling);
+            tokio::pin!(call);
+            loop {
+                tokio::select! {
+                    reply = &mut call => return Some(reply),
+                    _ = tokio::time::sleep(std::time::Duration::from_millis(50)) => {
+                        if cancel.load(Ordering::Relaxed) {
+                            return None;
+                        }
+                    }
+                }
+            }
+        })
+    }
+
     /// See [`LlmClient::set_transcript`].
     pub fn set_transcript(&self, path: &std::path::Path) -> std::io::Result<()> {
         self.inner.set_transcript(path)

@@ -277,3 +277,33 @@ fn health_reports_models_and_context() {
     let c = BlockingClient::new(LlmConfig::single(&server.url(), "missing")).unwrap();
     assert_eq!(c.health(Role::Planner).model_listed, Some(false));
 }
+
+#[test]
+fn a_reply_asked_for_ahead_is_given_up_when_cancelled_and_returned_otherwise() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let server =
+        ScriptedServer::start(Script::new().delayed(5_000, "too late").content("in time")).unwrap();
+    let c = client(&server.url());
+    let sampling = slopguard_llm::Sampling::default();
+    let cancel = AtomicBool::new(false);
+    let given_up = std::thread::scope(|s| {
+        let call = s.spawn(|| {
+            c.chat_sampled_unless(Role::Worker, &[Message::user("q")], sampling, &cancel)
+        });
+        std::thread::sleep(Duration::from_millis(200));
+        cancel.store(true, Ordering::Relaxed);
+        call.join().unwrap()
+    });
+    assert!(given_up.is_none(), "{given_up:?}");
+    let not_cancelled = AtomicBool::new(false);
+    let reply = c
+        .chat_sampled_unless(
+            Role::Worker,
+            &[Message::user("q")],
+            sampling,
+            &not_cancelled,
+        )
+        .expect("not cancelled")
+        .unwrap();
+    assert_eq!(reply.content, "in time");
+}

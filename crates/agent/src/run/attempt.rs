@@ -5,11 +5,12 @@
 //! static judge -> review -> dynamic judge -> proof -> land.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
 use slopguard_change::{Tree, WorkTree};
-use slopguard_llm::{BlockingClient, Role, Sampling};
+use slopguard_llm::{BlockingClient, ChatResponse, LlmError, Role, Sampling};
 
 use crate::gates::{self, Phase};
 use crate::run::candidates::{self, Reached};
@@ -21,7 +22,7 @@ use super::error::RunError;
 use super::judge::{Refused, judge_statically, record_rejections};
 use super::land::{finish_attempt, land};
 use super::progress::{CandidateLine, ProgressEvent, candidate_line};
-use super::repair::try_templates;
+use super::repair::{self, TemplateWin, try_templates};
 use super::subtask::SubtaskRun;
 use super::survivors::{Survivor, evaluate_survivors, keep_survivor};
 
@@ -76,25 +77,43 @@ pub(super) fn run_attempt(
     if let Some(s) = cx.state.subtask_mut(&run.id) {
         s.attempts = attempt;
     }
-    if attempt == 1
-        && let Some(win) = try_templates(cx, run, attempt, &mut work)?
-    {
-        run.tool_time += work.tool;
-        return land(
-            cx,
-            run,
-            attempt,
-            &win.applied,
-            win.written,
-            win.report,
-            work,
-        );
-    }
     let tree: Arc<dyn Tree> = Arc::new(WorkTree::new(&cx.worktree));
     let prompts = attempt_prompts(cx, run, tree.as_ref(), attempt, feedback);
+    let mut first_index = 0;
     let mut last_call = Duration::ZERO;
+    if attempt == 1 && repair::applies(cx, run) {
+        let (won, first_reply) =
+            templates_while_the_model_answers(cx, client, run, &prompts[0], &mut work)?;
+        if let Some(win) = won {
+            run.tool_time += work.tool;
+            return land(
+                cx,
+                run,
+                attempt,
+                &win.applied,
+                win.written,
+                win.report,
+                work,
+            );
+        }
+        if let Some(called) = first_reply {
+            last_call = called.took;
+            judge_reply(
+                cx,
+                client,
+                run,
+                attempt,
+                0,
+                &prompts[0],
+                tree.clone(),
+                &mut work,
+                called,
+            )?;
+            first_index = 1;
+        }
+    }
     let share = run.budget / cx.state.max_attempts.max(1);
-    for index in 0..candidates::AUTO_MAX.max(fixed_count(cx.opts.candidates)) {
+    for index in first_index..candidates::AUTO_MAX.max(fixed_count(cx.opts.candidates)) {
         let clock = candidates::AttemptClock {
             elapsed: work.start.elapsed(),
             share,
@@ -146,13 +165,14 @@ pub(super) fn fixed_count(count: candidates::CandidateCount) -> u32 {
     }
 }
 
-/// The attempt's prompts, one per answer format, used by the candidates in turn: the format
-/// the file sizes call for (whole files for small files), then, when a frame of the failure
-/// names a statement of the files to change, that statement alone, then, when the failing
-/// tests point at one definition, that definition alone, then SEARCH/REPLACE blocks when the
-/// first prompt rewrites files whole; when no frame names a statement, the definition's
-/// statements one by one
-/// ([`fault_line::suspects`](crate::worker::fault_line::suspects)), interleaved. The
+/// The attempt's prompts, one per answer format, used by the candidates in turn, the cheapest
+/// to answer first: the function the failing tests most likely point at, alone (a brief
+/// prompt: a short reply, read and written in a fraction of a whole file's time); when a
+/// frame of the failure names a statement of the files to change, that statement alone; the
+/// files in the format their sizes call for (whole files for small files); the other
+/// functions the tests call, alone; then SEARCH/REPLACE blocks when the files prompt rewrites
+/// them whole. When no frame names a statement, the first function's statements one by one
+/// ([`fault_line::suspects`](crate::worker::fault_line::suspects)) are interleaved. The
 /// formats fail differently, and the tests pick.
 pub(super) fn attempt_prompts(
     cx: &Ctx<'_>,
@@ -192,19 +212,26 @@ pub(super) fn attempt_prompts(
         .files
         .iter()
         .any(|(_, p)| matches!(p, prompt::Presented::Full { whole: true }));
-    let mut prompts = vec![first];
+    // A change that must bring its own regression test cannot be one function.
+    let functions = run
+        .functions
+        .iter()
+        .filter(|_| input.regression_test.is_none());
+    let mut definitions = functions.map(|f| {
+        prompt::build(&prompt::PromptInput {
+            function: Some(f),
+            ..input
+        })
+    });
+    let mut prompts: Vec<prompt::WorkerPrompt> = definitions.next().into_iter().collect();
     if let Some(line) = run.fault_line.as_ref() {
         prompts.push(prompt::build(&prompt::PromptInput {
             line: Some(line),
             ..input
         }));
     }
-    if let Some(target) = run.function.as_ref().filter(|_| rewrites_whole) {
-        prompts.push(prompt::build(&prompt::PromptInput {
-            function: Some(target),
-            ..input
-        }));
-    }
+    prompts.push(first);
+    prompts.extend(definitions);
     if rewrites_whole {
         prompts.push(prompt::build(&prompt::PromptInput {
             policy: prompt::FormatPolicy {
@@ -226,12 +253,77 @@ pub(super) fn attempt_prompts(
             }),
         );
     }
-    // Every prompt knows the target definition, so an unreadable reply holding it is salvaged.
+    // Every prompt knows a target definition, so an unreadable reply holding it is salvaged:
+    // its own, or the most likely one.
     for p in &mut prompts {
-        p.target = run.function.clone();
+        if p.target.is_none() {
+            p.target = run.functions.first().cloned();
+        }
     }
     cx.time("prompt", t_prompt);
     prompts
+}
+
+/// A model call for one candidate: its reply and what it cost.
+pub(super) struct Called {
+    reply: Result<ChatResponse, LlmError>,
+    sampling: Sampling,
+    took: Duration,
+    /// The client's (prompt, completion) token counters before the call.
+    spent_before: (u64, u64),
+}
+
+/// The sampling of candidate `index` of `attempt` for prompt `pr`.
+fn sampling_for(
+    cx: &Ctx<'_>,
+    run: &SubtaskRun,
+    attempt: u32,
+    index: u32,
+    pr: &prompt::WorkerPrompt,
+) -> Sampling {
+    Sampling {
+        temperature: Some(candidates::temperature_for(attempt, index, pr.is_focused())),
+        seed: Some(candidates::seed(&cx.state.run_id, &run.id, attempt, index)),
+        max_tokens: pr.reply_tokens,
+    }
+}
+
+/// The repair-template phase with the first candidate's model call running beside it: the
+/// model (its own process) answers while the templates' builds and tests run, so a subtask
+/// no template fixes has its first model candidate when the phase ends, not a reply later.
+/// When a template wins, the model call is given up. Returns the winning template, else the
+/// first candidate's reply (`None` only when the call was given up).
+fn templates_while_the_model_answers(
+    cx: &mut Ctx<'_>,
+    client: &BlockingClient,
+    run: &mut SubtaskRun,
+    first: &prompt::WorkerPrompt,
+    work: &mut AttemptWork,
+) -> Result<(Option<TemplateWin>, Option<Called>), RunError> {
+    let sampling = sampling_for(cx, run, 1, 0, first);
+    let spent_before = tokens_spent(client);
+    let give_up = AtomicBool::new(false);
+    let (won, reply) = std::thread::scope(|s| {
+        let call = s.spawn(|| {
+            let t = Instant::now();
+            let reply =
+                client.chat_sampled_unless(Role::Worker, &first.messages, sampling, &give_up);
+            reply.map(|r| (r, t.elapsed()))
+        });
+        let won = try_templates(cx, run, 1, work);
+        if !matches!(won, Ok(None)) {
+            give_up.store(true, Ordering::Relaxed);
+        }
+        (won, call.join().ok().flatten())
+    });
+    let won = won?;
+    let called = reply.filter(|_| won.is_none()).map(|(reply, took)| Called {
+        reply,
+        sampling,
+        took,
+        spent_before,
+    });
+    Ok((won, called))
 }
 
 /// Samples one candidate and judges it statically: a survivor (or a vote for an identical
@@ -247,17 +339,43 @@ pub(super) fn sample_candidate(
     tree: Arc<dyn Tree>,
     work: &mut AttemptWork,
 ) -> Result<Duration, RunError> {
+    let sampling = sampling_for(cx, run, attempt, index, pr);
+    let spent_before = tokens_spent(client);
     let t = Instant::now();
-    let spent = tokens_spent(client);
-    let sampling = Sampling {
-        temperature: Some(candidates::temperature_for(attempt, index, pr.is_focused())),
-        seed: Some(candidates::seed(&cx.state.run_id, &run.id, attempt, index)),
-        max_tokens: pr.reply_tokens,
-    };
     let reply = client.chat_sampled(Role::Worker, &pr.messages, sampling);
+    let called = Called {
+        reply,
+        sampling,
+        took: t.elapsed(),
+        spent_before,
+    };
+    let took = called.took;
+    judge_reply(cx, client, run, attempt, index, pr, tree, work, called)?;
+    Ok(took)
+}
+
+/// Judges candidate `index`'s reply statically: a survivor (or a vote for an identical one)
+/// or a rejection, with its progress and attempt-log line.
+#[allow(clippy::too_many_arguments)]
+fn judge_reply(
+    cx: &mut Ctx<'_>,
+    client: &BlockingClient,
+    run: &mut SubtaskRun,
+    attempt: u32,
+    index: u32,
+    pr: &prompt::WorkerPrompt,
+    tree: Arc<dyn Tree>,
+    work: &mut AttemptWork,
+    called: Called,
+) -> Result<(), RunError> {
+    let Called {
+        reply,
+        sampling,
+        took,
+        spent_before: spent,
+    } = called;
     let used = tokens_spent(client);
     cx.state.usage.add_since(spent, used);
-    let took = t.elapsed();
     work.llm += took;
     run.sampled += 1;
     let line = CandidateLine {
@@ -300,7 +418,7 @@ pub(super) fn sample_candidate(
                 reached: Reached::Model,
                 feedback: format!("- [llm] {r}"),
             });
-            return Ok(took);
+            return Ok(());
         }
     };
     let complete = reply.finish_reason.as_deref() != Some("length");
@@ -326,7 +444,7 @@ pub(super) fn sample_candidate(
         "reply"
     };
     candidate_line(cx, &mut work.record, run, &line, what, &verdict);
-    Ok(took)
+    Ok(())
 }
 
 #[cfg(test)]

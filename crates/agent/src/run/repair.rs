@@ -54,7 +54,7 @@ pub(super) fn try_templates(
     attempt: u32,
     work: &mut AttemptWork,
 ) -> Result<Option<TemplateWin>, RunError> {
-    if !cx.opts.templates || cx.opts.regression_proof || run.targets.is_empty() {
+    if !applies(cx, run) {
         return Ok(None);
     }
     let started = Instant::now();
@@ -134,6 +134,12 @@ pub(super) fn try_templates(
         written,
         report,
     }))
+}
+
+/// Whether the phase runs for `run`: templates are on, the subtask is behind failing tests,
+/// and the change need not bring its own regression test (a template writes none).
+pub(super) fn applies(cx: &Ctx<'_>, run: &SubtaskRun) -> bool {
+    cx.opts.templates && !cx.opts.regression_proof && !run.targets.is_empty()
 }
 
 /// The phase's share of a subtask's budget: a third, at most [`MAX_TIME`].

@@ -38,8 +38,9 @@ pub(super) struct SubtaskRun {
     pub(super) targets: BTreeSet<String>,
     /// Their output and source, for the prompt.
     pub(super) failure: Option<FailureContext>,
-    /// The one definition they point at, when there is one.
-    pub(super) function: Option<prompt::FunctionTarget>,
+    /// The functions they call, most likely first ([`function_targets`]): each is offered
+    /// alone to the model, and the first is the target a reply is salvaged into.
+    pub(super) functions: Vec<prompt::FunctionTarget>,
     /// The statement of the files to change where they break, when a frame names one.
     pub(super) fault_line: Option<FaultLine>,
     /// When no frame names a statement: the statements of `function`, each offered alone.
@@ -87,7 +88,7 @@ pub(super) fn run_subtask(
         fingerprint: cx.fingerprint.clone(),
         targets: BTreeSet::new(),
         failure: None,
-        function: None,
+        functions: Vec::new(),
         fault_line: None,
         suspects: Vec::new(),
         task_title,
@@ -197,12 +198,13 @@ pub(super) fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
                "tests": fc.tests.iter().map(|(p, l, _)| format!("{p}:{l}")).collect::<Vec<_>>(),
                "frame_files": fc.frame_files}),
     );
-    run.function = function_target(&fc, &run.targets);
-    if let Some(f) = &run.function {
+    run.functions = function_targets(&fc, &run.targets, &tree);
+    if !run.functions.is_empty() {
         cx.emit(
             "execution",
             "worker.function_target",
-            json!({"subtask_id": run.id, "path": f.path, "name": f.name, "lines": [f.start, f.end]}),
+            json!({"subtask_id": run.id,
+                   "functions": run.functions.iter().map(|f| json!({"path": f.path, "name": f.name, "lines": [f.start, f.end]})).collect::<Vec<_>>()}),
         );
     }
     run.fault_line = fault_line::fault_line(&base.log, &tree, &run.subtask.file_hints);
@@ -213,7 +215,7 @@ pub(super) fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
             json!({"subtask_id": run.id, "path": l.path, "lines": [l.start, l.end]}),
         );
     }
-    if let (None, Some(f)) = (&run.fault_line, &run.function) {
+    if let (None, Some(f)) = (&run.fault_line, run.functions.first()) {
         run.suspects = fault_line::suspects(f, &tree, MAX_SUSPECTS);
         if !run.suspects.is_empty() {
             cx.emit(
@@ -233,42 +235,102 @@ pub(super) const MAX_SUSPECTS: usize = 4;
 /// Characters of failing-test output shown to the worker.
 pub(super) const FAILURE_OUTPUT_CHARS: usize = 1800;
 
-/// The one definition the failing tests point at, in the files to change: the only one their
-/// source calls, or the only one of those a failing test is named after.
-pub(super) fn function_target(
+/// Most functions offered alone to the model per subtask.
+pub(super) const MAX_FUNCTION_TARGETS: usize = 3;
+
+/// The functions and methods of the files to change that the failing tests call, most likely
+/// first: those a failing test is named after (`test_last_page_rounds_up` -> `last_page`,
+/// `TestMergeUnsorted` -> `Merge`), then the others in the order the tests mention them. Types,
+/// constants and modules the tests name are left out: the fix of a bug they exercise is in a
+/// function. At most [`MAX_FUNCTION_TARGETS`].
+pub(super) fn function_targets(
     fc: &FailureContext,
     targets: &BTreeSet<String>,
-) -> Option<prompt::FunctionTarget> {
+    tree: &dyn slopguard_change::Tree,
+) -> Vec<prompt::FunctionTarget> {
+    let test_words: Vec<Vec<String>> = targets
+        .iter()
+        .map(|t| name_words(&context::short_name(t)))
+        .collect();
     let named_after = |name: &str| {
-        let simple = name
-            .rsplit([':', '.', '#'])
-            .next()
-            .unwrap_or(name)
-            .to_lowercase();
-        targets.iter().any(|t| {
-            context::short_name(t)
-                .to_lowercase()
-                .split(|c: char| !c.is_alphanumeric())
-                .any(|w| w == simple)
+        let words = name_words(name.rsplit([':', '.', '#']).next().unwrap_or(name));
+        !words.is_empty()
+            && test_words
+                .iter()
+                .any(|t| t.windows(words.len()).any(|w| w == words.as_slice()))
+    };
+    let mut kinds = DefinitionKinds::default();
+    let functions: Vec<prompt::FunctionTarget> = fc
+        .exercised
+        .iter()
+        .filter(|(path, _, start, _)| kinds.is_function(tree, path, *start))
+        .map(|(path, name, start, end)| prompt::FunctionTarget {
+            path: path.clone(),
+            name: name.clone(),
+            start: *start,
+            end: *end,
         })
-    };
-    let pick = match fc.exercised.as_slice() {
-        [one] => one,
-        many => {
-            let named: Vec<_> = many.iter().filter(|(_, n, _, _)| named_after(n)).collect();
-            match named.as_slice() {
-                [one] => *one,
-                _ => return None,
+        .collect();
+    let (mut ranked, rest): (Vec<_>, Vec<_>) =
+        functions.into_iter().partition(|f| named_after(&f.name));
+    ranked.extend(rest);
+    ranked.truncate(MAX_FUNCTION_TARGETS);
+    ranked
+}
+
+/// The lowercase words of an identifier or test name: split at non-alphanumerics and at
+/// camel-case humps (`TestMergeUnsorted` -> `test merge unsorted`, `last_page` -> `last page`).
+fn name_words(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if !c.is_alphanumeric() {
+            prev_lower = false;
+            if !word.is_empty() {
+                words.push(std::mem::take(&mut word));
             }
+            continue;
         }
-    };
-    let (path, name, start, end) = pick.clone();
-    Some(prompt::FunctionTarget {
-        path,
-        name,
-        start,
-        end,
-    })
+        if c.is_uppercase() && prev_lower && !word.is_empty() {
+            words.push(std::mem::take(&mut word));
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        word.extend(c.to_lowercase());
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+/// The kinds of the definitions of each file read so far, by first line.
+#[derive(Default)]
+struct DefinitionKinds(std::collections::BTreeMap<String, Vec<(usize, bool)>>);
+
+impl DefinitionKinds {
+    /// Whether the definition of `path` starting at line `start` is a function or method.
+    fn is_function(&mut self, tree: &dyn slopguard_change::Tree, path: &str, start: usize) -> bool {
+        let defs = self.0.entry(path.to_string()).or_insert_with(|| {
+            let text = tree
+                .read(path)
+                .ok()
+                .flatten()
+                .map(|b| String::from_utf8_lossy(&b).into_owned())
+                .unwrap_or_default();
+            context::definitions(path, &text)
+                .iter()
+                .map(|d| {
+                    (
+                        d.start_line as usize,
+                        d.kind == slopguard_lang::DefKind::Function,
+                    )
+                })
+                .collect()
+        });
+        defs.iter()
+            .any(|(line, function)| *line == start && *function)
+    }
 }
 
 pub(super) fn push_mode(modes: &mut Vec<FailureMode>, m: FailureMode) {
@@ -281,39 +343,67 @@ pub(super) fn push_mode(modes: &mut Vec<FailureMode>, m: FailureMode) {
 mod tests {
     use super::*;
 
-    fn fc(exercised: &[(&str, &str)]) -> FailureContext {
-        FailureContext {
-            output: String::new(),
-            tests: Vec::new(),
-            frame_files: Vec::new(),
-            exercised: exercised
-                .iter()
-                .enumerate()
-                .map(|(i, (p, n))| (p.to_string(), n.to_string(), 10 * i + 1, 10 * i + 5))
-                .collect(),
-        }
-    }
-
     fn targets(v: &[&str]) -> BTreeSet<String> {
         v.iter().map(|s| s.to_string()).collect()
     }
 
     #[test]
-    fn the_one_definition_the_failing_tests_point_at() {
-        let t = targets(&["tests/test_ops.py::OpsTest::test_sub_negative"]);
-        // The only definition called.
-        let one = function_target(&fc(&[("ops.py", "add")]), &t).unwrap();
-        assert_eq!(
-            (one.path.as_str(), one.name.as_str(), one.start, one.end),
-            ("ops.py", "add", 1, 5)
+    fn functions_the_failing_tests_call_ranked_by_the_test_names() {
+        let src = "class Ops:\n    def sub(self, a, b):\n        return a - b\n\n\ndef add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n";
+        let tree = slopguard_change::MemTree::new(
+            [("ops.py".to_string(), src.as_bytes().to_vec())]
+                .into_iter()
+                .collect(),
         );
-        // Several called: the only one a failing test is named after.
-        let named = function_target(&fc(&[("ops.py", "add"), ("ops.py", "Ops.sub")]), &t).unwrap();
-        assert_eq!(named.name, "Ops.sub");
-        // None or two named after: no target.
-        assert!(function_target(&fc(&[("ops.py", "add"), ("ops.py", "mul")]), &t).is_none());
-        let both = targets(&["t.py::test_add_sub"]);
-        assert!(function_target(&fc(&[("ops.py", "add"), ("ops.py", "sub")]), &both).is_none());
-        assert!(function_target(&fc(&[]), &t).is_none());
+        let fc = |defs: &[(&str, usize, usize)]| FailureContext {
+            output: String::new(),
+            tests: Vec::new(),
+            frame_files: Vec::new(),
+            exercised: defs
+                .iter()
+                .map(|(n, a, b)| ("ops.py".to_string(), n.to_string(), *a, *b))
+                .collect(),
+        };
+        let names =
+            |fs: Vec<prompt::FunctionTarget>| fs.into_iter().map(|f| f.name).collect::<Vec<_>>();
+        let all = fc(&[
+            ("Ops", 1, 3),
+            ("add", 6, 7),
+            ("Ops.sub", 2, 3),
+            ("mul", 10, 11),
+        ]);
+        // The class is left out; the function a failing test is named after comes first.
+        let t = targets(&["tests/test_ops.py::OpsTest::test_sub_negative"]);
+        assert_eq!(
+            names(function_targets(&all, &t, &tree)),
+            ["Ops.sub", "add", "mul"]
+        );
+        // Camel-case test names (Go, JavaScript) name their function too.
+        let t = targets(&["example.com/ops::TestMulOverflow"]);
+        assert_eq!(
+            names(function_targets(&all, &t, &tree)),
+            ["mul", "add", "Ops.sub"]
+        );
+        // A name that is only part of a word does not count.
+        let t = targets(&["t.py::test_address"]);
+        assert_eq!(
+            names(function_targets(&all, &t, &tree)),
+            ["add", "Ops.sub", "mul"]
+        );
+        assert!(function_targets(&fc(&[("Ops", 1, 3)]), &t, &tree).is_empty());
+    }
+
+    #[test]
+    fn name_words_split_snake_and_camel_case() {
+        assert_eq!(
+            name_words("TestMergeUnsorted"),
+            ["test", "merge", "unsorted"]
+        );
+        assert_eq!(
+            name_words("test_last_page_2"),
+            ["test", "last", "page", "2"]
+        );
+        assert_eq!(name_words("lastPage"), ["last", "page"]);
+        assert_eq!(name_words("HTTPServer"), ["httpserver"]);
     }
 }

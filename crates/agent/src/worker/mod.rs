@@ -181,7 +181,11 @@ fn splice_part(
         .as_ref()
         .or(prompt.target.as_ref().filter(|_| prompt.line.is_some()))
         .filter(|f| f.path == path)?;
-    splice_function(function, current, content).map(|r| r.map(|whole| (whole, "function")))
+    // A prompt that showed only the definition cannot get the file back whole: a reply that
+    // looks like it holds invented neighbours, and only the definition is taken from it.
+    let whole_file = prompt.whole_allowed(path);
+    splice_function(function, current, content, whole_file)
+        .map(|r| r.map(|whole| (whole, "function")))
 }
 
 /// A reply that no format reads, read as the fixed target definition when it holds one: the
@@ -214,7 +218,7 @@ fn salvage_definition(
         return None;
     }
     let current = base.read(&target.path).ok().flatten()?;
-    let whole = splice_function(target, &current, &code)?.ok()?;
+    let whole = splice_function(target, &current, &code, true)?.ok()?;
     Some(reply::ParsedReply {
         format: ReplyFormat::SalvagedDefinition,
         message: None,
@@ -226,19 +230,21 @@ fn salvage_definition(
 }
 
 /// The file with the target definition replaced by `reply`, when `reply` is that definition
-/// alone (`None` when it is the whole file: it is then taken as one). The definition is
-/// re-indented to where it sits in the file. A reply that does not define the target is
-/// refused.
+/// alone, or, when `whole_file` is false, the target definition taken out of whatever
+/// `reply` holds (`None` when `whole_file` allows it and `reply` is the whole file: it is then
+/// taken as one). The definition is re-indented to where it sits in the file. A reply that
+/// does not define the target is refused.
 fn splice_function(
     f: &prompt::FunctionTarget,
     current: &[u8],
     reply: &str,
+    whole_file: bool,
 ) -> Option<Result<String, ApplyError>> {
     let text = String::from_utf8_lossy(current);
     let lines: Vec<&str> = text.lines().collect();
     let name = f.simple_name();
     let reply_defs = context::definitions(&f.path, reply);
-    if looks_like_whole_file(&f.path, &text, reply, &reply_defs, name) {
+    if whole_file && looks_like_whole_file(&f.path, &text, reply, &reply_defs, name) {
         return None;
     }
     // The definition inside a reply that wrapped it (a package line, imports, other
@@ -548,11 +554,12 @@ mod tests {
         assert!(
             p.messages[1]
                 .content
-                .contains("Write only the fixed `add` from calc.py")
+                .contains("write the complete fixed `add`, from its first line to its last")
         );
+        // The one line naming the bug, then the definition.
         let a = change_from_reply(
             t.clone(),
-            "```python\ndef add(a, b):\n    return a + b\n```\n",
+            "`add` subtracts instead of adding; it returns a + b now.\n```python\ndef add(a, b):\n    return a + b\n```\n",
             &p,
         )
         .unwrap();

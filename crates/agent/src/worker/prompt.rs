@@ -153,10 +153,10 @@ impl WorkerPrompt {
         }
     }
 
-    /// Whether the prompt offers one statement of the target definition as the wrong one
-    /// (the short prompt of [`build`] for a suspect line).
+    /// Whether the prompt is a brief one about one place: a statement of the target
+    /// definition offered as the wrong one, or one definition to rewrite whole.
     pub fn is_focused(&self) -> bool {
-        self.line.as_ref().is_some_and(|l| l.suspect_in.is_some())
+        self.line.as_ref().is_some_and(|l| l.suspect_in.is_some()) || self.function.is_some()
     }
 
     /// The files the prompt showed or named.
@@ -226,6 +226,9 @@ pub fn build(input: &PromptInput<'_>) -> WorkerPrompt {
     {
         return focused_line_prompt(input, line, function);
     }
+    if let (None, Some(function)) = (input.line, input.function) {
+        return definition_prompt(input, function);
+    }
     let subtask = input.subtask;
     let mut user = format!("TASK: {}\nSUBTASK: {}\n", input.task_title, subtask.title);
     if !subtask.description.trim().is_empty() {
@@ -243,10 +246,9 @@ pub fn build(input: &PromptInput<'_>) -> WorkerPrompt {
     let (files_text, files, full_tokens) = show_files(input);
     user.push_str(&files_text);
     user.push('\n');
-    match (input.line, input.function) {
-        (Some(l), _) => user.push_str(&line_format(l)),
-        (None, Some(f)) => user.push_str(&function_format(f)),
-        (None, None) => user.push_str(&answer_format(&files)),
+    match input.line {
+        Some(l) => user.push_str(&line_format(l)),
+        None => user.push_str(&answer_format(&files)),
     }
     if !input.feedback.trim().is_empty() {
         user.push_str(&format!(
@@ -257,18 +259,13 @@ pub fn build(input: &PromptInput<'_>) -> WorkerPrompt {
         ));
     }
     user.push('\n');
-    match (input.line, input.function) {
-        (Some(l), _) => user.push_str(&format!(
+    match input.line {
+        Some(l) => user.push_str(&format!(
             "Now write the fixed {} in a ```{} fence.",
             line_words(l),
             fence_language(&l.path)
         )),
-        (None, Some(f)) => user.push_str(&format!(
-            "Now write the complete fixed `{}` in a ```{} fence.",
-            f.simple_name(),
-            fence_language(&f.path)
-        )),
-        (None, None) => {
+        None => {
             if let Some(tf) = input.regression_test {
                 user.push_str(&format!(
                     "Keep every test and import {tf} has; add the new test at its end. "
@@ -564,18 +561,77 @@ fn comment_start(lines: &[&str], start: usize) -> usize {
     first
 }
 
-/// How to answer with one definition rewritten whole.
-fn function_format(f: &FunctionTarget) -> String {
-    format!(
-        "ANSWER FORMAT: plain text, no JSON. Write only the fixed `{}` from {} (lines {}-{}): the \
-         complete definition, from its first line to its last, in one ```{} fence. Nothing else \
-         of the file: the rest stays as it is.",
-        f.simple_name(),
-        f.path,
-        f.start,
-        f.end,
-        fence_language(&f.path)
-    )
+/// Most characters of an earlier attempt's findings a brief prompt repeats.
+const BRIEF_FEEDBACK_CHARS: usize = 1200;
+
+/// The prompt for one definition the failing tests call, rewritten whole: what the failure
+/// printed, the failing tests, the definition with the comment above it, and the question, in
+/// the words a peer uses ("this test fails; the bug is in this function"). No rules block and
+/// no file listing: the answer is one definition, spliced in place of the old one, so it
+/// cannot touch anything else, and a short prompt is read faster and copied back less often
+/// by a small model than the full worker prompt. The model is asked to name the bug in one
+/// line first: the line is the commit message when it names the change, and a model that has
+/// said what is wrong rarely writes the code back unchanged.
+fn definition_prompt(input: &PromptInput<'_>, function: &FunctionTarget) -> WorkerPrompt {
+    let lang = fence_language(&function.path);
+    let text = read_text(input.tree, &function.path);
+    let lines: Vec<&str> = text.lines().collect();
+    let end = function.end.min(lines.len());
+    let start = comment_start(&lines, function.start).min(end);
+    let name = function.simple_name();
+    let mut user = String::new();
+    if let Some(f) = input.failure.filter(|f| !f.is_empty()) {
+        if !f.output.trim().is_empty() {
+            user.push_str("These tests fail:\n");
+            user.push_str(f.output.trim_end());
+            user.push_str("\n\n");
+        }
+        for (path, at, src) in &f.tests {
+            user.push_str(&format!(
+                "TEST {path} (line {at}; it is right, do not change it):\n{}\n\n",
+                src.trim_end()
+            ));
+        }
+    }
+    user.push_str(&format!(
+        "`{name}` in {} (lines {}-{end}):\n```{lang}\n{}\n```\n",
+        function.path,
+        function.start,
+        lines[start.saturating_sub(1)..end].join("\n"),
+    ));
+    if !input.feedback.trim().is_empty() {
+        let feedback: String = input
+            .feedback
+            .trim()
+            .chars()
+            .take(BRIEF_FEEDBACK_CHARS)
+            .collect();
+        user.push_str(&format!(
+            "\nAn earlier fix was rejected (the code above is unchanged):\n{feedback}\n"
+        ));
+    }
+    user.push_str(&format!(
+        "\nThe bug that makes the tests fail is most likely in `{name}`. First write one line \
+         saying what is wrong and how you fix it. Then write the complete fixed `{name}`, from \
+         its first line to its last, in one ```{lang} fence. Nothing else of the file: the rest \
+         stays as it is."
+    ));
+    let files = vec![(
+        function.path.clone(),
+        Presented::Regions {
+            ranges: vec![(start.max(1), end)],
+            total_lines: lines.len(),
+        },
+    )];
+    let reply_tokens = reply_budget(input, &files, 0);
+    WorkerPrompt {
+        messages: vec![Message::system(SYSTEM), Message::user(user)],
+        files,
+        function: Some(function.clone()),
+        target: Some(function.clone()),
+        line: None,
+        reply_tokens,
+    }
 }
 
 /// How to answer, for the files as they were shown.
@@ -824,6 +880,61 @@ mod tests {
         assert!(user.contains("call `average` (calc.py, lines 3-6)"));
         assert!(user.contains("WAS REJECTED"));
         assert!(user.contains("dropped get_conn"));
+    }
+
+    #[test]
+    fn a_function_target_gets_the_brief_prompt_with_the_failure_and_the_definition() {
+        let src = "import math\n\n\n# The mean of xs.\ndef average(xs):\n    return sum(xs) / (len(xs) - 1)\n\n\ndef other():\n    return 2\n";
+        let tree = MemTree::new([("calc.py".to_string(), src.as_bytes().to_vec())].into());
+        let st = subtask(&["calc.py"]);
+        let failure = FailureContext {
+            output: "AssertionError: 3.0 != 2.0\n".into(),
+            tests: vec![(
+                "tests/t.py".into(),
+                8,
+                "def test_avg():\n    assert average([1, 2, 3]) == 2.0".into(),
+            )],
+            frame_files: vec![],
+            exercised: vec![("calc.py".into(), "average".into(), 5, 6)],
+        };
+        let target = FunctionTarget {
+            path: "calc.py".into(),
+            name: "average".into(),
+            start: 5,
+            end: 6,
+        };
+        let mut i = input(&st, &tree, 4000);
+        i.failure = Some(&failure);
+        i.function = Some(&target);
+        let p = build(&i);
+        let user = &p.messages[1].content;
+        assert!(user.contains("AssertionError: 3.0 != 2.0"), "{user}");
+        assert!(user.contains("def test_avg():"), "{user}");
+        // The definition with its comment, not the rest of the file, no rules block.
+        assert!(
+            user.contains("# The mean of xs.\ndef average(xs):"),
+            "{user}"
+        );
+        assert!(!user.contains("def other()"), "{user}");
+        assert!(!user.contains("import math"), "{user}");
+        assert!(!user.contains("Rules:"), "{user}");
+        assert!(
+            user.contains("First write one line saying what is wrong"),
+            "{user}"
+        );
+        assert!(
+            user.ends_with("Nothing else of the file: the rest stays as it is."),
+            "{user}"
+        );
+        assert!(p.is_focused());
+        assert_eq!(p.function.as_ref(), Some(&target));
+        assert!(!p.whole_allowed("calc.py"));
+        // A later attempt repeats what was wrong with the earlier one, briefly.
+        i.feedback = "- [tests] test_avg still fails";
+        i.attempt = 2;
+        let user = build(&i).messages[1].content.clone();
+        assert!(user.contains("An earlier fix was rejected"), "{user}");
+        assert!(user.contains("test_avg still fails"), "{user}");
     }
 
     #[test]
