@@ -1,0 +1,166 @@
+//! The crate layering of docs/ARCHITECTURE.md, checked against `cargo metadata`: the code map's
+//! "must not depend on" column is a rule, and this test fails when a crate's dependencies
+//! (direct or through other workspace crates, build and normal; test-only dependencies are
+//! free) break it. Adding a row to the table adds a rule; a crate missing from the table fails
+//! too, so a new crate gets its place in the map.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::process::Command;
+
+/// Workspace crates by short name (`lang` for `slopguard-lang`) with their workspace
+/// dependencies, test-only ones left out.
+fn workspace_graph(root: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let out = Command::new(env!("CARGO"))
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
+        .current_dir(root)
+        .output()
+        .expect("cargo metadata runs");
+    assert!(
+        out.status.success(),
+        "cargo metadata: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("metadata is JSON");
+    let packages = meta["packages"].as_array().expect("packages");
+    let names: BTreeSet<String> = packages
+        .iter()
+        .filter_map(|p| p["name"].as_str().map(str::to_string))
+        .collect();
+    packages
+        .iter()
+        .map(|p| {
+            let deps = p["dependencies"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|d| d["kind"].as_str() != Some("dev"))
+                .filter_map(|d| d["name"].as_str())
+                .filter(|n| names.contains(*n))
+                .map(short)
+                .collect();
+            (short(p["name"].as_str().unwrap_or_default()), deps)
+        })
+        .collect()
+}
+
+/// `slopguard-apply-patch` -> `apply-patch`.
+fn short(name: &str) -> String {
+    name.strip_prefix("slopguard-").unwrap_or(name).to_string()
+}
+
+/// Every workspace crate `krate` depends on, directly or through others.
+fn reachable(graph: &BTreeMap<String, BTreeSet<String>>, krate: &str) -> BTreeSet<String> {
+    let mut seen = BTreeSet::new();
+    let mut stack: Vec<String> = graph.get(krate).into_iter().flatten().cloned().collect();
+    while let Some(next) = stack.pop() {
+        if seen.insert(next.clone()) {
+            stack.extend(graph.get(&next).into_iter().flatten().cloned());
+        }
+    }
+    seen
+}
+
+/// What is forbidden to a crate, from the code map's "must not depend on" cell.
+enum Forbidden {
+    /// "anything else in the workspace", "everything".
+    All,
+    /// Named crates.
+    These(BTreeSet<String>),
+}
+
+/// The code map: `| `crate` | owns | must not depend on |` rows of docs/ARCHITECTURE.md.
+fn code_map(doc: &str) -> BTreeMap<String, Forbidden> {
+    let section = doc
+        .split("## Code map")
+        .nth(1)
+        .expect("docs/ARCHITECTURE.md has a code map");
+    let mut map = BTreeMap::new();
+    for line in section.lines().take_while(|l| !l.starts_with("Inside ")) {
+        let cells: Vec<&str> = line.split(" | ").map(str::trim).collect();
+        let [first, _, forbidden] = cells.as_slice() else {
+            continue;
+        };
+        let Some(name) = first
+            .trim_start_matches('|')
+            .trim()
+            .strip_prefix('`')
+            .and_then(|n| n.strip_suffix('`'))
+        else {
+            continue;
+        };
+        let forbidden = forbidden.trim_end_matches('|').trim();
+        let rule = if forbidden.starts_with("anything") || forbidden == "everything" {
+            Forbidden::All
+        } else {
+            Forbidden::These(
+                forbidden
+                    .split(',')
+                    .map(|c| c.trim().trim_matches('`').to_string())
+                    .filter(|c| !c.is_empty() && c != "—")
+                    .collect(),
+            )
+        };
+        map.insert(name.to_string(), rule);
+    }
+    map
+}
+
+#[test]
+fn every_crate_keeps_the_layering_of_the_code_map() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let doc = std::fs::read_to_string(root.join("docs/ARCHITECTURE.md")).expect("read the doc");
+    let map = code_map(&doc);
+    let graph = workspace_graph(&root);
+    let mut broken = Vec::new();
+    for krate in graph.keys() {
+        let Some(rule) = map.get(krate) else {
+            broken.push(format!(
+                "`{krate}` is not in the code map of docs/ARCHITECTURE.md"
+            ));
+            continue;
+        };
+        let deps = reachable(&graph, krate);
+        let bad: Vec<&String> = match rule {
+            Forbidden::All => deps.iter().collect(),
+            Forbidden::These(names) => deps.iter().filter(|d| names.contains(*d)).collect(),
+        };
+        if !bad.is_empty() {
+            broken.push(format!(
+                "`{krate}` depends on {bad:?}, which the code map forbids"
+            ));
+        }
+    }
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}
+
+#[test]
+fn the_code_map_reads_each_kind_of_rule() {
+    let doc = "## Code map\n\n| crate | owns | must not depend on |\n|---|---|---|\n\
+               | `lang` | parses | anything else in the workspace |\n\
+               | `guards` | the guards | agent, llm, store |\n\
+               | `cli` | the binary | — |\n\nInside `agent`:\n| `x` | y | z |\n";
+    let map = code_map(doc);
+    assert_eq!(map.len(), 3, "{:?}", map.keys().collect::<Vec<_>>());
+    assert!(matches!(map["lang"], Forbidden::All));
+    let Forbidden::These(g) = &map["guards"] else {
+        panic!("guards names crates");
+    };
+    assert_eq!(g.iter().collect::<Vec<_>>(), ["agent", "llm", "store"]);
+    assert!(matches!(&map["cli"], Forbidden::These(c) if c.is_empty()));
+    let graph: BTreeMap<String, BTreeSet<String>> =
+        [("a", vec!["b"]), ("b", vec!["c"]), ("c", vec![])]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.into_iter().map(String::from).collect()))
+            .collect();
+    assert_eq!(
+        reachable(&graph, "a").into_iter().collect::<Vec<_>>(),
+        ["b", "c"]
+    );
+}
