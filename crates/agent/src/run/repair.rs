@@ -19,7 +19,6 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use slopguard_change::{ChangeSet, FileChange, Tree, WorkTree};
-use slopguard_lang::mentions_word;
 
 use crate::analysis::is_test_file;
 use crate::dynamic;
@@ -223,24 +222,10 @@ fn callees(
 ) -> BTreeMap<String, Vec<(usize, usize)>> {
     let mut out: BTreeMap<String, Vec<(usize, usize)>> = BTreeMap::new();
     for (path, name, start, end) in exercised {
-        let Some(text) = tree
-            .read(path)
-            .ok()
-            .flatten()
-            .and_then(|b| String::from_utf8(b).ok())
-        else {
-            continue;
-        };
-        let lines: Vec<&str> = text.lines().collect();
-        let body = lines
-            .get(start.saturating_sub(1)..(*end).min(lines.len()))
-            .map(|l| l.join("\n"))
-            .unwrap_or_default();
-        for d in context::definitions(path, &text) {
-            let range = (d.start_line as usize, d.end_line as usize);
-            if d.name != *name && range != (*start, *end) && mentions_word(&body, d.simple_name()) {
-                out.entry(path.clone()).or_default().push(range);
-            }
+        for d in context::called_definitions(tree, path, name, (*start, *end)) {
+            out.entry(path.clone())
+                .or_default()
+                .push((d.start_line as usize, d.end_line as usize));
         }
     }
     out

@@ -240,7 +240,8 @@ pub(super) const MAX_FUNCTION_TARGETS: usize = 3;
 
 /// The functions and methods of the files to change that the failing tests call, most likely
 /// first: those a failing test is named after (`test_last_page_rounds_up` -> `last_page`,
-/// `TestMergeUnsorted` -> `Merge`), then the others in the order the tests mention them. Types,
+/// `TestMergeUnsorted` -> `Merge`), then the others in the order the tests mention them, then
+/// the functions of its file that the first one calls (a helper where the bug may sit). Types,
 /// constants and modules the tests name are left out: the fix of a bug they exercise is in a
 /// function. At most [`MAX_FUNCTION_TARGETS`].
 pub(super) fn function_targets(
@@ -274,6 +275,25 @@ pub(super) fn function_targets(
     let (mut ranked, rest): (Vec<_>, Vec<_>) =
         functions.into_iter().partition(|f| named_after(&f.name));
     ranked.extend(rest);
+    if let Some(top) = ranked.first().cloned() {
+        let helpers = context::called_definitions(tree, &top.path, &top.name, (top.start, top.end))
+            .into_iter()
+            .filter(|d| d.kind == slopguard_lang::DefKind::Function)
+            .map(|d| prompt::FunctionTarget {
+                path: top.path.clone(),
+                name: d.name.clone(),
+                start: d.start_line as usize,
+                end: d.end_line as usize,
+            });
+        for helper in helpers {
+            if !ranked
+                .iter()
+                .any(|f| f.path == helper.path && f.start == helper.start)
+            {
+                ranked.push(helper);
+            }
+        }
+    }
     ranked.truncate(MAX_FUNCTION_TARGETS);
     ranked
 }
@@ -349,7 +369,7 @@ mod tests {
 
     #[test]
     fn functions_the_failing_tests_call_ranked_by_the_test_names() {
-        let src = "class Ops:\n    def sub(self, a, b):\n        return a - b\n\n\ndef add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n";
+        let src = "class Ops:\n    def sub(self, a, b):\n        return a - b\n\n\ndef add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return helper(a) * b\n\n\ndef helper(a):\n    return a\n";
         let tree = slopguard_change::MemTree::new(
             [("ops.py".to_string(), src.as_bytes().to_vec())]
                 .into_iter()
@@ -391,6 +411,12 @@ mod tests {
             ["add", "Ops.sub", "mul"]
         );
         assert!(function_targets(&fc(&[("Ops", 1, 3)]), &t, &tree).is_empty());
+        // The functions the first one calls follow the ones the tests call.
+        let t = targets(&["t.py::test_mul"]);
+        assert_eq!(
+            names(function_targets(&fc(&[("mul", 10, 11)]), &t, &tree)),
+            ["mul", "helper"]
+        );
     }
 
     #[test]

@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 use slopguard_change::Tree;
-use slopguard_lang::{Definition, FileKind, analyze, detect};
+use slopguard_lang::{Definition, FileKind, analyze, detect, mentions_word};
 
 use crate::analysis::{FailingTest, is_test_file};
 
@@ -241,6 +241,37 @@ pub fn definitions(path: &str, text: &str) -> Vec<Definition> {
         FileKind::Code(lang) => analyze(lang, text).definitions,
         _ => Vec::new(),
     }
+}
+
+/// The definitions of `path` that the definition `name` (1-based lines `start`-`end`)
+/// mentions by name, itself left out: one hop down from a function the tests call, where the
+/// bug may sit in a helper.
+pub fn called_definitions(
+    tree: &dyn Tree,
+    path: &str,
+    name: &str,
+    (start, end): (usize, usize),
+) -> Vec<Definition> {
+    let Some(text) = tree
+        .read(path)
+        .ok()
+        .flatten()
+        .and_then(|b| String::from_utf8(b).ok())
+    else {
+        return Vec::new();
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let body = lines
+        .get(start.saturating_sub(1)..end.min(lines.len()))
+        .map(|l| l.join("\n"))
+        .unwrap_or_default();
+    definitions(path, &text)
+        .into_iter()
+        .filter(|d| {
+            let range = (d.start_line as usize, d.end_line as usize);
+            d.name != name && range != (start, end) && mentions_word(&body, d.simple_name())
+        })
+        .collect()
 }
 
 /// The source of the definition named `name` in `path` (first line, text), capped at
