@@ -2,6 +2,7 @@
 //! every task and subtask with its commit, guard activity per subtask, failed subtasks and why,
 //! the model used.
 
+use crate::git::short_id;
 use crate::run::summary::{MetricValue, RunSummary, SubtaskStatus, TaskSummary};
 
 /// A one-line PR title: the commit subject when one subtask landed (it names the fixed code,
@@ -65,7 +66,7 @@ fn header(summary: &RunSummary) -> String {
         "**{committed} of {total} subtasks committed.** Model: `{}` · base `{}` ({}) · {}",
         cell(&summary.model),
         cell(&summary.base),
-        short(&summary.base_commit),
+        short_id(&summary.base_commit),
         branch_text(summary),
     ));
     if summary.usage.prompt + summary.usage.completion > 0 {
@@ -187,8 +188,8 @@ fn tasks_section(summary: &RunSummary) -> String {
         out.push_str("| subtask | status | commit | attempts | files |\n|---|---|---|---|---|\n");
         for st in &task.subtasks {
             let commit = match (&st.commit, &st.commit_title) {
-                (Some(c), Some(t)) => format!("`{}` {}", short(c), cell(&one_line(t, 80))),
-                (Some(c), None) => format!("`{}`", short(c)),
+                (Some(c), Some(t)) => format!("`{}` {}", short_id(c), cell(&one_line(t, 80))),
+                (Some(c), None) => format!("`{}`", short_id(c)),
                 _ => "—".into(),
             };
             let files = if st.touched_files.is_empty() {
@@ -371,7 +372,7 @@ Ran: {} ({} model calls, {} tokens). Advisory: they never block; a \
         match revision {
             Some(RevisionOutcome::Kept { commit, files }) => out.push_str(&format!(
                 "**{who}**: kept as `{}` ({}).\n\n",
-                short(commit),
+                short_id(commit),
                 files.join(", ")
             )),
             Some(RevisionOutcome::Reverted { reason }) => out.push_str(&format!(
@@ -446,10 +447,6 @@ fn metric_cell(m: Option<&MetricValue>) -> String {
         Some(m) if !m.status.is_empty() => cell(&m.status),
         _ => "—".into(),
     }
-}
-
-fn short(commit: &str) -> &str {
-    commit.get(..10).unwrap_or(commit)
 }
 
 /// Keeps a table cell on one line and its pipes literal.

@@ -366,6 +366,11 @@ fn same_path(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// A commit id cut to the 10 characters people read (the whole id when shorter).
+pub fn short_id(commit: &str) -> &str {
+    commit.get(..10).unwrap_or(commit)
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;

@@ -5,6 +5,7 @@
 //! It is built from the persisted run state (`crate::state::RunState`) after execution, so a
 //! resumed run summarises every subtask, including the ones committed before a crash.
 
+use crate::git::short_id;
 use serde::{Deserialize, Serialize};
 
 /// How a subtask ended (or where it stands).
@@ -466,7 +467,7 @@ impl RunSummary {
                     "nothing was committed"
                 },
                 self.base,
-                short(&self.base_commit),
+                short_id(&self.base_commit),
                 self.worktree
             ));
         } else {
@@ -474,15 +475,15 @@ impl RunSummary {
                 "Branch {} on {} ({}), head {}\n",
                 self.branch,
                 self.base,
-                short(&self.base_commit),
-                short(&self.head_commit)
+                short_id(&self.base_commit),
+                short_id(&self.head_commit)
             ));
         }
         for t in &self.tasks {
             s.push_str(&format!("{} {}\n", t.id, t.title));
             for st in &t.subtasks {
                 let what = match (&st.status, &st.commit) {
-                    (SubtaskStatus::Committed, Some(c)) => format!("committed {}", short(c)),
+                    (SubtaskStatus::Committed, Some(c)) => format!("committed {}", short_id(c)),
                     (other, _) => other.as_str().to_string(),
                 };
                 s.push_str(&format!(
@@ -521,10 +522,6 @@ impl RunSummary {
         s.push_str(&format!("Trace: {}\n", self.trace_path));
         s
     }
-}
-
-fn short(c: &str) -> &str {
-    &c[..c.len().min(10)]
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ use slopguard_agent::feedback::refine;
 use slopguard_agent::feedback::triage::Triage;
 use slopguard_agent::feedback::{Intake, State};
 use slopguard_agent::gates::step_critic::{self as critic, CriticMode, Finding};
+use slopguard_agent::git::short_id;
 use slopguard_agent::run::{PlanSource, RunOptions, RunSummary};
 use slopguard_llm::BlockingClient;
 use slopguard_store::{FeedbackRow, NewObservation, Outcome};
@@ -152,7 +153,7 @@ pub fn fix(a: FixArgs) -> anyhow::Result<u8> {
     inbox.transition(
         &row,
         State::FixPrOpen,
-        &format!("fix {} on {}", short(&landed.commit), landed.branch),
+        &format!("fix {} on {}", short_id(&landed.commit), landed.branch),
         detail,
     )?;
     match a.store.format {
@@ -165,7 +166,7 @@ pub fn fix(a: FixArgs) -> anyhow::Result<u8> {
             println!(
                 "feedback {}: fix-pr-open: {} on {}",
                 a.id,
-                short(&landed.commit),
+                short_id(&landed.commit),
                 landed.branch
             );
             for t in &landed.fails_without_fix {
@@ -189,10 +190,6 @@ pub fn fix(a: FixArgs) -> anyhow::Result<u8> {
 
 fn branch(id: i64) -> String {
     format!("slopguard/fix/{id}")
-}
-
-fn short(commit: &str) -> &str {
-    &commit[..commit.len().min(10)]
 }
 
 fn first_line(s: &str) -> &str {
@@ -558,7 +555,7 @@ pub fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
         eprintln!(
             "slopguard: REOPENED feedback {}: its regression test is red on {}:",
             a.id,
-            short(&v.rev)
+            short_id(&v.rev)
         );
         for p in &v.problems {
             eprintln!("  - {p}");
@@ -569,13 +566,13 @@ pub fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
     inbox.transition(
         &row,
         State::Verified,
-        &format!("green on {}", short(&v.rev)),
+        &format!("green on {}", short_id(&v.rev)),
         detail,
     )?;
     println!(
         "feedback {}: verified on {} ({} green); remembered in the failure memory",
         a.id,
-        short(&v.rev),
+        short_id(&v.rev),
         landed.test_files.join(", ")
     );
     Ok(crate::EXIT_OK)

@@ -27,7 +27,7 @@ use serde_json::json;
 use super::push;
 use super::remote::{GitHubRepo, parse_github_remote};
 use super::{ForgeConfig, ForgeError};
-use crate::git;
+use crate::git::{self, short_id};
 use crate::plan::{Action, Plan, Subtask, Task};
 use crate::run::{PlanSource, RunError, RunOptions, RunSummary, SubtaskStatus};
 use crate::state;
@@ -248,7 +248,7 @@ fn round_text(r: &Round) -> String {
     let mut out = format!(
         "round {}: {} {} ({})\n",
         r.round,
-        short(&r.sha),
+        short_id(&r.sha),
         r.verdict,
         if checks.is_empty() {
             "no checks"
@@ -281,13 +281,13 @@ fn fix_text(fix: &FixOutcome) -> String {
         (Some(c), true) => format!(
             "run {} committed {} on {}, pushed",
             fix.run_id,
-            short(c),
+            short_id(c),
             fix.branch
         ),
         (Some(c), false) => format!(
             "run {} committed {} on {}, not pushed",
             fix.run_id,
-            short(c),
+            short_id(c),
             fix.branch
         ),
         (None, _) => format!(
@@ -313,10 +313,6 @@ fn seconds(d: Duration) -> String {
     } else {
         format!("{} s", d.as_secs())
     }
-}
-
-fn short(sha: &str) -> &str {
-    &sha[..sha.len().min(10)]
 }
 
 /// Watches the pull request's checks and fixes failures, as the module doc says. Never
@@ -464,7 +460,7 @@ impl<'a> Watcher<'a> {
             Verdict::Green => {
                 return Ok(Next::Stop(
                     WatchStatus::Green,
-                    format!("every check passed on {}", short(sha)),
+                    format!("every check passed on {}", short_id(sha)),
                 ));
             }
             Verdict::Pending => {
@@ -485,7 +481,7 @@ impl<'a> Watcher<'a> {
                 WatchStatus::Failing,
                 format!(
                     "{names} still failing on {} after {} fix round(s)",
-                    short(sha),
+                    short_id(sha),
                     self.opts.rounds
                 ),
             ));
@@ -496,7 +492,7 @@ impl<'a> Watcher<'a> {
                 format!(
                     "the deadline ({}) came before a fix could start; {names} failing on {}",
                     seconds(self.opts.deadline),
-                    short(sha)
+                    short_id(sha)
                 ),
             ));
         }
@@ -505,7 +501,7 @@ impl<'a> Watcher<'a> {
                 WatchStatus::Failing,
                 format!(
                     "{names} failed on {}, but neither a job log nor a check report could be read to work from",
-                    short(sha)
+                    short_id(sha)
                 ),
             ));
         };
@@ -561,7 +557,7 @@ impl<'a> Watcher<'a> {
         .map_err(|e| {
             format!(
                 "the fix {} is on the local branch {}, but pushing it to {} failed: {e}",
-                short(&commit),
+                short_id(&commit),
                 fix.branch,
                 self.pull.head_ref
             )
@@ -577,7 +573,7 @@ impl<'a> Watcher<'a> {
         ));
         (self.hooks.note)(&format!(
             "ci: pushed {} to {} ({}); watching its checks",
-            short(&commit),
+            short_id(&commit),
             self.pull.head_ref,
             self.remote
         ));
@@ -619,7 +615,7 @@ impl<'a> Watcher<'a> {
                 Err(e) => {
                     return Err(format!(
                         "cannot read the checks of {} from {}: {e}{}",
-                        short(sha),
+                        short_id(sha),
                         self.repo.full_name(),
                         api_hint(&e)
                     ));
@@ -644,17 +640,17 @@ impl<'a> Watcher<'a> {
         let running = runs.iter().filter(|r| r.status != "completed").count();
         (self.hooks.note)(&match verdict {
             Verdict::Pending if runs.is_empty() => {
-                format!("ci: {} has no checks yet; waiting", short(sha))
+                format!("ci: {} has no checks yet; waiting", short_id(sha))
             }
             Verdict::Pending => format!(
                 "ci: {} {running} of {} check(s) still running",
-                short(sha),
+                short_id(sha),
                 runs.len()
             ),
-            Verdict::Green => format!("ci: {} green ({} check(s))", short(sha), runs.len()),
+            Verdict::Green => format!("ci: {} green ({} check(s))", short_id(sha), runs.len()),
             Verdict::Failed => format!(
                 "ci: {} failed: {}",
-                short(sha),
+                short_id(sha),
                 failed_checks(runs)
                     .iter()
                     .map(|r| r.name.as_str())
@@ -768,7 +764,7 @@ impl<'a> Watcher<'a> {
             .map_err(|_| {
                 format!(
                     "{} is not on {} of {} (the branch moved since): run ci-watch again",
-                    short(sha),
+                    short_id(sha),
                     self.pull.head_ref,
                     self.remote
                 )
@@ -929,7 +925,7 @@ pub fn fix_plan(check: &CheckRun, sha: &str, excerpt: &LogExcerpt, hints: &[Stri
          `{}` printed (cut to the error lines):\n\n```text\n{}\n```\n\nChange the code so that \
          this check passes. Keep every existing test and do not edit the CI configuration.",
         check.name,
-        short(sha),
+        short_id(sha),
         excerpt.step,
         excerpt.text()
     );
