@@ -520,10 +520,49 @@ fn run_unittest(
         run.details.push(UNITTEST_RUNNER_DETAIL.into());
         return run;
     }
-    let mut run = Python
-        .parse_output(&out.stderr)
-        .finish("unittest", &out.stderr, out.success());
+    let parsed = without_load_failures(Python.parse_output(&out.stderr), &out.stderr);
+    let mut run = parsed.finish("unittest", &out.stderr, out.success());
     run.details.push(UNITTEST_RUNNER_DETAIL.into());
+    run
+}
+
+/// unittest's stand-in for a test module it could not import
+/// (`test_x (unittest.loader._FailedTest.test_x) ... ERROR`): no test of the project failed,
+/// its module did not load (most often because it imports pytest, which is not installed).
+const UNITTEST_LOAD_FAILURE: &str = "unittest.loader._FailedTest";
+
+/// `run` without unittest's stand-ins for modules that did not load: they are never failing
+/// tests (a planner would set out to fix invented ids). The run says how many modules did not
+/// load, which module they missed and how to install it; a run where nothing else ran did not
+/// run, so the tests' state is unknown, not failing.
+fn without_load_failures(mut run: TestRun, output: &str) -> TestRun {
+    let before = run.failing.len();
+    run.failing
+        .retain(|f| !f.id.contains(UNITTEST_LOAD_FAILURE));
+    let unloaded = before - run.failing.len();
+    if unloaded == 0 {
+        return run;
+    }
+    run.failed = run.failed.saturating_sub(unloaded as u32);
+    let missing: BTreeSet<&str> = output
+        .lines()
+        .filter_map(|l| l.split("No module named '").nth(1))
+        .filter_map(|rest| rest.split('\'').next())
+        .collect();
+    let mut why = format!("unittest: {unloaded} test module(s) could not be imported");
+    if !missing.is_empty() {
+        let names: Vec<&str> = missing.iter().copied().collect();
+        why.push_str(&format!(" (no module named {})", names.join(", ")));
+    }
+    why.push_str(if missing.contains("pytest") {
+        ": the tests need pytest (install it: pip install pytest)"
+    } else {
+        ": install the project's test dependencies"
+    });
+    if run.total() == 0 {
+        return TestRun::not_run(&why);
+    }
+    run.details.push(why);
     run
 }
 
@@ -847,6 +886,49 @@ FAILED (failures=1, errors=1)";
         assert_eq!(run.failing[0].file.as_deref(), Some("tests/test_ops.py"));
         assert_eq!(run.failing[1].id, "pkg.test_math.MathTest.test_div");
         assert_eq!(run.failing[1].file.as_deref(), Some("pkg/test_math.py"));
+    }
+
+    #[test]
+    fn modules_unittest_could_not_import_are_no_failing_tests() {
+        let text = "\
+test_requests (unittest.loader._FailedTest.test_requests) ... ERROR
+test_utils (unittest.loader._FailedTest.test_utils) ... ERROR
+
+======================================================================
+ERROR: test_requests (unittest.loader._FailedTest.test_requests)
+----------------------------------------------------------------------
+ImportError: Failed to import test module: test_requests
+Traceback (most recent call last):
+ModuleNotFoundError: No module named 'pytest'
+
+----------------------------------------------------------------------
+Ran 2 tests in 0.001s
+
+FAILED (errors=2)";
+        let run = without_load_failures(Python.parse_output(text), text);
+        assert!(!run.ran, "nothing of the project ran: {run:?}");
+        assert!(run.failing.is_empty(), "{run:?}");
+        assert!(
+            run.details[0]
+                .contains("2 test module(s) could not be imported (no module named pytest)"),
+            "{run:?}"
+        );
+        assert!(run.details[0].contains("pip install pytest"), "{run:?}");
+        // Beside tests that ran, the stand-in is dropped and the real failure kept.
+        let mixed = format!(
+            "test_sub (tests.test_ops.OpsTest.test_sub) ... FAIL\ntest_ok (tests.test_ops.OpsTest.test_ok) ... ok\n{text}"
+        )
+        .replace("Ran 2 tests", "Ran 4 tests")
+        .replace("FAILED (errors=2)", "FAILED (failures=1, errors=2)");
+        let run = without_load_failures(Python.parse_output(&mixed), &mixed);
+        assert_eq!((run.passed, run.failed), (1, 1), "{run:?}");
+        assert_eq!(run.failing.len(), 1, "{run:?}");
+        assert_eq!(run.failing[0].id, "tests.test_ops.OpsTest.test_sub");
+        assert!(
+            run.details
+                .iter()
+                .any(|d| d.contains("could not be imported"))
+        );
     }
 
     /// The unittest driver (the runner without pytest) cuts a test that loops forever, names
