@@ -184,6 +184,28 @@ pub fn readme(files: &RepoFiles) -> Metric {
     Metric::scored("readme", "README", W_README, score, details)
 }
 
+/// Directories GitHub looks in for a repository's community files (CONTRIBUTING, the code of
+/// conduct, ...), besides the root.
+const COMMUNITY_DIRS: [&str; 3] = [".github/", "docs/", "doc/"];
+
+/// The files where GitHub looks for community files (the root, `.github/`, `docs/`), with their
+/// file names upper-cased, any extension (`CONTRIBUTING.md`, `contributing.rst`).
+fn community_files(files: &RepoFiles) -> Vec<(&str, String)> {
+    files
+        .files
+        .iter()
+        .filter_map(|f| {
+            let name = COMMUNITY_DIRS
+                .iter()
+                .find_map(|d| f.strip_prefix(d))
+                .or_else(|| (!f.contains('/')).then_some(f.as_str()))?;
+            let name = name.rsplit('/').next().unwrap_or(name);
+            let nested_ok = !f.contains('/') || f.matches('/').count() <= 2;
+            nested_ok.then(|| (f.as_str(), name.to_ascii_uppercase()))
+        })
+        .collect()
+}
+
 /// `docs`: documentation beyond the README (docs/, CONTRIBUTING, CHANGELOG, doc comments).
 /// Its details name the README when the README is what is missing, which is what the README-only filter
 /// checks before keeping README-only subtasks.
@@ -200,21 +222,22 @@ pub fn docs(files: &RepoFiles) -> Metric {
     } else {
         details.push("no docs/ directory".into());
     }
-    let upper: Vec<String> = files
-        .files
+    let community = community_files(files);
+    match community
         .iter()
-        .filter(|f| !f.contains('/'))
-        .map(|f| f.to_ascii_uppercase())
-        .collect();
-    if upper.iter().any(|f| f.starts_with("CONTRIBUTING")) {
-        score += 0.15;
-    } else {
-        details.push("no CONTRIBUTING guide".into());
-    }
-    if upper
-        .iter()
-        .any(|f| f.starts_with("CHANGELOG") || f.starts_with("CHANGES") || f.starts_with("HISTORY"))
+        .find(|(_, upper)| upper.starts_with("CONTRIBUTING"))
     {
+        Some((path, _)) => {
+            score += 0.15;
+            details.push(format!("contributing guide: {path}"));
+        }
+        None => {
+            details.push("no CONTRIBUTING guide (looked in the root, .github/ and docs/)".into())
+        }
+    }
+    if community.iter().any(|(_, f)| {
+        f.starts_with("CHANGELOG") || f.starts_with("CHANGES") || f.starts_with("HISTORY")
+    }) {
         score += 0.1;
     } else {
         details.push("no CHANGELOG".into());
@@ -374,11 +397,25 @@ fn secret_patterns() -> &'static [(&'static str, Regex)] {
     })
 }
 
+/// Whether `path` is a test or test data (`tests/certs/server.key`, `testdata/`,
+/// `fixtures/`): keys and certificates there are made for the tests, not leaked.
+fn is_test_fixture(path: &str) -> bool {
+    is_test_file(path)
+        || slopguard_toolchain::in_test_dir(path)
+        || path.split('/').rev().skip(1).any(|c| {
+            matches!(
+                c,
+                "fixtures" | "fixture" | "testdata" | "test_data" | "test-data" | "__fixtures__"
+            )
+        })
+}
+
 /// `security`: secrets in the tree, `.env` files committed, `.gitignore` coverage, a policy.
 pub fn security(files: &RepoFiles) -> Metric {
     let mut score: f64 = 1.0;
     let mut details = Vec::new();
     let mut hits = Vec::new();
+    let (mut scanned, mut fixtures) = (0usize, 0usize);
     for f in files.files.iter().take(5000) {
         if matches!(
             ext(f),
@@ -386,7 +423,12 @@ pub fn security(files: &RepoFiles) -> Metric {
         ) {
             continue;
         }
+        if is_test_fixture(f) {
+            fixtures += 1;
+            continue;
+        }
         let Some(text) = files.read(f) else { continue };
+        scanned += 1;
         for (name, re) in secret_patterns() {
             if let Some(m) = re.find(&text) {
                 let line = text[..m.start()].lines().count().max(1);
@@ -398,6 +440,9 @@ pub fn security(files: &RepoFiles) -> Metric {
         score -= (0.3 * hits.len() as f64).min(0.8);
         details.push(format!("possible secrets: {}", hits.join(", ")));
     }
+    details.push(format!(
+        "secrets looked for in {scanned} files ({fixtures} test files and fixtures skipped: their keys and certificates are test data)"
+    ));
     let envs: Vec<&String> = files
         .files
         .iter()
@@ -594,6 +639,65 @@ mod tests {
         let (_d, f) = repo(&[("README.md", &long)]);
         assert_eq!(readme(&f).status, Status::Pass);
         assert!(!docs(&f).details.iter().any(|x| x.contains("README")));
+    }
+
+    #[test]
+    fn community_files_are_found_where_github_looks_for_them() {
+        for path in [
+            "CONTRIBUTING.md",
+            ".github/CONTRIBUTING.md",
+            "docs/dev/contributing.rst",
+            "docs/CONTRIBUTING",
+        ] {
+            let (_d, f) = repo(&[(path, "How to contribute.\n")]);
+            let d = docs(&f);
+            assert!(
+                d.details
+                    .iter()
+                    .any(|x| x == &format!("contributing guide: {path}")),
+                "{path}: {:?}",
+                d.details
+            );
+        }
+        let (_d, f) = repo(&[("src/contributing.py", "x = 1\n")]);
+        assert!(
+            docs(&f)
+                .details
+                .iter()
+                .any(|x| x.starts_with("no CONTRIBUTING guide"))
+        );
+        let (_d, f) = repo(&[("docs/changelog.md", "# 1.0\n")]);
+        assert!(!docs(&f).details.iter().any(|x| x == "no CHANGELOG"));
+    }
+
+    #[test]
+    fn keys_in_test_fixtures_are_test_data_not_secrets() {
+        let key = "-----BEGIN RSA PRIVATE KEY-----\n";
+        let (_d, f) = repo(&[
+            ("tests/certs/server.key", key),
+            ("pkg/testdata/k.pem", key),
+            (".gitignore", ".env\n"),
+        ]);
+        let m = security(&f);
+        assert!(
+            !m.details.iter().any(|d| d.starts_with("possible secrets")),
+            "{:?}",
+            m.details
+        );
+        assert!(
+            m.details
+                .iter()
+                .any(|d| d.contains("2 test files and fixtures skipped")),
+            "{:?}",
+            m.details
+        );
+        let (_d, f) = repo(&[("deploy/server.key", key)]);
+        assert!(
+            security(&f)
+                .details
+                .iter()
+                .any(|d| d.contains("deploy/server.key"))
+        );
     }
 
     #[test]
