@@ -240,8 +240,9 @@ pub(super) const MAX_FUNCTION_TARGETS: usize = 3;
 
 /// The functions and methods of the files to change that the failing tests call, most likely
 /// first: those a failing test is named after (`test_last_page_rounds_up` -> `last_page`,
-/// `TestMergeUnsorted` -> `Merge`), then the others in the order the tests mention them, then
-/// the functions of its file that the first one calls (a helper where the bug may sit). Types,
+/// `TestMergeUnsorted` -> `Merge`), then the others; within each, the ones the passing tests of
+/// the same files call least first ([`suspicion`]), else in the order the tests mention them;
+/// then the functions of its file that the first one calls (a helper where the bug may sit). Types,
 /// constants and modules the tests name are left out: the fix of a bug they exercise is in a
 /// function. At most [`MAX_FUNCTION_TARGETS`].
 pub(super) fn function_targets(
@@ -272,8 +273,24 @@ pub(super) fn function_targets(
             end: *end,
         })
         .collect();
-    let (mut ranked, rest): (Vec<_>, Vec<_>) =
+    let (mut ranked, mut rest): (Vec<_>, Vec<_>) =
         functions.into_iter().partition(|f| named_after(&f.name));
+    let failing_names: BTreeSet<String> = targets.iter().map(|t| context::short_name(t)).collect();
+    let passing = context::passing_test_words(tree, fc, &failing_names);
+    let failing: Vec<BTreeSet<String>> = fc
+        .tests
+        .iter()
+        .map(|(_, _, src)| context::identifier_words(src))
+        .collect();
+    for group in [&mut ranked, &mut rest] {
+        group.sort_by(|a, b| {
+            let (sa, sb) = (
+                suspicion(a.simple_name(), &failing, &passing),
+                suspicion(b.simple_name(), &failing, &passing),
+            );
+            sb.total_cmp(&sa)
+        });
+    }
     ranked.extend(rest);
     if let Some(top) = ranked.first().cloned() {
         let helpers = context::called_definitions(tree, &top.path, &top.name, (top.start, top.end))
@@ -296,6 +313,20 @@ pub(super) fn function_targets(
     }
     ranked.truncate(MAX_FUNCTION_TARGETS);
     ranked
+}
+
+/// How suspect the function `name` is by the tests that mention it (Ochiai, the spectrum
+/// score of fault localisation, over mentions instead of coverage): mentioned by every failing
+/// test and no passing one, 1; by the passing tests as often as by the failing ones, lower.
+/// The sort is stable, so equal scores keep the order of mention.
+fn suspicion(name: &str, failing: &[BTreeSet<String>], passing: &[BTreeSet<String>]) -> f64 {
+    let in_failing = failing.iter().filter(|w| w.contains(name)).count() as f64;
+    let in_passing = passing.iter().filter(|w| w.contains(name)).count() as f64;
+    let total_failing = failing.len() as f64;
+    if in_failing == 0.0 || total_failing == 0.0 {
+        return 0.0;
+    }
+    in_failing / (total_failing * (in_failing + in_passing)).sqrt()
 }
 
 /// The lowercase words of an identifier or test name: split at non-alphanumerics and at
@@ -417,6 +448,43 @@ mod tests {
             names(function_targets(&fc(&[("mul", 10, 11)]), &t, &tree)),
             ["mul", "helper"]
         );
+    }
+
+    #[test]
+    fn a_function_the_passing_tests_call_too_is_less_suspect() {
+        let src = "def total(xs):\n    return sum(xs)\n\n\ndef average(xs):\n    return total(xs) // len(xs)\n";
+        let tests = "from calc import average, total\n\n\ndef test_total():\n    assert total([1, 2]) == 3\n\n\ndef test_total_empty():\n    assert total([]) == 0\n\n\ndef test_average_fraction():\n    assert average([1, 2]) == total([1, 2]) / 2\n";
+        let tree = slopguard_change::MemTree::new(
+            [
+                ("calc.py".to_string(), src.as_bytes().to_vec()),
+                ("test_calc.py".to_string(), tests.as_bytes().to_vec()),
+            ]
+            .into_iter()
+            .collect(),
+        );
+        let fc = FailureContext {
+            output: String::new(),
+            tests: vec![(
+                "test_calc.py".into(),
+                12,
+                "def test_average_fraction():\n    assert average([1, 2]) == total([1, 2]) / 2"
+                    .into(),
+            )],
+            frame_files: Vec::new(),
+            exercised: vec![
+                ("calc.py".into(), "total".into(), 1, 2),
+                ("calc.py".into(), "average".into(), 5, 6),
+            ],
+        };
+        // No test is named after either; `total` is what the passing tests call.
+        let t = targets(&["test_calc.py::test_average_fraction"]);
+        let got: Vec<String> = function_targets(&fc, &t, &tree)
+            .into_iter()
+            .map(|f| f.name)
+            .collect();
+        assert_eq!(got, ["average", "total"]);
+        let none: Vec<BTreeSet<String>> = Vec::new();
+        assert_eq!(suspicion("x", &none, &none), 0.0);
     }
 
     #[test]

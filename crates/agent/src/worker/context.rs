@@ -243,6 +243,57 @@ pub fn definitions(path: &str, text: &str) -> Vec<Definition> {
     }
 }
 
+/// The other tests of the files the failing tests are in, as the words of their bodies: the
+/// functions named like tests (`test_x`, `TestX`) that are not among `failing_names`. The
+/// passing side of a spectrum: a function every passing test calls too is less suspect than
+/// one only the failing tests call. Empty where tests are not named functions (`it(...)`
+/// blocks), so a ranking by them falls back to the order of mention.
+pub fn passing_test_words(
+    tree: &dyn Tree,
+    fc: &FailureContext,
+    failing_names: &BTreeSet<String>,
+) -> Vec<BTreeSet<String>> {
+    let files: BTreeSet<&str> = fc.tests.iter().map(|(p, _, _)| p.as_str()).collect();
+    let mut out = Vec::new();
+    for path in files {
+        let Some(text) = tree
+            .read(path)
+            .ok()
+            .flatten()
+            .and_then(|b| String::from_utf8(b).ok())
+        else {
+            continue;
+        };
+        let lines: Vec<&str> = text.lines().collect();
+        for d in definitions(path, &text) {
+            let name = d.simple_name();
+            let test_like = name.starts_with("test") || name.starts_with("Test");
+            if d.kind != slopguard_lang::DefKind::Function
+                || !test_like
+                || failing_names.contains(name)
+            {
+                continue;
+            }
+            let (a, b) = (
+                d.start_line as usize,
+                (d.end_line as usize).min(lines.len()),
+            );
+            if a >= 1 && a <= b {
+                out.push(identifier_words(&lines[a - 1..b].join("\n")));
+            }
+        }
+    }
+    out
+}
+
+/// The identifier-like words of `text`.
+pub fn identifier_words(text: &str) -> BTreeSet<String> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| w.len() >= 2)
+        .map(str::to_string)
+        .collect()
+}
+
 /// The definitions of `path` that the definition `name` (1-based lines `start`-`end`)
 /// mentions by name, itself left out: one hop down from a function the tests call, where the
 /// bug may sit in a helper.
