@@ -373,15 +373,34 @@ fn doctor_reports_llm_and_toolchains() {
     let llm = &v["checks"][0];
     assert_eq!(llm["status"], "ok");
     assert!(llm["detail"].as_str().unwrap().contains("context 4096"));
+    assert_eq!(v["guards_ready"], true);
+    assert_eq!(v["agent_ready"], true);
+    // No model: the guards can still run, so the exit is 0; the agent is not ready, and the
+    // fix names commands an installed binary's user has.
     let out = slopguard()
         .args(["doctor", "--llm-url", "http://127.0.0.1:9/v1"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(
         text.contains("missing") && text.contains("127.0.0.1:9"),
         "{text}"
     );
     assert!(text.contains("fix:"), "{text}");
+    assert!(!text.contains("scripts/llm-setup.sh"), "{text}");
+    assert!(
+        text.contains("guards (check, replay, hook, serve): ready"),
+        "{text}"
+    );
+    assert!(
+        text.contains("agent (run, plan, feedback fix):     not ready"),
+        "{text}"
+    );
+    // `--agent`: the agent's needs decide.
+    let out = slopguard()
+        .args(["doctor", "--agent", "--llm-url", "http://127.0.0.1:9/v1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
 }

@@ -1,4 +1,8 @@
-//! `slopguard doctor`: checks what slopguard needs and says how to fix what is missing.
+//! `slopguard doctor`: checks what slopguard needs and says how to fix what is missing. The
+//! guards (`check`, `replay`, `hook`, `serve`) need git only; the agent (`run`, `plan`,
+//! `feedback triage`/`fix`) needs a model endpoint too. Exit 0 when the guards can run (with
+//! `--agent`, when the agent can run), so a user who only wants the guards is not told to
+//! install a model.
 
 use std::time::Duration;
 
@@ -8,12 +12,18 @@ use slopguard_toolchain::process::{on_path, run as run_cmd};
 
 use super::common::{LlmArgs, ReportFormat};
 
-/// Check the LLM endpoint, git, toolchains, the store and GitHub access.
+/// Check what the guards need (git) and what the agent needs (a model endpoint), the
+/// toolchains, the store and GitHub access.
 #[derive(Debug, clap::Args)]
 pub struct DoctorArgs {
     /// The endpoint to check (its request timeout defaults to 10 s here).
     #[command(flatten)]
     pub llm: LlmArgs,
+
+    /// Exit 1 unless the agent can run too (`run`, `plan`, `feedback fix`: a model endpoint
+    /// answers); by default only what the guards need decides the exit code.
+    #[arg(long)]
+    pub agent: bool,
 
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
@@ -31,11 +41,15 @@ pub struct Check {
     pub detail: String,
     /// How to fix it (empty when ok).
     pub fix: String,
-    /// Whether slopguard cannot work without it.
+    /// Whether what it is needed for cannot work without it.
     pub essential: bool,
+    /// What needs it: `guards` (every command), `agent` (run, plan, feedback fix) or
+    /// `optional` (a language's toolchain, the store, GitHub).
+    pub needed_by: &'static str,
 }
 
-fn check(name: &str, ok: bool, detail: String, fix: &str, essential: bool) -> Check {
+fn check(name: &str, ok: bool, detail: String, fix: &str, needed_by: &'static str) -> Check {
+    let essential = needed_by != "optional";
     Check {
         name: name.into(),
         status: if ok {
@@ -48,7 +62,21 @@ fn check(name: &str, ok: bool, detail: String, fix: &str, essential: bool) -> Ch
         detail,
         fix: if ok { String::new() } else { fix.into() },
         essential,
+        needed_by,
     }
+}
+
+/// How to get a model endpoint, in commands an installed binary's user has.
+const LLM_FIX: &str = "start an OpenAI-compatible server (llama.cpp's `llama-server -m MODEL.gguf \
+     --port 8080`, Ollama, vLLM, or a hosted API) and set --llm-url / SLOPGUARD_LLM_URL (base \
+     URL including /v1); only the agent needs it, the guards run without a model";
+
+/// Whether every check `needed_by` one of `needs` passed.
+fn ready(checks: &[Check], needs: &[&str]) -> bool {
+    checks
+        .iter()
+        .filter(|c| needs.contains(&c.needed_by))
+        .all(|c| c.status == "ok")
 }
 
 fn version(program: &str, args: &[&str]) -> Option<String> {
@@ -72,7 +100,8 @@ fn version(program: &str, args: &[&str]) -> Option<String> {
     })
 }
 
-/// Runs every check. Exit 0 when every essential check passes (LLM endpoint, git), else 1.
+/// Runs every check. Exit 0 when the guards can run (git; with `--agent`, a model endpoint
+/// too), else 1.
 pub fn run(args: DoctorArgs, _global: &crate::Global) -> anyhow::Result<u8> {
     let cfg = args.llm.config_or_timeout(10);
     let client = BlockingClient::new(cfg.clone())?;
@@ -91,9 +120,8 @@ pub fn run(args: DoctorArgs, _global: &crate::Global) -> anyhow::Result<u8> {
                 &name,
                 false,
                 format!("{} unreachable: {}", h.url, h.error.unwrap_or_default()),
-                "start an OpenAI-compatible server (scripts/llm-setup.sh for a local model) or set \
-                 --llm-url / SLOPGUARD_LLM_URL (base URL including /v1)",
-                true,
+                LLM_FIX,
+                "agent",
             ));
             continue;
         }
@@ -112,7 +140,7 @@ pub fn run(args: DoctorArgs, _global: &crate::Global) -> anyhow::Result<u8> {
                     h.models.join(", ")
                 ),
                 "set --model / SLOPGUARD_LLM_MODEL to one of the listed models",
-                true,
+                "agent",
             )),
             _ => checks.push(check(
                 &name,
@@ -130,7 +158,7 @@ pub fn run(args: DoctorArgs, _global: &crate::Global) -> anyhow::Result<u8> {
                     }
                 ),
                 "",
-                true,
+                "agent",
             )),
         }
     }
@@ -140,7 +168,7 @@ pub fn run(args: DoctorArgs, _global: &crate::Global) -> anyhow::Result<u8> {
         git.is_some(),
         git.unwrap_or_else(|| "not found".into()),
         "install git (apt-get install git)",
-        true,
+        "guards",
     ));
     for tool in slopguard_toolchain::ECOSYSTEMS
         .iter()
@@ -152,7 +180,7 @@ pub fn run(args: DoctorArgs, _global: &crate::Global) -> anyhow::Result<u8> {
             v.is_some(),
             v.unwrap_or_else(|| format!("not found: {}", tool.without)),
             tool.install,
-            false,
+            "optional",
         ));
     }
     let db = std::env::var("SLOPGUARD_DB")
@@ -183,7 +211,7 @@ pub fn run(args: DoctorArgs, _global: &crate::Global) -> anyhow::Result<u8> {
         db_ok,
         db_detail,
         "nothing to do: the first run creates it (or set SLOPGUARD_DB)",
-        false,
+        "optional",
     ));
     let gh = std::env::var("GITHUB_TOKEN").is_ok_and(|t| !t.trim().is_empty());
     checks.push(check(
@@ -195,13 +223,16 @@ pub fn run(args: DoctorArgs, _global: &crate::Global) -> anyhow::Result<u8> {
             "GITHUB_TOKEN not set".into()
         },
         "set GITHUB_TOKEN to open pull requests (without it a PR description file is written)",
-        false,
+        "optional",
     ));
-    let failed = checks.iter().any(|c| c.essential && c.status != "ok");
+    let guards_ready = ready(&checks, &["guards"]);
+    let agent_ready = ready(&checks, &["guards", "agent"]);
+    let failed = !guards_ready || (args.agent && !agent_ready);
     match args.format {
         ReportFormat::Json => println!(
             "{}",
-            serde_json::to_string_pretty(&json!({"checks": checks, "ok": !failed}))?
+            serde_json::to_string_pretty(&json!({"checks": checks, "ok": !failed,
+                "guards_ready": guards_ready, "agent_ready": agent_ready}))?
         ),
         ReportFormat::Text => {
             for c in &checks {
@@ -210,6 +241,23 @@ pub fn run(args: DoctorArgs, _global: &crate::Global) -> anyhow::Result<u8> {
                     println!("{:<8} {:<18} fix: {}", "", "", c.fix);
                 }
             }
+            println!();
+            println!(
+                "guards (check, replay, hook, serve): {}",
+                if guards_ready {
+                    "ready"
+                } else {
+                    "not ready: install git"
+                }
+            );
+            println!(
+                "agent (run, plan, feedback fix):     {}",
+                if agent_ready {
+                    "ready"
+                } else {
+                    "not ready: no model endpoint answers (see the fix above)"
+                }
+            );
         }
     }
     Ok(if failed {
