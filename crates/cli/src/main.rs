@@ -8,7 +8,7 @@ mod progress;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// Exit code for a change that passed / a command that succeeded.
 pub const EXIT_OK: u8 = 0;
@@ -68,8 +68,11 @@ pub struct Global {
 
 fn main() -> ExitCode {
     quiet_on_broken_pipe();
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    let parsed = Cli::command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, m)));
+    let (cli, matches) = match parsed {
+        Ok(both) => both,
         Err(err) => {
             let code = if err.use_stderr() {
                 EXIT_ERROR
@@ -80,7 +83,7 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    init_tracing(&cli.log);
+    init_tracing(&log_level(&cli.log, &matches));
     let global = Global { config: cli.config };
     let result = match cli.command {
         Command::Check(args) => commands::check::run(args, &global),
@@ -145,12 +148,74 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
     })
 }
 
+/// The diagnostics level: `--log` / `SLOPGUARD_LOG` when given; `error` when the command was
+/// asked to be quiet (`--quiet`), so warnings do not print under it; else the default.
+fn log_level(given: &str, matches: &clap::ArgMatches) -> String {
+    let explicit = matches
+        .value_source("log")
+        .is_some_and(|s| s != clap::parser::ValueSource::DefaultValue);
+    if !explicit && quiet_requested(matches) {
+        "error".to_string()
+    } else {
+        given.to_string()
+    }
+}
+
+/// Whether the (sub)command that runs has `--quiet` set.
+fn quiet_requested(matches: &clap::ArgMatches) -> bool {
+    match matches.subcommand() {
+        Some((_, sub)) => quiet_requested(sub),
+        None => matches
+            .try_get_one::<bool>("quiet")
+            .ok()
+            .flatten()
+            .copied()
+            .unwrap_or(false),
+    }
+}
+
+/// Whether diagnostics may be coloured: stderr is a terminal and `NO_COLOR` is unset or empty
+/// (https://no-color.org).
+fn colour_on_stderr() -> bool {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
 fn init_tracing(level: &str) {
     let filter = tracing_subscriber::EnvFilter::try_new(level)
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(colour_on_stderr())
         .with_target(false)
         .try_init();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn level(args: &[&str]) -> String {
+        let m = Cli::command()
+            .try_get_matches_from(args)
+            .expect("arguments parse");
+        let cli = Cli::from_arg_matches(&m).expect("arguments parse");
+        log_level(&cli.log, &m)
+    }
+
+    #[test]
+    fn quiet_silences_warnings_unless_a_log_level_is_given() {
+        assert_eq!(level(&["slopguard", "analyze", "."]), "warn");
+        assert_eq!(level(&["slopguard", "analyze", ".", "--quiet"]), "error");
+        assert_eq!(
+            level(&["slopguard", "--log", "info", "analyze", ".", "--quiet"]),
+            "info"
+        );
+        assert_eq!(
+            level(&["slopguard", "feedback", "fix", "1", "--quiet"]),
+            "error"
+        );
+        assert_eq!(level(&["slopguard", "check"]), "warn");
+    }
 }

@@ -562,3 +562,30 @@ fn a_second_check_reads_kept_analyses_and_reports_the_same() {
     assert_eq!(elsewhere, (Some(1), uncached));
     assert_eq!(kept_analyses(other.path()), 2);
 }
+
+#[test]
+fn diagnostics_are_not_coloured_when_stderr_is_not_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    for args in [
+        &["init", "-q"][..],
+        &["config", "user.email", "t@example.com"],
+        &["config", "user.name", "t"],
+    ] {
+        std::process::Command::new("git")
+            .args(args)
+            .current_dir(r)
+            .output()
+            .unwrap();
+    }
+    std::fs::write(r.join("a.py"), "x = 1\n").unwrap();
+    let out = assert_cmd::Command::cargo_bin("slopguard")
+        .unwrap()
+        .args(["--log", "trace", "analyze"])
+        .arg(r)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("TRACE") || err.contains("DEBUG"), "{err}");
+    assert!(!err.contains('\u{1b}'), "raw ANSI codes on a file: {err:?}");
+}
