@@ -100,10 +100,28 @@ fn main() -> ExitCode {
         // The reader went away (`slopguard guards | head -1`): what it wanted was printed.
         Err(err) if is_broken_pipe(&err) => ExitCode::from(EXIT_OK),
         Err(err) => {
-            eprintln!("slopguard: error: {err:#}");
+            eprintln!("slopguard: error: {}", error_text(&err));
             ExitCode::from(EXIT_ERROR)
         }
     }
+}
+
+/// An error and its causes on one line, each cause once: a cause whose text the message
+/// already holds (an error type that prints its source in its own message, as `thiserror`'s
+/// `#[error("store: {0}")]` with `#[from]` does) is not repeated as `X: X`.
+fn error_text(err: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in err.chain() {
+        let part = cause.to_string();
+        if text.contains(&part) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&part);
+    }
+    text
 }
 
 /// Ends the process quietly with exit 0 when stdout or stderr is a closed pipe.
