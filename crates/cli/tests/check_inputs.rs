@@ -632,3 +632,39 @@ fn git_diff_with_quoted_non_ascii_paths() {
     assert_eq!(code, 1, "{r}");
     assert_eq!(r["findings"][0]["path"], "src/\u{e9}t\u{e9}.py", "{r}");
 }
+
+/// A repository owned by another user, which git refuses: the error says so and how to trust
+/// it, not "not inside a git repository". Needs root to give the repository away (skipped
+/// otherwise).
+#[test]
+fn repository_git_refuses_for_its_ownership_says_so() {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped: changing a repository's owner needs root");
+        return;
+    }
+    let repo = base_repo();
+    repo.write("src/app.py", "def main(:\n");
+    let chown = Command::new("chown")
+        .args(["-R", "54321:54321"])
+        .arg(repo.path())
+        .status()
+        .unwrap();
+    assert!(chown.success());
+    let out = Command::new(bin())
+        .current_dir(repo.path())
+        .arg("check")
+        // A HOME without a gitconfig, so no safe.directory = * of the machine applies.
+        .env("HOME", repo.path())
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("dubious ownership"), "{err}");
+    assert!(
+        err.contains("git config --global --add safe.directory"),
+        "{err}"
+    );
+    assert!(!err.contains("not inside a git repository"), "{err}");
+}
