@@ -82,6 +82,11 @@ fn main() -> ExitCode {
     };
     init_tracing(&cli.log);
     let global = Global { config: cli.config };
+    // A SIGTERM or Ctrl-C takes the toolchain's children (builds, test suites) down with
+    // slopguard; `serve` shuts down gracefully on those signals instead, and `hook` runs none.
+    if !matches!(cli.command, Command::Serve(_) | Command::Hook(_)) {
+        slopguard_toolchain::process::kill_children_on_signals();
+    }
     let result = match cli.command {
         Command::Check(args) => commands::check::run(args, &global),
         Command::Replay(args) => commands::replay::run(args, &global),
