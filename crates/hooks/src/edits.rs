@@ -3,10 +3,10 @@
 
 use std::path::Path;
 
-use crate::containment;
-
 use serde_json::Value;
 pub use slopguard_apply_patch::{ChangeKind, FileChange};
+
+use crate::containment;
 
 /// The outcome of computing an edit.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -246,7 +246,8 @@ fn build(sb: &Sandbox, base: Base, segs: &[String], name: &str, in_sub: bool) ->
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 384, ..ProptestConfig::default() })]
+    // 384 cases per run by default; `PROPTEST_CASES=N` for a long run.
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
 
     /// No generated path is allowed outside the project or into `.git/`, for both agents.
     #[test]
@@ -265,6 +266,14 @@ proptest! {
             assert_contained(sb, &cwd, &path, &codex);
         }
     }
+}
+
+/// Cases per run: `PROPTEST_CASES` when set, else 384 (about 2 s here).
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(384)
 }
 
 /// One sandbox for every generated case (the cases only write files they remove).
