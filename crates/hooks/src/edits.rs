@@ -32,9 +32,15 @@ pub fn relative_path(root: &Path, cwd: &Path, file: &str) -> Option<String> {
     containment::locate(root, cwd, file).ok()
 }
 
-/// Every path a tool call names as it wrote it: Write/Edit/MultiEdit's `file_path`, each path
-/// of an `apply_patch` envelope (a move's destination too). Empty when there is none or the
-/// envelope does not parse (then [`propose`] reports it).
+/// Is this tool one that writes files at paths it names (the edit tools, and Claude Code's
+/// NotebookEdit, whose writes are checked for containment but not judged by the guards)?
+pub fn writes_files(tool: &str) -> bool {
+    is_edit_tool(tool) || tool == "NotebookEdit"
+}
+
+/// Every path a tool call names as it wrote it: Write/Edit/MultiEdit's `file_path`,
+/// NotebookEdit's `notebook_path`, each path of an `apply_patch` envelope (a move's destination
+/// too). Empty when there is none or the envelope does not parse (then [`propose`] reports it).
 pub fn named_paths(tool: &str, input: &Value) -> Vec<String> {
     if tool == "apply_patch" {
         let Some(patch) = patch_text(input).and_then(|t| slopguard_apply_patch::parse(&t).ok())
@@ -56,6 +62,7 @@ pub fn named_paths(tool: &str, input: &Value) -> Vec<String> {
     }
     input
         .get("file_path")
+        .or_else(|| input.get("notebook_path"))
         .or_else(|| input.get("path"))
         .and_then(Value::as_str)
         .map(str::to_string)

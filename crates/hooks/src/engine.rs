@@ -113,7 +113,7 @@ pub fn handle(agent: Agent, raw: &[u8], deps: &Deps<'_>) -> HookAnswer {
     let root = tree::repo_root(&cwd).unwrap_or(cwd.clone());
     let (config, config_err) = settings(&root, deps);
     let answer = match input.hook_event_name.as_str() {
-        "PreToolUse" if edits::is_edit_tool(&input.tool_name) => {
+        "PreToolUse" if edits::writes_files(&input.tool_name) => {
             match contain(agent, &input, &root, &cwd, &config) {
                 Some(refusal) => refusal,
                 None => pre_edit(&input, &root, &cwd, &config, deps),
