@@ -111,7 +111,21 @@ impl Drop for Cleanup {
     }
 }
 
+/// Whether `python3` with pytest is installed (the hanging test needs a runner).
+fn has_pytest() -> bool {
+    Command::new("python3")
+        .args(["-c", "import pytest"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
 fn stopped_by(signal: libc::c_int) {
+    if !has_pytest() {
+        eprintln!("NOTICE: python3 with pytest not installed: the no-orphans test is skipped");
+        return;
+    }
     let repo = hanging_repo();
     let mark = repo.path().join("..").join(format!(
         "hang-mark-{}-{signal}",
