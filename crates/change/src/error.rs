@@ -13,6 +13,13 @@ pub enum ChangeError {
     },
     #[error("`{0}` is not inside a git repository (run `git init`, or pass a path inside one)")]
     NotARepo(PathBuf),
+    /// git refuses the repository because another user owns it (`safe.directory`).
+    #[error(
+        "git refuses the repository at {0} because another user owns it (\"dubious ownership\"). \
+         If you trust it, run `git config --global --add safe.directory {0}`, or run slopguard as \
+         the user who owns it"
+    )]
+    DubiousOwnership(PathBuf),
     #[error("git {args}: {message}")]
     Git { args: String, message: String },
     #[error("unknown revision `{0}` (check `git log` for a valid commit, branch or tag)")]

@@ -23,6 +23,20 @@ pub struct GitRepo {
     odb: Option<Odb>,
 }
 
+/// The repository git refused for its ownership, read from git's stderr (`fatal: detected
+/// dubious ownership in repository at '<path>'`); `None` for any other failure. git refuses a
+/// repository owned by another user unless `safe.directory` names it, and says so only there,
+/// so callers that would report "not a repository" check this first.
+pub fn ownership_refusal(stderr: &str) -> Option<PathBuf> {
+    let rest = stderr.split("dubious ownership in repository at ").nth(1)?;
+    let line = rest.lines().next()?.trim();
+    let path = line
+        .strip_prefix('\'')
+        .and_then(|l| l.strip_suffix('\''))
+        .unwrap_or(line);
+    Some(PathBuf::from(path))
+}
+
 /// What `cat-file --batch` answered for one object name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Object {
@@ -72,6 +86,9 @@ impl GitRepo {
         let text = String::from_utf8_lossy(&out.stdout);
         let mut lines = text.lines();
         let (Some(git_dir), Some(bare)) = (lines.next(), lines.next()) else {
+            if let Some(repo) = ownership_refusal(&String::from_utf8_lossy(&out.stderr)) {
+                return Err(ChangeError::DubiousOwnership(repo));
+            }
             return Err(ChangeError::NotARepo(path.to_path_buf()));
         };
         if git_dir.is_empty() || !matches!(bare, "true" | "false") {
@@ -279,4 +296,23 @@ pub fn split_nul(out: &[u8]) -> Vec<String> {
         .filter(|s| !s.is_empty())
         .map(|s| String::from_utf8_lossy(s).into_owned())
         .collect()
+}
+
+#[cfg(test)]
+mod ownership_tests {
+    use super::*;
+
+    #[test]
+    fn ownership_refusal_reads_gits_message() {
+        let stderr = "fatal: detected dubious ownership in repository at '/srv/r e'\n\
+                      To add an exception for this directory, call:\n\n\
+                      \tgit config --global --add safe.directory '/srv/r e'\n";
+        assert_eq!(ownership_refusal(stderr), Some(PathBuf::from("/srv/r e")));
+        assert_eq!(
+            ownership_refusal(
+                "fatal: not a git repository (or any of the parent directories): .git"
+            ),
+            None
+        );
+    }
 }

@@ -39,17 +39,80 @@ pub enum HunkLine {
     Add(String),
 }
 
+/// A path of a `---` / `+++` / `diff --git` header without its `a/` or `b/` prefix (`None` for
+/// `/dev/null`). A C-quoted name (git quotes names with non-ASCII bytes, control characters, `"`
+/// or `\`: `"a/\303\251t\303\251.py"`) is unquoted; an unquoted one ends at a tab (GNU diff's
+/// timestamp, git's marker after names with spaces).
 fn strip_prefix_path(raw: &str) -> Option<String> {
-    let raw = raw.split('\t').next().unwrap_or(raw).trim_end();
-    if raw == "/dev/null" {
+    let raw = raw.trim_end();
+    let name = match unquote(raw) {
+        Some((name, _)) => name,
+        None => raw.split('\t').next().unwrap_or(raw).trim_end().to_string(),
+    };
+    if name == "/dev/null" {
         return None;
     }
-    let raw = raw.trim_matches('"');
-    let p = raw
+    let p = name
         .strip_prefix("a/")
-        .or_else(|| raw.strip_prefix("b/"))
-        .unwrap_or(raw);
+        .or_else(|| name.strip_prefix("b/"))
+        .unwrap_or(&name);
     Some(p.to_string())
+}
+
+/// A path of a `rename from` / `rename to` line (no prefix), unquoted when git quoted it.
+fn rename_path(raw: &str) -> String {
+    unquote(raw).map_or_else(|| raw.to_string(), |(name, _)| name)
+}
+
+/// Decodes a C-quoted name at the start of `s` as git writes it (`quote_c_style`): the text
+/// between double quotes with `\a \b \t \n \v \f \r \" \\` and three-digit octal byte escapes.
+/// Returns the name (bytes read as UTF-8, invalid sequences replaced) and the text after the
+/// closing quote; `None` when `s` does not start with a complete quoted name.
+fn unquote(s: &str) -> Option<(String, &str)> {
+    let body = s.strip_prefix('"')?;
+    let bytes = body.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => return Some((String::from_utf8_lossy(&out).into_owned(), &body[i + 1..])),
+            b'\\' => {
+                let (byte, used) = unescape(bytes.get(i + 1..)?)?;
+                out.push(byte);
+                i += 1 + used;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    None
+}
+
+/// One escape after a backslash: the byte it stands for and how many bytes it used.
+fn unescape(rest: &[u8]) -> Option<(u8, usize)> {
+    let simple = match rest.first()? {
+        b'a' => 0x07,
+        b'b' => 0x08,
+        b't' => b'\t',
+        b'n' => b'\n',
+        b'v' => 0x0b,
+        b'f' => 0x0c,
+        b'r' => b'\r',
+        b'"' => b'"',
+        b'\\' => b'\\',
+        b'0'..=b'3' => {
+            let digits = rest.get(..3)?;
+            if !digits.iter().all(|d| (b'0'..=b'7').contains(d)) {
+                return None;
+            }
+            let value = digits.iter().fold(0u8, |v, d| (v << 3) | (d - b'0'));
+            return Some((value, 3));
+        }
+        _ => return None,
+    };
+    Some((simple, 1))
 }
 
 /// Parses a unified or git-style diff into per-file patches.
@@ -67,7 +130,6 @@ pub fn parse(text: &str) -> Result<Vec<FilePatch>, ChangeError> {
             }
             in_hunk = false;
             let mut fp = FilePatch::default();
-            // "a/x b/x": split in the middle for the common unquoted case.
             if let Some((a, b)) = split_git_header(rest) {
                 fp.old_path = strip_prefix_path(a);
                 fp.new_path = strip_prefix_path(b);
@@ -114,9 +176,9 @@ pub fn parse(text: &str) -> Result<Vec<FilePatch>, ChangeError> {
                 } else if line.starts_with("deleted file mode") {
                     f.new_path = None;
                 } else if let Some(p) = line.strip_prefix("rename from ") {
-                    f.old_path = Some(p.to_string());
+                    f.old_path = Some(rename_path(p));
                 } else if let Some(p) = line.strip_prefix("rename to ") {
-                    f.new_path = Some(p.to_string());
+                    f.new_path = Some(rename_path(p));
                 } else if line.starts_with("GIT binary patch") || line.starts_with("Binary files ")
                 {
                     f.binary = true;
@@ -170,7 +232,20 @@ pub fn parse(text: &str) -> Result<Vec<FilePatch>, ChangeError> {
     Ok(files)
 }
 
+/// The two names of a `diff --git` line, still quoted and prefixed: a quoted first name ends at
+/// its closing quote; an unquoted first name before a quoted second one ends at ` "` (an
+/// unquoted name holds no `"`); two unquoted names split at ` b/`, else in the middle.
 fn split_git_header(rest: &str) -> Option<(&str, &str)> {
+    if rest.starts_with('"') {
+        let (_, tail) = unquote(rest)?;
+        let end = rest.len() - tail.len();
+        return Some((&rest[..end], tail.strip_prefix(' ')?));
+    }
+    if rest.ends_with('"')
+        && let Some(idx) = rest.find(" \"")
+    {
+        return Some((&rest[..idx], &rest[idx + 1..]));
+    }
     if let Some(idx) = rest.find(" b/") {
         return Some((&rest[..idx], &rest[idx + 1..]));
     }
@@ -363,5 +438,39 @@ mod tests {
         assert_eq!(files[0].old_path.as_deref(), Some("old.rs"));
         assert_eq!(files[0].new_path.as_deref(), Some("new.rs"));
         assert!(files[0].hunks.is_empty());
+    }
+
+    #[test]
+    fn quoted_names_are_unquoted() {
+        assert_eq!(
+            unquote(r#""a/\303\251t\303\251.py"	"#),
+            Some(("a/\u{e9}t\u{e9}.py".to_string(), "\t"))
+        );
+        assert_eq!(
+            unquote(r#""tab\there \"q\" back\\slash\a""#).map(|(n, _)| n),
+            Some("tab\there \"q\" back\\slash\u{7}".to_string())
+        );
+        for bad in [r#""open"#, r#""bad \q escape""#, r#""\39x""#, "plain"] {
+            assert_eq!(unquote(bad), None, "{bad}");
+        }
+        let diff = concat!(
+            "diff --git \"a/\\303\\251.py\" \"b/\\303\\261.py\"\n",
+            "similarity index 90%\n",
+            "rename from \"\\303\\251.py\"\n",
+            "rename to \"\\303\\261.py\"\n",
+            "--- \"a/\\303\\251.py\"\n",
+            "+++ \"b/\\303\\261.py\"\n",
+            "@@ -1 +1 @@\n-a\n+b\n",
+            "diff --git a/plain.py \"b/\\303\\274 x.py\"\n",
+            "new file mode 100644\n",
+            "--- /dev/null\n",
+            "+++ \"b/\\303\\274 x.py\"\t\n",
+            "@@ -0,0 +1 @@\n+x\n",
+        );
+        let files = parse(diff).unwrap();
+        assert_eq!(files[0].old_path.as_deref(), Some("\u{e9}.py"));
+        assert_eq!(files[0].new_path.as_deref(), Some("\u{f1}.py"));
+        assert_eq!(files[1].old_path, None);
+        assert_eq!(files[1].new_path.as_deref(), Some("\u{fc} x.py"));
     }
 }

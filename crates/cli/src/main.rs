@@ -85,6 +85,11 @@ fn main() -> ExitCode {
     };
     init_tracing(&log_level(&cli.log, &matches));
     let global = Global { config: cli.config };
+    // A SIGTERM or Ctrl-C takes the toolchain's children (builds, test suites) down with
+    // slopguard; `serve` shuts down gracefully on those signals instead, and `hook` runs none.
+    if !matches!(cli.command, Command::Serve(_) | Command::Hook(_)) {
+        slopguard_toolchain::process::kill_children_on_signals();
+    }
     let result = match cli.command {
         Command::Check(args) => commands::check::run(args, &global),
         Command::Replay(args) => commands::replay::run(args, &global),
@@ -103,10 +108,28 @@ fn main() -> ExitCode {
         // The reader went away (`slopguard guards | head -1`): what it wanted was printed.
         Err(err) if is_broken_pipe(&err) => ExitCode::from(EXIT_OK),
         Err(err) => {
-            eprintln!("slopguard: error: {err:#}");
+            eprintln!("slopguard: error: {}", error_text(&err));
             ExitCode::from(EXIT_ERROR)
         }
     }
+}
+
+/// An error and its causes on one line, each cause once: a cause whose text the message
+/// already holds (an error type that prints its source in its own message, as `thiserror`'s
+/// `#[error("store: {0}")]` with `#[from]` does) is not repeated as `X: X`.
+fn error_text(err: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in err.chain() {
+        let part = cause.to_string();
+        if text.contains(&part) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&part);
+    }
+    text
 }
 
 /// Ends the process quietly with exit 0 when stdout or stderr is a closed pipe.

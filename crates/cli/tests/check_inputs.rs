@@ -589,3 +589,109 @@ fn diagnostics_are_not_coloured_when_stderr_is_not_a_terminal() {
     assert!(err.contains("TRACE") || err.contains("DEBUG"), "{err}");
     assert!(!err.contains('\u{1b}'), "raw ANSI codes on a file: {err:?}");
 }
+
+/// `git diff` of files with non-ASCII names, as git writes it by default: C-quoted names
+/// (`"a/src/\303\251t\303\251.py"`) in the `diff --git`, `---`/`+++` and `rename` lines. The diff
+/// applies to the right files; a broken file is reported under its real name.
+#[test]
+fn git_diff_with_quoted_non_ascii_paths() {
+    let repo = base_repo();
+    repo.write("src/\u{e9}t\u{e9}.py", "def f():\n    return 1\n");
+    let body: String = (0..8)
+        .map(|i| format!("def g{i}():\n    return {i}\n\n\n"))
+        .collect();
+    repo.write("src/old \u{f1}.py", &body);
+    repo.commit("non-ascii names");
+    repo.write("src/\u{e9}t\u{e9}.py", "def f():\n    return 2\n");
+    repo.git(&["mv", "src/old \u{f1}.py", "src/new \u{f1}.py"]);
+    repo.write(
+        "src/new \u{f1}.py",
+        format!("{body}def h():\n    return 3\n"),
+    );
+    repo.write("src/n\u{fc}.py", "x = 1\n");
+    repo.git(&["add", "-A"]);
+    let diff = repo.git(&[
+        "-c",
+        "core.quotePath=true",
+        "diff",
+        "--cached",
+        "-M",
+        "HEAD",
+    ]);
+    assert!(
+        diff.contains("\"a/src/\\303\\251t\\303\\251.py\""),
+        "{diff}"
+    );
+    assert!(
+        diff.contains("rename from \"src/old \\303\\261.py\""),
+        "{diff}"
+    );
+    repo.git(&["reset", "-q", "--hard"]);
+    repo.write("../quoted.diff", &diff);
+    let (code, r) = slopguard_json(
+        repo.path(),
+        &["check", "--diff", "../quoted.diff", "--format", "json"],
+    );
+    assert_eq!(code, 0, "{r}");
+    let mut files: Vec<&str> = r["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f.as_str())
+        .collect();
+    files.sort_unstable();
+    assert_eq!(
+        files,
+        [
+            "src/new \u{f1}.py",
+            "src/n\u{fc}.py",
+            "src/\u{e9}t\u{e9}.py"
+        ],
+        "{r}"
+    );
+    // The same diff with a syntax error in the quoted file: blocked, under its real name.
+    let broken = diff.replace("+    return 2", "+    return (2");
+    repo.write("../broken.diff", &broken);
+    let (code, r) = slopguard_json(
+        repo.path(),
+        &["check", "--diff", "../broken.diff", "--format", "json"],
+    );
+    assert_eq!(code, 1, "{r}");
+    assert_eq!(r["findings"][0]["path"], "src/\u{e9}t\u{e9}.py", "{r}");
+}
+
+/// A repository owned by another user, which git refuses: the error says so and how to trust
+/// it, not "not inside a git repository". Needs root to give the repository away (skipped
+/// otherwise).
+#[test]
+fn repository_git_refuses_for_its_ownership_says_so() {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped: changing a repository's owner needs root");
+        return;
+    }
+    let repo = base_repo();
+    repo.write("src/app.py", "def main(:\n");
+    let chown = Command::new("chown")
+        .args(["-R", "54321:54321"])
+        .arg(repo.path())
+        .status()
+        .unwrap();
+    assert!(chown.success());
+    let out = Command::new(bin())
+        .current_dir(repo.path())
+        .arg("check")
+        // A HOME without a gitconfig, so no safe.directory = * of the machine applies.
+        .env("HOME", repo.path())
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("dubious ownership"), "{err}");
+    assert!(
+        err.contains("git config --global --add safe.directory"),
+        "{err}"
+    );
+    assert!(!err.contains("not inside a git repository"), "{err}");
+}

@@ -7,10 +7,12 @@
 //! fail_closed_on_guard_error = true # guard crashed while judging an edit: deny it (default)
 //! goal_file = ".slopguard/goal.toml"
 //! lean = false                     # skip the static guard stack before writes
+//! outside_root = "deny"            # an edit outside the project: "deny", "ask" or "allow"
 //! ```
 
 use std::path::Path;
 
+use crate::containment::OutsideRoot;
 use crate::goal::DEFAULT_GOAL_FILE;
 use crate::state::DEFAULT_DOOM_LOOP_THRESHOLD;
 
@@ -29,6 +31,11 @@ pub struct HookConfig {
     /// Lean mode: keep the deterministic gates (verification, evidence, doom loop) and skip the
     /// costly static guard stack before writes.
     pub lean: bool,
+    /// An edit whose path resolves outside the project root (absolute, `..`, a symlink that
+    /// leaves it): denied with the reason by default, put to the user (`ask`, Claude Code
+    /// only; Codex cannot ask, so it is denied there), or let through (`allow`). Edits inside
+    /// `.git/` are denied whatever this says.
+    pub outside_root: OutsideRoot,
 }
 
 impl Default for HookConfig {
@@ -39,6 +46,7 @@ impl Default for HookConfig {
             fail_closed_on_guard_error: true,
             goal_file: DEFAULT_GOAL_FILE.to_string(),
             lean: false,
+            outside_root: OutsideRoot::Deny,
         }
     }
 }
@@ -89,5 +97,9 @@ mod tests {
         assert_eq!(c.doom_loop_threshold, 3);
         assert!(c.fail_closed_on_bad_input);
         assert!(HookConfig::parse("[hooks]\nlean = 'yes'").is_err());
+        assert_eq!(d.outside_root, OutsideRoot::Deny);
+        let ask = HookConfig::parse("[hooks]\noutside_root = \"ask\"").unwrap();
+        assert_eq!(ask.outside_root, OutsideRoot::Ask);
+        assert!(HookConfig::parse("[hooks]\noutside_root = \"maybe\"").is_err());
     }
 }

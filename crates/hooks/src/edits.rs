@@ -1,10 +1,12 @@
 //! The files as they would be after an agent's edit: Claude Code's Write, Edit and MultiEdit
 //! tool inputs and Codex's `apply_patch` envelopes, computed in memory.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
 
 use serde_json::Value;
 pub use slopguard_apply_patch::{ChangeKind, FileChange};
+
+use crate::containment;
 
 /// The outcome of computing an edit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,43 +26,48 @@ pub fn is_edit_tool(tool: &str) -> bool {
     matches!(tool, "Write" | "Edit" | "MultiEdit" | "apply_patch")
 }
 
-/// The repository-relative path of `file` (absolute or relative to `cwd`), if inside `root`.
+/// The repository-relative path of `file` (absolute or relative to `cwd`), if it lands inside
+/// `root` and outside `.git/` once symlinks are followed ([`containment::locate`]).
 pub fn relative_path(root: &Path, cwd: &Path, file: &str) -> Option<String> {
-    let p = Path::new(file);
-    let abs = if p.is_absolute() {
-        p.to_path_buf()
-    } else {
-        cwd.join(p)
-    };
-    let abs = normalise(&abs);
-    let root = normalise(root);
-    let rel = abs.strip_prefix(&root).ok()?;
-    let s = rel.to_str()?.replace('\\', "/");
-    (!s.is_empty()).then_some(s)
+    containment::locate(root, cwd, file).ok()
 }
 
-/// Lexical normalisation (`.` and `..`), then the canonical form of the longest existing prefix,
-/// so symlinked temp dirs compare equal.
-fn normalise(p: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in p.components() {
-        match c {
-            Component::ParentDir => {
-                out.pop();
+/// Is this tool one that writes files at paths it names (the edit tools, and Claude Code's
+/// NotebookEdit, whose writes are checked for containment but not judged by the guards)?
+pub fn writes_files(tool: &str) -> bool {
+    is_edit_tool(tool) || tool == "NotebookEdit"
+}
+
+/// Every path a tool call names as it wrote it: Write/Edit/MultiEdit's `file_path`,
+/// NotebookEdit's `notebook_path`, each path of an `apply_patch` envelope (a move's destination
+/// too). Empty when there is none or the envelope does not parse (then [`propose`] reports it).
+pub fn named_paths(tool: &str, input: &Value) -> Vec<String> {
+    if tool == "apply_patch" {
+        let Some(patch) = patch_text(input).and_then(|t| slopguard_apply_patch::parse(&t).ok())
+        else {
+            return Vec::new();
+        };
+        let mut paths = Vec::new();
+        for op in &patch.operations {
+            paths.push(op.path().to_string());
+            if let slopguard_apply_patch::Operation::Update {
+                move_to: Some(dest),
+                ..
+            } = op
+            {
+                paths.push(dest.clone());
             }
-            Component::CurDir => {}
-            other => out.push(other.as_os_str()),
         }
+        return paths;
     }
-    if let Ok(c) = out.canonicalize() {
-        return c;
-    }
-    if let (Some(parent), Some(name)) = (out.parent(), out.file_name())
-        && let Ok(c) = parent.canonicalize()
-    {
-        return c.join(name);
-    }
-    out
+    input
+        .get("file_path")
+        .or_else(|| input.get("notebook_path"))
+        .or_else(|| input.get("path"))
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .into_iter()
+        .collect()
 }
 
 /// Computes the changes of one tool call. `read` returns a repository-relative file's current

@@ -4,6 +4,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
 use crate::config::HookConfig;
+use crate::containment::{self, Escape, OutsideRoot};
 use crate::counts;
 use crate::edits::{self, FileChange, Proposed};
 use crate::goal::Goal;
@@ -112,8 +113,11 @@ pub fn handle(agent: Agent, raw: &[u8], deps: &Deps<'_>) -> HookAnswer {
     let root = tree::repo_root(&cwd).unwrap_or(cwd.clone());
     let (config, config_err) = settings(&root, deps);
     let answer = match input.hook_event_name.as_str() {
-        "PreToolUse" if edits::is_edit_tool(&input.tool_name) => {
-            pre_edit(&input, &root, &cwd, &config, deps)
+        "PreToolUse" if edits::writes_files(&input.tool_name) => {
+            match contain(agent, &input, &root, &cwd, &config) {
+                Some(refusal) => refusal,
+                None => pre_edit(&input, &root, &cwd, &config, deps),
+            }
         }
         "PostToolUse" if edits::is_edit_tool(&input.tool_name) => {
             post_edit(&input, &root, &cwd, &config, deps)
@@ -159,6 +163,43 @@ fn read_file(root: &Path) -> impl FnMut(&str) -> Option<String> + '_ {
     }
 }
 
+/// The answer to an edit that names a path outside the project, inside `.git/` or unusable
+/// (`None`: every path lands inside, go on judging). Checked before lean mode and the guards,
+/// so no setting but `outside_root` lets such a write through silently.
+fn contain(
+    agent: Agent,
+    input: &HookInput,
+    root: &Path,
+    cwd: &Path,
+    config: &HookConfig,
+) -> Option<HookAnswer> {
+    let escapes: Vec<Escape> = edits::named_paths(&input.tool_name, &input.tool_input)
+        .iter()
+        .filter_map(|p| containment::locate(root, cwd, p).err())
+        .collect();
+    let always_denied = escapes.iter().any(|e| !e.is_outside());
+    if escapes.is_empty() || (!always_denied && config.outside_root == OutsideRoot::Allow) {
+        return None;
+    }
+    let what: Vec<String> = escapes.iter().map(|e| e.describe(root)).collect();
+    let mut reason = format!("slopguard: {}.", what.join("; "));
+    if always_denied {
+        reason.push_str(" Edit files of the project only, outside .git/.");
+        return Some(HookAnswer::deny(&reason));
+    }
+    reason.push_str(
+        " Edits outside the project are refused unless `[hooks] outside_root` in \
+         slopguard.toml says \"ask\" or \"allow\"; edit files inside the project instead.",
+    );
+    match (config.outside_root, agent) {
+        (OutsideRoot::Ask, Agent::Claude) => Some(HookAnswer::ask(&reason)),
+        (OutsideRoot::Ask, Agent::Codex) => Some(HookAnswer::deny(&format!(
+            "{reason} (outside_root = \"ask\", but Codex hooks cannot ask the user, so it is denied)"
+        ))),
+        _ => Some(HookAnswer::deny(&reason)),
+    }
+}
+
 fn pre_edit(
     input: &HookInput,
     root: &Path,
@@ -178,7 +219,8 @@ fn pre_edit(
     ) {
         Proposed::Changes(c) if c.is_empty() => return HookAnswer::allow(),
         Proposed::Changes(c) => c,
-        // Not ours to block: the tool fails on its own or the file is outside the repository.
+        // Not ours to block: the tool fails on its own, or the file is outside the project and
+        // `outside_root = "allow"` let it through `contain`.
         Proposed::Skip(_) => return HookAnswer::allow(),
         Proposed::Invalid(why) => {
             return HookAnswer::allow()

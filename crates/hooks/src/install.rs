@@ -64,7 +64,7 @@ pub fn our_entries(
     let (name, edit_matcher, post_matcher) = match agent {
         Agent::Claude => (
             "claude",
-            "Edit|Write|MultiEdit",
+            "Edit|Write|MultiEdit|NotebookEdit",
             "Edit|Write|MultiEdit|Bash",
         ),
         Agent::Codex => (
@@ -74,11 +74,12 @@ pub fn our_entries(
         ),
     };
     let cmd = format!("{program} hook {name}{}", if lean { " --lean" } else { "" });
-    let mut v = Vec::new();
-    if !lean {
-        v.push(("PreToolUse", Some(edit_matcher), cmd.clone()));
-    }
-    v.push(("PostToolUse", Some(post_matcher), cmd.clone()));
+    // PreToolUse in lean mode too: it skips the guard stack there but still refuses edits
+    // outside the project (containment costs a path lookup, not a parse).
+    let mut v = vec![
+        ("PreToolUse", Some(edit_matcher), cmd.clone()),
+        ("PostToolUse", Some(post_matcher), cmd.clone()),
+    ];
     if agent == Agent::Claude {
         v.push(("PostToolUseFailure", Some("Bash"), cmd.clone()));
     }
@@ -281,12 +282,10 @@ mod tests {
     }
 
     #[test]
-    fn lean_skips_pre_edit_guard() {
+    fn lean_keeps_pre_edit_for_containment() {
         let e = our_entries(Agent::Codex, "slopguard", true);
-        assert!(
-            e.iter()
-                .all(|(ev, _, c)| *ev != "PreToolUse" && c.ends_with("--lean"))
-        );
+        assert!(e.iter().all(|(_, _, c)| c.ends_with("--lean")));
+        assert!(e.iter().any(|(ev, _, _)| *ev == "PreToolUse"));
     }
 
     #[test]

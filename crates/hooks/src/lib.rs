@@ -3,6 +3,9 @@
 //! `slopguard hook claude` / `slopguard hook codex` read one hook event on stdin and answer in
 //! the agent's protocol ([`protocol`]). The guardrails:
 //!
+//! - **containment** ([`containment`]): an edit whose path resolves outside the project (an
+//!   absolute path, `..`, a symlink that leaves it), into `.git/`, or with a NUL byte is denied
+//!   with the reason, or put to the user (`[hooks] outside_root`), before anything else;
 //! - **guard before write** ([`edits`], [`engine::EditJudge`]): the file as it would be after
 //!   Write / Edit / MultiEdit / `apply_patch` is judged by the static guard stack; a block
 //!   denies the tool call with the findings as the reason;
@@ -17,6 +20,7 @@
 //! configuration.
 
 pub mod config;
+pub mod containment;
 pub mod counts;
 pub mod db_store;
 pub mod edits;

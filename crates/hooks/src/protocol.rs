@@ -99,6 +99,18 @@ impl HookAnswer {
         }))
     }
 
+    /// PreToolUse ask: Claude Code puts the tool call to the user with the reason (Codex does
+    /// not support it; use [`HookAnswer::deny`] there).
+    pub fn ask(reason: &str) -> HookAnswer {
+        HookAnswer::json(json!({
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "ask",
+                "permissionDecisionReason": reason,
+            }
+        }))
+    }
+
     /// Stop (or PostToolUse) block with a reason the model reads as its next instruction.
     pub fn block(reason: &str) -> HookAnswer {
         HookAnswer::json(json!({"decision": "block", "reason": reason}))

@@ -513,3 +513,32 @@ fn hook_settings_come_from_the_config_flag_when_given() {
         "{err}"
     );
 }
+
+/// A Write outside the project through the binary: denied in the exact PreToolUse JSON, then
+/// put to the user once the project's slopguard.toml says `outside_root = "ask"`.
+#[test]
+fn write_outside_the_project_is_denied_or_asked() {
+    let repo = Repo::new("outside");
+    let write = |path: &str| {
+        serde_json::json!({
+            "session_id": repo.session, "cwd": repo.path(), "hook_event_name": "PreToolUse",
+            "tool_name": "Write", "tool_input": {"file_path": path, "content": "x = 1\n"}
+        })
+        .to_string()
+    };
+    let answer = |stdin: &str| {
+        let out = repo.run_raw("claude", stdin);
+        assert_eq!(out.status.code(), Some(0));
+        serde_json::from_slice::<Value>(&out.stdout).expect("a JSON answer")
+    };
+    for path in ["/etc/evil.py", "dir/../../outside.py"] {
+        let reason = deny_reason(&answer(&write(path)));
+        assert!(reason.contains("outside the project root"), "{reason}");
+    }
+    repo.write("slopguard.toml", "[hooks]\noutside_root = \"ask\"\n");
+    let asked = answer(&write("/etc/evil.py"));
+    assert_eq!(
+        asked["hookSpecificOutput"]["permissionDecision"], "ask",
+        "{asked}"
+    );
+}

@@ -45,6 +45,30 @@ pub enum StoreError {
         /// The underlying error.
         source: std::io::Error,
     },
+    /// The directory a SQLite store file should be in does not exist. The store never creates
+    /// directories for a path the user named: a typo would otherwise grow a tree somewhere.
+    #[error(
+        "the directory {dir} of the store file {file} does not exist: create it (`mkdir -p {dir}`) \
+         or point --db / SLOPGUARD_DB at a file in an existing directory"
+    )]
+    MissingDir {
+        /// The missing directory.
+        dir: String,
+        /// The store file that was asked for.
+        file: String,
+    },
+    /// The PostgreSQL server could not be reached (refused, unresolvable, or no answer within
+    /// the connect timeout).
+    #[error(
+        "cannot reach PostgreSQL at {server}: {why}. Check that the server runs and listens \
+         there, or point --db / SLOPGUARD_DB at another database"
+    )]
+    Unreachable {
+        /// `host:port` of the server (no credentials).
+        server: String,
+        /// What went wrong (`connection refused`, `no answer within 5 s`, ...).
+        why: String,
+    },
     /// Stored data could not be decoded.
     #[error("corrupt stored data: {0}")]
     Corrupt(String),

@@ -269,6 +269,44 @@ const OBS_COLUMNS: &str = "id, ts, repo, run_id, agent, subtask_id, model, branc
      outcome, touched_files, failure_modes, confidence, extra";
 const CLAIM_COLUMNS: &str = "lock_id, repo, path, agent, run_id, acquired_at, expires_at";
 
+/// How long opening a PostgreSQL store waits for the server's first connection.
+pub const PG_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Connects once to the server of `opts` within [`PG_CONNECT_TIMEOUT`]: `Ok` when it answers
+/// (whatever it then says about credentials or the database, which the pool reports),
+/// [`StoreError::Unreachable`] when it is refused, cannot be resolved or does not answer.
+async fn probe_postgres(opts: &PgConnectOptions) -> Result<()> {
+    use sqlx::ConnectOptions;
+    let server = format!("{}:{}", opts.get_host(), opts.get_port());
+    let unreachable = |why: String| StoreError::Unreachable {
+        server: server.clone(),
+        why,
+    };
+    match tokio::time::timeout(PG_CONNECT_TIMEOUT, opts.connect()).await {
+        Err(_) => Err(unreachable(format!(
+            "no answer within {} s",
+            PG_CONNECT_TIMEOUT.as_secs()
+        ))),
+        Ok(Err(sqlx::Error::Io(e))) => Err(unreachable(io_cause(&e))),
+        Ok(Err(sqlx::Error::Tls(e))) => Err(unreachable(format!("TLS failed: {e}"))),
+        Ok(Err(_)) => Ok(()),
+        Ok(Ok(conn)) => {
+            use sqlx::Connection;
+            let _ = conn.close().await;
+            Ok(())
+        }
+    }
+}
+
+/// The cause of a failed connection in a few words (`connection refused`, ...).
+fn io_cause(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::ConnectionRefused => "connection refused".into(),
+        std::io::ErrorKind::TimedOut => "the connection timed out".into(),
+        _ => e.to_string(),
+    }
+}
+
 /// Where the default SQLite file lives: `<data dir>/slopguard/slopguard.db`
 /// (`~/.local/share/slopguard/slopguard.db` on Linux).
 pub fn default_sqlite_path() -> PathBuf {
@@ -281,20 +319,26 @@ pub fn default_sqlite_path() -> PathBuf {
 
 impl Store {
     /// Opens the default store: `SLOPGUARD_DB` when set, else the SQLite file under the user's
-    /// data directory (created on first use).
+    /// data directory (the only directory the store creates, on first use).
     pub async fn open_default() -> Result<Store> {
         match std::env::var("SLOPGUARD_DB") {
             Ok(url) if !url.trim().is_empty() => Store::open(url.trim()).await,
             _ => {
                 let path = default_sqlite_path();
+                if let Some(dir) = path.parent() {
+                    std::fs::create_dir_all(dir).map_err(|source| StoreError::Io {
+                        context: format!("creating the data directory {}", dir.display()),
+                        source,
+                    })?;
+                }
                 Store::open_sqlite(&path).await
             }
         }
     }
 
     /// Opens a store by URL: `sqlite://PATH` (also `sqlite:PATH`, `sqlite::memory:` and a bare
-    /// file path) or `postgres://...` / `postgresql://...`. Creates the SQLite file and its
-    /// directory when missing and applies pending migrations.
+    /// file path) or `postgres://...` / `postgresql://...`. Creates the SQLite file when missing
+    /// (its directory must exist) and applies pending migrations.
     pub async fn open(url: &str) -> Result<Store> {
         let url = url.trim();
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
@@ -342,16 +386,17 @@ impl Store {
             .pragma("wal_autocheckpoint", WAL_AUTOCHECKPOINT_PAGES)
     }
 
-    /// Opens (creating when missing) an SQLite store file.
+    /// Opens (creating when missing) an SQLite store file; its directory must exist
+    /// ([`StoreError::MissingDir`] otherwise).
     pub async fn open_sqlite(path: &Path) -> Result<Store> {
         if let Some(dir) = path.parent()
             && !dir.as_os_str().is_empty()
-            && !dir.exists()
+            && !dir.is_dir()
         {
-            std::fs::create_dir_all(dir).map_err(|source| StoreError::Io {
-                context: format!("creating {}", dir.display()),
-                source,
-            })?;
+            return Err(StoreError::MissingDir {
+                dir: dir.display().to_string(),
+                file: path.display().to_string(),
+            });
         }
         let opts = Self::sqlite_options(path);
         let write = SqlitePoolOptions::new()
@@ -399,9 +444,13 @@ impl Store {
         })
     }
 
-    /// Opens a PostgreSQL store. The pool size is `SLOPGUARD_DB_POOL` (default 16).
+    /// Opens a PostgreSQL store. The pool size is `SLOPGUARD_DB_POOL` (default 16). One
+    /// connection is tried first, bounded by [`PG_CONNECT_TIMEOUT`], so an unreachable server
+    /// is reported as such at once (the pool would retry a refused connection until its
+    /// acquire timeout and then say only "timed out").
     pub async fn open_postgres(url: &str) -> Result<Store> {
         let opts = PgConnectOptions::from_str(url)?;
+        probe_postgres(&opts).await?;
         let max = std::env::var("SLOPGUARD_DB_POOL")
             .ok()
             .and_then(|v| v.parse::<u32>().ok())

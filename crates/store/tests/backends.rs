@@ -23,6 +23,7 @@ fn uniq(tag: &str) -> String {
 async fn backends(handles: usize) -> Vec<(String, Vec<Store>, Option<tempfile::TempDir>)> {
     let mut out = Vec::new();
     let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
     let url = format!("sqlite://{}", dir.path().join("sub/store.db").display());
     let mut stores = Vec::new();
     for _ in 0..handles {

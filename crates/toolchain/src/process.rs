@@ -1,11 +1,19 @@
 //! Running a project's toolchain with a timeout, in its own process group so that a timeout
 //! kills the whole tree (test runners spawn children; `kill_on_drop` would only reach the
 //! direct child).
+//!
+//! No orphans: the groups running now are kept in [`LIVE`], and
+//! [`kill_children_on_signals`] makes SIGTERM, SIGINT and SIGHUP to slopguard kill them
+//! before slopguard dies of the signal. On Linux the direct child also gets
+//! `PR_SET_PDEATHSIG = SIGKILL`, so it dies when slopguard is killed with SIGKILL (which no
+//! handler sees); its own children are then orphaned only if they outlive it, as the kernel
+//! does not pass that setting on through `fork`.
 
 use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -80,6 +88,7 @@ pub fn run_watched(
     for (k, v) in env {
         cmd.env(k, v);
     }
+    die_with_parent(&mut cmd);
     let mut child = match cmd.spawn() {
         Ok(c) => c,
         Err(e) => {
@@ -96,6 +105,7 @@ pub fn run_watched(
         }
     };
     let pid = child.id() as i32;
+    let _live = LiveGroup::register(pid);
     let out_buf = Arc::new(Mutex::new(Captured::default()));
     let err_buf = Arc::new(Mutex::new(Captured::default()));
     let out_reader = child
@@ -197,6 +207,96 @@ fn watch_new_lines(buf: &Arc<Mutex<Captured>>, pending: &mut Vec<u8>, each: &mut
         pending.clear();
     }
 }
+
+/// Most process groups [`LIVE`] tracks at once (more run unregistered, still covered by the
+/// parent-death signal).
+const LIVE_SLOTS: usize = 64;
+
+/// The process groups of the children running now (0: a free slot). Atomics in a fixed array,
+/// so the signal handler reads them without a lock or an allocation.
+static LIVE: [AtomicI32; LIVE_SLOTS] = [const { AtomicI32::new(0) }; LIVE_SLOTS];
+
+/// A child's process group in [`LIVE`] while it runs; the slot is freed on drop.
+struct LiveGroup(Option<usize>);
+
+impl LiveGroup {
+    fn register(pgid: i32) -> LiveGroup {
+        let slot = LIVE.iter().position(|s| {
+            s.compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+        });
+        LiveGroup(slot)
+    }
+}
+
+impl Drop for LiveGroup {
+    fn drop(&mut self) {
+        if let Some(i) = self.0 {
+            LIVE[i].store(0, Ordering::SeqCst);
+        }
+    }
+}
+
+/// Kills every process group in [`LIVE`] (async-signal-safe: atomic loads and `kill`).
+fn kill_live_groups() {
+    for slot in &LIVE {
+        kill_group(slot.load(Ordering::SeqCst));
+    }
+}
+
+/// The handler of [`kill_children_on_signals`]: kill the children's groups, then die of the
+/// same signal as if there were no handler, so the exit status still says what happened.
+extern "C" fn on_termination(signal: libc::c_int) {
+    kill_live_groups();
+    // SAFETY: signal(2) and raise(3) are async-signal-safe; resetting the disposition to the
+    // default before raising makes the signal end the process.
+    unsafe {
+        libc::signal(signal, libc::SIG_DFL);
+        libc::raise(signal);
+    }
+}
+
+/// Makes SIGTERM, SIGINT and SIGHUP kill the toolchain's running process groups before they
+/// end slopguard (a `timeout` or Ctrl-C would otherwise leave a hanging test suite running,
+/// re-parented to init). For commands that have no handler of their own for these signals:
+/// `serve` shuts down gracefully on them and must not call this.
+pub fn kill_children_on_signals() {
+    for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
+        // SAFETY: installs a handler that only calls async-signal-safe functions; the
+        // sigaction struct is zeroed and then filled as sigaction(2) documents.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_termination as *const () as libc::sighandler_t;
+            libc::sigemptyset(&mut action.sa_mask);
+            action.sa_flags = libc::SA_RESTART;
+            libc::sigaction(signal, &action, std::ptr::null_mut());
+        }
+    }
+}
+
+/// On Linux, the child gets SIGKILL when slopguard dies (even of SIGKILL). Checked after the
+/// setting too: if slopguard died between `fork` and `prctl`, the child ends itself.
+#[cfg(target_os = "linux")]
+fn die_with_parent(cmd: &mut Command) {
+    let parent = std::process::id() as libc::pid_t;
+    // SAFETY: the closure runs between fork and exec and calls only async-signal-safe
+    // functions (prctl, getppid, raise); it allocates nothing.
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            if libc::getppid() != parent {
+                libc::raise(libc::SIGKILL);
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Elsewhere there is no parent-death signal; the signal handler and timeouts remain.
+#[cfg(not(target_os = "linux"))]
+fn die_with_parent(_cmd: &mut Command) {}
 
 fn kill_group(pgid: i32) {
     if pgid > 0 {

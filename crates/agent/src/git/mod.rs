@@ -35,6 +35,13 @@ pub enum GitError {
         "{0} is not inside a git repository (run `git init` and commit, or pass a repository path)"
     )]
     NotARepo(PathBuf),
+    /// git refuses the repository because another user owns it (`safe.directory`).
+    #[error(
+        "git refuses the repository at {0} because another user owns it (\"dubious ownership\"). \
+         If you trust it, run `git config --global --add safe.directory {0}`, or run slopguard as \
+         the user who owns it"
+    )]
+    DubiousOwnership(PathBuf),
     /// A file operation failed.
     #[error("{0}: {1}")]
     Io(String, std::io::Error),
@@ -69,8 +76,15 @@ fn git_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<String, Gi
 
 /// The top of the work tree containing `path`.
 pub fn toplevel(path: &Path) -> Result<PathBuf, GitError> {
-    let out = git(path, &["rev-parse", "--show-toplevel"])
-        .map_err(|_| GitError::NotARepo(path.to_path_buf()))?;
+    let out = git(path, &["rev-parse", "--show-toplevel"]).map_err(|e| match e {
+        GitError::Failed { stderr, .. } => {
+            match slopguard_change::git::ownership_refusal(&stderr) {
+                Some(repo) => GitError::DubiousOwnership(repo),
+                None => GitError::NotARepo(path.to_path_buf()),
+            }
+        }
+        _ => GitError::NotARepo(path.to_path_buf()),
+    })?;
     Ok(PathBuf::from(out.trim()))
 }
 

@@ -31,8 +31,8 @@ enum HookCommand {
 
 #[derive(Debug, clap::Args)]
 struct RunArgs {
-    /// Keep the deterministic gates (verification, evidence, doom loop) and skip the static
-    /// guard stack before writes.
+    /// Keep the deterministic gates (verification, evidence, doom loop, containment) and skip
+    /// the static guard stack before writes.
     #[arg(long)]
     lean: bool,
 }
@@ -56,7 +56,8 @@ struct InstallArgs {
     /// Remove slopguard's entries, leaving every other hook in place.
     #[arg(long)]
     uninstall: bool,
-    /// Lean mode: no guard before write, only the cheap deterministic gates.
+    /// Lean mode: no guard stack before writes, only the cheap deterministic gates (the
+    /// pre-write hook still refuses edits outside the project).
     #[arg(long)]
     lean: bool,
     /// Program to put in the hook commands (default: the absolute path of this `slopguard`
