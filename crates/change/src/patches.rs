@@ -16,15 +16,20 @@ use crate::ChangeError;
 
 /// What a patch does to its file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(
+    rename_all = "lowercase",
+    expecting = "an action: \"create\", \"modify\" or \"delete\""
+)]
 pub enum PatchAction {
     Create,
     Modify,
     Delete,
 }
 
-/// One search/replace edit inside a JSON patch.
+/// One search/replace edit inside a JSON patch. (The `expecting` texts are what a user or a
+/// model reads when the shape is wrong: the format's words, not the Rust type's name.)
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(expecting = "an edit object {\"search\": ..., \"replace\": ...}")]
 pub struct SearchReplace {
     pub search: String,
     pub replace: String,
@@ -32,6 +37,9 @@ pub struct SearchReplace {
 
 /// One patch of the list.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(
+    expecting = "a patch object {\"action\": \"modify\", \"path\": ..., \"content\" or \"edits\": ...}"
+)]
 pub struct LlmPatch {
     pub action: PatchAction,
     pub path: String,
@@ -61,6 +69,7 @@ impl LlmPatch {
 
 /// The whole reply.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(expecting = "an object {\"patches\": [...]} or a bare array of patch objects")]
 pub struct LlmPatchList {
     #[serde(default)]
     pub commit_message: Option<String>,
@@ -117,6 +126,22 @@ mod tests {
         assert_eq!(l.patches[0].action, PatchAction::Create);
         let l = parse_patches(r#"[{"action":"delete","path":"a"}]"#).unwrap();
         assert_eq!(l.patches[0].action, PatchAction::Delete);
+    }
+
+    #[test]
+    fn shape_errors_speak_the_formats_words_not_rust_types() {
+        for (input, expected) in [
+            ("[1]", "expected a patch object {\"action\": \"modify\""),
+            ("5", "expected an object {\"patches\": [...]}"),
+            (
+                r#"[{"action":"modify","path":"a","edits":[3]}]"#,
+                "expected an edit object",
+            ),
+        ] {
+            let e = parse_patches(input).unwrap_err().to_string();
+            assert!(e.contains(expected), "{input}: {e}");
+            assert!(!e.contains("struct"), "{input}: {e}");
+        }
     }
 
     #[test]
