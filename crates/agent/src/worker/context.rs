@@ -58,11 +58,17 @@ pub fn failure_context(
     let mut tests = Vec::new();
     let mut seen = BTreeSet::new();
     for (f, name) in failing.iter().zip(&names) {
+        // The runner's file, then the test files the frames name, then the other frames'
+        // files: a Rust unit test's module (`src/test.rs`, `src/x.rs`'s `mod tests`) is named
+        // by its frame while the runner names the crate root.
+        let (test_frames, other_frames): (Vec<&String>, Vec<&String>) =
+            frames.iter().partition(|p| is_test_file(p));
         let files: Vec<String> = f
             .file
             .iter()
             .cloned()
-            .chain(frames.iter().filter(|p| is_test_file(p)).cloned())
+            .chain(test_frames.into_iter().cloned())
+            .chain(other_frames.into_iter().cloned())
             .collect();
         for file in files {
             if let Some((line, src)) = function_source(tree, &file, name)
@@ -389,6 +395,31 @@ mod tests {
             short_name("collapses punctuation and spaces into one dash"),
             "collapses punctuation and spaces into one dash"
         );
+    }
+
+    #[test]
+    fn a_rust_unit_test_is_found_in_the_module_its_frame_names() {
+        let log = "test test::test_fractional_units ... FAILED\n\nfailures:\n\n---- test::test_fractional_units stdout ----\n\nthread 'test::test_fractional_units' panicked at src/test.rs:4:5:\nassertion `left == right` failed\n  left: 1\n right: 2\n";
+        let t = tree(&[
+            (
+                "src/lib.rs",
+                "mod test;\n\npub fn parse(s: &str) -> u32 {\n    s.len() as u32 - 1\n}\n",
+            ),
+            (
+                "src/test.rs",
+                "use super::parse;\n\n#[test]\nfn test_fractional_units() {\n    assert_eq!(parse(\"ab\"), 2);\n}\n",
+            ),
+        ]);
+        // cargo names the crate root, not the module.
+        let failing = [FailingTest {
+            id: "test::test_fractional_units".into(),
+            file: Some("src/lib.rs".into()),
+        }];
+        let cx = failure_context(&t, &failing, log, &["src/lib.rs".to_string()], 2000);
+        assert_eq!(cx.tests.len(), 1, "{cx:?}");
+        assert_eq!(cx.tests[0].0, "src/test.rs");
+        assert_eq!(cx.exercised.len(), 1, "{cx:?}");
+        assert_eq!(cx.exercised[0].1, "parse");
     }
 
     #[test]

@@ -115,6 +115,11 @@ impl Ecosystem for Rust {
                 {
                     f.file = nextest_binary_file(files, binary);
                 }
+                if let Some(root) = f.file.as_deref().filter(|p| is_crate_root(p))
+                    && let Some(module) = unit_test_module_file(files, root, &f.id)
+                {
+                    f.file = Some(module);
+                }
             }
         };
         let mut run = self.parse_output(&out.stdout);
@@ -163,8 +168,15 @@ impl Ecosystem for Rust {
         run
     }
 
+    /// A file under a test directory, or a module file that by convention holds only tests
+    /// (`src/x/tests.rs`, `src/test.rs`, `src/x_test.rs`, `src/x_tests.rs`: the `#[cfg(test)]
+    /// mod tests;` of a module, kept in its own file).
     fn is_test_file(&self, path: &str) -> bool {
+        let name = file_name(path);
         in_test_dir(path)
+            || matches!(name, "tests.rs" | "test.rs")
+            || name.ends_with("_test.rs")
+            || name.ends_with("_tests.rs")
     }
 
     fn imports_of_test(
@@ -335,6 +347,32 @@ fn read_nextest_line(l: &str, run: &mut TestRun) {
     } else {
         run.push_passing(first_word(name));
     }
+}
+
+/// Whether `path` is a crate root that cargo names for its unit tests (`src/lib.rs`,
+/// `src/main.rs`, or a workspace member's).
+fn is_crate_root(path: &str) -> bool {
+    path == "src/lib.rs"
+        || path == "src/main.rs"
+        || path.ends_with("/src/lib.rs")
+        || path.ends_with("/src/main.rs")
+}
+
+/// The module file of a unit test cargo names by its crate root: the deepest file of the
+/// module path of `id` (`ascii_set::tests::add_op` -> `src/ascii_set/tests.rs`, else
+/// `src/ascii_set.rs`; `test::t` -> `src/test.rs` or `src/test/mod.rs`) that exists. `None`
+/// when no module of the path has its own file (the test is inline in the root).
+fn unit_test_module_file(files: &RepoFiles, root: &str, id: &str) -> Option<String> {
+    let src = parent(root);
+    let name = id.rsplit(' ').next().unwrap_or(id);
+    let segments: Vec<&str> = name.split("::").collect();
+    let modules = &segments[..segments.len().saturating_sub(1)];
+    (1..=modules.len()).rev().find_map(|n| {
+        let path = modules[..n].join("/");
+        [format!("{src}/{path}.rs"), format!("{src}/{path}/mod.rs")]
+            .into_iter()
+            .find(|c| files.has(c))
+    })
 }
 
 /// The source file of a nextest binary id, when the repository has it at the usual place:
@@ -514,6 +552,11 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         assert_eq!(got("src/parse/tests.rs"), ["src/parse.rs"]);
+        for test_module in ["src/parse/tests.rs", "src/test.rs", "src/parse_tests.rs"] {
+            assert!(Rust.is_test_file(test_module), "{test_module}");
+        }
+        assert!(!Rust.is_test_file("src/parse.rs"));
+        assert!(!Rust.is_test_file("src/testing.rs"));
         assert_eq!(got("src/tests.rs"), ["src/lib.rs"]);
         // Unit tests inside a source file: the file itself.
         assert_eq!(got("src/util.rs"), ["src/util.rs"]);
@@ -591,6 +634,39 @@ test result: ok. 0 passed; 0 failed;";
         ]);
         let got = crate::sources_for_test(&view, "tests/t.rs");
         assert_eq!(got, ["src/ops.rs", "src/stack/mod.rs"]);
+    }
+
+    #[test]
+    fn a_unit_test_is_located_in_its_module_file() {
+        let files = RepoFiles {
+            root: std::path::PathBuf::new(),
+            // Sorted, as a walk gives them.
+            files: [
+                "src/ascii_set.rs",
+                "src/ascii_set/tests.rs",
+                "src/lib.rs",
+                "src/parse/mod.rs",
+                "src/test.rs",
+            ]
+            .map(String::from)
+            .to_vec(),
+        };
+        let at = |id: &str| unit_test_module_file(&files, "src/lib.rs", id);
+        assert_eq!(
+            at("ascii_set::tests::add_op").as_deref(),
+            Some("src/ascii_set/tests.rs")
+        );
+        assert_eq!(at("test::t").as_deref(), Some("src/test.rs"));
+        // An inline `mod tests` lives in its parent module's file.
+        assert_eq!(
+            at("parse::tests::reads").as_deref(),
+            Some("src/parse/mod.rs")
+        );
+        // Inline in the root: no better file.
+        assert_eq!(at("tests::in_root"), None);
+        assert_eq!(at("in_root"), None);
+        assert!(is_crate_root("src/lib.rs") && is_crate_root("crates/x/src/main.rs"));
+        assert!(!is_crate_root("src/ascii_set.rs"));
     }
 
     #[test]
