@@ -406,17 +406,14 @@ fn a_fix_that_fails_the_guards_is_not_pushed() {
     }
     let s = Setup::new();
     let (api, _f) = fake(Ci::FailThenGreen, &s.head);
-    // Drops `helper`, which the tests still use (symbol-preservation blocks), and changes no
-    // definition, so there is no fix to salvage from it.
-    let drops_helper = patch("calc.py", "def add(a, b):\n    return a - b\n");
-    let report = watch_a_refused_fix(&s, &api, drops_helper);
+    // Asked for `add` alone, the fixer answers with an `add` that does not parse (the syntax
+    // guard blocks it).
+    let broken = patch("calc.py", "def add(a, b:\n    return a + b\n");
+    let report = watch_a_refused_fix(&s, &api, broken);
 
     let fix = report.rounds[0].fix.as_ref().unwrap();
     assert!(!fix.pushed && fix.commit.is_none(), "{fix:?}");
-    assert!(
-        fix.blocked_by.iter().any(|g| g == "symbol-preservation"),
-        "{fix:?}"
-    );
+    assert!(fix.blocked_by.iter().any(|g| g == "syntax"), "{fix:?}");
     assert_eq!(s.remote_head(), s.head, "nothing pushed");
     assert!(
         report.message.contains("nothing was pushed"),

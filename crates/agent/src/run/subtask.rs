@@ -244,7 +244,8 @@ pub(super) const MAX_FUNCTION_TARGETS: usize = 3;
 /// the same files call least first ([`suspicion`]), else in the order the tests mention them;
 /// then the functions of its file that the first one calls (a helper where the bug may sit). Types,
 /// constants and modules the tests name are left out: the fix of a bug they exercise is in a
-/// function. At most [`MAX_FUNCTION_TARGETS`].
+/// function, and so are the tests themselves (a test file among the files to change is not
+/// where the fix goes). At most [`MAX_FUNCTION_TARGETS`].
 pub(super) fn function_targets(
     fc: &FailureContext,
     targets: &BTreeSet<String>,
@@ -265,7 +266,9 @@ pub(super) fn function_targets(
     let functions: Vec<prompt::FunctionTarget> = fc
         .exercised
         .iter()
-        .filter(|(path, _, start, _)| kinds.is_function(tree, path, *start))
+        .filter(|(path, _, start, _)| {
+            !crate::analysis::is_test_file(path) && kinds.is_function(tree, path, *start)
+        })
         .map(|(path, name, start, end)| prompt::FunctionTarget {
             path: path.clone(),
             name: name.clone(),
@@ -442,6 +445,28 @@ mod tests {
             ["add", "Ops.sub", "mul"]
         );
         assert!(function_targets(&fc(&[("Ops", 1, 3)]), &t, &tree).is_empty());
+        // A failing test in a file to change is never offered as the code to fix.
+        let mut with_test = fc(&[("add", 6, 7)]);
+        with_test.exercised.insert(
+            0,
+            ("tests/test_ops.py".into(), "OpsTest.test_add".into(), 1, 2),
+        );
+        let tree_with_test = slopguard_change::MemTree::new(
+            [
+                ("ops.py".to_string(), src.as_bytes().to_vec()),
+                (
+                    "tests/test_ops.py".to_string(),
+                    b"def test_add():\n    assert add(1, 2) == 3\n".to_vec(),
+                ),
+            ]
+            .into_iter()
+            .collect(),
+        );
+        let t = targets(&["tests/test_ops.py::OpsTest::test_add"]);
+        assert_eq!(
+            names(function_targets(&with_test, &t, &tree_with_test)),
+            ["add"]
+        );
         // The functions the first one calls follow the ones the tests call.
         let t = targets(&["t.py::test_mul"]);
         assert_eq!(
