@@ -39,6 +39,7 @@ mod python_check;
 mod rust_check;
 mod scope;
 mod source;
+mod stubs;
 mod ts;
 mod types;
 mod words;
