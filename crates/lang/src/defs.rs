@@ -369,14 +369,14 @@ impl<'s> Defs<'s> {
                     self.js_item(c, span, nest + 1);
                 }
             }
-            "expression_statement" => {
+            "expression_statement" => match node.named_child(0) {
                 // `namespace X {}` parses as an expression statement in some grammar versions.
-                if let Some(c) = node.named_child(0)
-                    && c.kind() == "internal_module"
-                {
-                    self.js_item(c, span, nest + 1);
+                Some(c) if c.kind() == "internal_module" => self.js_item(c, span, nest + 1),
+                Some(c) if c.kind() == "assignment_expression" => {
+                    self.js_commonjs_export(c, span);
                 }
-            }
+                _ => {}
+            },
             "export_statement" => {
                 if let Some(decl) = node.child_by_field_name("declaration") {
                     self.js_item(decl, span, nest + 1);
@@ -408,6 +408,42 @@ impl<'s> Defs<'s> {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// A CommonJS export, `exports.name = ...` or `module.exports.name = ...` (at the top
+    /// level): a function when the value is one, an [`DefKind::Export`] otherwise. Other files
+    /// use it as `require('./m').name`, so dropping it breaks them as dropping an ESM export
+    /// does.
+    fn js_commonjs_export(&mut self, assign: Node<'_>, span: Node<'_>) {
+        let (Some(left), Some(value)) = (
+            assign.child_by_field_name("left"),
+            assign.child_by_field_name("right"),
+        ) else {
+            return;
+        };
+        if left.kind() != "member_expression" {
+            return;
+        }
+        let (Some(object), Some(property)) = (
+            left.child_by_field_name("object"),
+            left.child_by_field_name("property"),
+        ) else {
+            return;
+        };
+        if !matches!(self.text(object), "exports" | "module.exports")
+            || property.kind() != "property_identifier"
+        {
+            return;
+        }
+        let name = self.text(property);
+        if matches!(
+            value.kind(),
+            "function_expression" | "function" | "arrow_function" | "generator_function"
+        ) {
+            self.push_function(name.to_owned(), name, span, value);
+        } else {
+            self.push(name.to_owned(), name, DefKind::Export, span);
         }
     }
 

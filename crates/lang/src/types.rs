@@ -156,7 +156,8 @@ pub enum DefKind {
     Macro,
     /// Module-level variables (Go `var`, JS `let`/`var`, C globals).
     Variable,
-    /// JS/TS `export { a as b }` names and anonymous `export default`.
+    /// JS/TS `export { a as b }` names, anonymous `export default`, and CommonJS
+    /// `exports.name = value` / `module.exports.name = value` whose value is not a function.
     Export,
 }
 
