@@ -33,18 +33,25 @@ pub fn body_shape(lang: Language, func: Node<'_>, src: &str) -> Body {
     if statements.is_empty() {
         return Body::Empty;
     }
-    // Python places a comment before the first statement outside the block, in the function.
-    let start = named_kids(func)
-        .into_iter()
-        .filter(|c| c.kind().contains("comment"))
-        .map(|c| c.start_byte())
-        .chain([body.start_byte()])
-        .min()
-        .unwrap_or(body.start_byte());
-    let todo = has_todo_marker(&src[start..line_end(src, func.end_byte())]);
+    // Whether the body carries a TODO marker, read only when a bare `return` asks (most
+    // bodies are judged by their first statement). Python places a comment before the first
+    // statement outside the block, in the function.
+    let todo_cell = std::cell::OnceCell::new();
+    let todo = || {
+        *todo_cell.get_or_init(|| {
+            let start = named_kids(func)
+                .into_iter()
+                .filter(|c| c.kind().contains("comment"))
+                .map(|c| c.start_byte())
+                .chain([body.start_byte()])
+                .min()
+                .unwrap_or(body.start_byte());
+            has_todo_marker(&src[start..line_end(src, func.end_byte())])
+        })
+    };
     if statements
         .iter()
-        .all(|&s| is_stub_statement(lang, s, src, todo))
+        .all(|&s| is_stub_statement(lang, s, src, &todo))
     {
         Body::Stub
     } else {
@@ -111,8 +118,8 @@ fn is_string_statement(s: Node<'_>) -> bool {
 
 /// Whether statement `s` is a placeholder: `pass`, `...`, a raise / throw / panic saying
 /// "not implemented", `todo!()` / `unimplemented!()`, or (when the body carries a TODO
-/// marker, `todo`) a return of nothing or of an empty value.
-fn is_stub_statement(lang: Language, s: Node<'_>, src: &str, todo: bool) -> bool {
+/// marker: `todo()`) a return of nothing or of an empty value.
+fn is_stub_statement(lang: Language, s: Node<'_>, src: &str, todo: &dyn Fn() -> bool) -> bool {
     let t = text(s, src);
     match s.kind() {
         "pass_statement" | "ellipsis" => true,
@@ -130,7 +137,7 @@ fn is_stub_statement(lang: Language, s: Node<'_>, src: &str, todo: bool) -> bool
                 && says_not_implemented(t)
         }
         "return_statement" | "return_expression" => {
-            says_not_implemented(t) || (todo && returns_nothing(t))
+            (returns_nothing(t) && todo()) || says_not_implemented(t)
         }
         _ => false,
     }
@@ -154,6 +161,14 @@ fn rust_stub_macro(m: Node<'_>, src: &str) -> bool {
 /// "unimplemented", "implement me", `NotImplementedError`, or a TODO / FIXME word. Python's
 /// `NotImplemented` value (what a binary operator returns to defer) says nothing of the kind.
 fn says_not_implemented(text: &str) -> bool {
+    // Every phrase below holds one of these words: most statements are ruled out here,
+    // without building the squashed copy.
+    if !["implement", "todo", "fixme"]
+        .iter()
+        .any(|w| contains_ignoring_case(text, w))
+    {
+        return false;
+    }
     let squashed: String = text
         .split("NotImplemented")
         .enumerate()
@@ -180,6 +195,13 @@ fn says_not_implemented(text: &str) -> bool {
     .iter()
     .any(|p| squashed.contains(p))
         || has_todo_marker(text)
+}
+
+/// Whether `text` holds `needle` (ASCII lowercase) in any letter case.
+fn contains_ignoring_case(text: &str, needle: &str) -> bool {
+    text.as_bytes()
+        .windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
 }
 
 /// Whether `text` holds the word TODO or FIXME (any case).
