@@ -477,9 +477,13 @@ fn setup_cfg(text: &str, facts: &mut Facts) {
             continue;
         }
         let continued = line.starts_with([' ', '\t']);
+        // configparser's inline comments (setuptools reads `#` after whitespace as one).
+        let line = line.split(" #").next().unwrap_or(line);
         if !continued {
             let (key, value) = line.split_once('=').unwrap_or((line, ""));
-            let key = key.trim();
+            // setuptools accepts `install-requires` as well as `install_requires`.
+            let key = key.trim().replace('-', "_");
+            let key = key.as_str();
             in_list = (section == "options"
                 && matches!(key, "install_requires" | "setup_requires" | "tests_require"))
                 || section == "options.extras_require";
@@ -499,10 +503,26 @@ fn setup_cfg(text: &str, facts: &mut Facts) {
     }
 }
 
-/// String literals inside `install_requires=[...]` / `extras_require` / `tests_require` of a
-/// setup.py (a lexical scan; setup.py is code and is never executed).
+/// The requirements of a setup.py, read from its syntax tree (setup.py is code and is never
+/// executed): `install_requires`, `extras_require`, `tests_require`, `setup_requires`, literal
+/// or through module-level names (`requires = [...]`, `install_requires=requires`).
 fn setup_py(text: &str, facts: &mut Facts) {
     facts.stack.insert("python/setuptools".into());
+    match slopguard_lang::setup_py_requirements(text) {
+        Some(reqs) => {
+            for req in &reqs {
+                if let Some(name) = pep508_name(req) {
+                    facts.dep("python", name);
+                }
+            }
+        }
+        None => setup_py_lexical(text, facts),
+    }
+}
+
+/// String literals inside `install_requires=[...]` / `extras_require` / `tests_require` of a
+/// setup.py the parser gave up on (too large to parse in time): a lexical scan.
+fn setup_py_lexical(text: &str, facts: &mut Facts) {
     for key in [
         "install_requires",
         "tests_require",
@@ -824,5 +844,37 @@ hypothesis = "*"
         assert_eq!(deps(&f, "python"), ["attrs", "click", "pytest"]);
         let f = facts_of("setup.py", "setup(install_requires=['six', \"tqdm>=4\"])");
         assert_eq!(deps(&f, "python"), ["six", "tqdm"]);
+    }
+
+    #[test]
+    fn setup_py_lists_bound_to_names_and_brackets_in_requirements() {
+        // psf/requests' layout: the lexical scan stopped at the first bracket after the key,
+        // the extras dict, and never saw `requires`.
+        let f = facts_of(
+            "setup.py",
+            "requires = [\n    'charset_normalizer>=2,<4',\n    'urllib3>=1.21.1,<3',\n]\nsetup(\n    install_requires=requires,\n    extras_require={'socks': ['PySocks>=1.5.6, !=1.5.7']},\n)\n",
+        );
+        assert_eq!(
+            deps(&f, "python"),
+            ["PySocks", "charset_normalizer", "urllib3"]
+        );
+        // A `]` inside a requirement ended the lexical scan's list.
+        let f = facts_of(
+            "setup.py",
+            "setup(install_requires=['requests[socks]>=2', 'click'], extras_require={'dev': ['black']})\n",
+        );
+        assert_eq!(deps(&f, "python"), ["black", "click", "requests"]);
+    }
+
+    #[test]
+    fn setup_cfg_dashed_keys_and_inline_comments() {
+        let f = facts_of(
+            "setup.cfg",
+            "[options]\ninstall-requires =\n    click>=7  # the CLI\n    # a comment line\n    importlib-metadata; python_version<\"3.8\"\n[options.extras_require]\nsocks = PySocks>=1.5.6, !=1.5.7\ndev =\n    pytest\n",
+        );
+        assert_eq!(
+            deps(&f, "python"),
+            ["PySocks", "click", "importlib-metadata", "pytest"]
+        );
     }
 }

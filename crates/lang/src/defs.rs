@@ -3,8 +3,9 @@
 use tree_sitter::Node;
 
 use crate::hash::body_hash;
+use crate::stubs::body_shape;
 use crate::ts::{end_line_of, kids, line_of, named_kids, text};
-use crate::{DefKind, Definition, Language};
+use crate::{Body, DefKind, Definition, Language};
 
 /// Nesting limit for the container recursion (namespaces, modules, classes, `#ifdef`s).
 const MAX_NEST: usize = 24;
@@ -13,7 +14,9 @@ const MAX_NEST: usize = 24;
 pub fn definitions(lang: Language, root: Node<'_>, src: &str) -> Vec<Definition> {
     let mut d = Defs {
         src,
+        lang,
         out: Vec::new(),
+        in_protocol: false,
     };
     match lang {
         Language::Python => d.python_block(root, None, 0),
@@ -34,7 +37,11 @@ pub fn definitions(lang: Language, root: Node<'_>, src: &str) -> Vec<Definition>
 
 struct Defs<'s> {
     src: &'s str,
+    lang: Language,
     out: Vec<Definition>,
+    /// Python: the members being read belong to a `Protocol` class (their bodies are
+    /// declarations, [`Body::Abstract`]).
+    in_protocol: bool,
 }
 
 /// `prefix` + `sep` + `name`, or `name` when there is no prefix.
@@ -65,6 +72,24 @@ impl<'s> Defs<'s> {
     /// Records a definition spanning `node`; `simple` is the unqualified name (replaced in the
     /// hash), `name` the reported one.
     fn push(&mut self, name: String, simple: &str, kind: DefKind, node: Node<'_>) {
+        self.push_with_body(name, simple, kind, node, Body::Unknown);
+    }
+
+    /// Records a function spanning `span` whose body is that of the function node `func`.
+    fn push_function(&mut self, name: String, simple: &str, span: Node<'_>, func: Node<'_>) {
+        let body = body_shape(self.lang, func, self.src);
+        self.push_with_body(name, simple, DefKind::Function, span, body);
+    }
+
+    /// [`Defs::push`] with the judged shape of a function's body.
+    fn push_with_body(
+        &mut self,
+        name: String,
+        simple: &str,
+        kind: DefKind,
+        node: Node<'_>,
+        body: Body,
+    ) {
         if name.is_empty() || simple.is_empty() {
             return;
         }
@@ -74,6 +99,7 @@ impl<'s> Defs<'s> {
             kind,
             start_line: line_of(node),
             end_line: end_line_of(node),
+            body,
         });
     }
 
@@ -105,7 +131,11 @@ impl<'s> Defs<'s> {
             "function_definition" => {
                 if let Some(name) = self.field_text(def, "name") {
                     let full = qualify(class.unwrap_or(""), ".", name);
-                    self.push(full, name, DefKind::Function, node);
+                    if self.in_protocol || self.python_declared_abstract(node) {
+                        self.push_with_body(full, name, DefKind::Function, node, Body::Abstract);
+                    } else {
+                        self.push_function(full, name, node, def);
+                    }
                 }
             }
             "class_definition" => {
@@ -113,7 +143,10 @@ impl<'s> Defs<'s> {
                     let full = qualify(class.unwrap_or(""), ".", name);
                     self.push(full.clone(), name, DefKind::Class, node);
                     if let Some(body) = def.child_by_field_name("body") {
+                        let protocol = self.python_is_protocol(def);
+                        let outer = std::mem::replace(&mut self.in_protocol, protocol);
                         self.python_block(body, Some(&full), nest + 1);
+                        self.in_protocol = outer;
                     }
                 }
             }
@@ -149,6 +182,35 @@ impl<'s> Defs<'s> {
             }
             _ => {}
         }
+    }
+
+    /// A decorated function whose decorators declare it has no body of its own:
+    /// `@abstractmethod` (and the older `abstractproperty`, `abstractclassmethod`,
+    /// `abstractstaticmethod`) and `@overload`, in any spelling (`@abc.abstractmethod`).
+    fn python_declared_abstract(&self, node: Node<'_>) -> bool {
+        node.kind() == "decorated_definition"
+            && named_kids(node)
+                .into_iter()
+                .filter(|d| d.kind() == "decorator")
+                .any(|d| {
+                    let t = self.text(d).trim_start_matches('@').trim();
+                    let callee = t.split('(').next().unwrap_or(t);
+                    let last = callee.rsplit('.').next().unwrap_or(callee).trim();
+                    last.starts_with("abstract") || last == "overload"
+                })
+    }
+
+    /// A class whose bases name `Protocol` (`Protocol`, `typing.Protocol`,
+    /// `Protocol[T]`): its methods are interface declarations.
+    fn python_is_protocol(&self, class: Node<'_>) -> bool {
+        let Some(bases) = class.child_by_field_name("superclasses") else {
+            return false;
+        };
+        named_kids(bases).into_iter().any(|b| {
+            let t = self.text(b);
+            let base = t.split('[').next().unwrap_or(t).trim();
+            base.rsplit('.').next() == Some("Protocol")
+        })
     }
 
     fn python_block_or_clause(&mut self, node: Node<'_>, class: Option<&str>, nest: usize) {
@@ -216,7 +278,11 @@ impl<'s> Defs<'s> {
             return;
         };
         let full = qualify(prefix, "::", name);
-        self.push(full.clone(), name, kind, node);
+        if kind == DefKind::Function {
+            self.push_function(full.clone(), name, node, node);
+        } else {
+            self.push(full.clone(), name, kind, node);
+        }
         if matches!(kind, DefKind::Module | DefKind::Trait)
             && let Some(body) = node.child_by_field_name("body")
         {
@@ -239,7 +305,7 @@ impl<'s> Defs<'s> {
             | "function_expression"
             | "function" => {
                 if let Some(name) = self.field_text(node, "name") {
-                    self.push(name.to_owned(), name, DefKind::Function, span);
+                    self.push_function(name.to_owned(), name, span, node);
                 }
             }
             "class_declaration" | "abstract_class_declaration" | "class" => {
@@ -255,7 +321,7 @@ impl<'s> Defs<'s> {
                             ) && let Some(mn) = self.field_text(m, "name")
                             {
                                 let mn = mn.trim_start_matches('#');
-                                self.push(format!("{name}.{mn}"), mn, DefKind::Function, m);
+                                self.push_function(format!("{name}.{mn}"), mn, m, m);
                             }
                         }
                     }
@@ -274,7 +340,8 @@ impl<'s> Defs<'s> {
                         continue;
                     }
                     let name = self.text(n);
-                    let kind = match d.child_by_field_name("value").map(|v| v.kind()) {
+                    let value = d.child_by_field_name("value");
+                    let kind = match value.map(|v| v.kind()) {
                         Some(
                             "arrow_function"
                             | "function_expression"
@@ -285,7 +352,12 @@ impl<'s> Defs<'s> {
                         _ if is_const => DefKind::Const,
                         _ => DefKind::Variable,
                     };
-                    self.push(name.to_owned(), name, kind, span);
+                    match value {
+                        Some(v) if kind == DefKind::Function => {
+                            self.push_function(name.to_owned(), name, span, v);
+                        }
+                        _ => self.push(name.to_owned(), name, kind, span),
+                    }
                 }
             }
             "interface_declaration" => self.js_named(node, span, DefKind::Interface),
@@ -297,14 +369,14 @@ impl<'s> Defs<'s> {
                     self.js_item(c, span, nest + 1);
                 }
             }
-            "expression_statement" => {
+            "expression_statement" => match node.named_child(0) {
                 // `namespace X {}` parses as an expression statement in some grammar versions.
-                if let Some(c) = node.named_child(0)
-                    && c.kind() == "internal_module"
-                {
-                    self.js_item(c, span, nest + 1);
+                Some(c) if c.kind() == "internal_module" => self.js_item(c, span, nest + 1),
+                Some(c) if c.kind() == "assignment_expression" => {
+                    self.js_commonjs_export(c, span);
                 }
-            }
+                _ => {}
+            },
             "export_statement" => {
                 if let Some(decl) = node.child_by_field_name("declaration") {
                     self.js_item(decl, span, nest + 1);
@@ -339,6 +411,42 @@ impl<'s> Defs<'s> {
         }
     }
 
+    /// A CommonJS export, `exports.name = ...` or `module.exports.name = ...` (at the top
+    /// level): a function when the value is one, an [`DefKind::Export`] otherwise. Other files
+    /// use it as `require('./m').name`, so dropping it breaks them as dropping an ESM export
+    /// does.
+    fn js_commonjs_export(&mut self, assign: Node<'_>, span: Node<'_>) {
+        let (Some(left), Some(value)) = (
+            assign.child_by_field_name("left"),
+            assign.child_by_field_name("right"),
+        ) else {
+            return;
+        };
+        if left.kind() != "member_expression" {
+            return;
+        }
+        let (Some(object), Some(property)) = (
+            left.child_by_field_name("object"),
+            left.child_by_field_name("property"),
+        ) else {
+            return;
+        };
+        if !matches!(self.text(object), "exports" | "module.exports")
+            || property.kind() != "property_identifier"
+        {
+            return;
+        }
+        let name = self.text(property);
+        if matches!(
+            value.kind(),
+            "function_expression" | "function" | "arrow_function" | "generator_function"
+        ) {
+            self.push_function(name.to_owned(), name, span, value);
+        } else {
+            self.push(name.to_owned(), name, DefKind::Export, span);
+        }
+    }
+
     fn js_named(&mut self, node: Node<'_>, span: Node<'_>, kind: DefKind) {
         if let Some(name) = self.field_text(node, "name") {
             self.push(name.to_owned(), name, kind, span);
@@ -352,7 +460,7 @@ impl<'s> Defs<'s> {
             match c.kind() {
                 "function_declaration" => {
                     if let Some(name) = self.field_text(c, "name") {
-                        self.push(name.to_owned(), name, DefKind::Function, c);
+                        self.push_function(name.to_owned(), name, c, c);
                     }
                 }
                 "method_declaration" => {
@@ -369,7 +477,7 @@ impl<'s> Defs<'s> {
                         .and_then(|p| p.child_by_field_name("type"))
                         .map(|t| base_type_name(self.text(t)))
                         .unwrap_or("");
-                    self.push(qualify(recv, ".", name), name, DefKind::Function, c);
+                    self.push_function(qualify(recv, ".", name), name, c, c);
                 }
                 "type_declaration" => {
                     for spec in named_kids(c) {
@@ -459,7 +567,11 @@ impl<'s> Defs<'s> {
                 None => continue,
             };
             let full = qualify(prefix, ".", name);
-            self.push(full.clone(), name, kind, c);
+            if kind == DefKind::Function {
+                self.push_function(full.clone(), name, c, c);
+            } else {
+                self.push(full.clone(), name, kind, c);
+            }
             if kind != DefKind::Function
                 && let Some(body) = c.child_by_field_name("body")
             {

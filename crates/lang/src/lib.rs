@@ -38,7 +38,9 @@ pub mod paths;
 mod python_check;
 mod rust_check;
 mod scope;
+mod setup_py;
 mod source;
+mod stubs;
 mod ts;
 mod types;
 mod words;
@@ -104,6 +106,14 @@ pub fn go_template_error(text: &str) -> Option<SyntaxError> {
 /// could not be parsed in time.
 pub fn names_uses(language: Language, source: &str, names: &[&str]) -> Option<Vec<NameUses>> {
     scope::names_uses(language, source, names)
+}
+
+/// The requirement strings a `setup.py` declares (`"urllib3>=1.21.1,<3"`), read from its
+/// tree-sitter tree without running it: the literal values of `install_requires`,
+/// `extras_require`, `tests_require` and `setup_requires`, following module-level names bound
+/// to lists (`install_requires=requires`). `None` when the text could not be parsed in time.
+pub fn setup_py_requirements(source: &str) -> Option<Vec<String>> {
+    setup_py::requirements(source)
 }
 
 /// How many tree-sitter parses the calling thread has started so far: a probe for tests and

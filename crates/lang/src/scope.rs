@@ -129,6 +129,7 @@ fn is_name_kind(lang: Language, kind: &str) -> bool {
                 | "type_identifier"
                 | "shorthand_property_identifier"
                 | "shorthand_property_identifier_pattern"
+                | "property_identifier"
         ),
     }
 }
@@ -261,9 +262,10 @@ fn site(lang: Language, node: Node<'_>, src: &str) -> Site {
         return Site::Ref;
     };
     while is_pattern_wrapper(lang, p.kind()) {
-        // `{ key: value }` patterns bind the value, not the key.
+        // `{ key: value }` patterns bind the value, not the key; the key of a destructured
+        // `require` names what the module exports (`const { key: alias } = require('m')`).
         if p.kind() == "pair_pattern" && is_field(p, "key", child) {
-            return Site::Other;
+            return required_module(p, src).map_or(Site::Other, Site::Import);
         }
         child = p;
         match p.parent() {
@@ -480,11 +482,27 @@ fn go_site(p: Node<'_>, k: &str, child: Node<'_>) -> Site {
 
 fn js_site(p: Node<'_>, k: &str, child: Node<'_>, node: Node<'_>, src: &str) -> Site {
     let lang = Language::JavaScript;
-    if node.kind() == "shorthand_property_identifier_pattern" {
-        return scope_of(lang, Some(p));
+    match node.kind() {
+        // Object keys, methods, fields and `obj.prop`: never a free name (the key of a
+        // destructured `require` is judged in `site`).
+        "property_identifier" => return Site::Other,
+        "shorthand_property_identifier_pattern" => {
+            return required_module(p, src).map_or_else(|| scope_of(lang, Some(p)), Site::Import);
+        }
+        _ => {}
     }
     match k {
-        "variable_declarator" if is_field(p, "name", child) => scope_of(lang, Some(p)),
+        // `const a = require('./m').a` imports `a`; `const m = require('./m')` binds the
+        // module object, a definition of the file as before.
+        "variable_declarator" if is_field(p, "name", child) => {
+            let member = p
+                .child_by_field_name("value")
+                .is_some_and(|v| v.kind() == "member_expression");
+            match required_module(p, src) {
+                Some(module) if member => Site::Import(module),
+                _ => scope_of(lang, Some(p)),
+            }
+        }
         "assignment_pattern" if is_field(p, "left", child) => scope_of(lang, Some(p)),
         "formal_parameters" => scope_of(lang, p.parent()),
         "required_parameter" | "optional_parameter" if is_field(p, "pattern", child) => {
@@ -508,8 +526,9 @@ fn js_site(p: Node<'_>, k: &str, child: Node<'_>, node: Node<'_>, src: &str) -> 
         "catch_clause" if is_field(p, "parameter", child) => Site::Bind(Some(p.id())),
         "for_in_statement" if is_field(p, "left", child) => Site::Bind(Some(p.id())),
         "import_specifier" if is_field(p, "alias", child) => import_site(lang, p, src),
-        "import_specifier" if p.child_by_field_name("alias").is_none() => import_site(lang, p, src),
-        "import_specifier" => Site::Other,
+        // `import { name as alias }`: `name` is bound nowhere here, but it is what the module
+        // must export: an import of it all the same.
+        "import_specifier" => import_site(lang, p, src),
         "import_clause" | "namespace_import" => import_site(lang, p, src),
         "export_specifier" if is_field(p, "alias", child) => Site::Other,
         // `obj.name`, `ns.Type`: the trailing name is a member; the object is a reference.
@@ -519,6 +538,34 @@ fn js_site(p: Node<'_>, k: &str, child: Node<'_>, node: Node<'_>, src: &str) -> 
         "labeled_statement" | "break_statement" | "continue_statement" => Site::Other,
         _ => Site::Ref,
     }
+}
+
+/// The module of a CommonJS `require` that the pattern at `from` destructures or the
+/// declarator at `from` binds: `const { a, b: c } = require('./m')`, `const m =
+/// require('./m')`, `const a = require('./m').a` all name `./m`. A `require` inside a function
+/// imports all the same (a lazy import), so its bindings are imports wherever they are.
+fn required_module(from: Node<'_>, src: &str) -> Option<String> {
+    let mut declarator = from;
+    while declarator.kind() != "variable_declarator" {
+        if !matches!(declarator.kind(), "object_pattern" | "pair_pattern") {
+            return None;
+        }
+        declarator = declarator.parent()?;
+    }
+    let mut value = declarator.child_by_field_name("value")?;
+    if value.kind() == "member_expression" {
+        value = value.child_by_field_name("object")?;
+    }
+    if value.kind() != "call_expression"
+        || value
+            .child_by_field_name("function")
+            .is_none_or(|f| text(f, src) != "require")
+    {
+        return None;
+    }
+    let source = value.child_by_field_name("arguments")?.named_child(0)?;
+    (source.kind() == "string")
+        .then(|| text(source, src).trim_matches(['"', '\'', '`']).to_string())
 }
 
 /// Python: whether `node` is a parameter of a test function (`def test_x(runner)`) or of a
@@ -645,6 +692,40 @@ mod tests {
             "helper",
         );
         assert!(u.free_uses.is_empty(), "{u:?}");
+    }
+
+    #[test]
+    fn js_requires_and_aliased_imports_are_imports() {
+        let src = "const { fmt, parse: p } = require('./util');\nconst one = require('./one').one;\nfunction lazy() {\n  const { late } = require('./late');\n  return late();\n}\nconsole.log(fmt(1), p(2), one);\nconst obj = { fmt: 1, parse: 2 };\n";
+        let fmt = uses(Language::JavaScript, src, "fmt");
+        assert!(!fmt.top_level_binding, "{fmt:?}");
+        assert_eq!(fmt.imports, vec![(1, "./util".to_string())]);
+        assert_eq!(fmt.free_uses, vec![7]);
+        // The key of a destructured require names the export; the object literal's key does not.
+        let parse = uses(Language::JavaScript, src, "parse");
+        assert_eq!(parse.imports, vec![(1, "./util".to_string())]);
+        assert!(parse.free_uses.is_empty(), "{parse:?}");
+        assert_eq!(
+            uses(Language::JavaScript, src, "one").imports,
+            vec![(2, "./one".to_string())]
+        );
+        // The module object a plain `require` binds is the file's own binding.
+        let m = uses(
+            Language::JavaScript,
+            "const cookie = require('cookie');\n",
+            "cookie",
+        );
+        assert!(m.top_level_binding && m.imports.is_empty(), "{m:?}");
+        let late = uses(Language::JavaScript, src, "late");
+        assert_eq!(late.imports, vec![(4, "./late".to_string())]);
+        assert!(!late.local_binding);
+        // A plain destructuring still binds.
+        let plain = uses(Language::JavaScript, "const { fmt } = opts;\n", "fmt");
+        assert!(plain.top_level_binding && plain.imports.is_empty());
+        let src = "import { formatDate as fd } from '../lib/util';\nfd(1);\n";
+        let u = uses(Language::TypeScript, src, "formatDate");
+        assert_eq!(u.imports, vec![(1, "../lib/util".to_string())]);
+        assert!(!u.top_level_binding);
     }
 
     #[test]

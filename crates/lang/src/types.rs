@@ -156,7 +156,8 @@ pub enum DefKind {
     Macro,
     /// Module-level variables (Go `var`, JS `let`/`var`, C globals).
     Variable,
-    /// JS/TS `export { a as b }` names and anonymous `export default`.
+    /// JS/TS `export { a as b }` names, anonymous `export default`, and CommonJS
+    /// `exports.name = value` / `module.exports.name = value` whose value is not a function.
     Export,
 }
 
@@ -190,6 +191,40 @@ pub struct Definition {
     /// Hash of the definition's text with its own name replaced, so a pure rename keeps the
     /// same hash.
     pub body_hash: u64,
+    /// What a function's body does, judged on its statements (see [`Body`]);
+    /// [`Body::Unknown`] for other definitions.
+    #[serde(default)]
+    pub body: Body,
+}
+
+/// What the body of a function does, judged on its syntax tree with docstrings and comments
+/// left out, so that a placeholder under a kept docstring still reads as a placeholder.
+/// Computed for Python, Rust, JavaScript, TypeScript, Go and Java functions and methods.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Body {
+    /// Not a function, a function without a body (a signature, a declaration), or a language
+    /// whose bodies are not judged.
+    #[default]
+    Unknown,
+    /// At least one statement that is not a placeholder.
+    Logic,
+    /// Only placeholders: `pass`, `...`, `raise NotImplementedError`, `todo!()`,
+    /// `unimplemented!()`, `panic("not implemented")`, `throw new Error("Not implemented")`,
+    /// or a bare `return None` / `return null` beside a TODO comment.
+    Stub,
+    /// No statement at all (comments and a docstring at most).
+    Empty,
+    /// A member declared abstract (`@abstractmethod`, `@overload`, a method of a `Protocol`
+    /// class): whatever its body holds, having no logic is its design.
+    Abstract,
+}
+
+impl Body {
+    /// A stub or an empty body: no logic, and not declared abstract.
+    pub fn is_placeholder(self) -> bool {
+        matches!(self, Body::Stub | Body::Empty)
+    }
 }
 
 impl Definition {

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use slopguard_lang::{FileKind, Language, SourceAnalysis, analyze, detect};
+use slopguard_lang::{DefKind, FileKind, Language, SourceAnalysis, analyze, detect};
 
 fn fixture(name: &str) -> (Language, String) {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -169,6 +169,26 @@ fn rename_keeps_body_hash_and_edit_changes_it() {
             "{lang:?}: edit kept the hash"
         );
     }
+}
+
+#[test]
+fn commonjs_exports_are_definitions() {
+    let src = "'use strict';\n\nexports.normalizeType = function (type) {\n  return type;\n};\n\nmodule.exports.setCharset = function setCharset(t, c) {\n  return t + c;\n};\n\nexports.methods = ['get'];\nexports['quoted'] = 1;\nmodule.exports = { main };\nfunction inner() {\n  exports.nested = 1;\n}\n";
+    let a = analyze(Language::JavaScript, src);
+    let defs: Vec<(String, DefKind, u32, u32)> = a
+        .definitions
+        .iter()
+        .map(|d| (d.name.clone(), d.kind, d.start_line, d.end_line))
+        .collect();
+    assert_eq!(
+        defs,
+        vec![
+            ("normalizeType".to_string(), DefKind::Function, 3, 5),
+            ("setCharset".to_string(), DefKind::Function, 7, 9),
+            ("methods".to_string(), DefKind::Export, 11, 11),
+            ("inner".to_string(), DefKind::Function, 14, 16),
+        ]
+    );
 }
 
 #[test]

@@ -74,6 +74,13 @@ fn join(dir: &str, rest: &str) -> String {
     }
 }
 
+/// The files a JS/TS import of `module` written in `importer` may refer to, in resolution
+/// order; empty for a bare specifier (a package). Shared with symbol-preservation, which
+/// needs to know whether an import names the file a definition was dropped from.
+pub(crate) fn script_import_targets(importer: &str, module: &str) -> Vec<String> {
+    candidates(importer, Family::Script, module)
+}
+
 /// The files an import may refer to, in resolution order. Empty for imports that cannot be
 /// a repository file (packages, the standard library, bare JS specifiers).
 fn candidates(importer: &str, family: Family, module: &str) -> Vec<String> {

@@ -1,11 +1,18 @@
 //! placeholder: "... existing code ..." comments and stubs that replace real code.
+//!
+//! A function whose body had logic and now holds only a placeholder (`raise
+//! NotImplementedError`, `pass`, `...`, `todo!()`, `panic("not implemented")`, `throw new
+//! Error("Not implemented")`, a TODO'd `return None`, nothing) is judged on its syntax tree
+//! ([`slopguard_lang::Body`]), so a docstring or comment left in place does not hide it. A
+//! member declared abstract, a function that was already a stub, and a new stub pass.
 
+use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
 use regex::Regex;
-use slopguard_lang::FileKind;
+use slopguard_lang::{Body, Definition, FileKind};
 
-use crate::{Context, Finding, Guard, GuardInfo, Severity};
+use crate::{Context, FileView, Finding, Guard, GuardInfo, Severity};
 
 /// The placeholder guard.
 pub struct Placeholder;
@@ -14,7 +21,7 @@ pub struct Placeholder;
 pub static INFO: GuardInfo = GuardInfo {
     slug: "placeholder",
     code: None,
-    summary: "\"... existing code ...\" / \"rest unchanged\" comments and TODO stubs replacing real code",
+    summary: "\"... existing code ...\" / \"rest unchanged\" comments, and function bodies with logic reduced to a stub",
     doc: include_str!("../../docs/placeholder.md"),
     default_enabled: true,
     failure_mode: "patcher_reject",
@@ -130,81 +137,157 @@ impl Guard for Placeholder {
     }
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
+        let mut stubs = Vec::new();
         for file in cx.files() {
             let Some(style) = comment_style(file.kind()) else {
                 continue;
             };
-            let path = file.path();
-            let Some(after) = file.after_text() else {
-                continue;
-            };
-            let before = file.before_text().unwrap_or("");
-            // 1. Placeholder comments added by the change.
-            if let Some(&(line, text)) = file
-                .line_changes()
-                .added
-                .iter()
-                .find(|(_, l)| is_placeholder_comment(style, l))
-            {
-                let shown = text.trim();
-                out.push(
-                    Finding::new(&INFO, Severity::Block, format!("placeholder comment `{shown}` stands in for code"))
-                        .at(path, Some(line), None)
-                        .feedback(format!(
-                            "`{path}` line {line} has `{shown}` instead of real code. Write out the complete file content: every line you keep must be present verbatim, not summarised by a comment."
-                        )),
-                );
-            }
-            // 2. Real bodies replaced by stubs.
-            if !file.is_modify() {
+            if file.after_text().is_none() {
                 continue;
             }
-            let (Some(b), Some(a)) = (file.before_analysis(), file.after_analysis()) else {
-                continue;
-            };
-            let before_lines: Vec<&str> = before.lines().collect();
-            let after_lines: Vec<&str> = after.lines().collect();
-            for new_def in &a.definitions {
-                let Some(old_def) = b
-                    .definitions
-                    .iter()
-                    .find(|d| d.name == new_def.name && d.kind == new_def.kind)
-                else {
-                    continue;
-                };
-                let old_lines = body_lines(&before_lines, old_def.start_line, old_def.end_line);
-                let new_lines = body_lines(&after_lines, new_def.start_line, new_def.end_line);
-                // An unchanged body cannot have become a stub (most definitions of a modified
-                // file): skip joining and scanning it.
-                if old_lines == new_lines {
-                    continue;
-                }
-                let old_body = old_lines.map(|l| l.join("\n")).unwrap_or_default();
-                let new_body = new_lines.map(|l| l.join("\n")).unwrap_or_default();
-                let old_len = old_def.end_line.saturating_sub(old_def.start_line) + 1;
-                let new_len = new_def.end_line.saturating_sub(new_def.start_line) + 1;
-                if real_lines(&old_body) >= 2
-                    && real_lines(&new_body) == 0
-                    && !stub_marker().is_match(&old_body)
-                    && new_body.lines().any(|l| stub_marker().is_match(l))
-                {
-                    out.push(
-                        Finding::new(
-                            &INFO,
-                            Severity::Block,
-                            format!("`{}` ({old_len} lines) was replaced by a stub", new_def.name),
-                        )
-                        .at(path, Some(new_def.start_line), None)
-                        .feedback(format!(
-                            "You replaced the body of `{}` in `{path}` with a stub (TODO / pass / NotImplemented). Keep the existing implementation and change only what the task requires.",
-                            new_def.name
-                        ))
-                        .data(serde_json::json!({"symbol": new_def.name, "old_lines": old_len, "new_lines": new_len})),
-                    );
-                }
+            out.extend(placeholder_comment_finding(file, style));
+            if file.is_modify() {
+                stubs.extend(stubbed_bodies(file));
+            }
+        }
+        if stubs.is_empty() {
+            return;
+        }
+        let moved = implementations_added(cx);
+        out.extend(
+            stubs
+                .into_iter()
+                .filter(|(def, _)| !moved_to_an_override(def, &moved))
+                .map(|(_, finding)| finding),
+        );
+    }
+}
+
+/// Whether the stubbed member `def` left its code to a method of the same name that the
+/// change adds elsewhere (a base class method made abstract, its implementation moved into
+/// the subclass: flask's `Scaffold.ensure_sync` to `Flask.ensure_sync`).
+fn moved_to_an_override(def: &Definition, added: &BTreeSet<String>) -> bool {
+    def.simple_name() != def.name && added.contains(def.simple_name())
+}
+
+/// The simple names of the functions with logic that the change adds: new in their file.
+fn implementations_added(cx: &Context<'_>) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for file in cx.files() {
+        let Some(a) = file.after_analysis() else {
+            continue;
+        };
+        let before = file.before_analysis();
+        for d in a.definitions.iter().filter(|d| d.body == Body::Logic) {
+            let existed = before.is_some_and(|b| b.definitions.iter().any(|o| o.name == d.name));
+            if !existed {
+                out.insert(d.simple_name().to_owned());
             }
         }
     }
+    out
+}
+
+/// The first placeholder comment the change adds to `file`.
+fn placeholder_comment_finding(file: &FileView<'_>, style: CommentStyle) -> Option<Finding> {
+    let path = file.path();
+    let &(line, text) = file
+        .line_changes()
+        .added
+        .iter()
+        .find(|(_, l)| is_placeholder_comment(style, l))?;
+    let shown = text.trim();
+    Some(
+        Finding::new(&INFO, Severity::Block, format!("placeholder comment `{shown}` stands in for code"))
+            .at(path, Some(line), None)
+            .feedback(format!(
+                "`{path}` line {line} has `{shown}` instead of real code. Write out the complete file content: every line you keep must be present verbatim, not summarised by a comment."
+            )),
+    )
+}
+
+/// Functions of a modified file whose body had logic and is now a stub or empty, with the
+/// finding for each.
+///
+/// Where the language layer judged both bodies ([`Body`] known), the verdict is structural:
+/// docstrings and comments do not count, and a member declared abstract is not a stub. For
+/// the other languages the line count of [`real_lines`] decides, as before.
+fn stubbed_bodies<'f>(file: &'f FileView<'_>) -> Vec<(&'f Definition, Finding)> {
+    let mut out = Vec::new();
+    let (Some(b), Some(a)) = (file.before_analysis(), file.after_analysis()) else {
+        return out;
+    };
+    let before_lines: Vec<&str> = file.before_text().unwrap_or("").lines().collect();
+    let after_lines: Vec<&str> = file.after_text().unwrap_or("").lines().collect();
+    for (index, new_def) in a.definitions.iter().enumerate() {
+        let Some(old_def) = namesake_before(&b.definitions, &a.definitions, index) else {
+            continue;
+        };
+        // An unchanged body cannot have become a stub (most definitions of a modified file).
+        if old_def.body_hash == new_def.body_hash {
+            continue;
+        }
+        let gutted = match (old_def.body, new_def.body) {
+            (Body::Unknown, Body::Unknown) => {
+                let old_lines = body_lines(&before_lines, old_def.start_line, old_def.end_line);
+                let new_lines = body_lines(&after_lines, new_def.start_line, new_def.end_line);
+                old_lines != new_lines && stubbed_by_lines(old_lines, new_lines)
+            }
+            (old, new) => old == Body::Logic && new.is_placeholder(),
+        };
+        if gutted {
+            out.push((new_def, stub_finding(file.path(), old_def, new_def)));
+        }
+    }
+    out
+}
+
+/// The definition of `before` that `after[index]` continues: the one of the same name and
+/// kind at the same rank among its namesakes (`#[cfg]` variants, overloads and conditional
+/// definitions share a name), or the last namesake when `before` has fewer.
+fn namesake_before<'d>(
+    before: &'d [Definition],
+    after: &[Definition],
+    index: usize,
+) -> Option<&'d Definition> {
+    let def = &after[index];
+    let same = |d: &&Definition| d.name == def.name && d.kind == def.kind;
+    let rank = after[..index].iter().filter(same).count();
+    let namesakes: Vec<&Definition> = before.iter().filter(same).collect();
+    namesakes.get(rank).or_else(|| namesakes.last()).copied()
+}
+
+/// The line rule for languages whose bodies are not judged structurally: at least two
+/// statement lines before, none after, and a stub marker in the new body.
+fn stubbed_by_lines(old_lines: Option<&[&str]>, new_lines: Option<&[&str]>) -> bool {
+    let old_body = old_lines.map(|l| l.join("\n")).unwrap_or_default();
+    let new_body = new_lines.map(|l| l.join("\n")).unwrap_or_default();
+    real_lines(&old_body) >= 2
+        && real_lines(&new_body) == 0
+        && !stub_marker().is_match(&old_body)
+        && new_body.lines().any(|l| stub_marker().is_match(l))
+}
+
+/// The finding for `new_def`, whose body `old_def` had logic in.
+fn stub_finding(path: &str, old_def: &Definition, new_def: &Definition) -> Finding {
+    let old_len = old_def.end_line.saturating_sub(old_def.start_line) + 1;
+    let new_len = new_def.end_line.saturating_sub(new_def.start_line) + 1;
+    let what = if new_def.body == Body::Empty {
+        "an empty body"
+    } else {
+        "a stub"
+    };
+    Finding::new(
+        &INFO,
+        Severity::Block,
+        format!("`{}` ({old_len} lines) was replaced by {what}", new_def.name),
+    )
+    .at(path, Some(new_def.start_line), None)
+    .feedback(format!(
+        "You replaced the body of `{}` in `{path}` with {what} (TODO / pass / NotImplemented / todo!()); a kept docstring or comment does not make up for the removed code. Keep the existing implementation and change only what the task requires.",
+        new_def.name
+    ))
+    .data(serde_json::json!({"symbol": new_def.name, "old_lines": old_len, "new_lines": new_len, "body": new_def.body}))
 }
 
 #[cfg(test)]

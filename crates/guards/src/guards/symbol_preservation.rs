@@ -277,8 +277,17 @@ fn scoped_use(
 ) -> Option<u32> {
     let same_file = path == r.path;
     // Imports of the name from a module that is not the dropped definition's are a namesake's.
+    // A relative JS/TS specifier resolves to files: it is the definition's when one of them
+    // is the definition's file, or an `index` above it that may re-export it
+    // (`require('./mime-helpers')` is not `lib/utils.js`; `'./lib'` may be).
+    let script = family(lang) == family(Language::JavaScript);
     let relative = |m: &str| m.starts_with('.') || matches!(m, "self" | "super" | "crate");
     let mine = |m: &str| {
+        if script && m.starts_with('.') {
+            return super::dangling_import::script_import_targets(path, m)
+                .iter()
+                .any(|t| t == r.path || barrel_above(t, r.path));
+        }
         relative(m)
             || m.split(['.', ':', '/'])
                 .filter(|s| !s.is_empty())
@@ -313,6 +322,15 @@ fn scoped_use(
     }
     lines.extend(first_use(text, r, same_file, false));
     lines.into_iter().min()
+}
+
+/// Whether `candidate` is an `index` file (`lib/index.js`) in a directory holding `path`:
+/// a barrel that may re-export what `path` defines.
+fn barrel_above(candidate: &str, path: &str) -> bool {
+    let Some((dir, file)) = candidate.rsplit_once('/') else {
+        return candidate.starts_with("index.");
+    };
+    file.starts_with("index.") && path.starts_with(dir) && path[dir.len()..].starts_with('/')
 }
 
 /// Whether a Rust line holding a bare reference to `r`'s name can use the dropped item: never
@@ -998,6 +1016,16 @@ mod tests {
         assert!(word_positions("$helper", "helper").next().is_none());
         assert!(word_positions("éhelper", "helper").next().is_none());
         assert!(word_positions("é helper", "helper").next().is_some());
+    }
+
+    #[test]
+    fn barrels_above_a_file() {
+        assert!(barrel_above("lib/index.js", "lib/utils.js"));
+        assert!(barrel_above("lib/index.ts", "lib/deep/utils.ts"));
+        assert!(barrel_above("index.js", "lib/utils.js"));
+        assert!(!barrel_above("lib/mime-helpers/index.js", "lib/utils.js"));
+        assert!(!barrel_above("lib/utils.js", "lib/utils.js"));
+        assert!(!barrel_above("libx/index.js", "lib/utils.js"));
     }
 
     #[test]
