@@ -4,6 +4,7 @@
 //! environment error.
 
 mod commands;
+mod help;
 mod progress;
 
 use std::process::ExitCode;
@@ -36,26 +37,37 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Run the guard stack on one change (working tree, index, commit, diff or LLM patches).
+    #[command(after_help = help::CHECK)]
     Check(commands::check::CheckArgs),
     /// Run `check` on every non-merge commit of a range and count guard firings.
+    #[command(after_help = help::REPLAY)]
     Replay(commands::replay::ReplayArgs),
     /// List the guards, or explain one (`slopguard guards explain G7`).
+    #[command(after_help = help::GUARDS)]
     Guards(commands::guards::GuardsArgs),
     /// Agent-loop guardrails for Claude Code and Codex (`hook claude`, `hook codex`, `hook install`).
+    #[command(after_help = help::HOOK)]
     Hook(commands::hook::HookArgs),
     /// Run the observer gateway (observations, agent log, claims) over the store.
+    #[command(after_help = help::SERVE)]
     Serve(commands::serve::ServeArgs),
     /// Audit a repository: eleven metrics, failing tests, repo brief (no LLM).
+    #[command(after_help = help::ANALYZE)]
     Analyze(commands::analyze::AnalyzeArgs),
     /// Audit a repository and print the task plan (LLM planner + deterministic filters).
+    #[command(after_help = help::PLAN)]
     Plan(commands::plan::PlanArgs),
     /// Analyse, plan and fix a repository on a branch: every patch passes the guards first.
+    #[command(after_help = help::RUN)]
     Run(commands::run::RunArgs),
     /// Watch a pull request's GitHub checks; fix a failure with a guarded run, push, watch again.
+    #[command(after_help = help::CI_WATCH)]
     CiWatch(commands::ci_watch::CiWatchArgs),
-    /// Check the LLM endpoint, git, toolchains, store and GitHub access.
+    /// Check what the guards need (git) and what the agent needs (a model endpoint).
+    #[command(after_help = help::DOCTOR)]
     Doctor(commands::doctor::DoctorArgs),
     /// Reviewer feedback for the self-correction loop: add, list, show, triage.
+    #[command(after_help = help::FEEDBACK)]
     Feedback(commands::feedback::FeedbackArgs),
 }
 

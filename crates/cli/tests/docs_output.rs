@@ -166,3 +166,38 @@ fn readme_and_docs_point_only_at_files_the_repository_has() {
         missing.join("\n")
     );
 }
+
+/// Every command's `--help` ends with real examples and its exit codes, and the exit codes are
+/// the ones docs/output.md's table gives.
+#[test]
+fn every_command_help_shows_examples_and_the_documented_exit_codes() {
+    let doc = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/output.md"),
+    )
+    .expect("read docs/output.md");
+    for command in [
+        "check", "replay", "guards", "hook", "serve", "analyze", "plan", "run", "ci-watch",
+        "doctor", "feedback",
+    ] {
+        let out = assert_cmd::Command::cargo_bin("slopguard")
+            .unwrap()
+            .args([command, "--help"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{command}");
+        let help = String::from_utf8_lossy(&out.stdout);
+        assert!(help.contains("Examples:\n  slopguard"), "{command}: {help}");
+        let codes = help
+            .split("Exit codes: ")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{command}: no exit codes: {help}"));
+        // The first code's meaning, as the docs' table says it.
+        let first = codes.split(',').next().unwrap_or("").trim();
+        let first = first.split(" (").next().unwrap_or(first);
+        assert!(
+            doc.lines()
+                .any(|l| l.starts_with(&format!("| [`{command}")) && l.contains(first)),
+            "{command}: `{first}` is not in docs/output.md's table"
+        );
+    }
+}
