@@ -37,8 +37,13 @@ Examples:
 Exit codes: the agent's protocol: 0 (2 only with fail_closed_on_bad_input) for hook claude|codex;
 hook install: 0, 2 error";
 
-/// `slopguard serve`.
-pub const SERVE: &str = "\
+/// `slopguard serve`: the gateway's endpoints, then examples and exit codes.
+pub fn serve() -> String {
+    format!("{}\n\n{SERVE}", slopguard_server::endpoints_help())
+}
+
+/// `slopguard serve`'s examples and exit codes.
+const SERVE: &str = "\
 Examples:
   slopguard serve                         the gateway on 127.0.0.1:9999, the user's SQLite store
   slopguard serve --db postgres://user:pw@db/slopguard --addr 0.0.0.0:9999

@@ -49,7 +49,7 @@ enum Command {
     #[command(after_help = help::HOOK)]
     Hook(commands::hook::HookArgs),
     /// Run the observer gateway (observations, agent log, claims) over the store.
-    #[command(after_help = help::SERVE)]
+    #[command(after_help = help::serve())]
     Serve(commands::serve::ServeArgs),
     /// Audit a repository: eleven metrics, failing tests, repo brief (no LLM).
     #[command(after_help = help::ANALYZE)]

@@ -8,7 +8,6 @@ use anyhow::Context;
 /// Run the observer gateway: observations, agent log, claims and repository facts over HTTP,
 /// in the seeds' ("Occam") wire shapes.
 #[derive(Debug, clap::Args)]
-#[command(after_help = slopguard_server::endpoints_help())]
 pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "SLOPGUARD_ADDR", default_value = slopguard_server::DEFAULT_ADDR)]
