@@ -4,8 +4,7 @@
 //! gets indicatif bars instead; each command decides which with [`plain_progress_wanted`].
 
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, mpsc};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -153,26 +152,27 @@ impl StepProgress {
 }
 
 /// A thread that prints a "still working" line whenever [`PlainLines`] has been silent for
-/// [`HEARTBEAT`]; stopped and joined when dropped.
+/// [`HEARTBEAT`]; stopped and joined when dropped. It waits on a channel, not a sleep, so the
+/// drop wakes it at once: a short command does not wait out the half-second poll.
 pub struct Heartbeat {
-    stop: Arc<AtomicBool>,
+    stop: Option<mpsc::Sender<()>>,
     thread: Option<JoinHandle<()>>,
 }
 
 impl Heartbeat {
     fn start(lines: PlainLines) -> Heartbeat {
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = stop.clone();
+        let (stop, stopped) = mpsc::channel::<()>();
         let thread = std::thread::spawn(move || {
-            while !flag.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(500));
+            while let Err(mpsc::RecvTimeoutError::Timeout) =
+                stopped.recv_timeout(Duration::from_millis(500))
+            {
                 if let Some(line) = lines.tick() {
                     eprintln!("{line}");
                 }
             }
         });
         Heartbeat {
-            stop,
+            stop: Some(stop),
             thread: Some(thread),
         }
     }
@@ -180,7 +180,8 @@ impl Heartbeat {
 
 impl Drop for Heartbeat {
     fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
+        // Dropping the sender disconnects the channel: the thread's wait ends now.
+        self.stop.take();
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
