@@ -554,7 +554,7 @@ mod tests {
         assert!(
             p.messages[1]
                 .content
-                .contains("write the complete fixed `add`, from its first line to its last")
+                .contains("Write the complete fixed `add`, from its first line to its last")
         );
         // The one line naming the bug, then the definition.
         let a = change_from_reply(

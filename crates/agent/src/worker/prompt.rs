@@ -568,10 +568,9 @@ const BRIEF_FEEDBACK_CHARS: usize = 1200;
 /// printed, the failing tests, the definition with the comment above it, and the question, in
 /// the words a peer uses ("this test fails; the bug is in this function"). No rules block and
 /// no file listing: the answer is one definition, spliced in place of the old one, so it
-/// cannot touch anything else, and a short prompt is read faster and copied back less often
-/// by a small model than the full worker prompt. The model is asked to name the bug in one
-/// line first: the line is the commit message when it names the change, and a model that has
-/// said what is wrong rarely writes the code back unchanged.
+/// cannot touch anything else. No explanation is asked for: asked to name the bug in one line
+/// first, the 1.5B model wrote a paragraph before and after the code (answers 1.7 times as long
+/// as whole files, two of them cut off at the reply cap; BENCHMARKS.md, session 11).
 fn definition_prompt(input: &PromptInput<'_>, function: &FunctionTarget) -> WorkerPrompt {
     let lang = fence_language(&function.path);
     let text = read_text(input.tree, &function.path);
@@ -611,10 +610,9 @@ fn definition_prompt(input: &PromptInput<'_>, function: &FunctionTarget) -> Work
         ));
     }
     user.push_str(&format!(
-        "\nThe bug that makes the tests fail is most likely in `{name}`. First write one line \
-         saying what is wrong and how you fix it. Then write the complete fixed `{name}`, from \
-         its first line to its last, in one ```{lang} fence. Nothing else of the file: the rest \
-         stays as it is."
+        "\nThe bug that makes the tests fail is most likely in `{name}`. Write the complete fixed \
+         `{name}`, from its first line to its last, in one ```{lang} fence, and no explanation. \
+         Nothing else of the file: the rest stays as it is."
     ));
     let files = vec![(
         function.path.clone(),
@@ -919,7 +917,7 @@ mod tests {
         assert!(!user.contains("import math"), "{user}");
         assert!(!user.contains("Rules:"), "{user}");
         assert!(
-            user.contains("First write one line saying what is wrong"),
+            user.contains("in one ```python fence, and no explanation"),
             "{user}"
         );
         assert!(
