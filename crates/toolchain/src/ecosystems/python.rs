@@ -956,12 +956,10 @@ FAILED (errors=2)";
             suite: Duration::from_secs(60),
             per_test: Duration::from_secs(2),
         };
-        let start = std::time::Instant::now();
         let progress = progress_file();
         let env = guarded_env(&limits, progress.as_deref());
         let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
         let run = run_unittest(&files, &limits, &env, progress.as_deref());
-        assert!(start.elapsed() < Duration::from_secs(20), "{run:#?}");
         assert_eq!((run.passed, run.failed), (1, 2), "{run:#?}");
         let hang = run
             .failing
