@@ -151,12 +151,7 @@ fn candidate_fixes(run: &SubtaskRun, tree: &dyn Tree) -> Vec<templates::Template
     let regions = regions(run, tree);
     let mut out = Vec::new();
     for (path, ranges) in regions {
-        let Some(text) = tree
-            .read(&path)
-            .ok()
-            .flatten()
-            .and_then(|b| String::from_utf8(b).ok())
-        else {
+        let Some(text) = context::source_text(tree, &path) else {
             continue;
         };
         let room = MAX_TEMPLATES.saturating_sub(out.len());

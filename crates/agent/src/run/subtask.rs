@@ -366,12 +366,7 @@ impl DefinitionKinds {
     /// Whether the definition of `path` starting at line `start` is a function or method.
     fn is_function(&mut self, tree: &dyn slopguard_change::Tree, path: &str, start: usize) -> bool {
         let defs = self.0.entry(path.to_string()).or_insert_with(|| {
-            let text = tree
-                .read(path)
-                .ok()
-                .flatten()
-                .map(|b| String::from_utf8_lossy(&b).into_owned())
-                .unwrap_or_default();
+            let text = context::source_text(tree, path).unwrap_or_default();
             context::definitions(path, &text)
                 .iter()
                 .map(|d| {

@@ -101,12 +101,7 @@ fn exercised_definitions(
         .collect();
     let mut out = Vec::new();
     for path in sources {
-        let Some(text) = tree
-            .read(path)
-            .ok()
-            .flatten()
-            .and_then(|b| String::from_utf8(b).ok())
-        else {
+        let Some(text) = source_text(tree, path) else {
             continue;
         };
         for d in definitions(path, &text) {
@@ -249,6 +244,15 @@ pub fn definitions(path: &str, text: &str) -> Vec<Definition> {
     }
 }
 
+/// The text of `path` in `tree`: `None` when it is missing, unreadable or not UTF-8 (no
+/// definitions or statements can be read from it then).
+pub fn source_text(tree: &dyn Tree, path: &str) -> Option<String> {
+    tree.read(path)
+        .ok()
+        .flatten()
+        .and_then(|b| String::from_utf8(b).ok())
+}
+
 /// The other tests of the files the failing tests are in, as the words of their bodies: the
 /// functions named like tests (`test_x`, `TestX`) that are not among `failing_names`. The
 /// passing side of a spectrum: a function every passing test calls too is less suspect than
@@ -262,12 +266,7 @@ pub fn passing_test_words(
     let files: BTreeSet<&str> = fc.tests.iter().map(|(p, _, _)| p.as_str()).collect();
     let mut out = Vec::new();
     for path in files {
-        let Some(text) = tree
-            .read(path)
-            .ok()
-            .flatten()
-            .and_then(|b| String::from_utf8(b).ok())
-        else {
+        let Some(text) = source_text(tree, path) else {
             continue;
         };
         let lines: Vec<&str> = text.lines().collect();
@@ -309,12 +308,7 @@ pub fn called_definitions(
     name: &str,
     (start, end): (usize, usize),
 ) -> Vec<Definition> {
-    let Some(text) = tree
-        .read(path)
-        .ok()
-        .flatten()
-        .and_then(|b| String::from_utf8(b).ok())
-    else {
+    let Some(text) = source_text(tree, path) else {
         return Vec::new();
     };
     let lines: Vec<&str> = text.lines().collect();

@@ -135,12 +135,7 @@ fn statement_at(path: &str, text: &str, line: usize) -> Option<FaultLine> {
 /// last; the signature, comments, docstrings and bare control words (`}`, `continue`,
 /// `return x`, `else:`) are not offered.
 pub fn suspects(function: &FunctionTarget, tree: &dyn Tree, max: usize) -> Vec<FaultLine> {
-    let Some(text) = tree
-        .read(&function.path)
-        .ok()
-        .flatten()
-        .and_then(|b| String::from_utf8(b).ok())
-    else {
+    let Some(text) = super::context::source_text(tree, &function.path) else {
         return Vec::new();
     };
     let lines: Vec<&str> = text.lines().collect();

@@ -492,37 +492,19 @@ fn focused_line_prompt(
     function: &FunctionTarget,
 ) -> WorkerPrompt {
     let lang = fence_language(&line.path);
-    let text = read_text(input.tree, &function.path);
-    let lines: Vec<&str> = text.lines().collect();
-    let end = function.end.min(lines.len());
-    let start = comment_start(&lines, function.start).min(end);
+    let shown = ShownDefinition::read(input.tree, function);
     let mut user = String::new();
-    if let Some(f) = input.failure.filter(|f| !f.is_empty()) {
-        if !f.output.trim().is_empty() {
-            user.push_str("The test fails:\n");
-            user.push_str(f.output.trim_end());
-            user.push_str("\n\n");
-        }
-        for (path, at, src) in &f.tests {
-            user.push_str(&format!("TEST {path} (line {at}):\n{}\n\n", src.trim_end()));
-        }
-    }
+    push_brief_failure(&mut user, input.failure, "The test fails:", "");
     user.push_str(&format!(
         "{}:\n```{lang}\n{}\n```\nThis line of `{}` is wrong:\n```{lang}\n{}\n```\nWrite that \
          line, fixed, in a ```{lang} fence (it may become a few lines). Nothing else: the rest of \
          the file stays as it is.",
         function.path,
-        lines[start.saturating_sub(1)..end].join("\n"),
+        shown.text,
         function.simple_name(),
         line.text,
     ));
-    let files = vec![(
-        line.path.clone(),
-        Presented::Regions {
-            ranges: vec![(start.max(1), end)],
-            total_lines: lines.len(),
-        },
-    )];
+    let files = vec![(line.path.clone(), shown.presented())];
     let reply_tokens = reply_budget(input, &files, 0);
     WorkerPrompt {
         messages: vec![Message::system(SYSTEM), Message::user(user)],
@@ -531,6 +513,65 @@ fn focused_line_prompt(
         target: Some(function.clone()),
         line: Some(line.clone()),
         reply_tokens,
+    }
+}
+
+/// A definition as a brief prompt shows it: with the comment block above it.
+struct ShownDefinition {
+    /// Its lines, comment first.
+    text: String,
+    /// 1-based first line shown (the comment's) and last line.
+    start: usize,
+    end: usize,
+    /// Lines in the file.
+    total_lines: usize,
+}
+
+impl ShownDefinition {
+    fn read(tree: &dyn Tree, function: &FunctionTarget) -> Self {
+        let text = read_text(tree, &function.path);
+        let lines: Vec<&str> = text.lines().collect();
+        let end = function.end.min(lines.len());
+        let start = comment_start(&lines, function.start).min(end);
+        Self {
+            text: lines[start.saturating_sub(1)..end].join("\n"),
+            start,
+            end,
+            total_lines: lines.len(),
+        }
+    }
+
+    /// How the file was presented: the shown lines only.
+    fn presented(&self) -> Presented {
+        Presented::Regions {
+            ranges: vec![(self.start.max(1), self.end)],
+            total_lines: self.total_lines,
+        }
+    }
+}
+
+/// The failure part of a brief prompt: `header` and what the tests printed, then each failing
+/// test's source, its label ending with `test_note`.
+fn push_brief_failure(
+    user: &mut String,
+    failure: Option<&FailureContext>,
+    header: &str,
+    test_note: &str,
+) {
+    let Some(f) = failure.filter(|f| !f.is_empty()) else {
+        return;
+    };
+    if !f.output.trim().is_empty() {
+        user.push_str(header);
+        user.push('\n');
+        user.push_str(f.output.trim_end());
+        user.push_str("\n\n");
+    }
+    for (path, at, src) in &f.tests {
+        user.push_str(&format!(
+            "TEST {path} (line {at}{test_note}):\n{}\n\n",
+            src.trim_end()
+        ));
     }
 }
 
@@ -573,30 +614,18 @@ const BRIEF_FEEDBACK_CHARS: usize = 1200;
 /// as whole files, two of them cut off at the reply cap; BENCHMARKS.md, session 11).
 fn definition_prompt(input: &PromptInput<'_>, function: &FunctionTarget) -> WorkerPrompt {
     let lang = fence_language(&function.path);
-    let text = read_text(input.tree, &function.path);
-    let lines: Vec<&str> = text.lines().collect();
-    let end = function.end.min(lines.len());
-    let start = comment_start(&lines, function.start).min(end);
+    let shown = ShownDefinition::read(input.tree, function);
     let name = function.simple_name();
     let mut user = String::new();
-    if let Some(f) = input.failure.filter(|f| !f.is_empty()) {
-        if !f.output.trim().is_empty() {
-            user.push_str("These tests fail:\n");
-            user.push_str(f.output.trim_end());
-            user.push_str("\n\n");
-        }
-        for (path, at, src) in &f.tests {
-            user.push_str(&format!(
-                "TEST {path} (line {at}; it is right, do not change it):\n{}\n\n",
-                src.trim_end()
-            ));
-        }
-    }
+    push_brief_failure(
+        &mut user,
+        input.failure,
+        "These tests fail:",
+        "; it is right, do not change it",
+    );
     user.push_str(&format!(
-        "`{name}` in {} (lines {}-{end}):\n```{lang}\n{}\n```\n",
-        function.path,
-        function.start,
-        lines[start.saturating_sub(1)..end].join("\n"),
+        "`{name}` in {} (lines {}-{}):\n```{lang}\n{}\n```\n",
+        function.path, function.start, shown.end, shown.text,
     ));
     if !input.feedback.trim().is_empty() {
         let feedback: String = input
@@ -614,13 +643,7 @@ fn definition_prompt(input: &PromptInput<'_>, function: &FunctionTarget) -> Work
          `{name}`, from its first line to its last, in one ```{lang} fence, and no explanation. \
          Nothing else of the file: the rest stays as it is."
     ));
-    let files = vec![(
-        function.path.clone(),
-        Presented::Regions {
-            ranges: vec![(start.max(1), end)],
-            total_lines: lines.len(),
-        },
-    )];
+    let files = vec![(function.path.clone(), shown.presented())];
     let reply_tokens = reply_budget(input, &files, 0);
     WorkerPrompt {
         messages: vec![Message::system(SYSTEM), Message::user(user)],
