@@ -64,9 +64,7 @@ pub fn names_uses_with<'t>(
     let tree = tree()?;
     let mut locals: Vec<Vec<usize>> = names.iter().map(|_| Vec::new()).collect();
     let mut refs: Vec<(usize, Node<'_>)> = Vec::new();
-    let mut cursor = tree.walk();
-    'walk: loop {
-        let node = cursor.node();
+    ts::preorder(tree.root_node(), |node| {
         if is_name_kind(lang, node.kind())
             && let Some(k) = names.iter().position(|n| *n == text(node, src))
         {
@@ -85,18 +83,7 @@ pub fn names_uses_with<'t>(
                 out.fixture_params.push(line_of(node));
             }
         }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                continue 'walk;
-            }
-            if !cursor.goto_parent() {
-                break 'walk;
-            }
-        }
-    }
+    });
     for (k, r) in refs {
         let mut a = r.parent();
         let mut local = false;

@@ -32,24 +32,11 @@ pub fn requirements(source: &str) -> Option<Vec<String>> {
     let root = tree.root_node();
     let module = ModuleNames::of(root, source);
     let mut out = Vec::new();
-    let mut cursor = root.walk();
-    'walk: loop {
-        let node = cursor.node();
+    ts::preorder(root, |node| {
         if let Some(value) = requirement_value(node, source) {
             module.strings(value, 0, &mut out);
         }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                continue 'walk;
-            }
-            if !cursor.goto_parent() {
-                break 'walk;
-            }
-        }
-    }
+    });
     Some(out)
 }
 

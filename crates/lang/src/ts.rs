@@ -158,6 +158,26 @@ thread_local! {
     static PARSES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
+/// Calls `visit` on every node under `root` (itself included), in source order (pre-order),
+/// without recursion.
+pub fn preorder<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>)) {
+    let mut cursor = root.walk();
+    loop {
+        visit(cursor.node());
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() || cursor.node() == root {
+                return;
+            }
+        }
+    }
+}
+
 /// How many tree-sitter parses this thread has started (see [`crate::parse_count`]).
 pub fn parse_count() -> u64 {
     PARSES.with(std::cell::Cell::get)
