@@ -148,16 +148,42 @@ pub(super) fn time_limit(budget: Duration) -> Duration {
 
 /// The template fixes for `run`, most suspicious places first, at most [`MAX_TEMPLATES`].
 fn candidate_fixes(run: &SubtaskRun, tree: &dyn Tree) -> Vec<templates::TemplateFix> {
-    let regions = regions(run, tree);
     let mut out = Vec::new();
-    for (path, ranges) in regions {
+    for (path, places) in places(run, tree) {
         let Some(text) = context::source_text(tree, &path) else {
             continue;
         };
         let room = MAX_TEMPLATES.saturating_sub(out.len());
-        out.extend(templates::fixes(&path, &text, &ranges, room));
+        out.extend(templates::fixes(&path, &text, &places, room));
     }
     out
+}
+
+/// Lines above a frame's statement tried with it first: the condition guarding a `raise`.
+const FOCUS_LINES_ABOVE: usize = 2;
+
+/// Where to try, per file in order of first mention: the statement a frame names (with the
+/// lines just above it) first, then the definitions the failing tests call, then the
+/// definitions of the same file those call.
+fn places(run: &SubtaskRun, tree: &dyn Tree) -> Vec<(String, templates::Places)> {
+    let focus = run
+        .fault_line
+        .as_ref()
+        .filter(|l| l.suspect_in.is_none())
+        .map(|l| {
+            (
+                l.path.clone(),
+                (l.start.saturating_sub(FOCUS_LINES_ABOVE).max(1), l.end),
+            )
+        });
+    // `regions` lists the frame's file first, so the focus always has its file.
+    regions(run, tree)
+        .into_iter()
+        .map(|(path, regions)| {
+            let focus = focus.as_ref().filter(|(p, _)| *p == path).map(|(_, r)| *r);
+            (path, templates::Places { focus, regions })
+        })
+        .collect()
 }
 
 /// Line ranges to try, per file in order of first mention: the statement a frame names, the
