@@ -497,6 +497,37 @@ fn a_model_fixes_the_bug_in_one_go() {
 }
 
 #[test]
+fn with_auto_candidates_the_first_full_fix_lands_while_the_next_is_written() {
+    if skip_without("j-auto", &["python3"]) {
+        return;
+    }
+    let sb = Sandbox::new("rung-3-python-sql");
+    let before = user_state(&sb.repo());
+    // Two scripted replies: the file copied back, then the statement fixed. With `auto` the
+    // third candidate's call starts while the second one's tests run (and gets the exhausted
+    // script's 500); the second lands at once, and the third is given up, never judged.
+    // Without the eager judging, all twelve candidates of `auto` would be sampled first.
+    let r = run_scenario(&sb, "j_fault_line", &["--candidates", "auto"]);
+    assert_eq!(r.code, 0, "stderr: {}", r.stderr);
+    let st = &subtasks(&r.summary)[0];
+    assert_eq!(st["status"], "committed", "{st:#}");
+    assert_eq!(st["attempts"], 1, "{st:#}");
+    let lines: Vec<String> = st["attempt_log"][0]["candidates"]
+        .as_array()
+        .expect("candidate lines")
+        .iter()
+        .map(|c| c.as_str().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].contains("changes nothing"), "{lines:?}");
+    assert!(lines[1].contains("passed static gates"), "{lines:?}");
+    let branch = r.summary["branch"].as_str().expect("branch");
+    let db = file_on_branch(&sb.repo(), branch, "src/db.py");
+    assert!(db.contains("WHERE name = ?\", (name,)"), "{db}");
+    assert_invariants(&sb, &before, &r);
+}
+
+#[test]
 fn b_a_fix_that_dropped_functions_is_blocked_by_g7_then_salvaged_without_the_loss() {
     if skip_without("b", &["python3"]) {
         return;

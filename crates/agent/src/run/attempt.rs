@@ -1,7 +1,8 @@
 //! One attempt of a subtask: [`run_attempt`] builds its prompts ([`attempt_prompts`]),
-//! samples candidates ([`sample_candidate`]: model call, then the static judge), evaluates
-//! the survivors, and lands the winner or returns the feedback of the furthest refusal
-//! ([`AttemptEnd`]). In the pipeline: ... -> per subtask: **attempts -> candidates** ->
+//! samples candidates (model call, then the static judge), judges each survivor by the
+//! toolchain while the model writes the next candidate ([`judge_while_the_model_answers`]),
+//! lands the first that fixes every target, else evaluates the rest and lands the winner or
+//! returns the feedback of the furthest refusal ([`AttemptEnd`]). In the pipeline: ... -> per subtask: **attempts -> candidates** ->
 //! static judge -> review -> dynamic judge -> proof -> land.
 
 use std::sync::Arc;
@@ -12,6 +13,7 @@ use serde_json::json;
 use slopguard_change::{Tree, WorkTree};
 use slopguard_llm::{BlockingClient, ChatResponse, LlmError, Role, Sampling};
 
+use crate::dynamic;
 use crate::gates::{self, Phase};
 use crate::run::candidates::{self, Reached};
 use crate::run::summary::*;
@@ -24,7 +26,7 @@ use super::land::{finish_attempt, land};
 use super::progress::{CandidateLine, ProgressEvent, candidate_line};
 use super::repair::{self, TemplateWin, try_templates};
 use super::subtask::SubtaskRun;
-use super::survivors::{Survivor, evaluate_survivors, keep_survivor};
+use super::survivors::{Survivor, evaluate_survivors, judge_survivor_now, keep_survivor};
 
 /// How an attempt ended.
 pub(super) enum AttemptEnd {
@@ -81,6 +83,11 @@ pub(super) fn run_attempt(
     let prompts = attempt_prompts(cx, run, tree.as_ref(), attempt, feedback);
     let mut first_index = 0;
     let mut last_call = Duration::ZERO;
+    // The newest survivor, judged by the toolchain while the next candidate is sampled. Only
+    // with `--candidates auto`: a fixed count asks for that many replies to choose among
+    // (votes, then size), so its survivors wait for the end of the attempt.
+    let eager = cx.opts.candidates == candidates::CandidateCount::Auto;
+    let mut pending: Option<usize> = None;
     if attempt == 1 && repair::applies(cx, run) {
         let (won, first_reply) =
             templates_while_the_model_answers(cx, client, run, &prompts[0], &mut work)?;
@@ -98,6 +105,7 @@ pub(super) fn run_attempt(
         }
         if let Some(called) = first_reply {
             last_call = called.took;
+            let before = work.survivors.len();
             judge_reply(
                 cx,
                 client,
@@ -109,6 +117,7 @@ pub(super) fn run_attempt(
                 &mut work,
                 called,
             )?;
+            pending = (eager && work.survivors.len() > before).then_some(before);
             first_index = 1;
         }
     }
@@ -124,14 +133,46 @@ pub(super) fn run_attempt(
             break;
         }
         let pr = &prompts[index as usize % prompts.len()];
-        last_call = sample_candidate(cx, client, run, attempt, index, pr, tree.clone(), &mut work)?;
+        let (won, called) = judge_while_the_model_answers(
+            cx,
+            client,
+            run,
+            attempt,
+            index,
+            pr,
+            &mut work,
+            pending.take(),
+        )?;
+        if let Some((i, written, dynr)) = won {
+            return land_survivor(cx, run, attempt, i, written, dynr, work);
+        }
+        let Some(called) = called else {
+            break;
+        };
+        last_call = called.took;
+        let before = work.survivors.len();
+        judge_reply(
+            cx,
+            client,
+            run,
+            attempt,
+            index,
+            pr,
+            tree.clone(),
+            &mut work,
+            called,
+        )?;
+        pending = (eager && work.survivors.len() > before).then_some(before);
+    }
+    if let Some(i) = pending
+        && let Some((written, dynr)) = judge_survivor_now(cx, client, run, attempt, &mut work, i)?
+    {
+        return land_survivor(cx, run, attempt, i, written, dynr, work);
+    }
+    if let Some((i, written, dynr)) = evaluate_survivors(cx, client, run, attempt, &mut work)? {
+        return land_survivor(cx, run, attempt, i, written, dynr, work);
     }
     run.llm_time += work.llm;
-    if let Some((i, written, dynr)) = evaluate_survivors(cx, client, run, attempt, &mut work)? {
-        run.tool_time += work.tool;
-        let applied = work.survivors.swap_remove(i).applied;
-        return land(cx, run, attempt, &applied, written, dynr, work);
-    }
     run.tool_time += work.tool;
     let furthest = work.rejections.iter().max_by_key(|r| r.reached);
     let fb = furthest.map_or_else(
@@ -326,32 +367,72 @@ fn templates_while_the_model_answers(
     Ok((won, called))
 }
 
-/// Samples one candidate and judges it statically: a survivor (or a vote for an identical
-/// one) or a rejection. Returns the model call's duration.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn sample_candidate(
+/// Samples candidate `index` while survivor `pending` (the previous candidate, when it passed
+/// the static gates) meets the review and the toolchain: the model (its own process) writes
+/// while the build and the tests run. When the survivor wins, the model call is given up.
+/// Returns the winner (survivor index, written, report), else the new reply (`None` only when
+/// the call was given up).
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn judge_while_the_model_answers(
     cx: &mut Ctx<'_>,
     client: &BlockingClient,
     run: &mut SubtaskRun,
     attempt: u32,
     index: u32,
     pr: &prompt::WorkerPrompt,
-    tree: Arc<dyn Tree>,
     work: &mut AttemptWork,
-) -> Result<Duration, RunError> {
+    pending: Option<usize>,
+) -> Result<
+    (
+        Option<(usize, dynamic::Written, dynamic::DynamicReport)>,
+        Option<Called>,
+    ),
+    RunError,
+> {
     let sampling = sampling_for(cx, run, attempt, index, pr);
     let spent_before = tokens_spent(client);
-    let t = Instant::now();
-    let reply = client.chat_sampled(Role::Worker, &pr.messages, sampling);
-    let called = Called {
+    let give_up = AtomicBool::new(false);
+    let (won, reply) = std::thread::scope(|s| {
+        let call = s.spawn(|| {
+            let t = Instant::now();
+            let reply = client.chat_sampled_unless(Role::Worker, &pr.messages, sampling, &give_up);
+            reply.map(|r| (r, t.elapsed()))
+        });
+        let won = match pending {
+            Some(i) => judge_survivor_now(cx, client, run, attempt, work, i)
+                .map(|w| w.map(|(written, dynr)| (i, written, dynr))),
+            None => Ok(None),
+        };
+        if !matches!(won, Ok(None)) {
+            give_up.store(true, Ordering::Relaxed);
+        }
+        (won, call.join().ok().flatten())
+    });
+    let won = won?;
+    let called = reply.filter(|_| won.is_none()).map(|(reply, took)| Called {
         reply,
         sampling,
-        took: t.elapsed(),
+        took,
         spent_before,
-    };
-    let took = called.took;
-    judge_reply(cx, client, run, attempt, index, pr, tree, work, called)?;
-    Ok(took)
+    });
+    Ok((won, called))
+}
+
+/// Lands survivor `i`, written, with its report; the attempt's model and tool time go to the
+/// subtask.
+fn land_survivor(
+    cx: &mut Ctx<'_>,
+    run: &mut SubtaskRun,
+    attempt: u32,
+    i: usize,
+    written: dynamic::Written,
+    dynr: dynamic::DynamicReport,
+    mut work: AttemptWork,
+) -> Result<AttemptEnd, RunError> {
+    run.llm_time += work.llm;
+    run.tool_time += work.tool;
+    let applied = work.survivors.swap_remove(i).applied;
+    land(cx, run, attempt, &applied, written, dynr, work)
 }
 
 /// Judges candidate `index`'s reply statically: a survivor (or a vote for an identical one)

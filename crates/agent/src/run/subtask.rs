@@ -285,13 +285,16 @@ pub(super) fn function_targets(
         .iter()
         .map(|(_, _, src)| context::identifier_words(src))
         .collect();
+    // Equal suspicion: a definition of one or two lines (a getter, a wrapper) after longer
+    // ones, which hold more statements to be wrong; the templates try the short ones anyway.
+    let trivial = |f: &prompt::FunctionTarget| f.end.saturating_sub(f.start) < 2;
     for group in [&mut ranked, &mut rest] {
         group.sort_by(|a, b| {
             let (sa, sb) = (
                 suspicion(a.simple_name(), &failing, &passing),
                 suspicion(b.simple_name(), &failing, &passing),
             );
-            sb.total_cmp(&sa)
+            sb.total_cmp(&sa).then(trivial(a).cmp(&trivial(b)))
         });
     }
     ranked.extend(rest);
@@ -505,6 +508,35 @@ mod tests {
         assert_eq!(got, ["average", "total"]);
         let none: Vec<BTreeSet<String>> = Vec::new();
         assert_eq!(suspicion("x", &none, &none), 0.0);
+    }
+
+    #[test]
+    fn a_one_line_definition_comes_after_a_longer_one_as_suspect() {
+        let src = "package lru\n\nfunc (c *Cache) Len() int { return c.n }\n\nfunc (c *Cache) Put(k string) {\n\tc.n++\n\tc.keys = append(c.keys, k)\n}\n";
+        let tree = slopguard_change::MemTree::new(
+            [("lru.go".to_string(), src.as_bytes().to_vec())]
+                .into_iter()
+                .collect(),
+        );
+        let fc = FailureContext {
+            output: String::new(),
+            tests: vec![(
+                "lru_test.go".into(),
+                3,
+                "func TestUpdate(t *testing.T) {\n\tc.Put(\"a\")\n\tif c.Len() != 1 {}\n}".into(),
+            )],
+            frame_files: Vec::new(),
+            exercised: vec![
+                ("lru.go".into(), "Cache.Len".into(), 3, 3),
+                ("lru.go".into(), "Cache.Put".into(), 5, 8),
+            ],
+        };
+        let t = targets(&["example.com/lru::TestUpdate"]);
+        let got: Vec<String> = function_targets(&fc, &t, &tree)
+            .into_iter()
+            .map(|f| f.name)
+            .collect();
+        assert_eq!(got, ["Cache.Put", "Cache.Len"]);
     }
 
     #[test]

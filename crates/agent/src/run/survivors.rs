@@ -31,6 +31,10 @@ pub(super) struct Survivor {
     pub(super) key: String,
     pub(super) votes: u32,
     pub(super) size: usize,
+    /// Already refused by the toolchain or the review as soon as it arrived
+    /// ([`judge_survivor_now`]): never evaluated again, and an identical later candidate only
+    /// counts as a vote for it.
+    pub(super) refused: bool,
 }
 
 /// Adds a candidate that passed the static gates, or counts it as a vote for an identical
@@ -43,7 +47,12 @@ pub(super) fn keep_survivor(
     let key = candidates::normalised_key(&applied.change);
     if let Some(same) = survivors.iter_mut().find(|s| s.key == key) {
         same.votes += 1;
-        return format!("same patch as candidate {}", same.index + 1);
+        let refused = if same.refused {
+            " (already refused)"
+        } else {
+            ""
+        };
+        return format!("same patch as candidate {}{refused}", same.index + 1);
     }
     let size = candidates::changed_lines(&applied.change);
     let line = format!(
@@ -57,8 +66,64 @@ pub(super) fn keep_survivor(
         key,
         votes: 1,
         size,
+        refused: false,
     });
     line
+}
+
+/// Judges survivor `i` by the review and the toolchain as soon as it arrives, instead of at
+/// the end of the attempt: a fix the model wrote in its first minute lands then, not after
+/// every other candidate of the attempt has been sampled. Returns it, written, when it passes
+/// every gate and fixes every target. A survivor that fixed no target is refused at once (its
+/// tests' output joins the feedback); a partial one stays for [`evaluate_survivors`], where
+/// it competes as before. Subtasks that must bring their own regression test, or that are not
+/// behind failing tests, keep the end-of-attempt path (their winner needs a proof or a vote).
+pub(super) fn judge_survivor_now(
+    cx: &mut Ctx<'_>,
+    client: &BlockingClient,
+    run: &mut SubtaskRun,
+    attempt: u32,
+    work: &mut AttemptWork,
+    i: usize,
+) -> Result<Option<(dynamic::Written, dynamic::DynamicReport)>, RunError> {
+    if cx.opts.regression_proof || run.targets.is_empty() {
+        return Ok(None);
+    }
+    let applied = &work.survivors[i].applied;
+    if let Some(refused) = review_candidate(cx, client, run, attempt, applied, &mut work.activity)?
+    {
+        work.rejections.push(refused);
+        work.survivors[i].refused = true;
+        return Ok(None);
+    }
+    let (written, dynr) = match judge_dynamically(cx, run, attempt, applied, &mut work.activity)? {
+        Ok(v) => v,
+        Err((rejection, spent)) => {
+            work.tool += spent;
+            work.rejections.push(rejection);
+            work.survivors[i].refused = true;
+            return Ok(None);
+        }
+    };
+    work.tool += dynr.elapsed;
+    let fixed = fixed_targets(&run.targets, dynr.tests.as_ref());
+    if dynr.tests.is_none() || fixed == run.targets.len() {
+        return Ok(Some((written, dynr)));
+    }
+    written.revert()?;
+    if fixed == 0 {
+        let r = still_failing(
+            cx,
+            run,
+            attempt,
+            applied,
+            dynr.tests.as_ref(),
+            &mut work.activity,
+        );
+        work.rejections.push(r);
+        work.survivors[i].refused = true;
+    }
+    Ok(None)
 }
 
 /// Runs the toolchain on the survivors, most votes first, then the smallest. The first that
@@ -187,12 +252,14 @@ pub(super) fn carries_to_next_attempt(attempt: u32, max_attempts: u32, left: Dur
     attempt < max_attempts.max(1) && left >= CARRY_MARGIN
 }
 
-/// The order the survivors are evaluated in (indices): most votes first, then the smallest.
+/// The order the survivors are evaluated in (indices): most votes first, then the smallest;
+/// those already refused are left out.
 pub(super) fn evaluation_order(survivors: &[Survivor]) -> Vec<usize> {
     candidates::evaluation_order(
         &survivors
             .iter()
             .enumerate()
+            .filter(|(_, s)| !s.refused)
             .map(|(i, s)| (i, s.votes, s.size))
             .collect::<Vec<_>>(),
     )

@@ -170,6 +170,27 @@ pub fn excerpt(log: &str, names: &[String], budget: usize) -> String {
             }
         }
     }
+    // pytest repeats every failure in its closing summary, and spells an assertion's operands
+    // out again under "Full diff:": read once is enough.
+    if let Some(summary) = lines
+        .iter()
+        .position(|l| l.contains("short test summary info"))
+        && keep[..summary].iter().any(|k| *k)
+    {
+        keep[summary..].iter_mut().for_each(|k| *k = false);
+    }
+    let mut in_full_diff = false;
+    for (i, l) in lines.iter().enumerate() {
+        let t = l.trim_start();
+        if in_full_diff && t.starts_with("E ") {
+            keep[i] = false;
+        } else {
+            in_full_diff = t.starts_with("E ") && t.contains("Full diff:");
+            if in_full_diff {
+                keep[i] = false;
+            }
+        }
+    }
     if !keep.iter().any(|k| *k) {
         // No name found: the end of the log usually holds the summary and the error.
         let from = lines.len().saturating_sub(30);
@@ -489,6 +510,44 @@ AssertionError: 1 != 1.5\n\
         assert_eq!(
             frame_paths(log, &t),
             vec!["tests/stack.rs".to_string(), "src/slugify.js".to_string()]
+        );
+    }
+
+    #[test]
+    fn pytest_failures_are_shown_once_without_the_summary_or_the_full_diff() {
+        let log = "\
+___________________________ test_last_partial_page ____________________________
+    def test_last_partial_page():
+        p = paginate(ITEMS, 10, per_page=10)
+>       assert p.items == [91, 92, 93, 94, 95]
+E       assert [81, 82, 83, 84, 85, 86, ...] == [91, 92, 93, 94, 95]
+E
+E         At index 0 diff: 81 != 91
+E         Full diff: (-: missing in left side, +: extra in left side)
+E           [
+E         -     91,
+E         +     81,
+tests/test_pages.py:17: AssertionError
+=========================== short test summary info ============================
+FAILED tests/test_pages.py::test_last_partial_page - assert [81, 82, 83, 84, 85, 86, ...] == [91, 92, 93, 94, 95]
+  At index 0 diff: 81 != 91
+1 failed, 9 passed in 0.05s
+";
+        let got = excerpt(log, &["test_last_partial_page".to_string()], 4000);
+        assert!(got.contains("E         At index 0 diff: 81 != 91"), "{got}");
+        assert!(
+            got.contains("tests/test_pages.py:17: AssertionError"),
+            "{got}"
+        );
+        assert!(!got.contains("Full diff"), "{got}");
+        assert!(!got.contains("-     91,"), "{got}");
+        assert!(!got.contains("FAILED tests/"), "{got}");
+        // Without the failure blocks (pytest -q --tb=no), the summary is all there is.
+        let summary_only = &log[log.find("=====").unwrap()..];
+        let got = excerpt(summary_only, &["test_last_partial_page".to_string()], 4000);
+        assert!(
+            got.contains("FAILED tests/test_pages.py::test_last_partial_page"),
+            "{got}"
         );
     }
 }

@@ -230,7 +230,15 @@ pub fn build(input: &PromptInput<'_>) -> WorkerPrompt {
         return definition_prompt(input, function);
     }
     let subtask = input.subtask;
-    let mut user = format!("TASK: {}\nSUBTASK: {}\n", input.task_title, subtask.title);
+    // The failure comes first, worded as in the brief prompts: every prompt of an attempt then
+    // starts with the same text, and a server that caches prompt prefixes (llama.cpp, vLLM,
+    // OpenAI) reads it once, not once per candidate.
+    let mut user = String::new();
+    push_brief_failure(&mut user, input.failure);
+    user.push_str(&format!(
+        "TASK: {}\nSUBTASK: {}\n",
+        input.task_title, subtask.title
+    ));
     if !subtask.description.trim().is_empty() {
         user.push_str(&format!("What to do: {}\n", subtask.description.trim()));
     }
@@ -241,7 +249,7 @@ pub fn build(input: &PromptInput<'_>) -> WorkerPrompt {
     }
     user.push_str("\n\n");
     if let Some(f) = input.failure.filter(|f| !f.is_empty()) {
-        push_failure(&mut user, f);
+        push_exercised(&mut user, f);
     }
     let (files_text, files, full_tokens) = show_files(input);
     user.push_str(&files_text);
@@ -285,17 +293,8 @@ pub fn build(input: &PromptInput<'_>) -> WorkerPrompt {
     }
 }
 
-fn push_failure(user: &mut String, f: &FailureContext) {
-    if !f.output.trim().is_empty() {
-        user.push_str("FAILING TESTS (what the test run printed):\n");
-        user.push_str(f.output.trim_end());
-        user.push_str("\n\n");
-    }
-    for (path, line, src) in &f.tests {
-        user.push_str(&format!("TEST {path} (line {line}; do not change it):\n"));
-        user.push_str(src.trim_end());
-        user.push_str("\n\n");
-    }
+/// The definitions the failing tests call, named (the failure itself opens the prompt).
+fn push_exercised(user: &mut String, f: &FailureContext) {
     if !f.exercised.is_empty() {
         let names: Vec<String> = f
             .exercised
@@ -494,13 +493,12 @@ fn focused_line_prompt(
     let lang = fence_language(&line.path);
     let shown = ShownDefinition::read(input.tree, function);
     let mut user = String::new();
-    push_brief_failure(&mut user, input.failure, "The test fails:", "");
+    push_brief_failure(&mut user, input.failure);
+    push_definition(&mut user, function, &shown);
     user.push_str(&format!(
-        "{}:\n```{lang}\n{}\n```\nThis line of `{}` is wrong:\n```{lang}\n{}\n```\nWrite that \
-         line, fixed, in a ```{lang} fence (it may become a few lines). Nothing else: the rest of \
-         the file stays as it is.",
-        function.path,
-        shown.text,
+        "\nThis line of `{}` is wrong:\n```{lang}\n{}\n```\nWrite that line, fixed, in a \
+         ```{lang} fence (it may become a few lines). Nothing else: the rest of the file stays \
+         as it is.",
         function.simple_name(),
         line.text,
     ));
@@ -550,29 +548,38 @@ impl ShownDefinition {
     }
 }
 
-/// The failure part of a brief prompt: `header` and what the tests printed, then each failing
-/// test's source, its label ending with `test_note`.
-fn push_brief_failure(
-    user: &mut String,
-    failure: Option<&FailureContext>,
-    header: &str,
-    test_note: &str,
-) {
+/// The failure part that opens every prompt of a subtask behind failing tests, word for word
+/// the same in each (a shared prefix is read once by a caching server): what the tests
+/// printed, then each failing test's source.
+fn push_brief_failure(user: &mut String, failure: Option<&FailureContext>) {
     let Some(f) = failure.filter(|f| !f.is_empty()) else {
         return;
     };
     if !f.output.trim().is_empty() {
-        user.push_str(header);
-        user.push('\n');
+        user.push_str("These tests fail:\n");
         user.push_str(f.output.trim_end());
         user.push_str("\n\n");
     }
     for (path, at, src) in &f.tests {
         user.push_str(&format!(
-            "TEST {path} (line {at}{test_note}):\n{}\n\n",
+            "TEST {path} (line {at}; it is right, do not change it):\n{}\n\n",
             src.trim_end()
         ));
     }
+}
+
+/// A definition as the brief prompts show it, the same way in each: its name, place and
+/// lines, with the comment above it.
+fn push_definition(user: &mut String, function: &FunctionTarget, shown: &ShownDefinition) {
+    user.push_str(&format!(
+        "`{}` in {} (lines {}-{}):\n```{}\n{}\n```\n",
+        function.simple_name(),
+        function.path,
+        function.start,
+        shown.end,
+        fence_language(&function.path),
+        shown.text,
+    ));
 }
 
 /// The file at `path` of `tree` as text (lossy), empty when it cannot be read.
@@ -617,16 +624,8 @@ fn definition_prompt(input: &PromptInput<'_>, function: &FunctionTarget) -> Work
     let shown = ShownDefinition::read(input.tree, function);
     let name = function.simple_name();
     let mut user = String::new();
-    push_brief_failure(
-        &mut user,
-        input.failure,
-        "These tests fail:",
-        "; it is right, do not change it",
-    );
-    user.push_str(&format!(
-        "`{name}` in {} (lines {}-{}):\n```{lang}\n{}\n```\n",
-        function.path, function.start, shown.end, shown.text,
-    ));
+    push_brief_failure(&mut user, input.failure);
+    push_definition(&mut user, function, &shown);
     if !input.feedback.trim().is_empty() {
         let feedback: String = input
             .feedback
@@ -895,7 +894,7 @@ mod tests {
         i.feedback = "- [G7] dropped get_conn";
         i.attempt = 2;
         let user = build(&i).messages[1].content.clone();
-        assert!(user.contains("FAILING TESTS"));
+        assert!(user.starts_with("These tests fail:"), "{user}");
         assert!(user.contains("AssertionError: 1 != 1.5"));
         assert!(user.contains("TEST tests/t.py (line 8"));
         assert!(user.contains("call `average` (calc.py, lines 3-6)"));
@@ -999,8 +998,21 @@ mod tests {
         let user = &p.messages[1].content;
         assert!(p.is_focused());
         assert!(user.contains("Count = 1, want 2"), "{user}");
-        assert!(user.contains("TEST wc_test.go (line 7)"), "{user}");
+        assert!(user.contains("TEST wc_test.go (line 7;"), "{user}");
         assert!(user.contains("// Count counts words separated by any whitespace.\nfunc Count"));
+        // The same opening as the definition prompt for the same function: a caching server
+        // reads it once.
+        let definition = build(&PromptInput {
+            line: None,
+            function: Some(line.suspect_in.as_ref().unwrap()),
+            ..i
+        });
+        let opening = user.find("This line of").unwrap();
+        assert!(
+            definition.messages[1].content.starts_with(&user[..opening]),
+            "{}",
+            definition.messages[1].content
+        );
         assert!(user.contains("This line of `Count` is wrong:"), "{user}");
         // Not the rest of the file, no rules, no findings about another statement.
         assert!(!user.contains("func Other"), "{user}");

@@ -303,7 +303,8 @@ impl Places {
 #[derive(Debug, Default)]
 struct Scope {
     names: Vec<String>,
-    literals: Vec<String>,
+    /// (name, constant) pairs: the constants each name is assigned or compared with.
+    literals: Vec<(String, String)>,
 }
 
 /// Candidate fixes for `text` (the file at `path`) at `places`, at most `max`, each one token
@@ -656,13 +657,18 @@ fn mutate(line: &str, lang: Lang, op: Operator, scope: &Scope) -> Vec<String> {
         Operator::ValueBound => out.extend(value_bounds(line, &toks)),
         Operator::OtherLiteral => {
             const PER_LINE: usize = 8;
-            for t in toks.iter().filter(|t| is_word_literal(text(t))) {
+            for (i, t) in toks.iter().enumerate() {
+                if t.kind != Kind::Str || !is_word_literal(text(t)) {
+                    continue;
+                }
+                let Some(subject) = literal_subject(line, &toks, i) else {
+                    continue;
+                };
                 let quote = &text(t)[..1];
-                for other in scope
-                    .literals
-                    .iter()
-                    .filter(|l| *l != text(t) && l.starts_with(quote))
-                {
+                let others = scope.literals.iter().filter(|(name, lit)| {
+                    name == subject && lit != text(t) && lit.starts_with(quote)
+                });
+                for (_, other) in others {
                     out.push(replace(t, other));
                 }
             }
@@ -1034,23 +1040,54 @@ fn is_word_literal(token: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
 }
 
-/// The word constants of the code lines of `region`, for [`Operator::OtherLiteral`]: at most
-/// 12, in order of first use.
-fn word_literals(lines: &[&str], code: &[bool], region: (usize, usize), lang: Lang) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
+/// The word constants of the code lines of `region` with the name each is assigned to or
+/// compared with (`missing = 'empty'`, `missing === 'throw'`), for [`Operator::OtherLiteral`]:
+/// at most 16, in order of first use. A constant with no such name (an argument, a message)
+/// is not listed: swapped for an unrelated one (`typeof x !== 'string'`), it passes tests by
+/// accident.
+fn word_literals(
+    lines: &[&str],
+    code: &[bool],
+    region: (usize, usize),
+    lang: Lang,
+) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
     for n in region.0.max(1)..=region.1.min(lines.len()) {
         if !code[n - 1] {
             continue;
         }
         let line = split_ending(lines[n - 1]).0;
-        for t in tokens(line, lang).iter().filter(|t| t.kind == Kind::Str) {
+        let toks = tokens(line, lang);
+        for (i, t) in toks.iter().enumerate().filter(|(_, t)| t.kind == Kind::Str) {
             let lit = &line[t.start..t.end];
-            if is_word_literal(lit) && !out.iter().any(|o| o == lit) && out.len() < 12 {
-                out.push(lit.to_string());
+            let Some(subject) = literal_subject(line, &toks, i) else {
+                continue;
+            };
+            let pair = (subject.to_string(), lit.to_string());
+            if is_word_literal(lit) && !out.contains(&pair) && out.len() < 16 {
+                out.push(pair);
             }
         }
     }
     out
+}
+
+/// The name the string token `toks[i]` is assigned to or compared with: `x` in `x = 'a'`,
+/// `x === 'a'`, `self.x != "a"`.
+fn literal_subject<'a>(line: &'a str, toks: &[Token], i: usize) -> Option<&'a str> {
+    let text = |t: &Token| &line[t.start..t.end];
+    let mut k = i.checked_sub(1)?;
+    while toks[k].kind == Kind::Space {
+        k = k.checked_sub(1)?;
+    }
+    if !matches!(text(&toks[k]), "=" | "==" | "===" | "!=" | "!==" | ":=") {
+        return None;
+    }
+    k = k.checked_sub(1)?;
+    while toks[k].kind == Kind::Space {
+        k = k.checked_sub(1)?;
+    }
+    (toks[k].kind == Kind::Ident).then(|| text(&toks[k]))
 }
 
 /// Names bound in the regions (parameters, assignments, loop variables), for
@@ -1346,13 +1383,21 @@ mod tests {
 
     #[test]
     fn a_word_constant_is_replaced_by_another_of_its_definition() {
-        let js = "function r(t, { missing = 'empty' } = {}) {\n  if (missing === 'throw') return 1\n  if (missing === 'keep') return 2\n}\nconst other = 'far away';\n";
+        let js = "function r(t, { missing = 'empty' } = {}) {\n  if (typeof t !== 'string') return 0\n  if (missing === 'throw') return 1\n  if (missing === 'keep') return 2\n}\nconst other = 'far away';\n";
         let got = afters("a.js", js, Operator::OtherLiteral);
         assert!(
             got.contains(&"function r(t, { missing = 'keep' } = {}) {".to_string()),
             "{got:?}"
         );
-        assert!(got.iter().all(|a| !a.contains("far away")), "{got:?}");
+        assert!(
+            got.iter()
+                .all(|a| !a.contains("far away") && !a.contains("missing = 'string'")),
+            "{got:?}"
+        );
+        assert!(
+            got.iter().all(|a| !a.starts_with("if (typeof t !==")),
+            "a constant compared with another name is not swapped in: {got:?}"
+        );
         assert!(is_word_literal("\"utf-8\""));
         assert!(!is_word_literal("'a'"));
         assert!(!is_word_literal("'hello world'"));

@@ -102,8 +102,9 @@ pub struct RunArgs {
     pub keep_worktree: bool,
 
     /// Candidate replies sampled per attempt, or `auto`: as many as the model's speed fits in
-    /// the attempt's share of the subtask budget (2 to 12). The toolchain picks the one that
-    /// makes the failing tests pass (most votes, then smallest).
+    /// the attempt's share of the subtask budget (2 to 12), each tested while the next is
+    /// written, the first that makes the failing tests pass landing at once. With a number,
+    /// all are sampled first and the toolchain picks (most votes, then smallest).
     #[arg(long, env = "SLOPGUARD_CANDIDATES", default_value = "auto")]
     pub candidates: slopguard_agent::run::candidates::CandidateCount,
 
