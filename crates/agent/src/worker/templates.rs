@@ -122,7 +122,7 @@ const SIBLINGS: &[&[&str]] = &[
     &["min", "max"],
     &["Min", "Max"],
     &["minimum", "maximum"],
-    &["floor", "ceil", "round", "trunc"],
+    &["floor", "ceil"],
     &["lower", "upper"],
     &["toLowerCase", "toUpperCase"],
     &["downcase", "upcase"],
