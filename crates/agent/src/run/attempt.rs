@@ -88,6 +88,11 @@ pub(super) fn run_attempt(
     // (votes, then size), so its survivors wait for the end of the attempt.
     let eager = cx.opts.candidates == candidates::CandidateCount::Auto;
     let mut pending: Option<usize> = None;
+    // The conversation of a candidate that sent one definition or statement back unchanged,
+    // continued with a request to change it: the next candidate's prompt, once per such
+    // reply. (A whole file copied back is not continued: the conversation would hold the file
+    // twice; the next prompt asks for less.)
+    let mut continued: Option<prompt::WorkerPrompt> = None;
     if attempt == 1 && repair::applies(cx, run) {
         let (won, first_reply) =
             templates_while_the_model_answers(cx, client, run, &prompts[0], &mut work)?;
@@ -106,7 +111,7 @@ pub(super) fn run_attempt(
         if let Some(called) = first_reply {
             last_call = called.took;
             let before = work.survivors.len();
-            judge_reply(
+            let same = judge_reply(
                 cx,
                 client,
                 run,
@@ -118,6 +123,9 @@ pub(super) fn run_attempt(
                 called,
             )?;
             pending = (eager && work.survivors.len() > before).then_some(before);
+            continued = same
+                .filter(|_| prompts[0].is_brief())
+                .map(|reply| prompts[0].after_unchanged_reply(&reply));
             first_index = 1;
         }
     }
@@ -132,7 +140,10 @@ pub(super) fn run_attempt(
         if !candidates::may_sample(cx.opts.candidates, index, clock) {
             break;
         }
-        let pr = &prompts[index as usize % prompts.len()];
+        let next = continued.take();
+        let pr = next
+            .as_ref()
+            .unwrap_or(&prompts[index as usize % prompts.len()]);
         let (won, called) = judge_while_the_model_answers(
             cx,
             client,
@@ -151,7 +162,7 @@ pub(super) fn run_attempt(
         };
         last_call = called.took;
         let before = work.survivors.len();
-        judge_reply(
+        let same = judge_reply(
             cx,
             client,
             run,
@@ -163,6 +174,9 @@ pub(super) fn run_attempt(
             called,
         )?;
         pending = (eager && work.survivors.len() > before).then_some(before);
+        continued = same
+            .filter(|_| pr.is_brief() && !pr.is_continued())
+            .map(|reply| pr.after_unchanged_reply(&reply));
     }
     if let Some(i) = pending
         && let Some((written, dynr)) = judge_survivor_now(cx, client, run, attempt, &mut work, i)?
@@ -436,7 +450,8 @@ fn land_survivor(
 }
 
 /// Judges candidate `index`'s reply statically: a survivor (or a vote for an identical one)
-/// or a rejection, with its progress and attempt-log line.
+/// or a rejection, with its progress and attempt-log line. Returns the reply when it was the
+/// code as it already was.
 #[allow(clippy::too_many_arguments)]
 fn judge_reply(
     cx: &mut Ctx<'_>,
@@ -448,7 +463,7 @@ fn judge_reply(
     tree: Arc<dyn Tree>,
     work: &mut AttemptWork,
     called: Called,
-) -> Result<(), RunError> {
+) -> Result<Option<String>, RunError> {
     let Called {
         reply,
         sampling,
@@ -496,10 +511,11 @@ fn judge_reply(
                 &e.to_string(),
             );
             work.rejections.push(Refused {
+                unchanged: false,
                 reached: Reached::Model,
                 feedback: format!("- [llm] {r}"),
             });
-            return Ok(());
+            return Ok(None);
         }
     };
     let complete = reply.finish_reason.as_deref() != Some("length");
@@ -511,10 +527,12 @@ fn judge_reply(
     let t_apply = Instant::now();
     let judged = judge_statically(cx, run, attempt, pr, tree, &text, &mut work.activity);
     cx.time("apply_and_static", t_apply);
+    let mut unchanged = false;
     let verdict = match judged {
         Ok(applied) => keep_survivor(&mut work.survivors, index, applied),
         Err(r) => {
             let first = r.feedback.lines().next().unwrap_or("").to_string();
+            unchanged = r.unchanged;
             work.rejections.push(r);
             first
         }
@@ -525,7 +543,7 @@ fn judge_reply(
         "reply"
     };
     candidate_line(cx, &mut work.record, run, &line, what, &verdict);
-    Ok(())
+    Ok(unchanged.then_some(text))
 }
 
 #[cfg(test)]

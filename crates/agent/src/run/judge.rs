@@ -30,6 +30,9 @@ use super::subtask::{FAILURE_OUTPUT_CHARS, SubtaskRun, push_mode};
 pub(super) struct Refused {
     pub(super) reached: Reached,
     pub(super) feedback: String,
+    /// The reply was the code as it already was (the next candidate may continue the
+    /// conversation: [`crate::worker::prompt::WorkerPrompt::after_unchanged_reply`]).
+    pub(super) unchanged: bool,
 }
 
 /// Runs the enabled model-backed gates on a candidate the static guards passed; the first that
@@ -72,6 +75,7 @@ pub(super) fn refuse_proof(
     let rejection = gates::Rejection::message(proof::SLUG, Phase::Dynamic, message.clone());
     record_rejections(cx, run, attempt, activity, &[rejection]);
     Refused {
+        unchanged: false,
         reached: Reached::Tests,
         feedback: format!(
             "{}\n- [{}] {message}",
@@ -120,6 +124,7 @@ pub(super) fn review_candidate(
             Ok(Some(rejection)) => {
                 let text = record_rejections(cx, run, attempt, activity, &[rejection]);
                 return Ok(Some(Refused {
+                    unchanged: false,
                     reached: Reached::Review,
                     feedback: format!(
                         "{}\n- [{slug}] {text}",
@@ -170,6 +175,7 @@ pub(super) fn still_failing(
     );
     record_rejections(cx, run, attempt, activity, &[rejection]);
     Refused {
+        unchanged: false,
         reached: Reached::Tests,
         feedback: format!(
             "- [tests] {} The build and the other tests pass, but the failing tests still fail. \
@@ -233,6 +239,7 @@ pub(super) fn judge_statically(
             &[gates::Rejection::message(gate, Phase::Apply, e.to_string())],
         );
         Refused {
+            unchanged: e.unchanged,
             reached: Reached::Apply,
             feedback: format!("- [{}] {msg}", if e.unreadable { "reply" } else { "apply" }),
         }
@@ -271,6 +278,7 @@ pub(super) fn judge_statically(
                 let gate = rejection.gate.clone();
                 let msg = record_rejections(cx, run, attempt, activity, &[rejection]);
                 Err(Refused {
+                    unchanged: false,
                     reached: Reached::StaticGates,
                     feedback: format!("- [{gate}] {msg}"),
                 })
@@ -294,6 +302,7 @@ pub(super) fn judge_statically(
         return Ok(salvaged);
     }
     Err(Refused {
+        unchanged: false,
         reached: Reached::StaticGates,
         feedback: format!(
             "{}\n{}",
@@ -428,6 +437,7 @@ pub(super) fn judge_dynamically(
     );
     Ok(Err((
         Refused {
+            unchanged: false,
             reached: Reached::DynamicGates,
             feedback: format!(
                 "{}\n{findings}",

@@ -568,7 +568,10 @@ FAILED tests/test_pages.py::test_last_partial_page - assert [81, 82, 83, 84, 85,
             "test_metric"
         );
         assert_eq!(short_name("t.py::C::test_x[a.b]"), "test_x");
-        assert_eq!(short_name("example.com/ini::TestParse/empty_value"), "TestParse");
+        assert_eq!(
+            short_name("example.com/ini::TestParse/empty_value"),
+            "TestParse"
+        );
         assert_eq!(short_name("tests/t.py::C::test_x"), "test_x");
         assert_eq!(short_name("stack peek / empty"), "stack peek / empty");
     }

@@ -38,6 +38,8 @@ pub struct ApplyError {
     /// The reply could not be read at all (no file, a cut-off fence), as opposed to edits that
     /// could not be applied.
     pub unreadable: bool,
+    /// The reply is the code as it already was (nothing but blank lines or spaces changed).
+    pub unchanged: bool,
 }
 
 impl ApplyError {
@@ -45,6 +47,7 @@ impl ApplyError {
         ApplyError {
             message,
             unreadable: false,
+            unchanged: false,
         }
     }
 }
@@ -71,6 +74,7 @@ pub fn change_from_reply(
         Err(e) => salvage_definition(base.as_ref(), text, prompt).ok_or(ApplyError {
             message: e.0,
             unreadable: true,
+            unchanged: false,
         })?,
     };
     let mut list = LlmPatchList {
@@ -137,11 +141,14 @@ pub fn change_from_reply(
             .map(|a| format!("{}: {}", a.path, a.matcher.map_or("append", |m| m.name()))),
     );
     if set.is_empty() || set.changes.iter().all(only_whitespace) {
-        return Err(ApplyError::apply(
-            "the answer changes nothing but blank lines or spaces: the code is the same as \
-             before. Make the change the subtask asks for"
-                .into(),
-        ));
+        return Err(ApplyError {
+            unchanged: true,
+            ..ApplyError::apply(
+                "the answer changes nothing but blank lines or spaces: the code is the same as \
+                 before. Make the change the subtask asks for"
+                    .into(),
+            )
+        });
     }
     if set.message.as_deref().is_none_or(|m| m.trim().is_empty()) {
         set.message = None;

@@ -144,7 +144,33 @@ pub struct WorkerPrompt {
     pub reply_tokens: Option<u32>,
 }
 
+/// What the model hears after it sent the code back unchanged, in the same conversation.
+const SAME_CODE_NUDGE: &str = "That is the code as it already is: the tests above still fail \
+     with it. Find what makes them fail and change it. Answer in the same form as before, with \
+     the change made.";
+
 impl WorkerPrompt {
+    /// This prompt continued after `reply`, which sent the code back unchanged: the reply and
+    /// a request to change it, in the same conversation (after ChatRepair). A caching server
+    /// reads only the new turns; a model shown its own copy and told it changes nothing
+    /// writes something else more often than a fresh sample at a higher temperature does.
+    pub fn after_unchanged_reply(&self, reply: &str) -> WorkerPrompt {
+        let mut next = self.clone();
+        next.messages.push(Message::assistant(reply));
+        next.messages.push(Message::user(SAME_CODE_NUDGE));
+        next
+    }
+
+    /// Whether the answer is one definition or one statement (a brief prompt), not files.
+    pub fn is_brief(&self) -> bool {
+        self.function.is_some() || self.line.is_some()
+    }
+
+    /// Whether the conversation already holds a reply of the model's.
+    pub fn is_continued(&self) -> bool {
+        self.messages.iter().any(|m| m.role == "assistant")
+    }
+
     /// Whether `path` may be rewritten whole.
     pub fn whole_allowed(&self, path: &str) -> bool {
         match self.files.iter().find(|(p, _)| p == path) {
@@ -949,6 +975,17 @@ mod tests {
         assert!(p.is_focused());
         assert_eq!(p.function.as_ref(), Some(&target));
         assert!(!p.whole_allowed("calc.py"));
+        // A copy of the definition sent back is answered in the same conversation: the
+        // prompt as it was (a cached prefix), the copy, and the request to change it.
+        assert!(p.is_brief() && !p.is_continued());
+        let copy = "```python\ndef average(xs):\n    return sum(xs) / (len(xs) - 1)\n```";
+        let next = p.after_unchanged_reply(copy);
+        assert!(next.is_continued());
+        assert_eq!(next.messages[..2], p.messages[..]);
+        assert_eq!(next.messages[2].role, "assistant");
+        assert_eq!(next.messages[2].content, copy);
+        assert!(next.messages[3].content.contains("still fail"));
+        assert_eq!(next.function, p.function);
         // A later attempt repeats what was wrong with the earlier one, briefly.
         i.feedback = "- [tests] test_avg still fails";
         i.attempt = 2;
