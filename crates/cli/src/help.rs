@@ -55,6 +55,7 @@ pub const ANALYZE: &str = "\
 Examples:
   slopguard analyze                       the repository in the current directory
   slopguard analyze ../repo --format json
+  slopguard analyze -C ../repo            the same: -C PATH works as for check and replay
 
 Exit codes: 0 (the report is the result), 2 path not a directory";
 

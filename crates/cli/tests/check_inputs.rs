@@ -695,3 +695,49 @@ fn repository_git_refuses_for_its_ownership_says_so() {
     );
     assert!(!err.contains("not inside a git repository"), "{err}");
 }
+
+/// One convention for the repository argument: `analyze`, `plan` and `run` take `-C PATH` as
+/// `check` and `replay` do, and their PATH still works; both at once is a usage error.
+#[test]
+fn the_repository_is_dash_c_for_every_command_and_path_still_works() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    std::fs::write(r.join("a.py"), "def f():\n    return 1\n").unwrap();
+    let analyze = |args: &[&str]| {
+        assert_cmd::Command::cargo_bin("slopguard")
+            .unwrap()
+            .current_dir(std::env::temp_dir())
+            .args(["analyze", "--no-run", "--format", "json"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let path = r.to_str().unwrap();
+    let by_path = analyze(&[path]);
+    let by_c = analyze(&["-C", path]);
+    let by_repo = analyze(&["--repo", path]);
+    for out in [&by_path, &by_c, &by_repo] {
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let root = |out: &std::process::Output| {
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["root"]
+            .as_str()
+            .expect("the report names its root")
+            .to_string()
+    };
+    assert_eq!(root(&by_path), root(&by_c));
+    assert_eq!(root(&by_path), root(&by_repo));
+    let both = analyze(&["-C", path, path]);
+    assert_eq!(both.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&both.stderr).contains("cannot be used with"),
+        "{}",
+        String::from_utf8_lossy(&both.stderr)
+    );
+}

@@ -1,6 +1,5 @@
 //! `slopguard analyze PATH`: the eleven metric analyzers, as a table or JSON. No LLM.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Context;
@@ -13,9 +12,8 @@ use crate::progress::StepProgress;
 /// code quality, dependencies, security, license and structure, each scored 0..1.
 #[derive(Debug, clap::Args)]
 pub struct AnalyzeArgs {
-    /// The repository to analyse.
-    #[arg(default_value = ".")]
-    pub path: PathBuf,
+    #[command(flatten)]
+    pub repo: super::common::RepoArg,
 
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
@@ -37,9 +35,10 @@ pub struct AnalyzeArgs {
 /// Runs the analysis; exit 0 (the report is the result), 2 when the path is not a directory.
 pub fn run(args: AnalyzeArgs, _global: &crate::Global) -> anyhow::Result<u8> {
     let root = args
-        .path
+        .repo
+        .path()
         .canonicalize()
-        .with_context(|| format!("cannot open {}", args.path.display()))?;
+        .with_context(|| format!("cannot open {}", args.repo.path().display()))?;
     anyhow::ensure!(root.is_dir(), "{} is not a directory", root.display());
     let opts = AnalyzeOptions {
         run_toolchain: !args.no_run,

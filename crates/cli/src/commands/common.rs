@@ -1,6 +1,7 @@
 //! Arguments shared by several commands: the output formats and the model endpoint, defined
 //! once so every command spells and documents them the same way.
 
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use slopguard_guards::output::Format;
@@ -99,5 +100,29 @@ impl LlmArgs {
             cfg = cfg.with_timeout(Duration::from_secs(t));
         }
         cfg
+    }
+}
+
+/// The repository a command works on: a path inside it, given as PATH or as `-C PATH` /
+/// `--repo PATH` (the spelling `check` and `replay` use), so one convention works everywhere.
+#[derive(Debug, Clone, clap::Args)]
+pub struct RepoArg {
+    /// The repository (any path inside it).
+    #[arg(default_value = ".", value_name = "PATH")]
+    path: PathBuf,
+    /// The repository, as `check` and `replay` take it (the same as PATH).
+    #[arg(
+        long = "repo",
+        short = 'C',
+        value_name = "PATH",
+        conflicts_with = "path"
+    )]
+    repo: Option<PathBuf>,
+}
+
+impl RepoArg {
+    /// The path given, either way.
+    pub fn path(&self) -> &Path {
+        self.repo.as_deref().unwrap_or(&self.path)
     }
 }

@@ -19,9 +19,8 @@ use crate::progress::StepProgress;
 /// Audit a repository and print the task plan the agent would execute.
 #[derive(Debug, clap::Args)]
 pub struct PlanArgs {
-    /// The repository to plan for.
-    #[arg(default_value = ".")]
-    pub path: PathBuf,
+    #[command(flatten)]
+    pub repo: super::common::RepoArg,
 
     /// Load an operator plan (JSON in the plan schema) instead of asking the LLM.
     #[arg(long, value_name = "FILE")]
@@ -75,9 +74,10 @@ pub fn endpoint_help(url: &str, err: &str) -> String {
 /// the input is bad; 1 when the model gave no usable plan.
 pub fn run(args: PlanArgs, _global: &crate::Global) -> anyhow::Result<u8> {
     let root = args
-        .path
+        .repo
+        .path()
         .canonicalize()
-        .with_context(|| format!("cannot open {}", args.path.display()))?;
+        .with_context(|| format!("cannot open {}", args.repo.path().display()))?;
     anyhow::ensure!(root.is_dir(), "{} is not a directory", root.display());
     let trace = match &args.trace {
         Some(p) => Trace::new("plan").with_file(p),

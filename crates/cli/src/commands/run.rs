@@ -30,9 +30,8 @@ pub enum RunFormat {
 /// on a branch (in a separate worktree; your working tree and index are never touched).
 #[derive(Debug, clap::Args)]
 pub struct RunArgs {
-    /// The repository (any path inside it).
-    #[arg(default_value = ".")]
-    pub path: PathBuf,
+    #[command(flatten)]
+    pub repo: super::common::RepoArg,
 
     /// Continue an interrupted run at its first unfinished subtask (the latest unfinished run,
     /// or the run id given).
@@ -320,7 +319,7 @@ impl Progress for TermView {
 pub fn run(args: RunArgs, global: &crate::Global) -> anyhow::Result<u8> {
     slopguard_llm::install_crypto_provider();
     // A git URL is cloned into the cache first; a local path is used as it is.
-    let target = match forge::prepare_target(&args.path.to_string_lossy()) {
+    let target = match forge::prepare_target(&args.repo.path().to_string_lossy()) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("slopguard: error: {e}");
