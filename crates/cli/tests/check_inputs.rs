@@ -741,3 +741,38 @@ fn the_repository_is_dash_c_for_every_command_and_path_still_works() {
         String::from_utf8_lossy(&both.stderr)
     );
 }
+
+/// A diff over the input cap is refused before it is read whole: exit 2 and a message saying
+/// how to raise the cap; under it, the same diff is checked.
+#[test]
+fn a_diff_over_the_input_cap_is_refused_with_how_to_raise_it() {
+    let repo = base_repo();
+    let mut diff = String::from(
+        "--- a/src/app.py\n+++ b/src/app.py\n@@ -1,2 +1,2 @@\n def main():\n-    return 1\n+    return 2\n",
+    );
+    // Padding after the last hunk: 1.5 MiB of context that no hunk claims.
+    diff.push_str(&"# padding line that no hunk claims\n".repeat(45_000));
+    repo.write("big.diff", &diff);
+    let run = |cap: &str| {
+        Command::new(bin())
+            .current_dir(repo.path())
+            .env("SLOPGUARD_MAX_INPUT_MB", cap)
+            .args(["check", "--diff", "big.diff"])
+            .output()
+            .unwrap()
+    };
+    let refused = run("1");
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("larger than 1 MiB"),
+        "{}",
+        stderr(&refused)
+    );
+    assert!(
+        stderr(&refused).contains("SLOPGUARD_MAX_INPUT_MB"),
+        "{}",
+        stderr(&refused)
+    );
+    let read = run("4");
+    assert!(!stderr(&read).contains("larger than"), "{}", stderr(&read));
+}

@@ -66,17 +66,45 @@ pub struct CheckArgs {
     pub cache_dir: Option<PathBuf>,
 }
 
-/// Reads a file argument, `-` meaning stdin.
+/// Largest diff or patch list `check` reads, in MiB, unless `SLOPGUARD_MAX_INPUT_MB` says
+/// otherwise: a change writes files of at most 2 MiB each (the containment guard's cap), and
+/// an input read whole before that guard refused it once took a process to 983 MB.
+const DEFAULT_MAX_INPUT_MB: u64 = 64;
+
+/// The input cap in bytes (`SLOPGUARD_MAX_INPUT_MB`, else [`DEFAULT_MAX_INPUT_MB`]).
+fn max_input_bytes() -> u64 {
+    std::env::var("SLOPGUARD_MAX_INPUT_MB")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|mb| *mb > 0)
+        .unwrap_or(DEFAULT_MAX_INPUT_MB)
+        * 1024
+        * 1024
+}
+
+/// Reads a file argument, `-` meaning stdin, refusing it as soon as it passes the input cap
+/// (never reading more than one byte past it).
 fn read_input(path: &Path) -> Result<String> {
-    let bytes = if path == Path::new("-") {
-        let mut buf = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut buf)
-            .context("reading stdin")?;
-        buf
+    let cap = max_input_bytes();
+    let reader: Box<dyn Read> = if path == Path::new("-") {
+        Box::new(std::io::stdin())
     } else {
-        std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?
+        Box::new(
+            std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?,
+        )
     };
+    let mut bytes = Vec::new();
+    reader
+        .take(cap + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("reading {}", input_name(path)))?;
+    anyhow::ensure!(
+        bytes.len() as u64 <= cap,
+        "{} is larger than {} MiB: check fewer commits at a time, or raise the cap with \
+         SLOPGUARD_MAX_INPUT_MB",
+        input_name(path),
+        cap / 1024 / 1024
+    );
     String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8 text", path.display()))
 }
 
