@@ -383,6 +383,15 @@ pub fn function_source(tree: &dyn Tree, path: &str, name: &str) -> Option<(usize
             (i + 1, close.map_or((i + 16).min(lines.len()), |j| j + 1))
         }
     };
+    // A test whose decorators run long (a parametrize table of fifty cases) is shown from its
+    // own line: its body says what it calls, the table does not.
+    let start = if end.saturating_sub(start) >= MAX_TEST_LINES {
+        (start..=end.min(lines.len()))
+            .find(|&n| lines[n - 1].contains(word) && !lines[n - 1].trim_start().starts_with('@'))
+            .unwrap_or(start)
+    } else {
+        start
+    };
     let end = end.min(start + MAX_TEST_LINES - 1).min(lines.len());
     if start == 0 || start > end {
         return None;
@@ -574,5 +583,24 @@ FAILED tests/test_pages.py::test_last_partial_page - assert [81, 82, 83, 84, 85,
         );
         assert_eq!(short_name("tests/t.py::C::test_x"), "test_x");
         assert_eq!(short_name("stack peek / empty"), "stack peek / empty");
+    }
+
+    #[test]
+    fn a_test_with_a_long_parameter_table_is_shown_from_its_own_line() {
+        let mut src = String::from(
+            "import pytest\n\n\n@pytest.mark.parametrize(\n    \"args, expected\",\n    [\n",
+        );
+        for i in 0..60 {
+            src.push_str(&format!("        ([{i}], \"{i}.00\"),\n"));
+        }
+        src.push_str("    ],\n)\ndef test_metric(args, expected):\n    assert humanize.metric(*args) == expected\n");
+        let t = tree(&[("tests/test_number.py", &src)]);
+        let (line, text) = function_source(&t, "tests/test_number.py", "test_metric").unwrap();
+        assert!(
+            text.starts_with("def test_metric(args, expected):"),
+            "{text}"
+        );
+        assert!(text.contains("humanize.metric(*args)"), "{text}");
+        assert_eq!(line, 69);
     }
 }
