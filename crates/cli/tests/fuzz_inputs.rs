@@ -196,12 +196,16 @@ proptest! {
 
     #[test]
     fn patch_lists_parse_and_apply_without_panicking(text in input(PATCH_LISTS)) {
-        if let Ok(list) = parse_patches(&text) {
-            if let Ok(set) = from_patch_list(base(), &list) {
-                // What applies stays inside the tree: no path climbs out of it.
-                for c in &set.changes {
-                    prop_assert!(!c.path.starts_with('/') && !c.path.split('/').any(|s| s == ".."), "{}", c.path);
-                }
+        if let Ok(list) = parse_patches(&text)
+            && let Ok(set) = from_patch_list(base(), &list)
+        {
+            // What applies stays inside the tree: no path climbs out of it.
+            for c in &set.changes {
+                prop_assert!(
+                    !c.path.starts_with('/') && !c.path.split('/').any(|s| s == ".."),
+                    "{}",
+                    c.path
+                );
             }
         }
     }
