@@ -473,9 +473,10 @@ fn the_deadline_stops_cleanly() {
         "{}",
         report.message
     );
-    // Backoff: 50, 100, 200, 200 ms ... within 0.7 s is a handful of polls, not hundreds.
+    // Backoff: 50, 100, 200, 200 ms ... within 0.7 s is a handful of polls, not hundreds (on
+    // a loaded machine as few as one: the bound that matters is the upper one).
     let polls = f.polls.lock().unwrap()[&s.head];
-    assert!((3..=8).contains(&polls), "{polls} polls");
+    assert!((1..=8).contains(&polls), "{polls} polls");
     assert_eq!(report.polls, polls);
     assert!(llm.requests().is_empty(), "no model call");
     assert_eq!(s.remote_head(), s.head);
