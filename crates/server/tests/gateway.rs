@@ -740,8 +740,15 @@ async fn kill9_during_write_burst_loses_no_acknowledged_observation() {
                 }
             }));
         }
-        // Let the burst run, then kill -9 mid-flight.
-        tokio::time::sleep(Duration::from_millis(800)).await;
+        // Let the burst run (until more than 20 writes were acknowledged, which takes a few
+        // hundred milliseconds on a quiet machine and seconds on a loaded one), then kill -9
+        // mid-flight.
+        let burst_started = std::time::Instant::now();
+        while acked.lock().unwrap().len() <= 20 && burst_started.elapsed() < Duration::from_secs(20)
+        {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
         child.start_kill().unwrap();
         let _ = child.wait().await;
         for w in writers {

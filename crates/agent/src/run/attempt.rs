@@ -5,6 +5,7 @@
 //! returns the feedback of the furthest refusal ([`AttemptEnd`]). In the pipeline: ... -> per subtask: **attempts -> candidates** ->
 //! static judge -> review -> dynamic judge -> proof -> land.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -89,10 +90,11 @@ pub(super) fn run_attempt(
     let eager = cx.opts.candidates == candidates::CandidateCount::Auto;
     let mut pending: Option<usize> = None;
     // The conversation of a candidate that sent one definition or statement back unchanged,
-    // continued with a request to change it: the next candidate's prompt, once per such
-    // reply. (A whole file copied back is not continued: the conversation would hold the file
-    // twice; the next prompt asks for less.)
-    let mut continued: Option<prompt::WorkerPrompt> = None;
+    // continued with a request to change it, by prompt index: used, once, when the rotation
+    // comes back to that prompt, instead of asking it afresh (the other kinds of answer come
+    // first: they fail differently). A whole file copied back is not continued: the
+    // conversation would hold the file twice.
+    let mut continued: BTreeMap<usize, prompt::WorkerPrompt> = BTreeMap::new();
     if attempt == 1 && repair::applies(cx, run) {
         let (won, first_reply) =
             templates_while_the_model_answers(cx, client, run, &prompts[0], &mut work)?;
@@ -123,9 +125,9 @@ pub(super) fn run_attempt(
                 called,
             )?;
             pending = (eager && work.survivors.len() > before).then_some(before);
-            continued = same
-                .filter(|_| prompts[0].is_brief())
-                .map(|reply| prompts[0].after_unchanged_reply(&reply));
+            if let Some(reply) = same.filter(|_| prompts[0].is_brief()) {
+                continued.insert(0, prompts[0].after_unchanged_reply(&reply));
+            }
             first_index = 1;
         }
     }
@@ -140,10 +142,9 @@ pub(super) fn run_attempt(
         if !candidates::may_sample(cx.opts.candidates, index, clock) {
             break;
         }
-        let next = continued.take();
-        let pr = next
-            .as_ref()
-            .unwrap_or(&prompts[index as usize % prompts.len()]);
+        let slot = index as usize % prompts.len();
+        let next = continued.remove(&slot);
+        let pr = next.as_ref().unwrap_or(&prompts[slot]);
         let (won, called) = judge_while_the_model_answers(
             cx,
             client,
@@ -174,9 +175,9 @@ pub(super) fn run_attempt(
             called,
         )?;
         pending = (eager && work.survivors.len() > before).then_some(before);
-        continued = same
-            .filter(|_| pr.is_brief() && !pr.is_continued())
-            .map(|reply| pr.after_unchanged_reply(&reply));
+        if let Some(reply) = same.filter(|_| pr.is_brief() && !pr.is_continued()) {
+            continued.insert(slot, pr.after_unchanged_reply(&reply));
+        }
     }
     if let Some(i) = pending
         && let Some((written, dynr)) = judge_survivor_now(cx, client, run, attempt, &mut work, i)?
