@@ -9,7 +9,11 @@
 //! 3. our string-aware passes on the extracted text: [`strip_trailing_commas`], then
 //!    [`escape_bare_quotes`] (which also escapes raw newlines and tabs inside strings), then
 //!    [`close_truncated`];
-//! 4. the `jsonrepair` crate (Python literals, comments, missing commas, odd quotes ...).
+//!
+//! The `jsonrepair` crate was a fourth pass until fuzzing (`crates/cli/tests/fuzz_inputs.rs`)
+//! found it panicking inside multi-byte characters and looping on random text until memory
+//! ran out: a model's reply could end the run. Python literals and comments are no longer
+//! repaired; the plain-text reply formats do not need them.
 //!
 //! Each pass is idempotent on valid JSON. The result says which passes were needed.
 
@@ -28,8 +32,6 @@ pub enum RepairPass {
     BareQuotes,
     /// Unterminated string / containers closed at the end of a cut-off reply.
     TruncatedTail,
-    /// The `jsonrepair` crate did the rest.
-    JsonRepairCrate,
 }
 
 /// A text-to-text repair pass.
@@ -98,79 +100,9 @@ pub fn repair_json(text: &str) -> Result<Repaired, RepairError> {
         .err()
         .map(|e| e.to_string())
         .unwrap_or_default();
-    let candidate = extracted.unwrap_or(text);
-    for input in [candidate, text] {
-        if let Some(value) = crate_repair(input) {
-            let mut passes = passes.clone();
-            passes.push(RepairPass::JsonRepairCrate);
-            return Ok(Repaired { value, passes });
-        }
-    }
     Err(RepairError {
         message: strict_error,
     })
-}
-
-/// The `jsonrepair` crate behind our own function. Only objects and arrays count as a
-/// recovery: the crate turns any prose into a JSON string, which is not what we asked for.
-///
-/// The crate slices strings by byte offsets and can panic inside a multi-byte character
-/// (found by fuzzing: `crates/cli/tests/fuzz_inputs.rs`). Such a panic is caught, and the
-/// input is tried once more with every non-ASCII character written as its `\uXXXX` escape
-/// (ASCII has no such boundary; the escapes read back as the same characters). Not the first
-/// choice: the crate misreads an escape just before a closing single quote.
-fn crate_repair(input: &str) -> Option<Value> {
-    let repaired = |text: &str| {
-        quiet_jsonrepair_panics();
-        std::panic::catch_unwind(|| {
-            jsonrepair::repair_to_string(text, &jsonrepair::Options::default()).ok()
-        })
-    };
-    let out = match repaired(input) {
-        Ok(out) => out,
-        Err(_) => repaired(&escape_non_ascii(input)).ok().flatten(),
-    }?;
-    let value: Value = serde_json::from_str(&out).ok()?;
-    match value {
-        Value::Object(_) | Value::Array(_) => Some(value),
-        _ => None,
-    }
-}
-
-/// Keeps the default panic message for everything but a panic inside the `jsonrepair`
-/// crate, which [`crate_repair`] catches and handles (installed once, chained to the hook
-/// that was there).
-fn quiet_jsonrepair_panics() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            if info
-                .location()
-                .is_some_and(|l| l.file().contains("jsonrepair"))
-            {
-                return;
-            }
-            previous(info);
-        }));
-    });
-}
-
-/// `text` with every non-ASCII character as a JSON `\uXXXX` escape (a surrogate pair above
-/// the Basic Multilingual Plane).
-fn escape_non_ascii(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_ascii() {
-            out.push(c);
-        } else {
-            let mut units = [0u16; 2];
-            for u in c.encode_utf16(&mut units) {
-                out.push_str(&format!("\\u{u:04x}"));
-            }
-        }
-    }
-    out
 }
 
 /// Extracts the JSON part of a reply: the body of the first markdown fence when there is one
@@ -422,27 +354,6 @@ fn drop_last_string(s: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn non_ascii_text_in_a_broken_reply_neither_panics_nor_loses_its_characters() {
-        // The input that made the `jsonrepair` crate panic (a byte offset inside a
-        // multi-byte character), found by fuzzing.
-        let crashing = "{0\u{a1}a\u{a1}'\\\u{a1}";
-        assert!(
-            std::panic::catch_unwind(|| {
-                jsonrepair::repair_to_string(crashing, &jsonrepair::Options::default())
-            })
-            .is_err(),
-            "the crate no longer panics here: the fallback may go"
-        );
-        let _ = crate_repair(crashing);
-        let got = crate_repair("{'name': 'caf\u{e9} \u{1f600}', 'n': 1,}").expect("repaired");
-        assert_eq!(got["name"], "caf\u{e9} \u{1f600}");
-        assert_eq!(
-            escape_non_ascii("a\u{e9}\u{1f600}"),
-            "a\\u00e9\\ud83d\\ude00"
-        );
-    }
-
     use super::*;
     use serde_json::json;
 
@@ -530,13 +441,6 @@ mod tests {
         assert_eq!(strip_trailing_commas(valid), valid);
         assert_eq!(escape_bare_quotes(valid), valid);
         assert_eq!(close_truncated(valid), valid);
-    }
-
-    #[test]
-    fn crate_fallback_handles_python_literals_and_comments() {
-        let r = repair_json("{'a': True, 'b': None // comment\n}").unwrap();
-        assert_eq!(r.value, json!({"a": true, "b": null}));
-        assert_eq!(r.passes.last(), Some(&RepairPass::JsonRepairCrate));
     }
 
     #[test]
