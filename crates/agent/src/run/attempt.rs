@@ -112,8 +112,7 @@ pub(super) fn run_attempt(
         }
         if let Some(called) = first_reply {
             last_call = called.took;
-            let before = work.survivors.len();
-            let same = judge_reply(
+            let next = judge_and_follow(
                 cx,
                 client,
                 run,
@@ -124,9 +123,9 @@ pub(super) fn run_attempt(
                 &mut work,
                 called,
             )?;
-            pending = (eager && work.survivors.len() > before).then_some(before);
-            if let Some(reply) = same.filter(|_| prompts[0].is_brief()) {
-                continued.insert(0, prompts[0].after_unchanged_reply(&reply));
+            pending = next.survivor.filter(|_| eager);
+            if let Some(p) = next.continued {
+                continued.insert(0, p);
             }
             first_index = 1;
         }
@@ -162,8 +161,7 @@ pub(super) fn run_attempt(
             break;
         };
         last_call = called.took;
-        let before = work.survivors.len();
-        let same = judge_reply(
+        let next = judge_and_follow(
             cx,
             client,
             run,
@@ -174,9 +172,9 @@ pub(super) fn run_attempt(
             &mut work,
             called,
         )?;
-        pending = (eager && work.survivors.len() > before).then_some(before);
-        if let Some(reply) = same.filter(|_| pr.is_brief() && !pr.is_continued()) {
-            continued.insert(slot, pr.after_unchanged_reply(&reply));
+        pending = next.survivor.filter(|_| eager);
+        if let Some(p) = next.continued {
+            continued.insert(slot, p);
         }
     }
     if let Some(i) = pending
@@ -448,6 +446,38 @@ fn land_survivor(
     run.tool_time += work.tool;
     let applied = work.survivors.swap_remove(i).applied;
     land(cx, run, attempt, &applied, written, dynr, work)
+}
+
+/// What a judged reply leaves for the next candidates.
+struct FollowUp {
+    /// The survivor it added, to be judged by the toolchain while the next is written.
+    survivor: Option<usize>,
+    /// Its conversation continued, when it sent a definition or statement back unchanged
+    /// (once per conversation).
+    continued: Option<prompt::WorkerPrompt>,
+}
+
+/// [`judge_reply`], then what the reply leaves for the next candidates.
+#[allow(clippy::too_many_arguments)]
+fn judge_and_follow(
+    cx: &mut Ctx<'_>,
+    client: &BlockingClient,
+    run: &mut SubtaskRun,
+    attempt: u32,
+    index: u32,
+    pr: &prompt::WorkerPrompt,
+    tree: Arc<dyn Tree>,
+    work: &mut AttemptWork,
+    called: Called,
+) -> Result<FollowUp, RunError> {
+    let before = work.survivors.len();
+    let same = judge_reply(cx, client, run, attempt, index, pr, tree, work, called)?;
+    Ok(FollowUp {
+        survivor: (work.survivors.len() > before).then_some(before),
+        continued: same
+            .filter(|_| pr.is_brief() && !pr.is_continued())
+            .map(|reply| pr.after_unchanged_reply(&reply)),
+    })
 }
 
 /// Judges candidate `index`'s reply statically: a survivor (or a vote for an identical one)
