@@ -19,6 +19,7 @@
 //! does it). A suite killed at its own limit keeps the results its output printed so far and
 //! names the test it was in when the output shows it ([`cut_at_timeout`]).
 
+mod coverage;
 pub mod ecosystems;
 mod files;
 pub mod process;
@@ -27,6 +28,7 @@ mod test_run;
 use std::collections::BTreeSet;
 use std::time::Duration;
 
+pub use coverage::{Spectrum, TestCoverage, read_go_profile};
 pub use ecosystems::ECOSYSTEMS;
 pub use files::{FileView, MemoryView, RepoFiles, extension, file_name, join, parent};
 pub use test_run::{
@@ -70,6 +72,13 @@ pub trait Ecosystem: Sync {
     /// tests carry no file unless the output names it). The hooks read an agent's command
     /// output with it; [`Ecosystem::test`] uses it on its own runs.
     fn parse_output(&self, text: &str) -> TestRun;
+
+    /// Runs the tests recording which lines of the project each one ran
+    /// ([`coverage`](crate::coverage)), within `limits`; `None` when this ecosystem cannot
+    /// record per-test coverage here, or the recording failed.
+    fn coverage(&self, _files: &RepoFiles, _limits: &TestLimits) -> Option<Spectrum> {
+        None
+    }
 
     /// Whether `path` (with one of [`Ecosystem::extensions`]) is a test file.
     fn is_test_file(&self, path: &str) -> bool;
@@ -333,6 +342,20 @@ pub fn run_tests_limited(files: &RepoFiles, limits: &TestLimits) -> TestRun {
     all.failing.sort();
     all.failing.dedup();
     all.elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    all
+}
+
+/// The per-test coverage of every ecosystem of the repository that can record it, merged;
+/// `None` when none could.
+pub fn per_test_coverage(files: &RepoFiles, limits: &TestLimits) -> Option<Spectrum> {
+    let mut all: Option<Spectrum> = None;
+    for eco in detect(files) {
+        if let Some(s) = eco.coverage(files, limits) {
+            all.get_or_insert_with(Spectrum::default)
+                .tests
+                .extend(s.tests);
+        }
+    }
     all
 }
 

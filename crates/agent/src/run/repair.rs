@@ -187,11 +187,17 @@ fn places(run: &SubtaskRun, tree: &dyn Tree) -> Vec<(String, templates::Places)>
 }
 
 /// Line ranges to try, per file in order of first mention: the statement a frame names, the
-/// definitions the failing tests call, then the definitions of the same file those call.
+/// subtask's target functions, the definitions the failing tests call, then the definitions of
+/// the same file those call.
 fn regions(run: &SubtaskRun, tree: &dyn Tree) -> Vec<(String, Vec<(usize, usize)>)> {
     let mut by_path: Vec<(String, Vec<(usize, usize)>)> = Vec::new();
     if let Some(l) = &run.fault_line {
         add(&mut by_path, &l.path, (l.start, l.end));
+    }
+    // The functions the failing tests most likely broke (by their coverage when it was
+    // recorded: a helper the tests never name), before the rest of what they call.
+    for f in &run.functions {
+        add(&mut by_path, &f.path, (f.start, f.end));
     }
     let exercised = run
         .failure

@@ -4,17 +4,19 @@
 //! tests (targets, the function and statement they point at). In the pipeline: ... -> **per
 //! subtask** -> attempts -> ... -> land -> observe.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
 use slopguard_change::WorkTree;
 use slopguard_llm::BlockingClient;
 use slopguard_store::FailureMode;
+use slopguard_toolchain::{RepoFiles, Spectrum, TestLimits};
 
 use crate::dynamic;
 use crate::plan::Subtask;
 use crate::plan::post::is_about_failing_tests;
+use crate::state::Baseline;
 use crate::worker::fault_line::{self, FaultLine};
 use crate::worker::{self, context, context::FailureContext, prompt};
 
@@ -198,7 +200,8 @@ pub(super) fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
                "tests": fc.tests.iter().map(|(p, l, _)| format!("{p}:{l}")).collect::<Vec<_>>(),
                "frame_files": fc.frame_files}),
     );
-    run.functions = function_targets(&fc, &run.targets, &tree);
+    let coverage = localise_by_coverage(cx, run, base);
+    run.functions = function_targets(&fc, &run.targets, &tree, coverage.as_ref());
     if !run.functions.is_empty() {
         cx.emit(
             "execution",
@@ -216,7 +219,19 @@ pub(super) fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
         );
     }
     if let (None, Some(f)) = (&run.fault_line, run.functions.first()) {
-        run.suspects = fault_line::suspects(f, &tree, MAX_SUSPECTS);
+        // With coverage, the statements of every target function compete by their lines'
+        // suspicion: a tie between functions is not decided by the first one alone.
+        run.suspects = match &coverage {
+            Some(cov) => most_suspect_first(
+                run.functions
+                    .iter()
+                    .flat_map(|f| fault_line::suspects(f, &tree, usize::MAX))
+                    .collect(),
+                cov,
+                MAX_SUSPECTS,
+            ),
+            None => fault_line::suspects(f, &tree, MAX_SUSPECTS),
+        };
         if !run.suspects.is_empty() {
             cx.emit(
                 "execution",
@@ -227,6 +242,192 @@ pub(super) fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
         }
     }
     run.failure = Some(fc);
+}
+
+/// What the tests' coverage says about where the bug is.
+pub(super) struct Localisation {
+    /// Which lines each test ran.
+    spectrum: Spectrum,
+    /// The suspicion of each line the failing tests ran, by path and line
+    /// ([`Spectrum::suspicion`]).
+    lines: BTreeMap<(String, u32), f64>,
+}
+
+/// Suites slower than this (at the baseline) are not run a second time to record coverage.
+const MAX_COVERED_SUITE: Duration = Duration::from_secs(60);
+
+/// Runs the tests once more recording which lines each one runs, and scores the lines the
+/// failing ones ran: the lines only failing tests run are the most suspect. `None` when no
+/// ecosystem of the project can record per-test coverage, the suite is too slow to run again
+/// ([`MAX_COVERED_SUITE`]), or no failing test ran a line of the project.
+fn localise_by_coverage(cx: &Ctx<'_>, run: &SubtaskRun, base: &Baseline) -> Option<Localisation> {
+    let suite = Duration::from_millis(base.suite_ms);
+    if base.suite_ms == 0 || suite > MAX_COVERED_SUITE {
+        return None;
+    }
+    let limits = dynamic::test_limits(Some(base), cx.opts.dynamic.test_timeout);
+    let limits = TestLimits {
+        suite: limits.suite.min(suite * 4 + Duration::from_secs(30)),
+        ..limits
+    };
+    let started = Instant::now();
+    let spectrum = slopguard_toolchain::per_test_coverage(&RepoFiles::walk(&cx.worktree), &limits);
+    cx.time("coverage", started);
+    let spectrum = spectrum.filter(Spectrum::localises)?;
+    let lines = spectrum.suspicion();
+    let top = lines
+        .iter()
+        .filter(|((path, _), _)| !crate::analysis::is_test_file(path))
+        .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(a.0)))
+        .map(|((path, line), score)| format!("{path}:{line} ({score:.2})"));
+    cx.emit(
+        "execution",
+        "worker.coverage",
+        json!({"subtask_id": run.id, "tests": spectrum.tests.len(),
+               "failing": spectrum.tests.iter().filter(|t| !t.passed).count(),
+               "most_suspect": top, "ms": started.elapsed().as_millis() as u64}),
+    );
+    cx.progress.on(&ProgressEvent::Candidate(format!(
+        "{} coverage of {} tests ({:.0} s): most suspect line {}",
+        run.id,
+        spectrum.tests.len(),
+        started.elapsed().as_secs_f64(),
+        top.as_deref().unwrap_or("none outside the tests")
+    )));
+    Some(Localisation { spectrum, lines })
+}
+
+/// The highest suspicion of the lines `start..=end` of `path`.
+fn range_suspicion(cov: &Localisation, path: &str, start: usize, end: usize) -> f64 {
+    let key = |l: usize| (path.to_string(), u32::try_from(l).unwrap_or(u32::MAX));
+    cov.lines
+        .range(key(start)..=key(end))
+        .map(|(_, s)| *s)
+        .fold(0.0, f64::max)
+}
+
+/// The Ochiai suspicion of the whole of `start..=end` of `path`, as if it were one line: a
+/// test ran it when it ran any of its lines. An entry point every test runs scores lower than
+/// a helper only the failing tests reach, where their lines score the same.
+fn span_suspicion(cov: &Localisation, path: &str, start: usize, end: usize) -> f64 {
+    let (start, end) = (
+        u32::try_from(start).unwrap_or(u32::MAX),
+        u32::try_from(end).unwrap_or(u32::MAX),
+    );
+    let ran = |t: &slopguard_toolchain::TestCoverage| {
+        t.lines
+            .get(path)
+            .is_some_and(|l| l.range(start..=end).next().is_some())
+    };
+    let total_failed = cov.spectrum.tests.iter().filter(|t| !t.passed).count() as f64;
+    let failed = cov
+        .spectrum
+        .tests
+        .iter()
+        .filter(|t| !t.passed && ran(t))
+        .count() as f64;
+    let passed = cov
+        .spectrum
+        .tests
+        .iter()
+        .filter(|t| t.passed && ran(t))
+        .count() as f64;
+    if failed == 0.0 {
+        return 0.0;
+    }
+    failed / (total_failed * (failed + passed)).sqrt()
+}
+
+/// Methods that render a value as text (`__repr__`, `String`, `toString`, `to_s`, `fmt`): a
+/// failing assertion runs them to print its message, so the failing tests alone run them,
+/// whatever the bug. They come after the other functions a failing test ran.
+fn renders_for_messages(name: &str) -> bool {
+    const RENDERERS: &[&str] = &[
+        "__repr__",
+        "__str__",
+        "__format__",
+        "String",
+        "GoString",
+        "Error",
+        "Format",
+        "toString",
+        "inspect",
+        "to_s",
+        "fmt",
+    ];
+    let simple = name.rsplit([':', '.', '#']).next().unwrap_or(name);
+    RENDERERS.contains(&simple)
+}
+
+/// `statements` ordered by how suspect their lines are, the most first (a stable sort: equal
+/// ones keep their order), at most `max`.
+fn most_suspect_first(
+    mut statements: Vec<FaultLine>,
+    cov: &Localisation,
+    max: usize,
+) -> Vec<FaultLine> {
+    statements.sort_by(|a, b| {
+        let score = |f: &FaultLine| range_suspicion(cov, &f.path, f.start, f.end);
+        score(b).total_cmp(&score(a))
+    });
+    statements.truncate(max);
+    statements
+}
+
+/// The functions of the project's files (not tests) that a failing test ran, the most suspect
+/// first by their most suspect line ([`range_suspicion`]), then as a whole
+/// ([`span_suspicion`]); a one- or two-line definition after longer ones; then in the order
+/// `by_source` ranks them (the tests' source). Methods that render values for messages come
+/// last ([`renders_for_messages`]).
+fn covered_functions(
+    cov: &Localisation,
+    tree: &dyn slopguard_change::Tree,
+    by_source: &[prompt::FunctionTarget],
+) -> Vec<prompt::FunctionTarget> {
+    let paths: BTreeSet<&str> = cov
+        .lines
+        .keys()
+        .map(|(p, _)| p.as_str())
+        .filter(|p| !crate::analysis::is_test_file(p))
+        .collect();
+    let mut scored: Vec<(prompt::FunctionTarget, (bool, f64, f64))> = Vec::new();
+    for path in paths {
+        let Some(text) = context::source_text(tree, path) else {
+            continue;
+        };
+        for d in context::definitions(path, &text) {
+            if d.kind != slopguard_lang::DefKind::Function {
+                continue;
+            }
+            let (start, end) = (d.start_line as usize, d.end_line as usize);
+            let line = range_suspicion(cov, path, start, end);
+            if line > 0.0 {
+                let f = prompt::FunctionTarget {
+                    path: path.to_string(),
+                    name: d.name.clone(),
+                    start,
+                    end,
+                };
+                let span = span_suspicion(cov, path, start, end);
+                scored.push((f, (renders_for_messages(&d.name), line, span)));
+            }
+        }
+    }
+    let source_rank = |f: &prompt::FunctionTarget| {
+        by_source
+            .iter()
+            .position(|g| g.path == f.path && g.start == f.start)
+            .unwrap_or(usize::MAX)
+    };
+    let trivial = |f: &prompt::FunctionTarget| f.end.saturating_sub(f.start) < 2;
+    scored.sort_by(|(a, (ra, la, sa)), (b, (rb, lb, sb))| {
+        ra.cmp(rb)
+            .then(lb.total_cmp(la))
+            .then(sb.total_cmp(sa))
+            .then(trivial(a).cmp(&trivial(b)))
+            .then(source_rank(a).cmp(&source_rank(b)))
+    });
+    scored.into_iter().map(|(f, _)| f).collect()
 }
 
 /// Most statements of the target definition offered alone when no frame names one.
@@ -245,8 +446,34 @@ pub(super) const MAX_FUNCTION_TARGETS: usize = 3;
 /// then the functions of its file that the first one calls (a helper where the bug may sit). Types,
 /// constants and modules the tests name are left out: the fix of a bug they exercise is in a
 /// function, and so are the tests themselves (a test file among the files to change is not
-/// where the fix goes). At most [`MAX_FUNCTION_TARGETS`].
+/// where the fix goes). With the tests' coverage, the functions a failing test ran
+/// come first, the most suspect first ([`covered_functions`]). At most
+/// [`MAX_FUNCTION_TARGETS`].
 pub(super) fn function_targets(
+    fc: &FailureContext,
+    targets: &BTreeSet<String>,
+    tree: &dyn slopguard_change::Tree,
+    coverage: Option<&Localisation>,
+) -> Vec<prompt::FunctionTarget> {
+    let by_source = function_targets_by_source(fc, targets, tree);
+    let Some(cov) = coverage else {
+        return by_source;
+    };
+    let mut ranked = covered_functions(cov, tree, &by_source);
+    for f in by_source {
+        if !ranked
+            .iter()
+            .any(|g| g.path == f.path && g.start == f.start)
+        {
+            ranked.push(f);
+        }
+    }
+    ranked.truncate(MAX_FUNCTION_TARGETS);
+    ranked
+}
+
+/// [`function_targets`] from the tests' source alone: what they call and are named after.
+fn function_targets_by_source(
     fc: &FailureContext,
     targets: &BTreeSet<String>,
     tree: &dyn slopguard_change::Tree,
@@ -427,22 +654,22 @@ mod tests {
         // The class is left out; the function a failing test is named after comes first.
         let t = targets(&["tests/test_ops.py::OpsTest::test_sub_negative"]);
         assert_eq!(
-            names(function_targets(&all, &t, &tree)),
+            names(function_targets(&all, &t, &tree, None)),
             ["Ops.sub", "add", "mul"]
         );
         // Camel-case test names (Go, JavaScript) name their function too.
         let t = targets(&["example.com/ops::TestMulOverflow"]);
         assert_eq!(
-            names(function_targets(&all, &t, &tree)),
+            names(function_targets(&all, &t, &tree, None)),
             ["mul", "add", "Ops.sub"]
         );
         // A name that is only part of a word does not count.
         let t = targets(&["t.py::test_address"]);
         assert_eq!(
-            names(function_targets(&all, &t, &tree)),
+            names(function_targets(&all, &t, &tree, None)),
             ["add", "Ops.sub", "mul"]
         );
-        assert!(function_targets(&fc(&[("Ops", 1, 3)]), &t, &tree).is_empty());
+        assert!(function_targets(&fc(&[("Ops", 1, 3)]), &t, &tree, None).is_empty());
         // A failing test in a file to change is never offered as the code to fix.
         let mut with_test = fc(&[("add", 6, 7)]);
         with_test.exercised.insert(
@@ -462,13 +689,13 @@ mod tests {
         );
         let t = targets(&["tests/test_ops.py::OpsTest::test_add"]);
         assert_eq!(
-            names(function_targets(&with_test, &t, &tree_with_test)),
+            names(function_targets(&with_test, &t, &tree_with_test, None)),
             ["add"]
         );
         // The functions the first one calls follow the ones the tests call.
         let t = targets(&["t.py::test_mul"]);
         assert_eq!(
-            names(function_targets(&fc(&[("mul", 10, 11)]), &t, &tree)),
+            names(function_targets(&fc(&[("mul", 10, 11)]), &t, &tree, None)),
             ["mul", "helper"]
         );
     }
@@ -501,7 +728,7 @@ mod tests {
         };
         // No test is named after either; `total` is what the passing tests call.
         let t = targets(&["test_calc.py::test_average_fraction"]);
-        let got: Vec<String> = function_targets(&fc, &t, &tree)
+        let got: Vec<String> = function_targets(&fc, &t, &tree, None)
             .into_iter()
             .map(|f| f.name)
             .collect();
@@ -532,11 +759,112 @@ mod tests {
             ],
         };
         let t = targets(&["example.com/lru::TestUpdate"]);
-        let got: Vec<String> = function_targets(&fc, &t, &tree)
+        let got: Vec<String> = function_targets(&fc, &t, &tree, None)
             .into_iter()
             .map(|f| f.name)
             .collect();
         assert_eq!(got, ["Cache.Put", "Cache.Len"]);
+    }
+
+    /// A coverage localisation of `tests`: (passed, lines of `path`).
+    fn localisation(path: &str, tests: &[(bool, &[u32])]) -> Localisation {
+        let spectrum = Spectrum {
+            tests: tests
+                .iter()
+                .enumerate()
+                .map(|(i, (passed, lines))| slopguard_toolchain::TestCoverage {
+                    id: format!("t{i}"),
+                    passed: *passed,
+                    lines: [(path.to_string(), lines.iter().copied().collect())]
+                        .into_iter()
+                        .collect(),
+                })
+                .collect(),
+        };
+        let lines = spectrum.suspicion();
+        Localisation { spectrum, lines }
+    }
+
+    const INI: &str = "package ini\n\n\
+        func Parse(s string) string {\n\treturn value(s)\n}\n\n\
+        func value(v string) string {\n\tif v == \"\" {\n\t\treturn v\n\t}\n\treturn v[1:]\n}\n\n\
+        func (f *File) Get(k string) string {\n\treturn f.m[k]\n}\n\n\
+        func (f *File) String() string {\n\treturn \"file\"\n}\n";
+
+    fn ini_tree() -> slopguard_change::MemTree {
+        slopguard_change::MemTree::new(
+            [("ini.go".to_string(), INI.as_bytes().to_vec())]
+                .into_iter()
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn coverage_puts_the_helper_only_failing_tests_reach_before_what_the_test_names() {
+        // Lines: Parse 3-5, value 7-12 (11: `return v[1:]`), Get 14-16, String 18-20.
+        let cov = localisation(
+            "ini.go",
+            &[
+                (false, &[3, 4, 7, 8, 11, 14, 15, 18, 19]),
+                (true, &[3, 4, 7, 8, 9, 14, 15]),
+                (true, &[3, 4, 7, 8, 9, 14, 15]),
+            ],
+        );
+        let fc = FailureContext {
+            output: String::new(),
+            tests: vec![(
+                "ini_test.go".into(),
+                3,
+                "func TestComment(t *testing.T) {\n\tf := Parse(\"x\")\n\tif f.Get(\"a\") != \"\" {}\n}"
+                    .into(),
+            )],
+            frame_files: Vec::new(),
+            exercised: vec![
+                ("ini.go".into(), "Parse".into(), 3, 5),
+                ("ini.go".into(), "File.Get".into(), 14, 16),
+            ],
+        };
+        let t = targets(&["example.com/ini::TestComment"]);
+        let names =
+            |fs: Vec<prompt::FunctionTarget>| fs.into_iter().map(|f| f.name).collect::<Vec<_>>();
+        // The message's `String` ran only in the failing test too, but it renders the message.
+        assert_eq!(
+            names(function_targets(&fc, &t, &ini_tree(), Some(&cov))),
+            ["value", "Parse", "File.Get"]
+        );
+        // Without coverage the tests' source decides: what they call.
+        assert_eq!(
+            names(function_targets(&fc, &t, &ini_tree(), None)),
+            ["Parse", "File.Get", "value"]
+        );
+    }
+
+    #[test]
+    fn statements_only_failing_tests_run_are_offered_first() {
+        let cov = localisation("ini.go", &[(false, &[8, 11]), (true, &[8, 9])]);
+        let line = |start: usize| FaultLine {
+            path: "ini.go".into(),
+            start,
+            end: start,
+            text: String::new(),
+            error: None,
+            suspect_in: None,
+        };
+        let ordered: Vec<usize> = most_suspect_first(vec![line(8), line(9), line(11)], &cov, 2)
+            .into_iter()
+            .map(|l| l.start)
+            .collect();
+        assert_eq!(ordered, [11, 8]);
+    }
+
+    #[test]
+    fn a_function_every_test_runs_is_less_suspect_as_a_whole() {
+        let cov = localisation("ini.go", &[(false, &[4, 8]), (true, &[4]), (true, &[4])]);
+        assert!(span_suspicion(&cov, "ini.go", 7, 12) > span_suspicion(&cov, "ini.go", 3, 5));
+        assert_eq!(span_suspicion(&cov, "ini.go", 14, 16), 0.0);
+        assert!(renders_for_messages("File.String"));
+        assert!(renders_for_messages("Duration.__repr__"));
+        assert!(!renders_for_messages("File.Get"));
     }
 
     #[test]

@@ -9,15 +9,17 @@
 
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
-use std::time::Duration;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use regex::Regex;
 use serde_json::Value;
 
 use crate::process;
 use crate::{
-    Build, BuildResult, Check, Commands, Ecosystem, FileView, RepoFiles, RunnerCommand, TestLimits,
-    TestRun, Tool, command_name, cut_at_timeout, first_word, missing, parent, subcommand,
+    Build, BuildResult, Check, Commands, Ecosystem, FileView, RepoFiles, RunnerCommand, Spectrum,
+    TestCoverage, TestLimits, TestRun, Tool, command_name, cut_at_timeout, first_word, missing,
+    parent, read_go_profile, subcommand,
 };
 
 /// Go modules.
@@ -118,6 +120,83 @@ impl Ecosystem for Go {
         run
     }
 
+    /// Each package with tests is built once with `-cover -coverpkg=./...`, and each of its
+    /// top-level tests runs alone with `-test.coverprofile` (at most [`MAX_COVERED_TESTS`],
+    /// within the suite limit).
+    fn coverage(&self, files: &RepoFiles, limits: &TestLimits) -> Option<Spectrum> {
+        if !process::on_path("go") {
+            return None;
+        }
+        let module = files.read("go.mod").and_then(|m| module_path(&m))?;
+        let started = Instant::now();
+        let left = || limits.suite.saturating_sub(started.elapsed());
+        let dir = std::env::temp_dir().join(format!(
+            "slopguard-go-cover-{}-{}",
+            std::process::id(),
+            COVER_RUNS.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&dir).ok()?;
+        let packages: BTreeSet<&str> = files
+            .files
+            .iter()
+            .filter(|f| self.is_test_file(f))
+            .map(|f| parent(f))
+            .collect();
+        let mut spectrum = Spectrum::default();
+        let profile = dir.join("cover.out");
+        let profile_flag = format!("-test.coverprofile={}", profile.display());
+        let timeout_flag = format!("-test.timeout={}s", limits.per_test_secs());
+        for (i, pkg) in packages.into_iter().enumerate() {
+            let bin = dir.join(format!("pkg{i}.test"));
+            let bin = bin.display().to_string();
+            let target = if pkg.is_empty() {
+                ".".to_string()
+            } else {
+                format!("./{pkg}")
+            };
+            let env = [("GOFLAGS", "-mod=mod")];
+            let args = [
+                "test",
+                "-c",
+                "-cover",
+                "-covermode=set",
+                "-coverpkg=./...",
+                "-o",
+                &bin,
+                &target,
+            ];
+            if !process::run("go", &args, &files.root, &env, left()).success() {
+                continue;
+            }
+            let pkg_dir = files.root.join(pkg);
+            let listed = process::run(&bin, &["-test.list", "."], &pkg_dir, &[], left());
+            let tests = listed.stdout.lines().filter(|l| l.starts_with("Test"));
+            for test in tests {
+                if spectrum.tests.len() >= MAX_COVERED_TESTS || left().is_zero() {
+                    break;
+                }
+                let _ = std::fs::remove_file(&profile);
+                let only = format!("-test.run=^{test}$");
+                let args = [only.as_str(), "-test.count=1", &profile_flag, &timeout_flag];
+                let limit = left().min(limits.per_test + Duration::from_secs(5));
+                let ran = process::run(&bin, &args, &pkg_dir, &[], limit);
+                let text = std::fs::read_to_string(&profile).unwrap_or_default();
+                let package = if pkg.is_empty() {
+                    module.clone()
+                } else {
+                    format!("{module}/{pkg}")
+                };
+                spectrum.tests.push(TestCoverage {
+                    id: format!("{package}::{test}"),
+                    passed: ran.success(),
+                    lines: read_go_profile(&text, &module),
+                });
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        (!spectrum.tests.is_empty()).then_some(spectrum)
+    }
+
     fn parse_output(&self, text: &str) -> TestRun {
         let mut run = TestRun::default();
         let mut text_packages = TestRun::default();
@@ -198,6 +277,12 @@ impl Ecosystem for Go {
         )]
     }
 }
+
+/// Most tests [`Go::coverage`] runs one by one.
+const MAX_COVERED_TESTS: usize = 400;
+
+/// Numbers the coverage directories of one process.
+static COVER_RUNS: AtomicUsize = AtomicUsize::new(0);
 
 /// The module path declared by a `go.mod` (`module example.com/m`).
 pub fn module_path(go_mod: &str) -> Option<String> {

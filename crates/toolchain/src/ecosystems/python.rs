@@ -8,7 +8,7 @@
 //! the run goes on. Both also log each test's start and verdict to a progress file, so a suite
 //! killed at its limit still tells which tests passed, failed, and which one hung.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -19,8 +19,8 @@ use regex::Regex;
 use crate::process;
 use crate::{
     Build, BuildResult, Check, Commands, Ecosystem, FailingTest, FileView, RepoFiles,
-    RunnerCommand, TestLimits, TestRun, Tool, comma_counts, command_name, cut_at_timeout,
-    file_name, first_word, in_test_dir, missing, parent,
+    RunnerCommand, Spectrum, TestCoverage, TestLimits, TestRun, Tool, comma_counts, command_name,
+    cut_at_timeout, file_name, first_word, in_test_dir, missing, parent,
 };
 
 /// Python with pytest or unittest.
@@ -61,8 +61,13 @@ const GUARD_MODULE: &str = "slopguard_hang_guard";
 /// run killed at the suite limit still says what ran and which test hung. Loaded by pytest
 /// with `-p slopguard_hang_guard`; run as `python -m slopguard_hang_guard` it drives
 /// `unittest discover -v` with the same limit.
+///
+/// With `SLOPGUARD_COVERAGE` set to a file path, the pytest plugin also records which lines of
+/// the project each test runs (`sys.settrace` around each test's setup, call and teardown) and
+/// whether it passed, and writes them there as JSON when the session ends:
+/// `[{"id": nodeid, "passed": bool, "lines": {"pkg/mod.py": [3, 4]}}]`.
 const GUARD_SOURCE: &str = r#"
-import os, signal, sys, threading
+import json, os, signal, sys, threading
 
 _LIMIT = float(os.environ.get("SLOPGUARD_PER_TEST_SECS", "60") or 60)
 _PROGRESS = os.environ.get("SLOPGUARD_PROGRESS")
@@ -146,6 +151,75 @@ if pytest is not None:
         if report.when == "call" or report.outcome != "passed":
             _progress("%s %s" % (report.outcome, report.nodeid))
 
+    _COVERAGE = os.environ.get("SLOPGUARD_COVERAGE")
+    _NOT_PROJECT = ("site-packages", "node_modules", "venv", "__pycache__")
+
+    class _Coverage:
+        def __init__(self, root):
+            self.root = os.path.realpath(root) + os.sep
+            self.paths = {}
+            self.tests = {}
+            self.lines = {}
+
+        def _relative(self, filename):
+            rel = self.paths.get(filename)
+            if rel is None:
+                rel = ""
+                real = os.path.realpath(filename)
+                if real.startswith(self.root) and os.path.isfile(real):
+                    rest = real[len(self.root):]
+                    dirs = rest.split(os.sep)[:-1]
+                    if not any(d.startswith(".") or d in _NOT_PROJECT for d in dirs):
+                        rel = rest.replace(os.sep, "/")
+                self.paths[filename] = rel
+            return rel
+
+        def _trace(self, frame, event, arg):
+            rel = self._relative(frame.f_code.co_filename)
+            if not rel:
+                return None
+            lines = self.lines.setdefault(rel, set())
+            lines.add(frame.f_lineno)
+
+            def local(frame, event, arg):
+                if event == "line":
+                    lines.add(frame.f_lineno)
+                return local
+
+            return local
+
+        @pytest.hookimpl(hookwrapper=True)
+        def pytest_runtest_protocol(self, item, nextitem):
+            self.lines = {}
+            self.tests[item.nodeid] = {"outcome": "passed", "lines": self.lines}
+            old = sys.gettrace()
+            sys.settrace(self._trace)
+            try:
+                yield
+            finally:
+                sys.settrace(old)
+
+        def pytest_runtest_logreport(self, report):
+            test = self.tests.get(report.nodeid)
+            if test is not None and report.outcome != "passed" and test["outcome"] == "passed":
+                test["outcome"] = report.outcome
+
+        def pytest_sessionfinish(self, session):
+            out = [
+                {"id": k, "passed": v["outcome"] == "passed",
+                 "lines": {p: sorted(l) for p, l in v["lines"].items()}}
+                for k, v in self.tests.items() if v["outcome"] != "skipped"
+            ]
+            try:
+                with open(_COVERAGE, "w", encoding="utf-8") as f:
+                    json.dump(out, f)
+            except OSError:
+                pass
+
+    def pytest_configure(config):
+        if _COVERAGE:
+            config.pluginmanager.register(_Coverage(os.getcwd()), "slopguard_coverage")
+
 
 def _unittest_main():
     import unittest
@@ -192,10 +266,33 @@ fn guard_dir() -> Option<&'static Path> {
     .as_deref()
 }
 
+/// Numbers the files of each run in [`guard_dir`].
+static RUNS: AtomicUsize = AtomicUsize::new(0);
+
+/// The coverage the guard plugin wrote (see [`GUARD_SOURCE`]).
+fn read_coverage_json(text: &str) -> Option<Spectrum> {
+    #[derive(serde::Deserialize)]
+    struct Recorded {
+        id: String,
+        passed: bool,
+        lines: BTreeMap<String, BTreeSet<u32>>,
+    }
+    let tests: Vec<Recorded> = serde_json::from_str(text).ok()?;
+    Some(Spectrum {
+        tests: tests
+            .into_iter()
+            .map(|t| TestCoverage {
+                id: t.id,
+                passed: t.passed,
+                lines: t.lines,
+            })
+            .collect(),
+    })
+}
+
 /// A fresh progress file path for one run (removed by the caller).
 fn progress_file() -> Option<PathBuf> {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let n = N.fetch_add(1, Ordering::Relaxed);
+    let n = RUNS.fetch_add(1, Ordering::Relaxed);
     guard_dir().map(|d| d.join(format!("progress-{n}.log")))
 }
 
@@ -344,6 +441,34 @@ impl Ecosystem for Python {
             let _ = std::fs::remove_file(p);
         }
         run
+    }
+
+    /// pytest only: the guard plugin records each test's lines (`SLOPGUARD_COVERAGE`).
+    fn coverage(&self, files: &RepoFiles, limits: &TestLimits) -> Option<Spectrum> {
+        if !process::on_path("python3") || !has_pytest(&files.root) {
+            return None;
+        }
+        let out_file = guard_dir()?.join(format!(
+            "coverage-{}.json",
+            RUNS.fetch_add(1, Ordering::Relaxed)
+        ));
+        let mut env = guarded_env(limits, None);
+        env.push(("SLOPGUARD_COVERAGE".into(), out_file.display().to_string()));
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let args = [
+            "-m",
+            "pytest",
+            "-q",
+            "--color=no",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            GUARD_MODULE,
+        ];
+        process::run("python3", &args, &files.root, &env, limits.suite);
+        let text = std::fs::read_to_string(&out_file).ok();
+        let _ = std::fs::remove_file(&out_file);
+        read_coverage_json(&text?)
     }
 
     fn parse_output(&self, text: &str) -> TestRun {

@@ -1,0 +1,177 @@
+//! Which lines of the project each test ran, and whether it passed: the spectrum of
+//! spectrum-based fault localisation.
+//!
+//! A line that the failing tests run and the passing tests do not is where a bug most likely
+//! sits ([`Spectrum::suspicion`], the Ochiai score of the fault-localisation literature). A
+//! test that only *mentions* a function says less: a test calls `Parse` and asserts on `Get`,
+//! the bug is in `parseValue` that `Parse` calls; only running the tests shows it.
+//!
+//! Each ecosystem that can record per-test coverage with what its toolchain ships implements
+//! [`crate::Ecosystem::coverage`] (Python: a trace function inside pytest; Go: `go test -cover`
+//! with one run per test). The others return `None` and the callers fall back on what the
+//! tests' source says.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+/// One test's coverage.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TestCoverage {
+    /// The runner's id of the test.
+    pub id: String,
+    /// It passed.
+    pub passed: bool,
+    /// Lines it ran (1-based), by path relative to the repository root.
+    pub lines: BTreeMap<String, BTreeSet<u32>>,
+}
+
+/// The per-test coverage of a suite.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Spectrum {
+    /// Every test the recording ran, in its order.
+    pub tests: Vec<TestCoverage>,
+}
+
+impl Spectrum {
+    /// The spectrum holds at least one failing test that ran a line of the project: without
+    /// one it says nothing about where a bug is.
+    pub fn localises(&self) -> bool {
+        self.tests
+            .iter()
+            .any(|t| !t.passed && t.lines.values().any(|l| !l.is_empty()))
+    }
+
+    /// The Ochiai suspicion of every line a failing test ran, by path and line:
+    /// `failed(line) / sqrt(total_failed * (failed(line) + passed(line)))`. 1 for a line every
+    /// failing test runs and no passing one; lower the more passing tests run it too.
+    pub fn suspicion(&self) -> BTreeMap<(String, u32), f64> {
+        let total_failed = self.tests.iter().filter(|t| !t.passed).count();
+        if total_failed == 0 {
+            return BTreeMap::new();
+        }
+        let mut counts: BTreeMap<(String, u32), (u32, u32)> = BTreeMap::new();
+        for test in &self.tests {
+            for (path, lines) in &test.lines {
+                for &line in lines {
+                    let c = counts.entry((path.clone(), line)).or_default();
+                    if test.passed {
+                        c.1 += 1;
+                    } else {
+                        c.0 += 1;
+                    }
+                }
+            }
+        }
+        counts
+            .into_iter()
+            .filter(|(_, (failed, _))| *failed > 0)
+            .map(|(key, (failed, passed))| {
+                let score =
+                    f64::from(failed) / (total_failed as f64 * f64::from(failed + passed)).sqrt();
+                (key, score)
+            })
+            .collect()
+    }
+}
+
+/// Reads a Go cover profile (`go test -coverprofile`): the lines of every block that ran,
+/// by path relative to the module root. Blocks name their file by import path
+/// (`example.com/ini/ini.go:99.2,101.3 2 1`); `module` is the module path of `go.mod`. Files
+/// outside the module are left out.
+pub fn read_go_profile(profile: &str, module: &str) -> BTreeMap<String, BTreeSet<u32>> {
+    let mut lines: BTreeMap<String, BTreeSet<u32>> = BTreeMap::new();
+    let prefix = format!("{module}/");
+    for line in profile.lines().filter(|l| !l.starts_with("mode:")) {
+        let Some((location, counts)) = line.rsplit_once(':') else {
+            continue;
+        };
+        let mut fields = counts.split_whitespace();
+        let (Some(range), Some(_statements), Some(count)) =
+            (fields.next(), fields.next(), fields.next())
+        else {
+            continue;
+        };
+        if count.parse::<u64>().map_or(true, |c| c == 0) {
+            continue;
+        }
+        let Some(path) = location.strip_prefix(&prefix) else {
+            continue;
+        };
+        let Some((start, end)) = range.split_once(',') else {
+            continue;
+        };
+        let line_of = |pos: &str| pos.split('.').next().and_then(|l| l.parse::<u32>().ok());
+        let (Some(start), Some(end)) = (line_of(start), line_of(end)) else {
+            continue;
+        };
+        if end >= start && end - start < 10_000 {
+            lines
+                .entry(path.to_string())
+                .or_default()
+                .extend(start..=end);
+        }
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn test(id: &str, passed: bool, lines: &[(&str, &[u32])]) -> TestCoverage {
+        TestCoverage {
+            id: id.into(),
+            passed,
+            lines: lines
+                .iter()
+                .map(|(p, l)| (p.to_string(), l.iter().copied().collect()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_line_only_the_failing_test_runs_is_the_most_suspect() {
+        let spectrum = Spectrum {
+            tests: vec![
+                test("fails", false, &[("ini.go", &[10, 11, 20, 30])]),
+                test("passes_a", true, &[("ini.go", &[10, 11, 30])]),
+                test("passes_b", true, &[("ini.go", &[10, 30])]),
+            ],
+        };
+        assert!(spectrum.localises());
+        let s = spectrum.suspicion();
+        let at = |l: u32| s[&("ini.go".to_string(), l)];
+        assert!((at(20) - 1.0).abs() < 1e-9);
+        assert!(at(11) > at(10));
+        assert!((at(10) - at(30)).abs() < 1e-9);
+        assert!(at(10) < at(20));
+        // Lines no failing test ran get no score.
+        assert_eq!(s.len(), 4);
+    }
+
+    #[test]
+    fn without_a_failing_test_nothing_is_suspect() {
+        let spectrum = Spectrum {
+            tests: vec![test("passes", true, &[("a.py", &[1, 2])])],
+        };
+        assert!(!spectrum.localises());
+        assert!(spectrum.suspicion().is_empty());
+    }
+
+    #[test]
+    fn go_profiles_name_module_files_and_skip_blocks_that_did_not_run() {
+        let profile = "mode: set\n\
+            example.com/ini/ini.go:99.2,101.3 2 1\n\
+            example.com/ini/ini.go:102.5,102.20 1 0\n\
+            example.com/ini/sub/x.go:7.1,7.30 1 1\n\
+            golang.org/x/other/y.go:1.1,3.2 1 1\n";
+        let lines = read_go_profile(profile, "example.com/ini");
+        assert_eq!(
+            lines
+                .get("ini.go")
+                .map(|l| l.iter().copied().collect::<Vec<_>>()),
+            Some(vec![99, 100, 101])
+        );
+        assert_eq!(lines.get("sub/x.go").map(BTreeSet::len), Some(1));
+        assert_eq!(lines.len(), 2);
+    }
+}

@@ -1,0 +1,158 @@
+//! Per-test coverage of real runs (pytest, Go): the line only the failing test runs is the
+//! most suspect one, in a helper the test never names. Each is skipped with a NOTICE when its
+//! toolchain is not installed.
+
+use std::path::Path;
+use std::time::Duration;
+
+use slopguard_toolchain::{RepoFiles, Spectrum, TestLimits, per_test_coverage, process};
+
+fn write(root: &Path, files: &[(&str, &str)]) {
+    for (path, text) in files {
+        let p = root.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+}
+
+fn spectrum(root: &Path) -> Spectrum {
+    let limits = TestLimits {
+        suite: Duration::from_secs(120),
+        per_test: Duration::from_secs(20),
+    };
+    per_test_coverage(&RepoFiles::walk(root), &limits).expect("coverage recorded")
+}
+
+/// The most suspect line of `path`, with its score.
+fn top_line(s: &Spectrum, path: &str) -> (u32, f64) {
+    s.suspicion()
+        .into_iter()
+        .filter(|((p, _), _)| p == path)
+        .map(|((_, l), score)| (l, score))
+        .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+        .unwrap_or_else(|| panic!("no line of {path} is suspect: {s:#?}"))
+}
+
+#[test]
+fn pytest_records_each_tests_lines() {
+    let has_pytest = process::on_path("python3")
+        && process::run(
+            "python3",
+            &["-c", "import pytest"],
+            Path::new("."),
+            &[],
+            Duration::from_secs(30),
+        )
+        .success();
+    if !has_pytest {
+        eprintln!("NOTICE: python3 with pytest not installed: the pytest coverage test is skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            (
+                "ini.py",
+                "def parse(text):\n\
+                 \x20   return {k: value(v) for k, v in (l.split('=') for l in text.split())}\n\
+                 \n\
+                 \n\
+                 def value(v):\n\
+                 \x20   if ';' in v:\n\
+                 \x20       return v.split(';')[1]\n\
+                 \x20   return v\n\
+                 \n\
+                 \n\
+                 def get(d, k):\n\
+                 \x20   return d[k]\n",
+            ),
+            (
+                "tests/test_ini.py",
+                "from ini import parse, get\n\n\n\
+                 def test_plain():\n    assert get(parse('a=1'), 'a') == '1'\n\n\n\
+                 def test_comment():\n    assert get(parse('a=1;x'), 'a') == '1'\n\n\n\
+                 @__import__('pytest').mark.skip\ndef test_skipped():\n    pass\n",
+            ),
+        ],
+    );
+    let s = spectrum(dir.path());
+    let verdicts: Vec<(&str, bool)> = s.tests.iter().map(|t| (t.id.as_str(), t.passed)).collect();
+    assert_eq!(
+        verdicts,
+        [
+            ("tests/test_ini.py::test_plain", true),
+            ("tests/test_ini.py::test_comment", false)
+        ]
+    );
+    assert_eq!(top_line(&s, "ini.py"), (7, 1.0));
+    // The test file is the project's too; nothing of pytest or the standard library is.
+    assert!(s.tests[0].lines.contains_key("tests/test_ini.py"));
+    let paths: Vec<&String> = s.tests[0].lines.keys().collect();
+    assert!(
+        paths
+            .iter()
+            .all(|p| *p == "ini.py" || p.starts_with("tests/")),
+        "{paths:?}"
+    );
+}
+
+#[test]
+fn go_runs_each_test_alone_with_a_cover_profile() {
+    if !process::on_path("go") {
+        eprintln!("NOTICE: go not installed: the Go coverage test is skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            ("go.mod", "module example.com/ini\n\ngo 1.20\n"),
+            (
+                "ini.go",
+                "package ini\n\
+                 \n\
+                 import \"strings\"\n\
+                 \n\
+                 func Parse(v string) string {\n\
+                 \treturn value(v)\n\
+                 }\n\
+                 \n\
+                 func value(v string) string {\n\
+                 \tif i := strings.Index(v, \";\"); i >= 0 {\n\
+                 \t\treturn v[i+1:]\n\
+                 \t}\n\
+                 \treturn v\n\
+                 }\n",
+            ),
+            (
+                "ini_test.go",
+                "package ini\n\
+                 \n\
+                 import \"testing\"\n\
+                 \n\
+                 func TestPlain(t *testing.T) {\n\
+                 \tif Parse(\"1\") != \"1\" {\n\
+                 \t\tt.Fatal(\"plain\")\n\
+                 \t}\n\
+                 }\n\
+                 \n\
+                 func TestComment(t *testing.T) {\n\
+                 \tif Parse(\"1;x\") != \"1\" {\n\
+                 \t\tt.Fatal(\"comment\")\n\
+                 \t}\n\
+                 }\n",
+            ),
+        ],
+    );
+    let s = spectrum(dir.path());
+    let verdicts: Vec<(&str, bool)> = s.tests.iter().map(|t| (t.id.as_str(), t.passed)).collect();
+    assert_eq!(
+        verdicts,
+        [
+            ("example.com/ini::TestPlain", true),
+            ("example.com/ini::TestComment", false)
+        ]
+    );
+    assert_eq!(top_line(&s, "ini.go"), (11, 1.0));
+}
