@@ -949,3 +949,59 @@ fn a_fix_that_dropped_an_unrelated_function_is_salvaged_and_lands_without_the_lo
     );
     assert!(trace_events(&summary).contains("worker.candidate.salvaged"));
 }
+
+/// True (and says so) when pytest is not installed: the per-test coverage needs it.
+fn pytest_missing() -> bool {
+    let ok = Command::new("python3")
+        .args(["-c", "import pytest"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("pytest missing; skipped");
+    }
+    !ok
+}
+
+#[test]
+fn the_tests_coverage_points_the_first_candidate_at_the_helper_the_test_never_names() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    if pytest_missing() {
+        return;
+    }
+    // `get` and `parse` are what the failing test calls; the bug is in `_value`, which only
+    // `parse` calls and only the failing test's input reaches past its first line.
+    let r = fx.dir.path();
+    let ini = "def parse(text):\n    return dict(_pair(line) for line in text.splitlines())\n\n\n\
+               def _pair(line):\n    key, _, value = line.partition('=')\n    return key.strip(), _value(value)\n\n\n\
+               def _value(value):\n    if ';' in value:\n        value = value.split(';')[0]\n    return value\n\n\n\
+               def get(config, key):\n    return config.get(key)\n";
+    let tests = "from ini import get, parse\n\n\n\
+                 def test_plain():\n    assert get(parse('a=1'), 'a') == '1'\n\n\n\
+                 def test_keys():\n    assert sorted(parse('a=1\\nb=2')) == ['a', 'b']\n\n\n\
+                 def test_comment():\n    assert get(parse('a = 1 ; note'), 'a') == '1'\n";
+    std::fs::write(r.join("calc.py"), FIXED_CALC).unwrap();
+    std::fs::write(r.join("ini.py"), ini).unwrap();
+    std::fs::write(r.join("tests/test_ini.py"), tests).unwrap();
+    git(r, &["add", "-A"]);
+    git(r, &["commit", "-q", "-m", "ini"]);
+    let fixed_value = "def _value(value):\n    if ';' in value:\n        value = value.split(';')[0]\n    return value.strip()\n";
+    let script = Script::new().content(format!("```python\n{fixed_value}```\n"));
+    let server = ScriptedServer::start(script).unwrap();
+    let mut o = fx.opts(&server.url());
+    o.plan = PlanSource::Given(one_task(
+        "Fix the failing test",
+        vec![subtask("Fix the failing test test_comment", &["ini.py"])],
+    ));
+    let summary = execute(&o, &NoProgress).unwrap();
+    let first = server.chat_requests()[0].to_string();
+    assert!(first.contains("most likely in `_value`"), "{first}");
+    assert_eq!(
+        summary.subtasks().next().unwrap().status,
+        SubtaskStatus::Committed
+    );
+    assert!(git(r, &["show", "sg/loop:ini.py"]).contains("return value.strip()"));
+    let trace = trace_events(&summary);
+    assert!(trace.contains("\"worker.coverage\""), "{trace}");
+}

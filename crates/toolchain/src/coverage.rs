@@ -7,14 +7,16 @@
 //! the bug is in `parseValue` that `Parse` calls; only running the tests shows it.
 //!
 //! Each ecosystem that can record per-test coverage with what its toolchain ships implements
-//! [`crate::Ecosystem::coverage`] (Python: a trace function inside pytest; Go: `go test -cover`
-//! with one run per test). The others return `None` and the callers fall back on what the
-//! tests' source says.
+//! [`crate::Ecosystem::coverage`]: Python (a trace function inside pytest), Go (`go test
+//! -cover`, one run per test), Node (`node --test` with a preloaded recorder of V8's precise
+//! coverage) and Ruby (Minitest with the `coverage` library). Rust returns `None` (its
+//! coverage needs `llvm-tools` matching the compiler), as do the other runners (unittest,
+//! Jest, RSpec): callers fall back on what the tests' source says.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One test's coverage.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
 pub struct TestCoverage {
     /// The runner's id of the test.
     pub id: String,
@@ -32,6 +34,13 @@ pub struct Spectrum {
 }
 
 impl Spectrum {
+    /// The tests a recorder inside a runner wrote as JSON (the Python and Ruby ones):
+    /// `[{"id": "...", "passed": true, "lines": {"path/rel.py": [3, 4]}}]`.
+    pub fn from_recorded_json(text: &str) -> Option<Spectrum> {
+        let tests: Vec<TestCoverage> = serde_json::from_str(text).ok()?;
+        Some(Spectrum { tests })
+    }
+
     /// The spectrum holds at least one failing test that ran a line of the project: without
     /// one it says nothing about where a bug is.
     pub fn localises(&self) -> bool {

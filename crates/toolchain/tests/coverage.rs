@@ -86,6 +86,11 @@ fn pytest_records_each_tests_lines() {
         ]
     );
     assert_eq!(top_line(&s, "ini.py"), (7, 1.0));
+    // What ran at import (the `def` lines) belongs to every test.
+    assert!(
+        s.tests.iter().all(|t| t.lines["ini.py"].contains(&5)),
+        "{s:#?}"
+    );
     // The test file is the project's too; nothing of pytest or the standard library is.
     assert!(s.tests[0].lines.contains_key("tests/test_ini.py"));
     let paths: Vec<&String> = s.tests[0].lines.keys().collect();
@@ -155,4 +160,135 @@ fn go_runs_each_test_alone_with_a_cover_profile() {
         ]
     );
     assert_eq!(top_line(&s, "ini.go"), (11, 1.0));
+}
+
+#[test]
+fn minitest_records_each_tests_lines() {
+    if !process::on_path("ruby") {
+        eprintln!("NOTICE: ruby not installed: the Minitest coverage test is skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            (
+                "lib/ini.rb",
+                "module Ini\n\
+                 \x20 def self.parse(text)\n\
+                 \x20   value(text)\n\
+                 \x20 end\n\
+                 \n\
+                 \x20 def self.value(v)\n\
+                 \x20   if v.include?(';')\n\
+                 \x20     return v.split(';').last\n\
+                 \x20   end\n\
+                 \x20   v\n\
+                 \x20 end\n\
+                 end\n",
+            ),
+            (
+                "test/ini_test.rb",
+                "require 'minitest/autorun'\n\
+                 require 'ini'\n\
+                 \n\
+                 class IniTest < Minitest::Test\n\
+                 \x20 def test_plain\n\
+                 \x20   assert_equal '1', Ini.parse('1')\n\
+                 \x20 end\n\
+                 \n\
+                 \x20 def test_comment\n\
+                 \x20   assert_equal '1', Ini.parse('1;x')\n\
+                 \x20 end\n\
+                 \n\
+                 \x20 def test_skipped\n\
+                 \x20   skip 'later'\n\
+                 \x20 end\n\
+                 end\n",
+            ),
+        ],
+    );
+    let s = spectrum(dir.path());
+    let mut verdicts: Vec<(&str, bool)> =
+        s.tests.iter().map(|t| (t.id.as_str(), t.passed)).collect();
+    verdicts.sort();
+    assert_eq!(
+        verdicts,
+        [
+            ("IniTest#test_comment", false),
+            ("IniTest#test_plain", true)
+        ]
+    );
+    assert_eq!(top_line(&s, "lib/ini.rb"), (8, 1.0));
+    // What ran while the files loaded (the `def` lines) belongs to every test.
+    assert!(
+        s.tests.iter().all(|t| t.lines["lib/ini.rb"].contains(&6)),
+        "{s:#?}"
+    );
+}
+
+#[test]
+fn node_test_records_each_tests_lines_in_commonjs_and_esm_files() {
+    if !process::on_path("node") {
+        eprintln!("NOTICE: node not installed: the node --test coverage test is skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            (
+                "package.json",
+                "{\"scripts\": {\"test\": \"node --test\"}}\n",
+            ),
+            (
+                "index.js",
+                "function value(v) {\n\
+                 \x20 if (v.includes(';')) {\n\
+                 \x20   return v.split(';')[1];\n\
+                 \x20 }\n\
+                 \x20 return v;\n\
+                 }\n\
+                 \n\
+                 function parse(text) {\n\
+                 \x20 return value(text);\n\
+                 }\n\
+                 \n\
+                 module.exports = { parse };\n",
+            ),
+            (
+                "test/index.test.js",
+                "const { test } = require('node:test');\n\
+                 const assert = require('node:assert');\n\
+                 const { parse } = require('../index.js');\n\
+                 test('plain', () => { assert.strictEqual(parse('1'), '1'); });\n\
+                 test('comment', () => { assert.strictEqual(parse('1;x'), '1'); });\n",
+            ),
+            (
+                "test/esm.test.mjs",
+                "import { it, describe } from 'node:test';\n\
+                 import assert from 'node:assert/strict';\n\
+                 import mod from '../index.js';\n\
+                 describe('esm', () => { it('plain esm', () => { assert.equal(mod.parse('2'), '2'); }); });\n",
+            ),
+        ],
+    );
+    let s = spectrum(dir.path());
+    let mut verdicts: Vec<(&str, bool)> =
+        s.tests.iter().map(|t| (t.id.as_str(), t.passed)).collect();
+    verdicts.sort();
+    assert_eq!(
+        verdicts,
+        [
+            ("test/esm.test.mjs::plain esm", true),
+            ("test/index.test.js::comment", false),
+            ("test/index.test.js::plain", true)
+        ]
+    );
+    assert_eq!(top_line(&s, "index.js"), (3, 1.0));
+    // What ran while the files loaded (the `module.exports` line) belongs to every test.
+    assert!(
+        s.tests.iter().all(|t| t.lines["index.js"].contains(&12)),
+        "{s:#?}"
+    );
 }

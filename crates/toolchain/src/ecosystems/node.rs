@@ -10,7 +10,9 @@
 //! Vitest, an older Node) keeps what its partial output shows.
 
 use std::collections::BTreeSet;
+use std::path::PathBuf;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use regex::Regex;
@@ -18,9 +20,9 @@ use serde_json::Value;
 
 use crate::process;
 use crate::{
-    Build, BuildResult, Check, Commands, Ecosystem, FileView, RepoFiles, RunnerCommand, TestLimits,
-    TestRun, Tool, command_name, file_name, in_test_dir, join, missing, numbers_before, parent,
-    subcommand, tail,
+    Build, BuildResult, Check, Commands, Ecosystem, FileView, RepoFiles, RunnerCommand, Spectrum,
+    TestLimits, TestRun, Tool, command_name, file_name, in_test_dir, join, missing, numbers_before,
+    parent, subcommand, tail,
 };
 
 /// Node.js projects (JavaScript and TypeScript).
@@ -159,6 +161,59 @@ impl Ecosystem for Node {
         run.finish("npm test", &out.combined(), out.success())
     }
 
+    /// `node --test` only: a preloaded recorder ([`COVERAGE_PRELOAD`]) in each test file's
+    /// process.
+    fn coverage(&self, files: &RepoFiles, limits: &TestLimits) -> Option<Spectrum> {
+        if !process::on_path("node") {
+            return None;
+        }
+        let pkg: Value = serde_json::from_str(&files.read("package.json")?).ok()?;
+        let script = pkg.pointer("/scripts/test").and_then(Value::as_str)?.trim();
+        let rest = script.strip_prefix("node --test")?;
+        let dir = std::env::temp_dir().join(format!(
+            "slopguard-node-cover-{}-{}",
+            std::process::id(),
+            COVER_RUNS.fetch_add(1, Ordering::Relaxed)
+        ));
+        let out = dir.join("out");
+        std::fs::create_dir_all(&out).ok()?;
+        let preload = dir.join("preload.cjs");
+        std::fs::write(&preload, COVERAGE_PRELOAD).ok()?;
+        let mut options = format!("--require {}", preload.display());
+        if let Ok(old) = std::env::var("NODE_OPTIONS") {
+            options = format!("{old} {options}");
+        }
+        let (out_dir, root) = (out.display().to_string(), files.root.display().to_string());
+        let env = [
+            ("CI", "1"),
+            ("NODE_OPTIONS", options.as_str()),
+            ("SLOPGUARD_COVERAGE_DIR", out_dir.as_str()),
+            ("SLOPGUARD_COVERAGE_ROOT", root.as_str()),
+        ];
+        let test_timeout = format!("--test-timeout={}", limits.per_test.as_millis().max(1));
+        let mut args = vec!["--test", "--test-reporter=tap"];
+        if has_test_timeout(&files.root) && !rest.contains("--test-timeout") {
+            args.push(&test_timeout);
+        }
+        args.extend(rest.split_whitespace());
+        process::run("node", &args, &files.root, &env, limits.suite);
+        let mut spectrum = Spectrum::default();
+        let mut recorded: Vec<PathBuf> = std::fs::read_dir(&out)
+            .map(|d| d.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        recorded.sort();
+        for path in recorded {
+            if let Some(s) = std::fs::read_to_string(&path)
+                .ok()
+                .and_then(|t| Spectrum::from_recorded_json(&t))
+            {
+                spectrum.tests.extend(s.tests);
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        (!spectrum.tests.is_empty()).then_some(spectrum)
+    }
+
     fn parse_output(&self, text: &str) -> TestRun {
         let tap = parse_tap(text);
         if tap.ran {
@@ -255,6 +310,14 @@ impl Ecosystem for Node {
 }
 
 /// Whether `node` knows `--test-timeout` (Node 20.11+, 21.2+), asked once per process.
+/// The recorder `node --test` preloads in each test file's process for [`Node::coverage`]:
+/// V8's precise coverage, taken and reset around each `test` and `it` callback, turned into
+/// the project's lines, one JSON file per process.
+const COVERAGE_PRELOAD: &str = include_str!("node_coverage.cjs");
+
+/// Numbers the coverage directories of one process.
+static COVER_RUNS: AtomicUsize = AtomicUsize::new(0);
+
 fn has_test_timeout(root: &std::path::Path) -> bool {
     static HAS: OnceLock<bool> = OnceLock::new();
     *HAS.get_or_init(|| {

@@ -8,7 +8,7 @@
 //! the run goes on. Both also log each test's start and verdict to a progress file, so a suite
 //! killed at its limit still tells which tests passed, failed, and which one hung.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -19,8 +19,8 @@ use regex::Regex;
 use crate::process;
 use crate::{
     Build, BuildResult, Check, Commands, Ecosystem, FailingTest, FileView, RepoFiles,
-    RunnerCommand, Spectrum, TestCoverage, TestLimits, TestRun, Tool, comma_counts, command_name,
-    cut_at_timeout, file_name, first_word, in_test_dir, missing, parent,
+    RunnerCommand, Spectrum, TestLimits, TestRun, Tool, comma_counts, command_name, cut_at_timeout,
+    file_name, first_word, in_test_dir, missing, parent,
 };
 
 /// Python with pytest or unittest.
@@ -63,8 +63,8 @@ const GUARD_MODULE: &str = "slopguard_hang_guard";
 /// `unittest discover -v` with the same limit.
 ///
 /// With `SLOPGUARD_COVERAGE` set to a file path, the pytest plugin also records which lines of
-/// the project each test runs (`sys.settrace` around each test's setup, call and teardown) and
-/// whether it passed, and writes them there as JSON when the session ends:
+/// the project each test runs (`sys.settrace` from configuration on; lines run outside any
+/// test, such as module code at import, count for every test) and whether it passed, and writes them there as JSON when the session ends:
 /// `[{"id": nodeid, "passed": bool, "lines": {"pkg/mod.py": [3, 4]}}]`.
 const GUARD_SOURCE: &str = r#"
 import json, os, signal, sys, threading
@@ -159,7 +159,10 @@ if pytest is not None:
             self.root = os.path.realpath(root) + os.sep
             self.paths = {}
             self.tests = {}
-            self.lines = {}
+            # Lines run outside any test (module code at import, during collection): they
+            # belong to every test, as the values they set up do.
+            self.outside = {}
+            self.lines = self.outside
 
         def _relative(self, filename):
             rel = self.paths.get(filename)
@@ -192,12 +195,11 @@ if pytest is not None:
         def pytest_runtest_protocol(self, item, nextitem):
             self.lines = {}
             self.tests[item.nodeid] = {"outcome": "passed", "lines": self.lines}
-            old = sys.gettrace()
             sys.settrace(self._trace)
             try:
                 yield
             finally:
-                sys.settrace(old)
+                self.lines = self.outside
 
         def pytest_runtest_logreport(self, report):
             test = self.tests.get(report.nodeid)
@@ -205,11 +207,16 @@ if pytest is not None:
                 test["outcome"] = report.outcome
 
         def pytest_sessionfinish(self, session):
-            out = [
-                {"id": k, "passed": v["outcome"] == "passed",
-                 "lines": {p: sorted(l) for p, l in v["lines"].items()}}
-                for k, v in self.tests.items() if v["outcome"] != "skipped"
-            ]
+            sys.settrace(None)
+            out = []
+            for k, v in self.tests.items():
+                if v["outcome"] == "skipped":
+                    continue
+                lines = {p: set(l) for p, l in self.outside.items()}
+                for p, l in v["lines"].items():
+                    lines.setdefault(p, set()).update(l)
+                out.append({"id": k, "passed": v["outcome"] == "passed",
+                            "lines": {p: sorted(l) for p, l in lines.items()}})
             try:
                 with open(_COVERAGE, "w", encoding="utf-8") as f:
                     json.dump(out, f)
@@ -218,7 +225,9 @@ if pytest is not None:
 
     def pytest_configure(config):
         if _COVERAGE:
-            config.pluginmanager.register(_Coverage(os.getcwd()), "slopguard_coverage")
+            coverage = _Coverage(os.getcwd())
+            config.pluginmanager.register(coverage, "slopguard_coverage")
+            sys.settrace(coverage._trace)
 
 
 def _unittest_main():
@@ -268,27 +277,6 @@ fn guard_dir() -> Option<&'static Path> {
 
 /// Numbers the files of each run in [`guard_dir`].
 static RUNS: AtomicUsize = AtomicUsize::new(0);
-
-/// The coverage the guard plugin wrote (see [`GUARD_SOURCE`]).
-fn read_coverage_json(text: &str) -> Option<Spectrum> {
-    #[derive(serde::Deserialize)]
-    struct Recorded {
-        id: String,
-        passed: bool,
-        lines: BTreeMap<String, BTreeSet<u32>>,
-    }
-    let tests: Vec<Recorded> = serde_json::from_str(text).ok()?;
-    Some(Spectrum {
-        tests: tests
-            .into_iter()
-            .map(|t| TestCoverage {
-                id: t.id,
-                passed: t.passed,
-                lines: t.lines,
-            })
-            .collect(),
-    })
-}
 
 /// A fresh progress file path for one run (removed by the caller).
 fn progress_file() -> Option<PathBuf> {
@@ -468,7 +456,7 @@ impl Ecosystem for Python {
         process::run("python3", &args, &files.root, &env, limits.suite);
         let text = std::fs::read_to_string(&out_file).ok();
         let _ = std::fs::remove_file(&out_file);
-        read_coverage_json(&text?)
+        Spectrum::from_recorded_json(&text?)
     }
 
     fn parse_output(&self, text: &str) -> TestRun {

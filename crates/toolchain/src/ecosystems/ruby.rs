@@ -11,6 +11,7 @@
 
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use regex::Regex;
@@ -18,8 +19,8 @@ use regex::Regex;
 use crate::process;
 use crate::{
     Build, BuildResult, Check, Commands, Ecosystem, FailingTest, FileView, RepoFiles,
-    RunnerCommand, TestLimits, TestRun, Tool, command_name, cut_at_timeout, file_name, first_word,
-    in_test_dir, join, missing, numbers_before, parent,
+    RunnerCommand, Spectrum, TestLimits, TestRun, Tool, command_name, cut_at_timeout, file_name,
+    first_word, in_test_dir, join, missing, numbers_before, parent,
 };
 
 /// Ruby with Minitest or RSpec.
@@ -31,7 +32,57 @@ pub struct Ruby;
 /// the test and "timed out after N s" in the test's thread, so the test fails and the run goes
 /// on (a loop in Ruby code is interrupted; one inside a C extension may not be, and then the
 /// suite limit applies).
+///
+/// With `SLOPGUARD_COVERAGE` set to a file path, it also records which lines of the project
+/// each test runs (the `coverage` library, read and cleared around each test; the lines run
+/// while the files loaded count for every test) and whether it passed, and writes them there
+/// as JSON when the run ends: `[{"id": "Class#test_name", "passed": bool, "lines": {"lib/x.rb": [3, 4]}}]`.
 const RUN_MINITEST_FILES: &str = r##"$stdout.sync = true; $stderr.sync = true
+if (slopguard_cov_out = ENV['SLOPGUARD_COVERAGE'])
+  begin
+    require 'coverage'
+    require 'json'
+    require 'minitest'
+    Coverage.start(lines: true)
+    root = File.realpath(Dir.pwd) + '/'
+    recorded = []
+    take = lambda do
+      Coverage.result(stop: false, clear: true).each_with_object({}) do |(file, data), out|
+        next unless file.start_with?(root)
+        rel = file[root.size..]
+        next if rel.split('/')[0..-2].any? { |d| d.start_with?('.') || d == 'vendor' }
+        counts = data.is_a?(Hash) ? data[:lines] : data
+        lines = []
+        counts.each_with_index { |c, i| lines << i + 1 if c && c > 0 }
+        out[rel] = lines unless lines.empty?
+      end
+    end
+    loaded = nil
+    recorder = Module.new do
+      define_method(:before_setup) do
+        got = take.call
+        loaded ||= got
+        super()
+      end
+      define_method(:after_teardown) do
+        begin
+          super()
+        ensure
+          unless skipped?
+            recorded << { id: "#{self.class}##{name}", passed: passed?, lines: take.call }
+          end
+        end
+      end
+    end
+    Minitest::Test.prepend(recorder)
+    at_exit do
+      base = loaded || {}
+      all = recorded.map { |t| t.merge(lines: base.merge(t[:lines]) { |_, a, b| (a | b).sort }) }
+      File.write(slopguard_cov_out, JSON.dump(all))
+    end
+  rescue LoadError
+  end
+end
 begin
   require 'minitest'
   limit = Float(ENV.fetch('SLOPGUARD_PER_TEST_SECS', '60'))
@@ -57,6 +108,9 @@ begin
 rescue LoadError, ArgumentError
 end
 files = ARGV.dup; ARGV.replace(['-v']); files.each { |f| require File.expand_path(f) }"##;
+
+/// Numbers the coverage files of one process.
+static COVER_RUNS: AtomicUsize = AtomicUsize::new(0);
 
 /// Compiles every file given as an argument without running it; prints the failures.
 const COMPILE_FILES: &str = "bad = 0; ARGV.each { |f| begin; RubyVM::InstructionSequence.compile_file(f); \
@@ -189,6 +243,39 @@ impl Ecosystem for Ruby {
         let mut run = run.finish("minitest", &out.combined(), out.success());
         run.details.push("runner: minitest".into());
         run
+    }
+
+    /// Minitest only: the runner records each test's lines (`SLOPGUARD_COVERAGE`).
+    fn coverage(&self, files: &RepoFiles, limits: &TestLimits) -> Option<Spectrum> {
+        if uses_rspec(files) || !process::on_path("ruby") {
+            return None;
+        }
+        let tests: Vec<&str> = files
+            .files
+            .iter()
+            .filter(|f| is_minitest_file(f))
+            .map(String::as_str)
+            .collect();
+        if tests.is_empty() {
+            return None;
+        }
+        let out_file = std::env::temp_dir().join(format!(
+            "slopguard-rb-coverage-{}-{}.json",
+            std::process::id(),
+            COVER_RUNS.fetch_add(1, Ordering::Relaxed)
+        ));
+        let mut args = vec!["-Ilib", "-Itest", "-e", RUN_MINITEST_FILES];
+        args.extend(&tests);
+        let secs = format!("{}", limits.per_test.as_secs_f64().max(0.1));
+        let out_path = out_file.display().to_string();
+        let env = [
+            ("SLOPGUARD_PER_TEST_SECS", secs.as_str()),
+            ("SLOPGUARD_COVERAGE", out_path.as_str()),
+        ];
+        process::run("ruby", &args, &files.root, &env, limits.suite);
+        let text = std::fs::read_to_string(&out_file).ok();
+        let _ = std::fs::remove_file(&out_file);
+        Spectrum::from_recorded_json(&text?)
     }
 
     fn parse_output(&self, text: &str) -> TestRun {
