@@ -9,6 +9,7 @@
 //!  -> schedule::plan_phase        analyse -> plan (plan::pipeline)
 //!  -> schedule::execution_phase   reconcile; each unfinished subtask in order, or skip it
 //!     -> subtask::run_subtask         baseline, fingerprint, failure context, attempts
+//!        -> localise::localise_by_coverage  each test's lines; the targets, most suspect first
 //!        -> attempt::run_attempt          (attempt 1: repair::try_templates, no model; the
 //!                                         first template that fixes every target lands)
 //!                                         prompts, candidates sampled
@@ -42,6 +43,7 @@ mod error;
 mod judge;
 mod land;
 mod lifecycle;
+mod localise;
 mod observe;
 mod options;
 mod progress;

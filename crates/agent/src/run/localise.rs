@@ -1,0 +1,655 @@
+//! Where the bug most likely is, before any candidate: the functions a subtask's failing tests
+//! point at, most likely first, and the statements to offer alone.
+//!
+//! Two sources, the better first. The tests' coverage ([`localise_by_coverage`]): the suite
+//! runs once more recording which lines each test runs, and the lines the failing tests run
+//! while the passing ones do not are the most suspect (Ochiai); this finds a helper the tests
+//! never name. Where no runner can record coverage, the tests' source
+//! ([`function_targets_by_source`]): the functions they call, those they are named after
+//! first. In the pipeline: ... -> per subtask -> failure context -> **localise** -> templates
+//! and prompts.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use slopguard_toolchain::{RepoFiles, Spectrum, TestLimits};
+
+use crate::dynamic;
+use crate::state::Baseline;
+use crate::worker::fault_line::FaultLine;
+use crate::worker::{context, context::FailureContext, prompt};
+
+use super::context::Ctx;
+use super::progress::ProgressEvent;
+use super::subtask::SubtaskRun;
+
+/// What the tests' coverage says about where the bug is.
+pub(super) struct Localisation {
+    /// Which lines each test ran.
+    spectrum: Spectrum,
+    /// The suspicion of each line the failing tests ran, by path and line
+    /// ([`Spectrum::suspicion`]).
+    lines: BTreeMap<(String, u32), f64>,
+}
+
+/// Suites slower than this (at the baseline) are not run a second time to record coverage.
+const MAX_COVERED_SUITE: Duration = Duration::from_secs(60);
+
+/// Runs the tests once more recording which lines each one runs, and scores the lines the
+/// failing ones ran: the lines only failing tests run are the most suspect. `None` when no
+/// ecosystem of the project can record per-test coverage, the suite is too slow to run again
+/// ([`MAX_COVERED_SUITE`]), or no failing test ran a line of the project.
+pub(super) fn localise_by_coverage(
+    cx: &Ctx<'_>,
+    run: &SubtaskRun,
+    base: &Baseline,
+) -> Option<Localisation> {
+    let suite = Duration::from_millis(base.suite_ms);
+    if base.suite_ms == 0 || suite > MAX_COVERED_SUITE {
+        return None;
+    }
+    let limits = dynamic::test_limits(Some(base), cx.opts.dynamic.test_timeout);
+    let limits = TestLimits {
+        suite: limits.suite.min(suite * 4 + Duration::from_secs(30)),
+        ..limits
+    };
+    let started = Instant::now();
+    let spectrum = slopguard_toolchain::per_test_coverage(&RepoFiles::walk(&cx.worktree), &limits);
+    cx.time("coverage", started);
+    let spectrum = spectrum.filter(Spectrum::localises)?;
+    let lines = spectrum.suspicion();
+    let top = lines
+        .iter()
+        .filter(|((path, _), _)| !crate::analysis::is_test_file(path))
+        .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(a.0)))
+        .map(|((path, line), score)| format!("{path}:{line} ({score:.2})"));
+    cx.emit(
+        "execution",
+        "worker.coverage",
+        json!({"subtask_id": run.id, "tests": spectrum.tests.len(),
+               "failing": spectrum.tests.iter().filter(|t| !t.passed).count(),
+               "most_suspect": top, "ms": started.elapsed().as_millis() as u64}),
+    );
+    cx.progress.on(&ProgressEvent::Candidate(format!(
+        "{} coverage of {} tests ({:.0} s): most suspect line {}",
+        run.id,
+        spectrum.tests.len(),
+        started.elapsed().as_secs_f64(),
+        top.as_deref().unwrap_or("none outside the tests")
+    )));
+    Some(Localisation { spectrum, lines })
+}
+
+/// The highest suspicion of the lines `start..=end` of `path`.
+fn range_suspicion(cov: &Localisation, path: &str, start: usize, end: usize) -> f64 {
+    let key = |l: usize| (path.to_string(), u32::try_from(l).unwrap_or(u32::MAX));
+    cov.lines
+        .range(key(start)..=key(end))
+        .map(|(_, s)| *s)
+        .fold(0.0, f64::max)
+}
+
+/// The Ochiai suspicion of the whole of `start..=end` of `path`, as if it were one line: a
+/// test ran it when it ran any of its lines. An entry point every test runs scores lower than
+/// a helper only the failing tests reach, where their lines score the same.
+fn span_suspicion(cov: &Localisation, path: &str, start: usize, end: usize) -> f64 {
+    let (start, end) = (
+        u32::try_from(start).unwrap_or(u32::MAX),
+        u32::try_from(end).unwrap_or(u32::MAX),
+    );
+    let ran = |t: &slopguard_toolchain::TestCoverage| {
+        t.lines
+            .get(path)
+            .is_some_and(|l| l.range(start..=end).next().is_some())
+    };
+    let total_failed = cov.spectrum.tests.iter().filter(|t| !t.passed).count() as f64;
+    let failed = cov
+        .spectrum
+        .tests
+        .iter()
+        .filter(|t| !t.passed && ran(t))
+        .count() as f64;
+    let passed = cov
+        .spectrum
+        .tests
+        .iter()
+        .filter(|t| t.passed && ran(t))
+        .count() as f64;
+    if failed == 0.0 {
+        return 0.0;
+    }
+    failed / (total_failed * (failed + passed)).sqrt()
+}
+
+/// Methods that render a value as text (`__repr__`, `String`, `toString`, `to_s`, `fmt`): a
+/// failing assertion runs them to print its message, so the failing tests alone run them,
+/// whatever the bug. They come after the other functions a failing test ran.
+fn renders_for_messages(name: &str) -> bool {
+    const RENDERERS: &[&str] = &[
+        "__repr__",
+        "__str__",
+        "__format__",
+        "String",
+        "GoString",
+        "Error",
+        "Format",
+        "toString",
+        "inspect",
+        "to_s",
+        "fmt",
+    ];
+    let simple = name.rsplit([':', '.', '#']).next().unwrap_or(name);
+    RENDERERS.contains(&simple)
+}
+
+/// `statements` ordered by how suspect their lines are, the most first (a stable sort: equal
+/// ones keep their order), at most `max`.
+pub(super) fn most_suspect_first(
+    mut statements: Vec<FaultLine>,
+    cov: &Localisation,
+    max: usize,
+) -> Vec<FaultLine> {
+    statements.sort_by(|a, b| {
+        let score = |f: &FaultLine| range_suspicion(cov, &f.path, f.start, f.end);
+        score(b).total_cmp(&score(a))
+    });
+    statements.truncate(max);
+    statements
+}
+
+/// The functions of the project's files (not tests) that a failing test ran, the most suspect
+/// first by their most suspect line ([`range_suspicion`]), then as a whole
+/// ([`span_suspicion`]); a one- or two-line definition after longer ones; then in the order
+/// `by_source` ranks them (the tests' source). Methods that render values for messages come
+/// last ([`renders_for_messages`]).
+fn covered_functions(
+    cov: &Localisation,
+    tree: &dyn slopguard_change::Tree,
+    by_source: &[prompt::FunctionTarget],
+) -> Vec<prompt::FunctionTarget> {
+    let paths: BTreeSet<&str> = cov
+        .lines
+        .keys()
+        .map(|(p, _)| p.as_str())
+        .filter(|p| !crate::analysis::is_test_file(p))
+        .collect();
+    let mut scored: Vec<(prompt::FunctionTarget, (bool, f64, f64))> = Vec::new();
+    for path in paths {
+        let Some(text) = context::source_text(tree, path) else {
+            continue;
+        };
+        for d in context::definitions(path, &text) {
+            if d.kind != slopguard_lang::DefKind::Function {
+                continue;
+            }
+            let (start, end) = (d.start_line as usize, d.end_line as usize);
+            let line = range_suspicion(cov, path, start, end);
+            if line > 0.0 {
+                let f = prompt::FunctionTarget {
+                    path: path.to_string(),
+                    name: d.name.clone(),
+                    start,
+                    end,
+                };
+                let span = span_suspicion(cov, path, start, end);
+                scored.push((f, (renders_for_messages(&d.name), line, span)));
+            }
+        }
+    }
+    let source_rank = |f: &prompt::FunctionTarget| {
+        by_source
+            .iter()
+            .position(|g| g.path == f.path && g.start == f.start)
+            .unwrap_or(usize::MAX)
+    };
+    let trivial = |f: &prompt::FunctionTarget| f.end.saturating_sub(f.start) < 2;
+    scored.sort_by(|(a, (ra, la, sa)), (b, (rb, lb, sb))| {
+        ra.cmp(rb)
+            .then(lb.total_cmp(la))
+            .then(sb.total_cmp(sa))
+            .then(trivial(a).cmp(&trivial(b)))
+            .then(source_rank(a).cmp(&source_rank(b)))
+    });
+    scored.into_iter().map(|(f, _)| f).collect()
+}
+
+/// Most functions offered alone to the model per subtask.
+pub(super) const MAX_FUNCTION_TARGETS: usize = 3;
+
+/// The functions and methods of the files to change that the failing tests call, most likely
+/// first: those a failing test is named after (`test_last_page_rounds_up` -> `last_page`,
+/// `TestMergeUnsorted` -> `Merge`), then the others; within each, the ones the passing tests of
+/// the same files call least first ([`suspicion`]), else in the order the tests mention them;
+/// then the functions of its file that the first one calls (a helper where the bug may sit). Types,
+/// constants and modules the tests name are left out: the fix of a bug they exercise is in a
+/// function, and so are the tests themselves (a test file among the files to change is not
+/// where the fix goes). With the tests' coverage, the functions a failing test ran
+/// come first, the most suspect first ([`covered_functions`]). At most
+/// [`MAX_FUNCTION_TARGETS`].
+pub(super) fn function_targets(
+    fc: &FailureContext,
+    targets: &BTreeSet<String>,
+    tree: &dyn slopguard_change::Tree,
+    coverage: Option<&Localisation>,
+) -> Vec<prompt::FunctionTarget> {
+    let by_source = function_targets_by_source(fc, targets, tree);
+    let Some(cov) = coverage else {
+        return by_source;
+    };
+    let mut ranked = covered_functions(cov, tree, &by_source);
+    for f in by_source {
+        if !ranked
+            .iter()
+            .any(|g| g.path == f.path && g.start == f.start)
+        {
+            ranked.push(f);
+        }
+    }
+    ranked.truncate(MAX_FUNCTION_TARGETS);
+    ranked
+}
+
+/// [`function_targets`] from the tests' source alone: what they call and are named after.
+fn function_targets_by_source(
+    fc: &FailureContext,
+    targets: &BTreeSet<String>,
+    tree: &dyn slopguard_change::Tree,
+) -> Vec<prompt::FunctionTarget> {
+    let test_words: Vec<Vec<String>> = targets
+        .iter()
+        .map(|t| name_words(&context::short_name(t)))
+        .collect();
+    let named_after = |name: &str| {
+        let words = name_words(name.rsplit([':', '.', '#']).next().unwrap_or(name));
+        !words.is_empty()
+            && test_words
+                .iter()
+                .any(|t| t.windows(words.len()).any(|w| w == words.as_slice()))
+    };
+    let mut kinds = DefinitionKinds::default();
+    let functions: Vec<prompt::FunctionTarget> = fc
+        .exercised
+        .iter()
+        .filter(|(path, _, start, _)| {
+            !crate::analysis::is_test_file(path) && kinds.is_function(tree, path, *start)
+        })
+        .map(|(path, name, start, end)| prompt::FunctionTarget {
+            path: path.clone(),
+            name: name.clone(),
+            start: *start,
+            end: *end,
+        })
+        .collect();
+    let (mut ranked, mut rest): (Vec<_>, Vec<_>) =
+        functions.into_iter().partition(|f| named_after(&f.name));
+    let failing_names: BTreeSet<String> = targets.iter().map(|t| context::short_name(t)).collect();
+    let passing = context::passing_test_words(tree, fc, &failing_names);
+    let failing: Vec<BTreeSet<String>> = fc
+        .tests
+        .iter()
+        .map(|(_, _, src)| context::identifier_words(src))
+        .collect();
+    // Equal suspicion: a definition of one or two lines (a getter, a wrapper) after longer
+    // ones, which hold more statements to be wrong; the templates try the short ones anyway.
+    let trivial = |f: &prompt::FunctionTarget| f.end.saturating_sub(f.start) < 2;
+    for group in [&mut ranked, &mut rest] {
+        group.sort_by(|a, b| {
+            let (sa, sb) = (
+                suspicion(a.simple_name(), &failing, &passing),
+                suspicion(b.simple_name(), &failing, &passing),
+            );
+            sb.total_cmp(&sa).then(trivial(a).cmp(&trivial(b)))
+        });
+    }
+    ranked.extend(rest);
+    if let Some(top) = ranked.first().cloned() {
+        let helpers = context::called_definitions(tree, &top.path, &top.name, (top.start, top.end))
+            .into_iter()
+            .filter(|d| d.kind == slopguard_lang::DefKind::Function)
+            .map(|d| prompt::FunctionTarget {
+                path: top.path.clone(),
+                name: d.name.clone(),
+                start: d.start_line as usize,
+                end: d.end_line as usize,
+            });
+        for helper in helpers {
+            if !ranked
+                .iter()
+                .any(|f| f.path == helper.path && f.start == helper.start)
+            {
+                ranked.push(helper);
+            }
+        }
+    }
+    ranked.truncate(MAX_FUNCTION_TARGETS);
+    ranked
+}
+
+/// How suspect the function `name` is by the tests that mention it (Ochiai, the spectrum
+/// score of fault localisation, over mentions instead of coverage): mentioned by every failing
+/// test and no passing one, 1; by the passing tests as often as by the failing ones, lower.
+/// The sort is stable, so equal scores keep the order of mention.
+fn suspicion(name: &str, failing: &[BTreeSet<String>], passing: &[BTreeSet<String>]) -> f64 {
+    let in_failing = failing.iter().filter(|w| w.contains(name)).count() as f64;
+    let in_passing = passing.iter().filter(|w| w.contains(name)).count() as f64;
+    let total_failing = failing.len() as f64;
+    if in_failing == 0.0 || total_failing == 0.0 {
+        return 0.0;
+    }
+    in_failing / (total_failing * (in_failing + in_passing)).sqrt()
+}
+
+/// The lowercase words of an identifier or test name: split at non-alphanumerics and at
+/// camel-case humps (`TestMergeUnsorted` -> `test merge unsorted`, `last_page` -> `last page`).
+fn name_words(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if !c.is_alphanumeric() {
+            prev_lower = false;
+            if !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+            continue;
+        }
+        if c.is_uppercase() && prev_lower && !word.is_empty() {
+            words.push(std::mem::take(&mut word));
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        word.extend(c.to_lowercase());
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+/// The kinds of the definitions of each file read so far, by first line.
+#[derive(Default)]
+struct DefinitionKinds(std::collections::BTreeMap<String, Vec<(usize, bool)>>);
+
+impl DefinitionKinds {
+    /// Whether the definition of `path` starting at line `start` is a function or method.
+    fn is_function(&mut self, tree: &dyn slopguard_change::Tree, path: &str, start: usize) -> bool {
+        let defs = self.0.entry(path.to_string()).or_insert_with(|| {
+            let text = context::source_text(tree, path).unwrap_or_default();
+            context::definitions(path, &text)
+                .iter()
+                .map(|d| {
+                    (
+                        d.start_line as usize,
+                        d.kind == slopguard_lang::DefKind::Function,
+                    )
+                })
+                .collect()
+        });
+        defs.iter()
+            .any(|(line, function)| *line == start && *function)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn targets(v: &[&str]) -> BTreeSet<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn functions_the_failing_tests_call_ranked_by_the_test_names() {
+        let src = "class Ops:\n    def sub(self, a, b):\n        return a - b\n\n\ndef add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return helper(a) * b\n\n\ndef helper(a):\n    return a\n";
+        let tree = slopguard_change::MemTree::new(
+            [("ops.py".to_string(), src.as_bytes().to_vec())]
+                .into_iter()
+                .collect(),
+        );
+        let fc = |defs: &[(&str, usize, usize)]| FailureContext {
+            output: String::new(),
+            tests: Vec::new(),
+            frame_files: Vec::new(),
+            exercised: defs
+                .iter()
+                .map(|(n, a, b)| ("ops.py".to_string(), n.to_string(), *a, *b))
+                .collect(),
+        };
+        let names =
+            |fs: Vec<prompt::FunctionTarget>| fs.into_iter().map(|f| f.name).collect::<Vec<_>>();
+        let all = fc(&[
+            ("Ops", 1, 3),
+            ("add", 6, 7),
+            ("Ops.sub", 2, 3),
+            ("mul", 10, 11),
+        ]);
+        // The class is left out; the function a failing test is named after comes first.
+        let t = targets(&["tests/test_ops.py::OpsTest::test_sub_negative"]);
+        assert_eq!(
+            names(function_targets(&all, &t, &tree, None)),
+            ["Ops.sub", "add", "mul"]
+        );
+        // Camel-case test names (Go, JavaScript) name their function too.
+        let t = targets(&["example.com/ops::TestMulOverflow"]);
+        assert_eq!(
+            names(function_targets(&all, &t, &tree, None)),
+            ["mul", "add", "Ops.sub"]
+        );
+        // A name that is only part of a word does not count.
+        let t = targets(&["t.py::test_address"]);
+        assert_eq!(
+            names(function_targets(&all, &t, &tree, None)),
+            ["add", "Ops.sub", "mul"]
+        );
+        assert!(function_targets(&fc(&[("Ops", 1, 3)]), &t, &tree, None).is_empty());
+        // A failing test in a file to change is never offered as the code to fix.
+        let mut with_test = fc(&[("add", 6, 7)]);
+        with_test.exercised.insert(
+            0,
+            ("tests/test_ops.py".into(), "OpsTest.test_add".into(), 1, 2),
+        );
+        let tree_with_test = slopguard_change::MemTree::new(
+            [
+                ("ops.py".to_string(), src.as_bytes().to_vec()),
+                (
+                    "tests/test_ops.py".to_string(),
+                    b"def test_add():\n    assert add(1, 2) == 3\n".to_vec(),
+                ),
+            ]
+            .into_iter()
+            .collect(),
+        );
+        let t = targets(&["tests/test_ops.py::OpsTest::test_add"]);
+        assert_eq!(
+            names(function_targets(&with_test, &t, &tree_with_test, None)),
+            ["add"]
+        );
+        // The functions the first one calls follow the ones the tests call.
+        let t = targets(&["t.py::test_mul"]);
+        assert_eq!(
+            names(function_targets(&fc(&[("mul", 10, 11)]), &t, &tree, None)),
+            ["mul", "helper"]
+        );
+    }
+
+    #[test]
+    fn a_function_the_passing_tests_call_too_is_less_suspect() {
+        let src = "def total(xs):\n    return sum(xs)\n\n\ndef average(xs):\n    return total(xs) // len(xs)\n";
+        let tests = "from calc import average, total\n\n\ndef test_total():\n    assert total([1, 2]) == 3\n\n\ndef test_total_empty():\n    assert total([]) == 0\n\n\ndef test_average_fraction():\n    assert average([1, 2]) == total([1, 2]) / 2\n";
+        let tree = slopguard_change::MemTree::new(
+            [
+                ("calc.py".to_string(), src.as_bytes().to_vec()),
+                ("test_calc.py".to_string(), tests.as_bytes().to_vec()),
+            ]
+            .into_iter()
+            .collect(),
+        );
+        let fc = FailureContext {
+            output: String::new(),
+            tests: vec![(
+                "test_calc.py".into(),
+                12,
+                "def test_average_fraction():\n    assert average([1, 2]) == total([1, 2]) / 2"
+                    .into(),
+            )],
+            frame_files: Vec::new(),
+            exercised: vec![
+                ("calc.py".into(), "total".into(), 1, 2),
+                ("calc.py".into(), "average".into(), 5, 6),
+            ],
+        };
+        // No test is named after either; `total` is what the passing tests call.
+        let t = targets(&["test_calc.py::test_average_fraction"]);
+        let got: Vec<String> = function_targets(&fc, &t, &tree, None)
+            .into_iter()
+            .map(|f| f.name)
+            .collect();
+        assert_eq!(got, ["average", "total"]);
+        let none: Vec<BTreeSet<String>> = Vec::new();
+        assert_eq!(suspicion("x", &none, &none), 0.0);
+    }
+
+    #[test]
+    fn a_one_line_definition_comes_after_a_longer_one_as_suspect() {
+        let src = "package lru\n\nfunc (c *Cache) Len() int { return c.n }\n\nfunc (c *Cache) Put(k string) {\n\tc.n++\n\tc.keys = append(c.keys, k)\n}\n";
+        let tree = slopguard_change::MemTree::new(
+            [("lru.go".to_string(), src.as_bytes().to_vec())]
+                .into_iter()
+                .collect(),
+        );
+        let fc = FailureContext {
+            output: String::new(),
+            tests: vec![(
+                "lru_test.go".into(),
+                3,
+                "func TestUpdate(t *testing.T) {\n\tc.Put(\"a\")\n\tif c.Len() != 1 {}\n}".into(),
+            )],
+            frame_files: Vec::new(),
+            exercised: vec![
+                ("lru.go".into(), "Cache.Len".into(), 3, 3),
+                ("lru.go".into(), "Cache.Put".into(), 5, 8),
+            ],
+        };
+        let t = targets(&["example.com/lru::TestUpdate"]);
+        let got: Vec<String> = function_targets(&fc, &t, &tree, None)
+            .into_iter()
+            .map(|f| f.name)
+            .collect();
+        assert_eq!(got, ["Cache.Put", "Cache.Len"]);
+    }
+
+    /// A coverage localisation of `tests`: (passed, lines of `path`).
+    fn localisation(path: &str, tests: &[(bool, &[u32])]) -> Localisation {
+        let spectrum = Spectrum {
+            tests: tests
+                .iter()
+                .enumerate()
+                .map(|(i, (passed, lines))| slopguard_toolchain::TestCoverage {
+                    id: format!("t{i}"),
+                    passed: *passed,
+                    lines: [(path.to_string(), lines.iter().copied().collect())]
+                        .into_iter()
+                        .collect(),
+                })
+                .collect(),
+        };
+        let lines = spectrum.suspicion();
+        Localisation { spectrum, lines }
+    }
+
+    const INI: &str = "package ini\n\n\
+        func Parse(s string) string {\n\treturn value(s)\n}\n\n\
+        func value(v string) string {\n\tif v == \"\" {\n\t\treturn v\n\t}\n\treturn v[1:]\n}\n\n\
+        func (f *File) Get(k string) string {\n\treturn f.m[k]\n}\n\n\
+        func (f *File) String() string {\n\treturn \"file\"\n}\n";
+
+    fn ini_tree() -> slopguard_change::MemTree {
+        slopguard_change::MemTree::new(
+            [("ini.go".to_string(), INI.as_bytes().to_vec())]
+                .into_iter()
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn coverage_puts_the_helper_only_failing_tests_reach_before_what_the_test_names() {
+        // Lines: Parse 3-5, value 7-12 (11: `return v[1:]`), Get 14-16, String 18-20.
+        let cov = localisation(
+            "ini.go",
+            &[
+                (false, &[3, 4, 7, 8, 11, 14, 15, 18, 19]),
+                (true, &[3, 4, 7, 8, 9, 14, 15]),
+                (true, &[3, 4, 7, 8, 9, 14, 15]),
+            ],
+        );
+        let fc = FailureContext {
+            output: String::new(),
+            tests: vec![(
+                "ini_test.go".into(),
+                3,
+                "func TestComment(t *testing.T) {\n\tf := Parse(\"x\")\n\tif f.Get(\"a\") != \"\" {}\n}"
+                    .into(),
+            )],
+            frame_files: Vec::new(),
+            exercised: vec![
+                ("ini.go".into(), "Parse".into(), 3, 5),
+                ("ini.go".into(), "File.Get".into(), 14, 16),
+            ],
+        };
+        let t = targets(&["example.com/ini::TestComment"]);
+        let names =
+            |fs: Vec<prompt::FunctionTarget>| fs.into_iter().map(|f| f.name).collect::<Vec<_>>();
+        // The message's `String` ran only in the failing test too, but it renders the message.
+        assert_eq!(
+            names(function_targets(&fc, &t, &ini_tree(), Some(&cov))),
+            ["value", "Parse", "File.Get"]
+        );
+        // Without coverage the tests' source decides: what they call.
+        assert_eq!(
+            names(function_targets(&fc, &t, &ini_tree(), None)),
+            ["Parse", "File.Get", "value"]
+        );
+    }
+
+    #[test]
+    fn statements_only_failing_tests_run_are_offered_first() {
+        let cov = localisation("ini.go", &[(false, &[8, 11]), (true, &[8, 9])]);
+        let line = |start: usize| FaultLine {
+            path: "ini.go".into(),
+            start,
+            end: start,
+            text: String::new(),
+            error: None,
+            suspect_in: None,
+        };
+        let ordered: Vec<usize> = most_suspect_first(vec![line(8), line(9), line(11)], &cov, 2)
+            .into_iter()
+            .map(|l| l.start)
+            .collect();
+        assert_eq!(ordered, [11, 8]);
+    }
+
+    #[test]
+    fn a_function_every_test_runs_is_less_suspect_as_a_whole() {
+        let cov = localisation("ini.go", &[(false, &[4, 8]), (true, &[4]), (true, &[4])]);
+        assert!(span_suspicion(&cov, "ini.go", 7, 12) > span_suspicion(&cov, "ini.go", 3, 5));
+        assert_eq!(span_suspicion(&cov, "ini.go", 14, 16), 0.0);
+        assert!(renders_for_messages("File.String"));
+        assert!(renders_for_messages("Duration.__repr__"));
+        assert!(!renders_for_messages("File.Get"));
+    }
+
+    #[test]
+    fn name_words_split_snake_and_camel_case() {
+        assert_eq!(
+            name_words("TestMergeUnsorted"),
+            ["test", "merge", "unsorted"]
+        );
+        assert_eq!(
+            name_words("test_last_page_2"),
+            ["test", "last", "page", "2"]
+        );
+        assert_eq!(name_words("lastPage"), ["last", "page"]);
+        assert_eq!(name_words("HTTPServer"), ["httpserver"]);
+    }
+}
