@@ -90,6 +90,17 @@ fn range_suspicion(cov: &Localisation, path: &str, start: usize, end: usize) -> 
         .fold(0.0, f64::max)
 }
 
+/// How many lines of `start..=end` of `path` score `score` (the function's highest): where
+/// functions tie on their most suspect line, the one holding more such lines is where the
+/// failing tests' path differs most.
+fn lines_scoring(cov: &Localisation, path: &str, start: usize, end: usize, score: f64) -> usize {
+    let key = |l: usize| (path.to_string(), u32::try_from(l).unwrap_or(u32::MAX));
+    cov.lines
+        .range(key(start)..=key(end))
+        .filter(|(_, s)| (**s - score).abs() < 1e-9)
+        .count()
+}
+
 /// The Ochiai suspicion of the whole of `start..=end` of `path`, as if it were one line: a
 /// test ran it when it ran any of its lines. An entry point every test runs scores lower than
 /// a helper only the failing tests reach, where their lines score the same.
@@ -120,6 +131,21 @@ fn span_suspicion(cov: &Localisation, path: &str, start: usize, end: usize) -> f
         return 0.0;
     }
     failed / (total_failed * (failed + passed)).sqrt()
+}
+
+/// The first line of the body of the definition at `start..=end` of `source`: after its
+/// decorators and its first line, which Python and Ruby run when the file loads (every test
+/// would seem to run the function); the definition's only line when it has one.
+fn body_start(source: &[&str], start: usize, end: usize) -> usize {
+    let mut header = start;
+    while header < end
+        && source
+            .get(header.saturating_sub(1))
+            .is_some_and(|l| l.trim_start().starts_with('@'))
+    {
+        header += 1;
+    }
+    (header + 1).min(end)
 }
 
 /// Methods that render a value as text (`__repr__`, `String`, `toString`, `to_s`, `fmt`): a
@@ -159,9 +185,9 @@ pub(super) fn most_suspect_first(
 }
 
 /// The functions of the project's files (not tests) that a failing test ran, the most suspect
-/// first by their most suspect line ([`range_suspicion`]), then as a whole
-/// ([`span_suspicion`]); a one- or two-line definition after longer ones; then in the order
-/// `by_source` ranks them (the tests' source). Methods that render values for messages come
+/// first by their most suspect line ([`range_suspicion`]), then by how many lines score that
+/// ([`lines_scoring`]), then as a whole ([`span_suspicion`]); a one- or two-line definition
+/// after longer ones; then in the order `by_source` ranks them (the tests' source). Methods that render values for messages come
 /// last ([`renders_for_messages`]).
 fn covered_functions(
     cov: &Localisation,
@@ -174,17 +200,19 @@ fn covered_functions(
         .map(|(p, _)| p.as_str())
         .filter(|p| !crate::analysis::is_test_file(p))
         .collect();
-    let mut scored: Vec<(prompt::FunctionTarget, (bool, f64, f64))> = Vec::new();
+    let mut scored: Vec<(prompt::FunctionTarget, (bool, f64, usize, f64))> = Vec::new();
     for path in paths {
         let Some(text) = context::source_text(tree, path) else {
             continue;
         };
+        let source: Vec<&str> = text.lines().collect();
         for d in context::definitions(path, &text) {
             if d.kind != slopguard_lang::DefKind::Function {
                 continue;
             }
             let (start, end) = (d.start_line as usize, d.end_line as usize);
-            let line = range_suspicion(cov, path, start, end);
+            let body = body_start(&source, start, end);
+            let line = range_suspicion(cov, path, body, end);
             if line > 0.0 {
                 let f = prompt::FunctionTarget {
                     path: path.to_string(),
@@ -192,8 +220,9 @@ fn covered_functions(
                     start,
                     end,
                 };
-                let span = span_suspicion(cov, path, start, end);
-                scored.push((f, (renders_for_messages(&d.name), line, span)));
+                let at_top = lines_scoring(cov, path, body, end, line);
+                let span = span_suspicion(cov, path, body, end);
+                scored.push((f, (renders_for_messages(&d.name), line, at_top, span)));
             }
         }
     }
@@ -204,9 +233,10 @@ fn covered_functions(
             .unwrap_or(usize::MAX)
     };
     let trivial = |f: &prompt::FunctionTarget| f.end.saturating_sub(f.start) < 2;
-    scored.sort_by(|(a, (ra, la, sa)), (b, (rb, lb, sb))| {
+    scored.sort_by(|(a, (ra, la, na, sa)), (b, (rb, lb, nb, sb))| {
         ra.cmp(rb)
             .then(lb.total_cmp(la))
+            .then(nb.cmp(na))
             .then(sb.total_cmp(sa))
             .then(trivial(a).cmp(&trivial(b)))
             .then(source_rank(a).cmp(&source_rank(b)))
@@ -627,6 +657,39 @@ mod tests {
             .map(|l| l.start)
             .collect();
         assert_eq!(ordered, [11, 8]);
+    }
+
+    #[test]
+    fn of_two_functions_the_failing_test_alone_runs_the_one_with_more_such_lines_comes_first() {
+        // `value` (7-12) has two lines only the failing test runs, `Parse` (3-5) one.
+        let cov = localisation("ini.go", &[(false, &[4, 8, 9, 11]), (true, &[8])]);
+        let names: Vec<String> = covered_functions(&cov, &ini_tree(), &[])
+            .into_iter()
+            .map(|f| f.name)
+            .collect();
+        assert_eq!(names, ["value", "Parse"]);
+    }
+
+    #[test]
+    fn a_definitions_body_starts_after_its_decorators_and_first_line() {
+        let src = [
+            "@cached",
+            "@other(1)",
+            "def f(x):",
+            "    return x",
+            "",
+            "def g(): return 1",
+        ];
+        assert_eq!(body_start(&src, 1, 4), 4);
+        assert_eq!(body_start(&src, 6, 6), 6);
+        // A `def` line that ran when the file loaded does not make its function suspect.
+        let cov = localisation("m.py", &[(false, &[3]), (true, &[3, 4])]);
+        let tree = slopguard_change::MemTree::new(
+            [("m.py".to_string(), src.join("\n").into_bytes())]
+                .into_iter()
+                .collect(),
+        );
+        assert!(covered_functions(&cov, &tree, &[]).is_empty());
     }
 
     #[test]
