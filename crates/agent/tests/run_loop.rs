@@ -1005,3 +1005,36 @@ fn the_tests_coverage_points_the_first_candidate_at_the_helper_the_test_never_na
     let trace = trace_events(&summary);
     assert!(trace.contains("\"worker.coverage\""), "{trace}");
 }
+
+#[test]
+fn before_a_long_function_its_most_suspect_statement_is_asked_for_first() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    // `add` is 30 lines long (a long docstring): writing it back would cost the model
+    // hundreds of tokens, so the first candidate is asked for its one statement.
+    let r = fx.dir.path();
+    let doc: String = (0..27)
+        .map(|i| format!("    line {i} of the docs\n"))
+        .collect();
+    let long_add = format!("def add(a, b):\n    \"\"\"Adds.\n{doc}    \"\"\"\n    return a - b\n");
+    let calc = CALC.replace("def add(a, b):\n    return a - b\n", &long_add);
+    std::fs::write(r.join("calc.py"), &calc).unwrap();
+    git(r, &["add", "-A"]);
+    git(r, &["commit", "-q", "-m", "long add"]);
+    let script = Script::new().content("```python\nreturn a + b\n```\n");
+    let server = ScriptedServer::start(script).unwrap();
+    let mut o = fx.opts(&server.url());
+    o.plan = PlanSource::Given(one_task(
+        "Fix add",
+        vec![subtask("Fix the failing test test_add", &["calc.py"])],
+    ));
+    let summary = execute(&o, &NoProgress).unwrap();
+    let first = server.chat_requests()[0].to_string();
+    assert!(first.contains("This line of `add` is wrong:"), "{first}");
+    assert_eq!(
+        summary.subtasks().next().unwrap().status,
+        SubtaskStatus::Committed
+    );
+    assert!(git(r, &["show", "sg/loop:calc.py"]).contains("    return a + b\n"));
+}

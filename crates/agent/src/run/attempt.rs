@@ -225,9 +225,10 @@ pub(super) fn fixed_count(count: candidates::CandidateCount) -> u32 {
 /// frame of the failure names a statement of the files to change, that statement alone; the
 /// files in the format their sizes call for (whole files for small files); the other
 /// functions the tests call, alone; then SEARCH/REPLACE blocks when the files prompt rewrites
-/// them whole. When no frame names a statement, the first function's statements one by one
-/// ([`fault_line::suspects`](crate::worker::fault_line::suspects)) are interleaved. The
-/// formats fail differently, and the tests pick.
+/// them whole. When no frame names a statement, the target functions' most suspect statements
+/// ([`fault_line::suspects`](crate::worker::fault_line::suspects)) are interleaved, the first
+/// of them before a long first function ([`LONG_FUNCTION_LINES`]). The formats fail
+/// differently, and the tests pick.
 pub(super) fn attempt_prompts(
     cx: &Ctx<'_>,
     run: &SubtaskRun,
@@ -307,6 +308,19 @@ pub(super) fn attempt_prompts(
             }),
         );
     }
+    // A long function takes a small model on a CPU minutes to write back (800 tokens at 4
+    // tokens/s): its most suspect statement, a one-line answer, is asked for first.
+    let long = run
+        .functions
+        .first()
+        .is_some_and(|f| f.end.saturating_sub(f.start) + 1 > LONG_FUNCTION_LINES);
+    let statement_next = prompts
+        .get(1)
+        .and_then(|p| p.line.as_ref())
+        .is_some_and(|l| l.suspect_in.is_some());
+    if long && statement_next {
+        prompts.swap(0, 1);
+    }
     // Every prompt knows a target definition, so an unreadable reply holding it is salvaged:
     // its own, or the most likely one.
     for p in &mut prompts {
@@ -317,6 +331,9 @@ pub(super) fn attempt_prompts(
     cx.time("prompt", t_prompt);
     prompts
 }
+
+/// Functions longer than this are asked for after their most suspect statement.
+const LONG_FUNCTION_LINES: usize = 25;
 
 /// A model call for one candidate: its reply and what it cost.
 pub(super) struct Called {
