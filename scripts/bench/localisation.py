@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Where `slopguard run` looks first: is the seeded bug inside the functions it targets, and at
+which rank (stdlib only, Python 3.11+).
+
+For each task of a half (default: dev), a fresh buggy repository is materialized and
+`slopguard run` starts on it as a user runs it (defaults) against a model endpoint that never
+answers (started here); as soon as the run's trace holds its `worker.function_target` event
+(the functions the worker asks the model about, most likely first; written before the first
+model call) the run is stopped. The bug's lines are the lines bug.patch adds to the buggy
+file (or, for a deletion, the line after it); the rank is the first target whose line range
+holds one of them, "miss" when none does, "none" when the run named no function. The
+trace's `worker.coverage` event says whether the tests' coverage was recorded.
+
+Deterministic apart from timing (a suite that outruns the limit is not covered); it measures
+the localisation, not the fix.
+
+    scripts/bench/localisation.py [--half dev|heldout|all] [--bin target/debug/slopguard]
+        [--limit 90] [ids ...]
+"""
+
+import argparse
+import http.server
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "bench" / "corpus"
+
+
+class Silent(http.server.BaseHTTPRequestHandler):
+    """An OpenAI-compatible endpoint that lists one model and never answers a chat."""
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        body = json.dumps({"object": "list", "data": [{"id": "silent", "object": "model"}]}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        time.sleep(3600)
+
+
+def bug_lines(patch: str):
+    """(path, set of 1-based lines of the buggy file the bug touches)."""
+    path, lines, new_line = None, set(), 0
+    for line in patch.splitlines():
+        if line.startswith("+++ b/"):
+            path = line[6:]
+        elif line.startswith("---") or line.startswith("diff ") or line.startswith("index "):
+            continue
+        elif m := re.match(r"@@ -\d+(?:,\d+)? \+(\d+)", line):
+            new_line = int(m.group(1))
+        elif line.startswith("+"):
+            lines.add(new_line)
+            new_line += 1
+        elif line.startswith("-"):
+            lines.add(new_line)  # a deletion: the line now where it was
+        else:
+            new_line += 1
+    return path, lines
+
+
+def trace_event(repo: Path, name: str):
+    for trace in sorted(repo.glob(".slopguard/runs/*/trace.jsonl")):
+        for line in trace.read_text(errors="replace").splitlines():
+            if f'"event":"{name}"' in line:
+                return json.loads(line)["data"]
+    return None
+
+
+def run_one(binary: Path, repo: Path, url: str, limit: float):
+    env = dict(os.environ, SLOPGUARD_LLM_URL=url, SLOPGUARD_LLM_MODEL="silent",
+               SLOPGUARD_DB=f"sqlite://{repo.parent / (repo.name + '.db')}")
+    proc = subprocess.Popen([str(binary), "run", str(repo)], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    start = time.time()
+    targets = None
+    while time.time() - start < limit and proc.poll() is None:
+        targets = trace_event(repo, "worker.function_target")
+        if targets is not None:
+            break
+        time.sleep(0.5)
+    coverage = trace_event(repo, "worker.coverage")
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait()
+    return targets, coverage, time.time() - start
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--half", default="dev", choices=["dev", "heldout", "all"])
+    ap.add_argument("--bin", default=str(ROOT / "target" / "debug" / "slopguard"))
+    ap.add_argument("--limit", type=float, default=90)
+    ap.add_argument("ids", nargs="*")
+    args = ap.parse_args()
+    split = json.loads((CORPUS / "split.json").read_text())
+    ids = args.ids or (split["dev"] + split["heldout"] if args.half == "all" else split[args.half])
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Silent)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+    ranks = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([sys.executable, str(ROOT / "scripts" / "bench" / "corpus.py"), "materialize",
+                        "--out", tmp, *ids], check=True, stdout=subprocess.DEVNULL)
+        print("| task | bug at | targets (most likely first) | rank | coverage |")
+        print("|---|---|---|---|---|")
+        for task in ids:
+            path, lines = bug_lines((CORPUS / "tasks" / task / "bug.patch").read_text())
+            targets, coverage, took = run_one(Path(args.bin), Path(tmp) / task, url, args.limit)
+            functions = (targets or {}).get("functions", [])
+            rank = "none" if not functions else "miss"
+            for i, f in enumerate(functions, 1):
+                lo, hi = f["lines"]
+                if f["path"] == path and any(lo <= l <= hi for l in lines):
+                    rank = str(i)
+                    break
+            ranks[task] = rank
+            names = ", ".join(f["name"] for f in functions)
+            cov = f'{coverage["tests"]} tests' if coverage else "no"
+            print(f"| {task} | {path}:{min(lines) if lines else '?'} | {names} | {rank} | {cov} |",
+                  flush=True)
+    server.shutdown()
+    first = sum(1 for r in ranks.values() if r == "1")
+    top3 = sum(1 for r in ranks.values() if r in ("1", "2", "3"))
+    print(f"\nbug in the first target: {first} of {len(ranks)}; in the targets: {top3} of {len(ranks)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
