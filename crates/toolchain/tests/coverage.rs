@@ -2,18 +2,13 @@
 //! most suspect one, in a helper the test never names. Each is skipped with a NOTICE when its
 //! toolchain is not installed.
 
+mod common;
+
 use std::path::Path;
 use std::time::Duration;
 
+use common::{has_pytest, write};
 use slopguard_toolchain::{RepoFiles, Spectrum, TestLimits, per_test_coverage, process};
-
-fn write(root: &Path, files: &[(&str, &str)]) {
-    for (path, text) in files {
-        let p = root.join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-}
 
 fn spectrum(root: &Path) -> Spectrum {
     let limits = TestLimits {
@@ -35,17 +30,7 @@ fn top_line(s: &Spectrum, path: &str) -> (u32, f64) {
 
 #[test]
 fn pytest_records_each_tests_lines() {
-    let has_pytest = process::on_path("python3")
-        && process::run(
-            "python3",
-            &["-c", "import pytest"],
-            Path::new("."),
-            &[],
-            Duration::from_secs(30),
-        )
-        .success();
-    if !has_pytest {
-        eprintln!("NOTICE: python3 with pytest not installed: the pytest coverage test is skipped");
+    if !has_pytest("the pytest coverage test") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

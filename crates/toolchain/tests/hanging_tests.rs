@@ -2,9 +2,12 @@
 //! of small projects (pytest or unittest, Go, `node --test`, Minitest, cargo) with a short
 //! per-test limit. Each is skipped with a NOTICE when its toolchain is not installed.
 
+mod common;
+
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use common::{has_pytest, write};
 use slopguard_toolchain::{RepoFiles, TestLimits, TestRun, process, run_tests_limited};
 
 /// The per-test limit the runs get.
@@ -12,14 +15,6 @@ const PER_TEST: Duration = Duration::from_secs(2);
 
 /// The suite limit: far longer than a run with a working per-test cut takes.
 const SUITE: Duration = Duration::from_secs(90);
-
-fn write(root: &Path, files: &[(&str, &str)]) {
-    for (path, text) in files {
-        let p = root.join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-}
 
 /// Runs the project's tests with [`PER_TEST`], returning the run and how long it took.
 fn run(root: &Path) -> (TestRun, Duration) {
@@ -46,17 +41,7 @@ fn says_timed_out(run: &TestRun) -> bool {
 
 #[test]
 fn pytest_cuts_the_hanging_test_and_keeps_the_others() {
-    let has_pytest = process::on_path("python3")
-        && process::run(
-            "python3",
-            &["-c", "import pytest"],
-            Path::new("."),
-            &[],
-            Duration::from_secs(30),
-        )
-        .success();
-    if !has_pytest {
-        eprintln!("NOTICE: python3 with pytest not installed: the pytest hang test is skipped");
+    if !has_pytest("the pytest hang test") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

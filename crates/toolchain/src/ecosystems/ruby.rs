@@ -109,6 +109,36 @@ rescue LoadError, ArgumentError
 end
 files = ARGV.dup; ARGV.replace(['-v']); files.each { |f| require File.expand_path(f) }"##;
 
+/// Runs every Minitest file of the project through [`RUN_MINITEST_FILES`] with the per-test
+/// limit and `env`; `None` when the project has none.
+fn run_minitest(
+    files: &RepoFiles,
+    limits: &TestLimits,
+    env: &[(&str, &str)],
+) -> Option<process::RunOutput> {
+    let tests: Vec<&str> = files
+        .files
+        .iter()
+        .filter(|f| is_minitest_file(f))
+        .map(String::as_str)
+        .collect();
+    if tests.is_empty() {
+        return None;
+    }
+    let mut args = vec!["-Ilib", "-Itest", "-e", RUN_MINITEST_FILES];
+    args.extend(&tests);
+    let secs = format!("{}", limits.per_test.as_secs_f64().max(0.1));
+    let mut all_env = vec![("SLOPGUARD_PER_TEST_SECS", secs.as_str())];
+    all_env.extend_from_slice(env);
+    Some(process::run(
+        "ruby",
+        &args,
+        &files.root,
+        &all_env,
+        limits.suite,
+    ))
+}
+
 /// Numbers the coverage files of one process.
 static COVER_RUNS: AtomicUsize = AtomicUsize::new(0);
 
@@ -204,20 +234,9 @@ impl Ecosystem for Ruby {
         if !process::on_path("ruby") {
             return TestRun::not_run(&missing("ruby", "install Ruby (apt-get install ruby)"));
         }
-        let tests: Vec<&str> = files
-            .files
-            .iter()
-            .filter(|f| is_minitest_file(f))
-            .map(String::as_str)
-            .collect();
-        if tests.is_empty() {
+        let Some(out) = run_minitest(files, limits, &[]) else {
             return TestRun::not_run("no Minitest files (test/**/*_test.rb)");
-        }
-        let mut args = vec!["-Ilib", "-Itest", "-e", RUN_MINITEST_FILES];
-        args.extend(&tests);
-        let secs = format!("{}", limits.per_test.as_secs_f64().max(0.1));
-        let env = [("SLOPGUARD_PER_TEST_SECS", secs.as_str())];
-        let out = process::run("ruby", &args, &files.root, &env, timeout);
+        };
         let root_prefix = format!("{}/", files.root.display());
         let locate = |run: &mut TestRun| {
             for f in &mut run.failing {
@@ -250,29 +269,13 @@ impl Ecosystem for Ruby {
         if uses_rspec(files) || !process::on_path("ruby") {
             return None;
         }
-        let tests: Vec<&str> = files
-            .files
-            .iter()
-            .filter(|f| is_minitest_file(f))
-            .map(String::as_str)
-            .collect();
-        if tests.is_empty() {
-            return None;
-        }
         let out_file = std::env::temp_dir().join(format!(
             "slopguard-rb-coverage-{}-{}.json",
             std::process::id(),
             COVER_RUNS.fetch_add(1, Ordering::Relaxed)
         ));
-        let mut args = vec!["-Ilib", "-Itest", "-e", RUN_MINITEST_FILES];
-        args.extend(&tests);
-        let secs = format!("{}", limits.per_test.as_secs_f64().max(0.1));
         let out_path = out_file.display().to_string();
-        let env = [
-            ("SLOPGUARD_PER_TEST_SECS", secs.as_str()),
-            ("SLOPGUARD_COVERAGE", out_path.as_str()),
-        ];
-        process::run("ruby", &args, &files.root, &env, limits.suite);
+        run_minitest(files, limits, &[("SLOPGUARD_COVERAGE", out_path.as_str())])?;
         let text = std::fs::read_to_string(&out_file).ok();
         let _ = std::fs::remove_file(&out_file);
         Spectrum::from_recorded_json(&text?)
