@@ -20,7 +20,7 @@ use super::attempt::AttemptWork;
 use super::context::Ctx;
 use super::error::RunError;
 use super::judge::{
-    judge_dynamically, prove_candidate, refuse_proof, review_candidate, still_failing,
+    Refused, judge_dynamically, prove_candidate, refuse_proof, review_candidate, still_failing,
 };
 use super::subtask::SubtaskRun;
 
@@ -71,6 +71,91 @@ pub(super) fn keep_survivor(
     line
 }
 
+/// What the review, the toolchain and (when on) the regression proof made of one survivor.
+enum Judged {
+    /// It passed every gate and fixed every target (or the run has no targets, or no runner
+    /// ran): written in the worktree.
+    Full(dynamic::Written, dynamic::DynamicReport),
+    /// It passed the gates and fixed `fixed` targets, not all; reverted.
+    Partial(usize, dynamic::DynamicReport),
+    /// Refused (the reason is in `work.rejections`); nothing written.
+    Refused,
+}
+
+/// Judges survivor `i`: the review, the proof's test (when on), the build and tests, then the
+/// proof (when on). A refusal goes into `work.rejections` and marks the survivor refused; a
+/// survivor that fixed no target is refused with its tests' output as the feedback.
+fn judge_one(
+    cx: &mut Ctx<'_>,
+    client: &BlockingClient,
+    run: &mut SubtaskRun,
+    attempt: u32,
+    work: &mut AttemptWork,
+    i: usize,
+) -> Result<Judged, RunError> {
+    let applied = &work.survivors[i].applied;
+    let refused = match review_candidate(cx, client, run, attempt, applied, &mut work.activity)? {
+        Some(r) => Some(r),
+        None if cx.opts.regression_proof && proof::test_files(&applied.change).is_empty() => {
+            let no_test = proof::Proof::NoTest;
+            Some(refuse_proof(
+                cx,
+                run,
+                attempt,
+                applied,
+                &no_test,
+                &mut work.activity,
+            ))
+        }
+        None => None,
+    };
+    if let Some(r) = refused {
+        return Ok(refuse(work, i, r));
+    }
+    let (written, dynr) = match judge_dynamically(cx, run, attempt, applied, &mut work.activity)? {
+        Ok(v) => v,
+        Err((rejection, spent)) => {
+            work.tool += spent;
+            return Ok(refuse(work, i, rejection));
+        }
+    };
+    work.tool += dynr.elapsed;
+    let fixed = fixed_targets(&run.targets, dynr.tests.as_ref());
+    if run.targets.is_empty() || dynr.tests.is_none() || fixed == run.targets.len() {
+        if cx.opts.regression_proof {
+            let t = Instant::now();
+            let found = prove_candidate(cx, run, applied)?;
+            work.tool += t.elapsed();
+            if !matches!(found, proof::Proof::Proven(_)) {
+                written.revert()?;
+                let r = refuse_proof(cx, run, attempt, applied, &found, &mut work.activity);
+                return Ok(refuse(work, i, r));
+            }
+        }
+        return Ok(Judged::Full(written, dynr));
+    }
+    written.revert()?;
+    if fixed > 0 {
+        return Ok(Judged::Partial(fixed, dynr));
+    }
+    let r = still_failing(
+        cx,
+        run,
+        attempt,
+        applied,
+        dynr.tests.as_ref(),
+        &mut work.activity,
+    );
+    Ok(refuse(work, i, r))
+}
+
+/// Records survivor `i`'s refusal.
+fn refuse(work: &mut AttemptWork, i: usize, why: Refused) -> Judged {
+    work.rejections.push(why);
+    work.survivors[i].refused = true;
+    Judged::Refused
+}
+
 /// Judges survivor `i` by the review and the toolchain as soon as it arrives, instead of at
 /// the end of the attempt: a fix the model wrote in its first minute lands then, not after
 /// every other candidate of the attempt has been sampled. Returns it, written, when it passes
@@ -89,41 +174,10 @@ pub(super) fn judge_survivor_now(
     if cx.opts.regression_proof || run.targets.is_empty() {
         return Ok(None);
     }
-    let applied = &work.survivors[i].applied;
-    if let Some(refused) = review_candidate(cx, client, run, attempt, applied, &mut work.activity)?
-    {
-        work.rejections.push(refused);
-        work.survivors[i].refused = true;
-        return Ok(None);
-    }
-    let (written, dynr) = match judge_dynamically(cx, run, attempt, applied, &mut work.activity)? {
-        Ok(v) => v,
-        Err((rejection, spent)) => {
-            work.tool += spent;
-            work.rejections.push(rejection);
-            work.survivors[i].refused = true;
-            return Ok(None);
-        }
-    };
-    work.tool += dynr.elapsed;
-    let fixed = fixed_targets(&run.targets, dynr.tests.as_ref());
-    if dynr.tests.is_none() || fixed == run.targets.len() {
-        return Ok(Some((written, dynr)));
-    }
-    written.revert()?;
-    if fixed == 0 {
-        let r = still_failing(
-            cx,
-            run,
-            attempt,
-            applied,
-            dynr.tests.as_ref(),
-            &mut work.activity,
-        );
-        work.rejections.push(r);
-        work.survivors[i].refused = true;
-    }
-    Ok(None)
+    Ok(match judge_one(cx, client, run, attempt, work, i)? {
+        Judged::Full(written, dynr) => Some((written, dynr)),
+        Judged::Partial(..) | Judged::Refused => None,
+    })
 }
 
 /// Runs the toolchain on the survivors, most votes first, then the smallest. The first that
@@ -139,68 +193,18 @@ pub(super) fn evaluate_survivors(
     attempt: u32,
     work: &mut AttemptWork,
 ) -> Result<Option<(usize, dynamic::Written, dynamic::DynamicReport)>, RunError> {
-    let order = evaluation_order(&work.survivors);
     // The partial winner keeps the report of its run: its bytes are written again unchanged,
     // so build and tests need not run twice.
     let mut best_partial: Option<(usize, usize, dynamic::DynamicReport)> = None;
-    for i in order {
-        let applied = &work.survivors[i].applied;
-        if let Some(refused) =
-            review_candidate(cx, client, run, attempt, applied, &mut work.activity)?
-        {
-            work.rejections.push(refused);
-            continue;
-        }
-        if cx.opts.regression_proof && proof::test_files(&applied.change).is_empty() {
-            let r = refuse_proof(
-                cx,
-                run,
-                attempt,
-                applied,
-                &proof::Proof::NoTest,
-                &mut work.activity,
-            );
-            work.rejections.push(r);
-            continue;
-        }
-        let (written, dynr) =
-            match judge_dynamically(cx, run, attempt, applied, &mut work.activity)? {
-                Ok(v) => v,
-                Err((rejection, spent)) => {
-                    work.tool += spent;
-                    work.rejections.push(rejection);
-                    continue;
-                }
-            };
-        work.tool += dynr.elapsed;
-        let fixed = fixed_targets(&run.targets, dynr.tests.as_ref());
-        if run.targets.is_empty() || dynr.tests.is_none() || fixed == run.targets.len() {
-            if cx.opts.regression_proof {
-                let t = Instant::now();
-                let found = prove_candidate(cx, run, applied)?;
-                work.tool += t.elapsed();
-                if !matches!(found, proof::Proof::Proven(_)) {
-                    written.revert()?;
-                    let r = refuse_proof(cx, run, attempt, applied, &found, &mut work.activity);
-                    work.rejections.push(r);
-                    continue;
-                }
+    for i in evaluation_order(&work.survivors) {
+        match judge_one(cx, client, run, attempt, work, i)? {
+            Judged::Full(written, dynr) => return Ok(Some((i, written, dynr))),
+            Judged::Partial(fixed, dynr)
+                if best_partial.as_ref().is_none_or(|(_, f, _)| fixed > *f) =>
+            {
+                best_partial = Some((i, fixed, dynr));
             }
-            return Ok(Some((i, written, dynr)));
-        }
-        written.revert()?;
-        if fixed > 0 && best_partial.as_ref().is_none_or(|(_, f, _)| fixed > *f) {
-            best_partial = Some((i, fixed, dynr));
-        } else if fixed == 0 {
-            let r = still_failing(
-                cx,
-                run,
-                attempt,
-                applied,
-                dynr.tests.as_ref(),
-                &mut work.activity,
-            );
-            work.rejections.push(r);
+            Judged::Partial(..) | Judged::Refused => {}
         }
     }
     let Some((i, fixed, dynr)) = best_partial else {
