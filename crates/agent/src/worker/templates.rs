@@ -717,41 +717,18 @@ fn negations(line: &str, toks: &[Token], lang: Lang) -> Vec<String> {
             out.push(format!("{}{}", &line[..t.start], &line[to..]));
         }
     }
-    let indent = &line[..line.len() - line.trim_start().len()];
-    let t = line.trim();
-    let negated = match lang {
-        Lang::Python => ["if ", "elif ", "while "].iter().find_map(|kw| {
-            let cond = t.strip_prefix(kw)?.strip_suffix(':')?.trim();
-            Some(format!("{kw}not ({cond}):"))
-        }),
-        Lang::Ruby => ["if ", "unless ", "elsif ", "while "]
-            .iter()
-            .find_map(|kw| {
-                let cond = t.strip_prefix(kw)?.trim();
-                let cond = cond.strip_suffix(" then").unwrap_or(cond);
-                Some(match *kw {
-                    "if " => format!("unless {cond}"),
-                    "unless " => format!("if {cond}"),
-                    _ => format!("{kw}!({cond})"),
-                })
-            }),
-        Lang::CLike => ["if (", "} else if (", "else if (", "while ("]
-            .iter()
-            .find_map(|kw| {
-                let rest = t.strip_prefix(kw)?;
-                let close = matching_close(rest)?;
-                Some(format!("{kw}!({}){}", &rest[..close], &rest[close..]))
-            }),
-        Lang::Braces => ["if ", "} else if ", "else if ", "for "]
-            .iter()
-            .find_map(|kw| {
-                let cond = t.strip_prefix(kw)?.strip_suffix('{')?.trim_end();
-                (!cond.is_empty() && !cond.contains(';') && !cond.starts_with("let "))
-                    .then(|| format!("{kw}!({cond}) {{"))
-            }),
-    };
-    if let Some(n) = negated {
-        out.push(format!("{indent}{n}"));
+    // The whole condition negated, where `condition_span` finds it; Ruby's `if` and `unless`
+    // swap keywords instead.
+    if let Some((from, to)) = condition_span(line, lang) {
+        let (head, cond, tail) = (&line[..from], &line[from..to], &line[to..]);
+        let indent = &head[..head.len() - head.trim_start().len()];
+        let negated = match (lang, head.trim_start()) {
+            (Lang::Ruby, "if ") => format!("{indent}unless {cond}{tail}"),
+            (Lang::Ruby, "unless ") => format!("{indent}if {cond}{tail}"),
+            (Lang::Python, _) => format!("{head}not ({cond}){tail}"),
+            _ => format!("{head}!({cond}){tail}"),
+        };
+        out.push(negated);
     }
     out
 }
@@ -896,44 +873,39 @@ fn argument_swaps(line: &str, toks: &[Token]) -> Vec<String> {
 /// Whether `expr` has a space outside its brackets and strings (`a.f(b, c)` has none, `x > 0`
 /// has).
 fn has_top_level_space(expr: &str) -> bool {
-    let mut depth = 0i32;
-    let mut quote: Option<char> = None;
-    for c in expr.chars() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '"' | '\'' | '`') => quote = Some(c),
-            (None, '(' | '[' | '{') => depth += 1,
-            (None, ')' | ']' | '}') => depth -= 1,
-            (None, c) if c.is_whitespace() && depth == 0 => return true,
-            _ => {}
-        }
-    }
-    false
+    !top_level(expr, char::is_whitespace).is_empty()
 }
 
 /// `a, f(b, c), d` -> `["a", " f(b, c)", " d"]`: split at commas outside brackets and strings.
 fn split_top_level(args: &str) -> Vec<&str> {
     let mut out = Vec::new();
+    let mut last = 0;
+    for i in top_level(args, |c| c == ',') {
+        out.push(&args[last..i]);
+        last = i + 1;
+    }
+    out.push(&args[last..]);
+    out
+}
+
+/// The byte offsets of the characters of `text` outside brackets and string quotes for which
+/// `wanted` holds.
+fn top_level(text: &str, wanted: impl Fn(char) -> bool) -> Vec<usize> {
+    let mut found = Vec::new();
     let mut depth = 0i32;
     let mut quote: Option<char> = None;
-    let mut last = 0;
-    for (i, c) in args.char_indices() {
+    for (i, c) in text.char_indices() {
         match (quote, c) {
             (Some(q), c) if c == q => quote = None,
             (Some(_), _) => {}
             (None, '"' | '\'' | '`') => quote = Some(c),
             (None, '(' | '[' | '{') => depth += 1,
             (None, ')' | ']' | '}') => depth -= 1,
-            (None, ',') if depth == 0 => {
-                out.push(&args[last..i]);
-                last = i + 1;
-            }
+            (None, c) if depth == 0 && wanted(c) => found.push(i),
             _ => {}
         }
     }
-    out.push(&args[last..]);
-    out
+    found
 }
 
 /// `len(x)`, `x.length`, `x.len()`, `x.size()`, `x.count()` one more and one less.
