@@ -360,9 +360,12 @@ pub fn fixes(path: &str, text: &str, places: &Places, max: usize) -> Vec<Templat
         );
     let mut out = Vec::new();
     let mut seen_texts = BTreeSet::new();
+    // Each line is tokenised once, however many operators try it.
+    let mut tokenised: Vec<Option<Vec<Token>>> = vec![None; lines.len()];
     for (op, n) in tries {
         let (body, ending) = split_ending(lines[n - 1]);
-        for after in mutate(body, lang, op, scope_of(n)) {
+        let toks = tokenised[n - 1].get_or_insert_with(|| tokens(body, lang));
+        for after in mutate(body, toks, lang, op, scope_of(n)) {
             if after == body {
                 continue;
             }
@@ -555,9 +558,8 @@ fn is_rust_lifetime(b: &[u8], i: usize) -> bool {
     next_ident && b.get(i + 2) != Some(&b'\'')
 }
 
-/// The candidate lines `op` makes of `line`.
-fn mutate(line: &str, lang: Lang, op: Operator, scope: &Scope) -> Vec<String> {
-    let toks = tokens(line, lang);
+/// The candidate lines `op` makes of `line`, whose tokens are `toks`.
+fn mutate(line: &str, toks: &[Token], lang: Lang, op: Operator, scope: &Scope) -> Vec<String> {
     let text = |t: &Token| &line[t.start..t.end];
     let replace = |t: &Token, with: &str| format!("{}{}{}", &line[..t.start], with, &line[t.end..]);
     let spaced = |i: usize| {
@@ -595,7 +597,7 @@ fn mutate(line: &str, lang: Lang, op: Operator, scope: &Scope) -> Vec<String> {
             }
         }
         Operator::Logical => {
-            for t in &toks {
+            for t in toks {
                 let with = match (t.kind, text(t)) {
                     (Kind::Op, "&&") => "||",
                     (Kind::Op, "||") => "&&",
@@ -618,7 +620,7 @@ fn mutate(line: &str, lang: Lang, op: Operator, scope: &Scope) -> Vec<String> {
                 out.push(replace(t, with));
             }
         }
-        Operator::Negation => out.extend(negations(line, &toks, lang)),
+        Operator::Negation => out.extend(negations(line, toks, lang)),
         Operator::Arithmetic => {
             for (i, t) in toks.iter().enumerate().filter(|(_, t)| t.kind == Kind::Op) {
                 let with = match text(t) {
@@ -633,7 +635,7 @@ fn mutate(line: &str, lang: Lang, op: Operator, scope: &Scope) -> Vec<String> {
                 out.push(replace(t, with));
             }
         }
-        Operator::SubCondition => out.extend(sub_condition_negations(line, &toks, lang)),
+        Operator::SubCondition => out.extend(sub_condition_negations(line, toks, lang)),
         Operator::Counterpart => {
             // Only names that are called or members: a local variable renamed in one place is
             // a name error, and another variable in scope is [`Operator::OtherVariable`].
@@ -652,16 +654,16 @@ fn mutate(line: &str, lang: Lang, op: Operator, scope: &Scope) -> Vec<String> {
                 }
             }
         }
-        Operator::SwapArguments => out.extend(argument_swaps(line, &toks)),
-        Operator::LengthBound => out.extend(length_bounds(line, &toks)),
-        Operator::ValueBound => out.extend(value_bounds(line, &toks)),
+        Operator::SwapArguments => out.extend(argument_swaps(line, toks)),
+        Operator::LengthBound => out.extend(length_bounds(line, toks)),
+        Operator::ValueBound => out.extend(value_bounds(line, toks)),
         Operator::OtherLiteral => {
             const PER_LINE: usize = 8;
             for (i, t) in toks.iter().enumerate() {
                 if t.kind != Kind::Str || !is_word_literal(text(t)) {
                     continue;
                 }
-                let Some(subject) = literal_subject(line, &toks, i) else {
+                let Some(subject) = literal_subject(line, toks, i) else {
                     continue;
                 };
                 let quote = &text(t)[..1];
