@@ -769,6 +769,27 @@ impl<'s> Defs<'s> {
                         self.push(full, name, DefKind::Function, c);
                     }
                 }
+                "singleton_class" => {
+                    // `class << self`: its methods are the enclosing class's own.
+                    for body in named_kids(c)
+                        .into_iter()
+                        .filter(|b| b.kind() == "body_statement")
+                    {
+                        for m in named_kids(body)
+                            .into_iter()
+                            .filter(|m| m.kind() == "method")
+                        {
+                            if let Some(name) = self.field_text(m, "name") {
+                                let full = if prefix.is_empty() {
+                                    format!("self.{name}")
+                                } else {
+                                    format!("{prefix}.{name}")
+                                };
+                                self.push(full, name, DefKind::Function, m);
+                            }
+                        }
+                    }
+                }
                 "class" | "module" => {
                     let kind = if c.kind() == "class" {
                         DefKind::Class

@@ -205,6 +205,20 @@ fn simple_names() {
 }
 
 #[test]
+fn ruby_methods_in_class_self_are_the_classs_own() {
+    let a = analyze(
+        Language::Ruby,
+        "module Util\n  class << self\n    def snake_case(s)\n      s.downcase\n    end\n  end\nend\n",
+    );
+    let found: Vec<(&str, u32, u32)> = a
+        .definitions
+        .iter()
+        .map(|d| (d.name.as_str(), d.start_line, d.end_line))
+        .collect();
+    assert_eq!(found, [("Util", 1, 7), ("Util.snake_case", 3, 5)]);
+}
+
+#[test]
 fn references_are_collected() {
     let a = analyze(
         Language::Python,
