@@ -748,6 +748,19 @@ impl<'s> Defs<'s> {
 
     // ---------------------------------------------------------------- Ruby
 
+    /// A method of the class `prefix` itself (`def self.f`, or `def f` in `class << self`):
+    /// `Prefix.f`, `self.f` at the top level.
+    fn ruby_class_method(&mut self, method: Node<'_>, prefix: &str) {
+        if let Some(name) = self.field_text(method, "name") {
+            let full = if prefix.is_empty() {
+                format!("self.{name}")
+            } else {
+                format!("{prefix}.{name}")
+            };
+            self.push(full, name, DefKind::Function, method);
+        }
+    }
+
     fn ruby_items(&mut self, container: Node<'_>, prefix: &str, nest: usize) {
         if nest > MAX_NEST {
             return;
@@ -759,16 +772,7 @@ impl<'s> Defs<'s> {
                         self.push(qualify(prefix, "#", name), name, DefKind::Function, c);
                     }
                 }
-                "singleton_method" => {
-                    if let Some(name) = self.field_text(c, "name") {
-                        let full = if prefix.is_empty() {
-                            format!("self.{name}")
-                        } else {
-                            format!("{prefix}.{name}")
-                        };
-                        self.push(full, name, DefKind::Function, c);
-                    }
-                }
+                "singleton_method" => self.ruby_class_method(c, prefix),
                 "singleton_class" => {
                     // `class << self`: its methods are the enclosing class's own.
                     for body in named_kids(c)
@@ -779,14 +783,7 @@ impl<'s> Defs<'s> {
                             .into_iter()
                             .filter(|m| m.kind() == "method")
                         {
-                            if let Some(name) = self.field_text(m, "name") {
-                                let full = if prefix.is_empty() {
-                                    format!("self.{name}")
-                                } else {
-                                    format!("{prefix}.{name}")
-                                };
-                                self.push(full, name, DefKind::Function, m);
-                            }
+                            self.ruby_class_method(m, prefix);
                         }
                     }
                 }
