@@ -74,12 +74,20 @@ impl Spectrum {
             .into_iter()
             .filter(|(_, (failed, _))| *failed > 0)
             .map(|(key, (failed, passed))| {
-                let score =
-                    f64::from(failed) / (total_failed as f64 * f64::from(failed + passed)).sqrt();
-                (key, score)
+                (key, ochiai(failed as usize, passed as usize, total_failed))
             })
             .collect()
     }
+}
+
+/// The Ochiai score of an element (a line, a function) that `failed` failing and `passed`
+/// passing tests ran, out of `total_failed` failing tests:
+/// `failed / sqrt(total_failed * (failed + passed))`; 0 when no failing test ran it.
+pub fn ochiai(failed: usize, passed: usize, total_failed: usize) -> f64 {
+    if failed == 0 || total_failed == 0 {
+        return 0.0;
+    }
+    failed as f64 / (total_failed as f64 * (failed + passed) as f64).sqrt()
 }
 
 /// Reads a Go cover profile (`go test -coverprofile`): the lines of every block that ran,

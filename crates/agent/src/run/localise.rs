@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use slopguard_toolchain::{RepoFiles, Spectrum, TestLimits};
+use slopguard_toolchain::{RepoFiles, Spectrum, TestLimits, ochiai};
 
 use crate::dynamic;
 use crate::state::Baseline;
@@ -81,23 +81,28 @@ pub(super) fn localise_by_coverage(
     Some(Localisation { spectrum, lines })
 }
 
+/// The suspicion of each scored line of `start..=end` of `path`.
+fn line_scores<'a>(
+    cov: &'a Localisation,
+    path: &str,
+    start: usize,
+    end: usize,
+) -> impl Iterator<Item = f64> + 'a {
+    let key = |l: usize| (path.to_string(), u32::try_from(l).unwrap_or(u32::MAX));
+    cov.lines.range(key(start)..=key(end)).map(|(_, s)| *s)
+}
+
 /// The highest suspicion of the lines `start..=end` of `path`.
 fn range_suspicion(cov: &Localisation, path: &str, start: usize, end: usize) -> f64 {
-    let key = |l: usize| (path.to_string(), u32::try_from(l).unwrap_or(u32::MAX));
-    cov.lines
-        .range(key(start)..=key(end))
-        .map(|(_, s)| *s)
-        .fold(0.0, f64::max)
+    line_scores(cov, path, start, end).fold(0.0, f64::max)
 }
 
 /// How many lines of `start..=end` of `path` score `score` (the function's highest): where
 /// functions tie on their most suspect line, the one holding more such lines is where the
 /// failing tests' path differs most.
 fn lines_scoring(cov: &Localisation, path: &str, start: usize, end: usize, score: f64) -> usize {
-    let key = |l: usize| (path.to_string(), u32::try_from(l).unwrap_or(u32::MAX));
-    cov.lines
-        .range(key(start)..=key(end))
-        .filter(|(_, s)| (**s - score).abs() < 1e-9)
+    line_scores(cov, path, start, end)
+        .filter(|s| (s - score).abs() < 1e-9)
         .count()
 }
 
@@ -109,28 +114,26 @@ fn span_suspicion(cov: &Localisation, path: &str, start: usize, end: usize) -> f
         u32::try_from(start).unwrap_or(u32::MAX),
         u32::try_from(end).unwrap_or(u32::MAX),
     );
-    let ran = |t: &slopguard_toolchain::TestCoverage| {
-        t.lines
+    let (mut failed, mut passed, mut total_failed) = (0, 0, 0);
+    for t in &cov.spectrum.tests {
+        let ran = t
+            .lines
             .get(path)
-            .is_some_and(|l| l.range(start..=end).next().is_some())
-    };
-    let total_failed = cov.spectrum.tests.iter().filter(|t| !t.passed).count() as f64;
-    let failed = cov
-        .spectrum
-        .tests
-        .iter()
-        .filter(|t| !t.passed && ran(t))
-        .count() as f64;
-    let passed = cov
-        .spectrum
-        .tests
-        .iter()
-        .filter(|t| t.passed && ran(t))
-        .count() as f64;
-    if failed == 0.0 {
-        return 0.0;
+            .is_some_and(|l| l.range(start..=end).next().is_some());
+        match (t.passed, ran) {
+            (false, true) => failed += 1,
+            (true, true) => passed += 1,
+            _ => {}
+        }
+        total_failed += usize::from(!t.passed);
     }
-    failed / (total_failed * (failed + passed)).sqrt()
+    ochiai(failed, passed, total_failed)
+}
+
+/// A definition of one or two lines (a getter, a wrapper): after longer ones of equal
+/// suspicion, which hold more statements to be wrong; the templates try the short ones anyway.
+fn is_trivial(f: &prompt::FunctionTarget) -> bool {
+    f.end.saturating_sub(f.start) < 2
 }
 
 /// The first line of the body of the definition at `start..=end` of `source`: after its
@@ -187,8 +190,8 @@ pub(super) fn most_suspect_first(
 /// The functions of the project's files (not tests) that a failing test ran, the most suspect
 /// first by their most suspect line ([`range_suspicion`]), then by how many lines score that
 /// ([`lines_scoring`]), then as a whole ([`span_suspicion`]); a one- or two-line definition
-/// after longer ones; then in the order `by_source` ranks them (the tests' source). Methods that render values for messages come
-/// last ([`renders_for_messages`]).
+/// after longer ones ([`is_trivial`]); then in the order `by_source` ranks them (the tests'
+/// source). Methods that render values for messages come last ([`renders_for_messages`]).
 fn covered_functions(
     cov: &Localisation,
     tree: &dyn slopguard_change::Tree,
@@ -232,13 +235,12 @@ fn covered_functions(
             .position(|g| g.path == f.path && g.start == f.start)
             .unwrap_or(usize::MAX)
     };
-    let trivial = |f: &prompt::FunctionTarget| f.end.saturating_sub(f.start) < 2;
     scored.sort_by(|(a, (ra, la, na, sa)), (b, (rb, lb, nb, sb))| {
         ra.cmp(rb)
             .then(lb.total_cmp(la))
             .then(nb.cmp(na))
             .then(sb.total_cmp(sa))
-            .then(trivial(a).cmp(&trivial(b)))
+            .then(is_trivial(a).cmp(&is_trivial(b)))
             .then(source_rank(a).cmp(&source_rank(b)))
     });
     scored.into_iter().map(|(f, _)| f).collect()
@@ -320,16 +322,13 @@ fn function_targets_by_source(
         .iter()
         .map(|(_, _, src)| context::identifier_words(src))
         .collect();
-    // Equal suspicion: a definition of one or two lines (a getter, a wrapper) after longer
-    // ones, which hold more statements to be wrong; the templates try the short ones anyway.
-    let trivial = |f: &prompt::FunctionTarget| f.end.saturating_sub(f.start) < 2;
     for group in [&mut ranked, &mut rest] {
         group.sort_by(|a, b| {
             let (sa, sb) = (
                 suspicion(a.simple_name(), &failing, &passing),
                 suspicion(b.simple_name(), &failing, &passing),
             );
-            sb.total_cmp(&sa).then(trivial(a).cmp(&trivial(b)))
+            sb.total_cmp(&sa).then(is_trivial(a).cmp(&is_trivial(b)))
         });
     }
     ranked.extend(rest);
@@ -361,13 +360,9 @@ fn function_targets_by_source(
 /// test and no passing one, 1; by the passing tests as often as by the failing ones, lower.
 /// The sort is stable, so equal scores keep the order of mention.
 fn suspicion(name: &str, failing: &[BTreeSet<String>], passing: &[BTreeSet<String>]) -> f64 {
-    let in_failing = failing.iter().filter(|w| w.contains(name)).count() as f64;
-    let in_passing = passing.iter().filter(|w| w.contains(name)).count() as f64;
-    let total_failing = failing.len() as f64;
-    if in_failing == 0.0 || total_failing == 0.0 {
-        return 0.0;
-    }
-    in_failing / (total_failing * (in_failing + in_passing)).sqrt()
+    let in_failing = failing.iter().filter(|w| w.contains(name)).count();
+    let in_passing = passing.iter().filter(|w| w.contains(name)).count();
+    ochiai(in_failing, in_passing, failing.len())
 }
 
 /// The lowercase words of an identifier or test name: split at non-alphanumerics and at
