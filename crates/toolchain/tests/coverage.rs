@@ -18,6 +18,11 @@ fn spectrum(root: &Path) -> Spectrum {
     per_test_coverage(&RepoFiles::walk(root), &limits).expect("coverage recorded")
 }
 
+/// Each recorded test's id and whether it passed, in the order recorded.
+fn verdicts(s: &Spectrum) -> Vec<(&str, bool)> {
+    s.tests.iter().map(|t| (t.id.as_str(), t.passed)).collect()
+}
+
 /// The most suspect line of `path`, with its score.
 fn top_line(s: &Spectrum, path: &str) -> (u32, f64) {
     s.suspicion()
@@ -62,7 +67,7 @@ fn pytest_records_each_tests_lines() {
         ],
     );
     let s = spectrum(dir.path());
-    let verdicts: Vec<(&str, bool)> = s.tests.iter().map(|t| (t.id.as_str(), t.passed)).collect();
+    let verdicts = verdicts(&s);
     assert_eq!(
         verdicts,
         [
@@ -136,7 +141,7 @@ fn go_runs_each_test_alone_with_a_cover_profile() {
         ],
     );
     let s = spectrum(dir.path());
-    let verdicts: Vec<(&str, bool)> = s.tests.iter().map(|t| (t.id.as_str(), t.passed)).collect();
+    let verdicts = verdicts(&s);
     assert_eq!(
         verdicts,
         [
@@ -194,8 +199,7 @@ fn minitest_records_each_tests_lines() {
         ],
     );
     let s = spectrum(dir.path());
-    let mut verdicts: Vec<(&str, bool)> =
-        s.tests.iter().map(|t| (t.id.as_str(), t.passed)).collect();
+    let mut verdicts = verdicts(&s);
     verdicts.sort();
     assert_eq!(
         verdicts,
@@ -259,8 +263,7 @@ fn node_test_records_each_tests_lines_in_commonjs_and_esm_files() {
         ],
     );
     let s = spectrum(dir.path());
-    let mut verdicts: Vec<(&str, bool)> =
-        s.tests.iter().map(|t| (t.id.as_str(), t.passed)).collect();
+    let mut verdicts = verdicts(&s);
     verdicts.sort();
     assert_eq!(
         verdicts,

@@ -169,6 +169,11 @@ impl Ecosystem for Go {
                 continue;
             }
             let pkg_dir = files.root.join(pkg);
+            let package = if pkg.is_empty() {
+                module.clone()
+            } else {
+                format!("{module}/{pkg}")
+            };
             let listed = process::run(&bin, &["-test.list", "."], &pkg_dir, &[], left());
             let tests = listed.stdout.lines().filter(|l| l.starts_with("Test"));
             for test in tests {
@@ -181,11 +186,6 @@ impl Ecosystem for Go {
                 let limit = left().min(limits.per_test + Duration::from_secs(5));
                 let ran = process::run(&bin, &args, &pkg_dir, &[], limit);
                 let text = std::fs::read_to_string(&profile).unwrap_or_default();
-                let package = if pkg.is_empty() {
-                    module.clone()
-                } else {
-                    format!("{module}/{pkg}")
-                };
                 spectrum.tests.push(TestCoverage {
                     id: format!("{package}::{test}"),
                     passed: ran.success(),
