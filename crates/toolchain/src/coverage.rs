@@ -14,6 +14,8 @@
 //! Jest, RSpec): callers fall back on what the tests' source says.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// One test's coverage.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
@@ -88,6 +90,35 @@ pub fn ochiai(failed: usize, passed: usize, total_failed: usize) -> f64 {
         return 0.0;
     }
     failed as f64 / (total_failed as f64 * (failed + passed) as f64).sqrt()
+}
+
+/// A fresh directory under the system's temporary directory for one recording's files
+/// (binaries, profiles, JSON), removed with everything in it when dropped.
+pub(crate) struct ScratchDir(PathBuf);
+
+impl ScratchDir {
+    /// `slopguard-<kind>-<pid>-<n>`, created; `None` when it cannot be.
+    pub(crate) fn new(kind: &str) -> Option<ScratchDir> {
+        static MADE: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "slopguard-{kind}-{}-{}",
+            std::process::id(),
+            MADE.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&dir).ok()?;
+        Some(ScratchDir(dir))
+    }
+
+    /// The directory.
+    pub(crate) fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// Reads a Go cover profile (`go test -coverprofile`): the lines of every block that ran,

@@ -28,6 +28,7 @@ mod test_run;
 use std::collections::BTreeSet;
 use std::time::Duration;
 
+pub(crate) use coverage::ScratchDir;
 pub use coverage::{Spectrum, TestCoverage, ochiai, read_go_profile};
 pub use ecosystems::ECOSYSTEMS;
 pub use files::{FileView, MemoryView, RepoFiles, extension, file_name, join, parent};

@@ -9,7 +9,6 @@
 
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use regex::Regex;
@@ -17,9 +16,9 @@ use serde_json::Value;
 
 use crate::process;
 use crate::{
-    Build, BuildResult, Check, Commands, Ecosystem, FileView, RepoFiles, RunnerCommand, Spectrum,
-    TestCoverage, TestLimits, TestRun, Tool, command_name, cut_at_timeout, first_word, missing,
-    parent, read_go_profile, subcommand,
+    Build, BuildResult, Check, Commands, Ecosystem, FileView, RepoFiles, RunnerCommand, ScratchDir,
+    Spectrum, TestCoverage, TestLimits, TestRun, Tool, command_name, cut_at_timeout, first_word,
+    missing, parent, read_go_profile, subcommand,
 };
 
 /// Go modules.
@@ -130,12 +129,8 @@ impl Ecosystem for Go {
         let module = files.read("go.mod").and_then(|m| module_path(&m))?;
         let started = Instant::now();
         let left = || limits.suite.saturating_sub(started.elapsed());
-        let dir = std::env::temp_dir().join(format!(
-            "slopguard-go-cover-{}-{}",
-            std::process::id(),
-            COVER_RUNS.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir).ok()?;
+        let scratch = ScratchDir::new("go-cover")?;
+        let dir = scratch.path();
         let packages: BTreeSet<&str> = files
             .files
             .iter()
@@ -193,7 +188,6 @@ impl Ecosystem for Go {
                 });
             }
         }
-        let _ = std::fs::remove_dir_all(&dir);
         (!spectrum.tests.is_empty()).then_some(spectrum)
     }
 
@@ -280,9 +274,6 @@ impl Ecosystem for Go {
 
 /// Most tests [`Go::coverage`] runs one by one.
 const MAX_COVERED_TESTS: usize = 400;
-
-/// Numbers the coverage directories of one process.
-static COVER_RUNS: AtomicUsize = AtomicUsize::new(0);
 
 /// The module path declared by a `go.mod` (`module example.com/m`).
 pub fn module_path(go_mod: &str) -> Option<String> {

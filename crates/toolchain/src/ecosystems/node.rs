@@ -12,7 +12,6 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use regex::Regex;
@@ -20,9 +19,9 @@ use serde_json::Value;
 
 use crate::process;
 use crate::{
-    Build, BuildResult, Check, Commands, Ecosystem, FileView, RepoFiles, RunnerCommand, Spectrum,
-    TestLimits, TestRun, Tool, command_name, file_name, in_test_dir, join, missing, numbers_before,
-    parent, subcommand, tail,
+    Build, BuildResult, Check, Commands, Ecosystem, FileView, RepoFiles, RunnerCommand, ScratchDir,
+    Spectrum, TestLimits, TestRun, Tool, command_name, file_name, in_test_dir, join, missing,
+    numbers_before, parent, subcommand, tail,
 };
 
 /// Node.js projects (JavaScript and TypeScript).
@@ -170,11 +169,8 @@ impl Ecosystem for Node {
         let pkg: Value = serde_json::from_str(&files.read("package.json")?).ok()?;
         let script = pkg.pointer("/scripts/test").and_then(Value::as_str)?.trim();
         let rest = script.strip_prefix("node --test")?;
-        let dir = std::env::temp_dir().join(format!(
-            "slopguard-node-cover-{}-{}",
-            std::process::id(),
-            COVER_RUNS.fetch_add(1, Ordering::Relaxed)
-        ));
+        let scratch = ScratchDir::new("node-cover")?;
+        let dir = scratch.path();
         let out = dir.join("out");
         std::fs::create_dir_all(&out).ok()?;
         let preload = dir.join("preload.cjs");
@@ -210,7 +206,6 @@ impl Ecosystem for Node {
                 spectrum.tests.extend(s.tests);
             }
         }
-        let _ = std::fs::remove_dir_all(&dir);
         (!spectrum.tests.is_empty()).then_some(spectrum)
     }
 
@@ -314,9 +309,6 @@ impl Ecosystem for Node {
 /// V8's precise coverage, taken and reset around each `test` and `it` callback, turned into
 /// the project's lines, one JSON file per process.
 const COVERAGE_PRELOAD: &str = include_str!("node_coverage.cjs");
-
-/// Numbers the coverage directories of one process.
-static COVER_RUNS: AtomicUsize = AtomicUsize::new(0);
 
 fn has_test_timeout(root: &std::path::Path) -> bool {
     static HAS: OnceLock<bool> = OnceLock::new();

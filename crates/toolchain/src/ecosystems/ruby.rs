@@ -11,7 +11,6 @@
 
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use regex::Regex;
@@ -19,8 +18,8 @@ use regex::Regex;
 use crate::process;
 use crate::{
     Build, BuildResult, Check, Commands, Ecosystem, FailingTest, FileView, RepoFiles,
-    RunnerCommand, Spectrum, TestLimits, TestRun, Tool, command_name, cut_at_timeout, file_name,
-    first_word, in_test_dir, join, missing, numbers_before, parent,
+    RunnerCommand, ScratchDir, Spectrum, TestLimits, TestRun, Tool, command_name, cut_at_timeout,
+    file_name, first_word, in_test_dir, join, missing, numbers_before, parent,
 };
 
 /// Ruby with Minitest or RSpec.
@@ -138,9 +137,6 @@ fn run_minitest(
         limits.suite,
     ))
 }
-
-/// Numbers the coverage files of one process.
-static COVER_RUNS: AtomicUsize = AtomicUsize::new(0);
 
 /// Compiles every file given as an argument without running it; prints the failures.
 const COMPILE_FILES: &str = "bad = 0; ARGV.each { |f| begin; RubyVM::InstructionSequence.compile_file(f); \
@@ -269,15 +265,11 @@ impl Ecosystem for Ruby {
         if uses_rspec(files) || !process::on_path("ruby") {
             return None;
         }
-        let out_file = std::env::temp_dir().join(format!(
-            "slopguard-rb-coverage-{}-{}.json",
-            std::process::id(),
-            COVER_RUNS.fetch_add(1, Ordering::Relaxed)
-        ));
+        let scratch = ScratchDir::new("rb-cover")?;
+        let out_file = scratch.path().join("coverage.json");
         let out_path = out_file.display().to_string();
         run_minitest(files, limits, &[("SLOPGUARD_COVERAGE", out_path.as_str())])?;
         let text = std::fs::read_to_string(&out_file).ok();
-        let _ = std::fs::remove_file(&out_file);
         Spectrum::from_recorded_json(&text?)
     }
 
