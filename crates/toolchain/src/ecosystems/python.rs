@@ -443,16 +443,8 @@ impl Ecosystem for Python {
         let mut env = guarded_env(limits, None);
         env.push(("SLOPGUARD_COVERAGE".into(), out_file.display().to_string()));
         let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-        let args = [
-            "-m",
-            "pytest",
-            "-q",
-            "--color=no",
-            "-p",
-            "no:cacheprovider",
-            "-p",
-            GUARD_MODULE,
-        ];
+        let mut args = PYTEST_ARGS.to_vec();
+        args.extend(["-p", GUARD_MODULE]);
         process::run("python3", &args, &files.root, &env, limits.suite);
         let text = std::fs::read_to_string(&out_file).ok();
         let _ = std::fs::remove_file(&out_file);
@@ -581,21 +573,24 @@ fn has_pytest(root: &Path) -> bool {
     })
 }
 
+/// pytest quiet, its failures summarised, no colour, no cache written into the project.
+const PYTEST_ARGS: [&str; 7] = [
+    "-m",
+    "pytest",
+    "-q",
+    "-rfE",
+    "--color=no",
+    "-p",
+    "no:cacheprovider",
+];
+
 fn run_pytest(
     files: &RepoFiles,
     limits: &TestLimits,
     env: &[(&str, &str)],
     progress: Option<&Path>,
 ) -> TestRun {
-    let mut args = vec![
-        "-m",
-        "pytest",
-        "-q",
-        "-rfE",
-        "--color=no",
-        "-p",
-        "no:cacheprovider",
-    ];
+    let mut args = PYTEST_ARGS.to_vec();
     if guard_dir().is_some() {
         args.extend(["-p", GUARD_MODULE]);
     }
