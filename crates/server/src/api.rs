@@ -141,9 +141,10 @@ pub(crate) async fn post_feedback(
     };
     let intake =
         Intake::new(&fb.text, fb.on, severity, "gateway").map_err(|e| invalid(e.to_string()))?;
+    let repo = crate::repo_key(&state, &fb.repo).await;
     let id = state
         .store
-        .add_feedback(&intake.to_row(fb.repo.trim()))
+        .add_feedback(&intake.to_row(&repo))
         .await
         .map_err(ApiError::store)?;
     metrics::counter!("slopguard_feedback_total").increment(1);
@@ -178,8 +179,12 @@ pub(crate) async fn agent_log(
         ),
         None => None,
     };
+    let repo = match nonempty(p.repo) {
+        Some(r) => Some(crate::repo_key(&state, &r).await),
+        None => None,
+    };
     let q = LogQuery {
-        repo: nonempty(p.repo),
+        repo,
         since_ms,
         limit,
         run_id: nonempty(p.run_id),

@@ -371,6 +371,23 @@ pub(crate) fn confine(
     Ok(canon)
 }
 
+/// The store key of the repository a client named, the key the CLI uses for it: a remote URL
+/// as given; a directory inside the roots by its `origin` URL, else its work tree's top
+/// (`slopguard_store::repo_key_of_dir`); anything else (outside the roots, or not on this
+/// machine) as given.
+pub(crate) async fn repo_key(state: &AppState, given: &str) -> String {
+    let given = given.trim().to_string();
+    if slopguard_store::is_remote_url(&given) {
+        return given;
+    }
+    match confine(state, Some(&given), None) {
+        Ok(dir) => tokio::task::spawn_blocking(move || slopguard_store::repo_key_of_dir(&dir))
+            .await
+            .unwrap_or(given),
+        Err(_) => given,
+    }
+}
+
 /// Removes `.` and resolves `..` without touching the file system.
 fn normalize_lexically(p: &Path) -> PathBuf {
     let mut out = PathBuf::new();

@@ -14,6 +14,7 @@
 
 mod migrate;
 mod observer;
+mod repo_key;
 mod store;
 mod types;
 
@@ -21,6 +22,7 @@ pub mod failure_memory;
 pub mod review;
 
 pub use observer::{LocalObserver, Observer, compute_fingerprint};
+pub use repo_key::{is_remote_url, repo_key_of_dir};
 pub use store::{Backend, Store, default_sqlite_path};
 pub use types::*;
 

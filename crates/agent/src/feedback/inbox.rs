@@ -8,7 +8,6 @@ use slopguard_store::{
 };
 
 use super::{Intake, State};
-use crate::plan::memory;
 
 /// Errors of the inbox, each saying what to do.
 #[derive(Debug, thiserror::Error)]
@@ -66,11 +65,15 @@ pub struct Inbox {
 
 impl Inbox {
     /// Opens the store at `db` (else SLOPGUARD_DB's default, the user store) for the
-    /// repository at `repo`.
+    /// repository at `repo` (any directory inside its work tree: the root is its top).
     pub fn open(db: Option<&str>, repo: &Path) -> Result<Inbox, InboxError> {
-        let root = repo
+        let dir = repo
             .canonicalize()
             .map_err(|e| InboxError::Repo(repo.to_path_buf(), e))?;
+        let root = crate::git::toplevel(&dir)
+            .ok()
+            .and_then(|top| top.canonicalize().ok())
+            .unwrap_or(dir);
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -81,7 +84,7 @@ impl Inbox {
                 None => Store::open_default().await,
             }
         })?;
-        let repo = memory::repo_id(&root);
+        let repo = slopguard_store::repo_key_of_dir(&root);
         Ok(Inbox {
             rt,
             store,

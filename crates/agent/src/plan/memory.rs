@@ -1,31 +1,7 @@
 //! Prior failures from the store (G9 and the planner's "prior runs" block), fail-open.
 
-use std::path::Path;
-
 use slopguard_store::Store;
 use slopguard_store::failure_memory::{FailureMemory, Window, failure_memory};
-
-/// The repository id used in the store for `root`: the `origin` remote URL when there is one,
-/// else the canonical path. The worker must post observations under the same id.
-pub fn repo_id(root: &Path) -> String {
-    let out = std::process::Command::new("git")
-        .args(["config", "--get", "remote.origin.url"])
-        .current_dir(root)
-        .stderr(std::process::Stdio::null())
-        .output();
-    if let Ok(o) = out
-        && o.status.success()
-    {
-        let url = String::from_utf8_lossy(&o.stdout).trim().to_string();
-        if !url.is_empty() {
-            return url;
-        }
-    }
-    root.canonicalize()
-        .unwrap_or_else(|_| root.to_path_buf())
-        .display()
-        .to_string()
-}
 
 /// Prior failures of one repo.
 #[derive(Debug, Clone, Default)]
@@ -107,12 +83,5 @@ mod tests {
             pf.prompt_lines
         );
         assert!(load(Some("bogus://x"), "mine").is_none());
-    }
-
-    #[test]
-    fn repo_id_falls_back_to_the_canonical_path() {
-        let dir = tempfile::tempdir().unwrap();
-        let id = repo_id(dir.path());
-        assert_eq!(id, dir.path().canonicalize().unwrap().display().to_string());
     }
 }

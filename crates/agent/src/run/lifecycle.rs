@@ -13,7 +13,7 @@ use slopguard_llm::{BlockingClient, Role};
 
 use crate::analysis::{AnalysisReport, AnalyzeOptions, analyze};
 use crate::git;
-use crate::plan::{load_plan_file, memory};
+use crate::plan::load_plan_file;
 use crate::run::summary::*;
 use crate::state::{self, RepoLock, RunState, STATE_VERSION};
 use crate::trace::{Trace, TraceEvent, now_ms};
@@ -239,7 +239,7 @@ pub(super) fn new_state(
         run: RunRecord {
             run_id: run_id.to_string(),
             repo: repo.display().to_string(),
-            repo_id: memory::repo_id(repo),
+            repo_id: slopguard_store::repo_key_of_dir(repo),
             branch,
             base: opts.base.clone(),
             base_commit,

@@ -63,7 +63,7 @@ pub struct CiWatchArgs {
 
     /// A local clone of the pull request's repository (any path inside it); it needs a remote
     /// pointing at the repository on GitHub.
-    #[arg(long, default_value = ".")]
+    #[arg(long, short = 'C', default_value = ".")]
     pub repo: PathBuf,
 
     #[command(flatten)]

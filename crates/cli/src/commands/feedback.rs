@@ -153,8 +153,9 @@ pub struct VerifyArgs {
 /// Where the items are kept.
 #[derive(Debug, Clone, clap::Args)]
 pub struct StoreArgs {
-    /// The repository the feedback is about (its `origin` URL, else its path, is the key).
-    #[arg(long, default_value = ".")]
+    /// The repository the feedback is about, any directory inside it (its `origin` URL, else
+    /// its work tree's top directory, is the key; the gateway's `POST /feedback` uses the same).
+    #[arg(long, short = 'C', default_value = ".")]
     pub repo: PathBuf,
 
     /// Store URL (`sqlite://...` or `postgres://...`; default: SLOPGUARD_DB, else the user

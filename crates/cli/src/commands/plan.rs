@@ -7,9 +7,9 @@ use std::time::Instant;
 use anyhow::Context;
 use serde_json::json;
 use slopguard_agent::analysis::AnalyzeOptions;
+use slopguard_agent::plan::load_plan_file;
 use slopguard_agent::plan::pipeline::{self, PlanError, PlanRequest};
 use slopguard_agent::plan::post::Scope;
-use slopguard_agent::plan::{load_plan_file, memory};
 use slopguard_agent::trace::Trace;
 use slopguard_llm::{BlockingClient, Role};
 
@@ -114,7 +114,7 @@ pub fn run(args: PlanArgs, _global: &crate::Global) -> anyhow::Result<u8> {
             Some((client, url, model, health))
         }
     };
-    let repo = memory::repo_id(&root);
+    let repo = slopguard_store::repo_key_of_dir(&root);
     let req = PlanRequest {
         root: &root,
         analysis: AnalyzeOptions {
