@@ -13,9 +13,15 @@
 # Without SLOPGUARD_LLM_URL the local model server is started and LEFT RUNNING (the last lines
 # say so); stop it with `scripts/llm-setup.sh --stop`.
 #
-# Env: MAIN_JOB_DIR (work directory; default a new temp dir), SLOPGUARD_BIN (default: build
-#      target/debug/slopguard), MAIN_JOB_PLAN (an operator plan file: skips the planner),
-#      MAIN_JOB_MAX_ATTEMPTS (3).
+# The binary, fastest first: SLOPGUARD_BIN (for example `$(command -v slopguard)` after
+# `cargo install --path crates/cli --locked`); else target/release/slopguard when a release
+# build is there (brought up to date by cargo: seconds when nothing changed); else
+# target/debug/slopguard, built (about 8 min on 2 cores the first time, seconds after).
+# MAIN_JOB_RELEASE=1 makes the release build (longer the first time, the run faster).
+# Each step ends with its time ("== ... done in N s").
+#
+# Env: MAIN_JOB_DIR (work directory; default a new temp dir), SLOPGUARD_BIN, MAIN_JOB_RELEASE,
+#      MAIN_JOB_PLAN (an operator plan file: skips the planner), MAIN_JOB_MAX_ATTEMPTS (3).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -28,15 +34,36 @@ fi
 WORK="${MAIN_JOB_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/slopguard-main-job.XXXXXX")}"
 REPO="$WORK/$RUNG"
 
+# Prints "== <step> done in N s" for the step that started at $step_start.
+step_start=$SECONDS
+step_done() {
+    echo "== $1 done in $((SECONDS - step_start)) s" >&2
+    step_start=$SECONDS
+}
+
 # 1. The binary.
 BIN="${SLOPGUARD_BIN:-}"
-if [[ -z "$BIN" ]]; then
-    echo "== building slopguard (the first build takes about 8 min on 2 cores)" >&2
+if [[ -n "$BIN" ]]; then
+    [[ -x "$BIN" ]] || { echo "main-job: SLOPGUARD_BIN=$BIN is not an executable file" >&2; exit 2; }
+    echo "== slopguard: $BIN (SLOPGUARD_BIN)" >&2
+else
+    profile=debug
+    if [[ "${MAIN_JOB_RELEASE:-}" == 1 || -x "$ROOT/target/release/slopguard" ]]; then
+        profile=release
+    fi
+    if [[ "$profile" == release ]]; then
+        echo "== building slopguard (release; the first build takes 20 min or more on 2 cores, seconds when up to date)" >&2
+        build=(cargo build -q -j2 --release -p slopguard-cli)
+    else
+        echo "== building slopguard (the first build takes about 8 min on 2 cores, seconds when up to date; a release build is reused when present)" >&2
+        build=(cargo build -q -j2 -p slopguard-cli)
+    fi
     # shellcheck source=lib/heartbeat.sh
     source "$ROOT/scripts/lib/heartbeat.sh"
-    (cd "$ROOT" && with_heartbeat "main-job: building slopguard" cargo build -q -j2 -p slopguard-cli)
-    BIN="$ROOT/target/debug/slopguard"
+    (cd "$ROOT" && with_heartbeat "main-job: building slopguard" "${build[@]}")
+    BIN="$ROOT/target/$profile/slopguard"
 fi
+step_done "binary"
 
 # 2. The model: the local one unless an endpoint is given.
 LOCAL_MODEL=""
@@ -50,6 +77,7 @@ if [[ -z "${SLOPGUARD_LLM_URL:-}" ]]; then
     export_line="$(echo "$setup_out" | grep -E '^\s*export SLOPGUARD_LLM_URL=' | tail -1)"
     [[ -n "$export_line" ]] || { echo "main-job: llm-setup.sh did not print the endpoint" >&2; exit 2; }
     eval "$export_line"
+    step_done "local model"
 fi
 export SLOPGUARD_LLM_URL
 # A small local model on one thread writes ~6-10 tokens/s: give each call time and bound it.
@@ -85,6 +113,7 @@ set +e
     --db "sqlite://$WORK/store.db" >"$WORK/summary.txt"
 code=$?
 set -e
+step_done "slopguard run"
 
 # 5. The branch, the PR body, the summary.
 RUN_DIR="$(ls -td "$REPO"/.slopguard/runs/*/ 2>/dev/null | head -1 || true)"

@@ -211,9 +211,20 @@ fn the_main_job_ends_saying_what_it_fixed_and_how_to_look_at_it() {
     let fix = "fix(db): pass the name as a query parameter\nsrc/db.py\n<<<<<<< SEARCH\n    row = conn.execute(f\"SELECT id, name, email FROM users WHERE name = '{name}'\").fetchone()\n=======\n    row = conn.execute(\"SELECT id, name, email FROM users WHERE name = ?\", (name,)).fetchone()\n>>>>>>> REPLACE\n";
     let (code, stdout, stderr, _work) = main_job(fix, "3");
     assert_eq!(code, Some(0), "{stdout}\n{stderr}");
-    // Progress reached stderr as plain lines while it ran.
+    // Progress reached stderr as plain lines while it ran, and each step said its time.
     for line in ["] phase execution", "] T001-S01 committed"] {
         assert!(stderr.contains(line), "missing `{line}` in:\n{stderr}");
+    }
+    let binary = format!("== slopguard: {} (SLOPGUARD_BIN)", env!("CARGO_BIN_EXE_slopguard"));
+    assert!(stderr.contains(&binary), "{stderr}");
+    for step in ["binary", "slopguard run"] {
+        let done = format!("== {step} done in ");
+        let line = stderr.lines().find(|l| l.starts_with(&done));
+        let secs = line.and_then(|l| l[done.len()..].strip_suffix(" s"));
+        assert!(
+            secs.is_some_and(|s| s.parse::<u64>().is_ok()),
+            "no `{done}N s` line:\n{stderr}"
+        );
     }
     let last = last_lines(&stdout, 2);
     assert!(
@@ -318,4 +329,20 @@ fn the_main_job_ends_saying_exactly_why_nothing_was_fixed() {
             && last[1].contains("trace.jsonl"),
         "{stdout}"
     );
+}
+
+#[test]
+fn the_main_job_refuses_a_slopguard_bin_that_is_not_a_program() {
+    let work = tempfile::tempdir().unwrap();
+    let out = Command::new("bash")
+        .arg(script("main-job.sh"))
+        .env("SLOPGUARD_BIN", work.path().join("missing"))
+        .env("MAIN_JOB_DIR", work.path())
+        .env("SLOPGUARD_LLM_URL", "http://127.0.0.1:9/v1")
+        .stdin(Stdio::null())
+        .output()
+        .expect("bash runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("is not an executable file"), "{stderr}");
 }
