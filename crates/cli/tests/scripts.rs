@@ -215,7 +215,10 @@ fn the_main_job_ends_saying_what_it_fixed_and_how_to_look_at_it() {
     for line in ["] phase execution", "] T001-S01 committed"] {
         assert!(stderr.contains(line), "missing `{line}` in:\n{stderr}");
     }
-    let binary = format!("== slopguard: {} (SLOPGUARD_BIN)", env!("CARGO_BIN_EXE_slopguard"));
+    let binary = format!(
+        "== slopguard: {} (SLOPGUARD_BIN)",
+        env!("CARGO_BIN_EXE_slopguard")
+    );
     assert!(stderr.contains(&binary), "{stderr}");
     for step in ["binary", "slopguard run"] {
         let done = format!("== {step} done in ");

@@ -44,6 +44,8 @@ pub enum LlmError {
         status: u16,
         /// Start of the body.
         body: String,
+        /// The server's `Retry-After`, in seconds, when it sent one.
+        retry_after: Option<u64>,
     },
     /// The server's answer is not a chat completion.
     #[error("LLM endpoint {url} sent an unexpected answer: {message}")]
@@ -519,9 +521,10 @@ impl LlmClient {
                     resp.format = level;
                     return Ok(resp);
                 }
-                Err(LlmError::Http { status, body, url })
-                    if level.is_some_and(|l| l != FormatSupport::None)
-                        && format_rejected(status, &body) =>
+                Err(LlmError::Http {
+                    status, body, url, ..
+                }) if level.is_some_and(|l| l != FormatSupport::None)
+                    && format_rejected(status, &body) =>
                 {
                     let next = level.and_then(FormatSupport::weaker);
                     tracing::info!(%url, status, from = ?level, to = ?next, "response_format rejected; falling back");
@@ -605,17 +608,14 @@ impl LlmClient {
                     attempt = retries.max(1);
                     continue;
                 }
-                Err(e) if attempt < retries && e.is_unreachable() => {
-                    let delay = self
-                        .config
-                        .backoff
-                        .saturating_mul(1u32 << attempt.min(4))
-                        .min(Duration::from_secs(8));
-                    tracing::warn!(%e, attempt, ?delay, "llm transport error; retrying");
-                    tokio::time::sleep(delay).await;
-                    attempt += 1;
-                }
-                Err(e) => return Err(e),
+                Err(e) => match retry_delay(&e, self.config.backoff, attempt, retries) {
+                    Some(delay) => {
+                        tracing::warn!(%e, attempt, ?delay, "llm request failed; retrying");
+                        tokio::time::sleep(delay).await;
+                        attempt += 1;
+                    }
+                    None => return Err(e),
+                },
             }
         }
     }
@@ -632,6 +632,11 @@ impl LlmClient {
         }
         let resp = req.send().await.map_err(|e| transport_error(url, rc, &e))?;
         let status = resp.status();
+        let retry_after = resp
+            .headers()
+            .get(reqwest::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok());
         let text = resp
             .text()
             .await
@@ -641,6 +646,7 @@ impl LlmClient {
                 url: url.to_string(),
                 status: status.as_u16(),
                 body: excerpt(&text),
+                retry_after,
             });
         }
         let wire: WireResponse =
@@ -793,6 +799,47 @@ fn transport_error(url: &str, rc: &RoleConfig, e: &reqwest::Error) -> LlmError {
             url: url.to_string(),
             message,
         }
+    }
+}
+
+/// The longest `Retry-After` the client waits out; a server asking for more gets the error.
+const MAX_RETRY_AFTER_SECS: u64 = 60;
+
+/// How long to wait before sending a request again after `e`, or `None` when `e` is final
+/// or the `retries` are spent. Sent again: transport errors (refused, reset, timed out), an
+/// answer that is not a chat completion (garbage, JSON cut off), and a busy server (429, 502,
+/// 503, 504, or 500 with a `Retry-After`), after the server's `Retry-After` when it gave one
+/// (up to 60 s), else after `backoff` doubled per attempt (up to 8 s). Other HTTP errors (a
+/// rejected request, a response_format the server does not take) would fail again.
+fn retry_delay(e: &LlmError, backoff: Duration, attempt: u32, retries: u32) -> Option<Duration> {
+    if attempt >= retries {
+        return None;
+    }
+    let backoff = backoff
+        .saturating_mul(1u32 << attempt.min(4))
+        .min(Duration::from_secs(8));
+    match e {
+        LlmError::Unreachable { .. } | LlmError::Timeout { .. } | LlmError::BadResponse { .. } => {
+            Some(backoff)
+        }
+        LlmError::Http {
+            status,
+            body,
+            retry_after,
+            ..
+        } => {
+            let busy = matches!(status, 429 | 502 | 503 | 504)
+                || (*status == 500 && retry_after.is_some());
+            if !busy || format_rejected(*status, body) {
+                return None;
+            }
+            match retry_after {
+                Some(secs) if *secs > MAX_RETRY_AFTER_SECS => None,
+                Some(secs) => Some(Duration::from_secs(*secs)),
+                None => Some(backoff),
+            }
+        }
+        _ => None,
     }
 }
 

@@ -92,8 +92,9 @@ pub struct LlmConfig {
     pub worker: RoleConfig,
     /// Reviewer role.
     pub reviewer: RoleConfig,
-    /// Retries after a transport error (connect, timeout, broken body); HTTP errors are not
-    /// retried. Clamped to 0..=5.
+    /// Retries after a transport error (connect, reset, timeout), an answer that is not a chat
+    /// completion, or a busy server (429, 502-504, 500 with `Retry-After`, whose delay is
+    /// honoured up to 60 s); other HTTP errors are not retried. Clamped to 0..=5.
     pub retries: u32,
     /// First backoff delay; doubled per retry, capped at 8 s.
     pub backoff: Duration,

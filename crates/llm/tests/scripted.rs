@@ -134,6 +134,110 @@ fn http_500_is_not_retried() {
 }
 
 #[test]
+fn a_busy_server_is_waited_out_for_its_retry_after_then_answers() {
+    let server = ScriptedServer::start(
+        Script::new()
+            .status_retry_after(429, 1, "rate limited")
+            .content("{\"answer\": 7}"),
+    )
+    .unwrap();
+    let c = client(&server.url());
+    let start = Instant::now();
+    let a: Answer = c
+        .chat_json(Role::Worker, &[Message::user("q")], &schema())
+        .unwrap();
+    assert_eq!(a.answer, 7);
+    assert!(
+        start.elapsed() >= Duration::from_secs(1),
+        "Retry-After: 1 was not waited"
+    );
+    assert_eq!(server.chat_requests().len(), 2);
+}
+
+#[test]
+fn busy_answers_are_retried_a_bounded_number_of_times_then_named() {
+    let server = ScriptedServer::start(
+        Script::new()
+            .status(503, "overloaded")
+            .status(502, "bad gateway")
+            .status(503, "still overloaded")
+            .content("{\"answer\": 1}"),
+    )
+    .unwrap();
+    let c = client(&server.url()); // 2 retries
+    let err = c.chat(Role::Worker, &[Message::user("q")]).unwrap_err();
+    assert!(matches!(err, LlmError::Http { status: 503, .. }), "{err:?}");
+    assert!(err.to_string().contains("still overloaded"), "{err}");
+    assert_eq!(server.chat_requests().len(), 3);
+}
+
+#[test]
+fn a_retry_after_longer_than_a_minute_is_not_waited() {
+    let server = ScriptedServer::start(
+        Script::new()
+            .status_retry_after(503, 3600, "come back in an hour")
+            .content("{\"answer\": 1}"),
+    )
+    .unwrap();
+    let c = client(&server.url());
+    let start = Instant::now();
+    let err = c.chat(Role::Worker, &[Message::user("q")]).unwrap_err();
+    assert!(matches!(err, LlmError::Http { status: 503, .. }), "{err:?}");
+    assert!(start.elapsed() < Duration::from_secs(30));
+    assert_eq!(server.chat_requests().len(), 1);
+}
+
+#[test]
+fn garbage_and_cut_off_answers_are_asked_again() {
+    let server = ScriptedServer::start(
+        Script::new()
+            .text("<html>502 proxy error</html>")
+            .text("{\"choices\": [{\"message\": {\"content\": \"{\\\"ans")
+            .content("{\"answer\": 3}"),
+    )
+    .unwrap();
+    let c = client(&server.url());
+    let a: Answer = c
+        .chat_json(Role::Worker, &[Message::user("q")], &schema())
+        .unwrap();
+    assert_eq!(a.answer, 3);
+    assert_eq!(server.chat_requests().len(), 3);
+
+    let always = ScriptedServer::start(Script::new().text("not json").repeat_last()).unwrap();
+    let err = client(&always.url())
+        .chat(Role::Worker, &[Message::user("q")])
+        .unwrap_err();
+    assert!(matches!(err, LlmError::BadResponse { .. }), "{err:?}");
+    assert!(err.to_string().contains("not json"), "{err}");
+    assert_eq!(always.chat_requests().len(), 3);
+}
+
+#[test]
+fn a_server_that_resets_every_connection_is_unreachable_after_bounded_retries() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    let accepted = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = accepted.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { break };
+            counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            // Read the start of the request, then hang up without an answer.
+            let mut buf = [0u8; 64];
+            let _ = std::io::Read::read(&mut stream, &mut buf);
+            drop(stream);
+        }
+    });
+    let err = client(&url)
+        .chat(Role::Worker, &[Message::user("q")])
+        .unwrap_err();
+    assert!(err.is_unreachable(), "{err:?}");
+    assert!(err.to_string().contains(&url), "{err}");
+    let n = accepted.load(std::sync::atomic::Ordering::SeqCst);
+    assert!((3..=4).contains(&n), "{n} connections for 2 retries");
+}
+
+#[test]
 fn timeout_is_retried_then_succeeds() {
     let server = ScriptedServer::start(
         Script::new()

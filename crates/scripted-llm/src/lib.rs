@@ -88,11 +88,19 @@ pub enum Step {
         /// Wait this long before answering.
         #[serde(default)]
         delay_ms: Option<u64>,
+        /// A `Retry-After` header, in seconds.
+        #[serde(default)]
+        retry_after: Option<u64>,
     },
     /// A 200 answer with an arbitrary JSON body (for odd server shapes).
     Raw {
         /// The JSON body, verbatim.
         body: Value,
+    },
+    /// A 200 answer whose body is this text, verbatim: garbage, or JSON cut off mid-way.
+    Text {
+        /// The body.
+        body: String,
     },
 }
 
@@ -242,7 +250,23 @@ impl Script {
             status,
             body: body.into(),
             delay_ms: None,
+            retry_after: None,
         })
+    }
+
+    /// Appends an HTTP error answer with a `Retry-After: SECS` header (a busy server: 429, 503).
+    pub fn status_retry_after(self, status: u16, secs: u64, body: impl Into<String>) -> Self {
+        self.step(Step::Status {
+            status,
+            body: body.into(),
+            delay_ms: None,
+            retry_after: Some(secs),
+        })
+    }
+
+    /// Appends a 200 answer whose body is `body` verbatim (not a chat completion).
+    pub fn text(self, body: impl Into<String>) -> Self {
+        self.step(Step::Text { body: body.into() })
     }
 }
 
@@ -474,7 +498,7 @@ fn decide(shared: &mut Shared, method: &Method, path: &str, body: &Value) -> Dec
     };
     let delay = match &step {
         Step::Content { delay_ms, .. } | Step::Status { delay_ms, .. } => delay_ms.unwrap_or(0),
-        Step::Raw { .. } => 0,
+        Step::Raw { .. } | Step::Text { .. } => 0,
     };
     if delay > 0 {
         Decision::After(delay, step)
@@ -517,11 +541,28 @@ fn render(step: Step, request: &Value) -> Response {
             }))
             .into_response()
         }
-        Step::Status { status, body, .. } => {
+        Step::Status {
+            status,
+            body,
+            retry_after,
+            ..
+        } => {
             let code = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-            (code, body).into_response()
+            let mut response = (code, body).into_response();
+            if let Some(secs) = retry_after {
+                response
+                    .headers_mut()
+                    .insert(axum::http::header::RETRY_AFTER, secs.into());
+            }
+            response
         }
         Step::Raw { body } => axum::Json(body).into_response(),
+        Step::Text { body } => (
+            StatusCode::OK,
+            [(axum::http::header::CONTENT_TYPE, "application/json")],
+            body,
+        )
+            .into_response(),
     }
 }
 
