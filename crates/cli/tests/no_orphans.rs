@@ -1,6 +1,7 @@
 //! No orphans: `slopguard analyze` on a repository whose test hangs (and has started a child of
 //! its own), stopped by SIGTERM or SIGINT, leaves no process of the test run's group behind;
-//! stopped by SIGKILL, the test runner it started dies with it (Linux's parent-death signal).
+//! stopped by SIGKILL, the test runner dies with it (Linux's parent-death signal) and so does
+//! the test's own child (the reaper kills the group when slopguard's end of its pipe closes).
 
 #![cfg(target_os = "linux")]
 
@@ -164,6 +165,10 @@ fn stopped_by(signal: libc::c_int) {
             within_5s(|| !alive(runner)),
             "the test runner survived slopguard's SIGKILL"
         );
+        assert!(
+            within_5s(|| !alive(grandchild)),
+            "the test's own child survived slopguard's SIGKILL"
+        );
     }
     let _ = std::fs::remove_file(&mark);
 }
@@ -179,6 +184,6 @@ fn sigint_kills_the_test_run_group() {
 }
 
 #[test]
-fn sigkill_takes_the_test_runner_down() {
+fn sigkill_takes_the_test_runner_and_its_children_down() {
     stopped_by(libc::SIGKILL);
 }

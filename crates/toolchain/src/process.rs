@@ -4,10 +4,11 @@
 //!
 //! No orphans: the groups running now are kept in [`LIVE`], and
 //! [`kill_children_on_signals`] makes SIGTERM, SIGINT and SIGHUP to slopguard kill them
-//! before slopguard dies of the signal. On Linux the direct child also gets
-//! `PR_SET_PDEATHSIG = SIGKILL`, so it dies when slopguard is killed with SIGKILL (which no
-//! handler sees); its own children are then orphaned only if they outlive it, as the kernel
-//! does not pass that setting on through `fork`.
+//! before slopguard dies of the signal. SIGKILL reaches no handler: for it, a [`Reaper`] (a
+//! small `sh` in a process group of its own, deaf to terminal signals) is told each group
+//! as it starts and ends, and kills the groups still listed when its input closes, which the
+//! kernel does when slopguard dies however it dies. On Linux the direct child also gets
+//! `PR_SET_PDEATHSIG = SIGKILL` (it dies at once, even where no `sh` can be started).
 
 use std::io::Read;
 use std::os::unix::process::CommandExt;
@@ -217,15 +218,16 @@ const LIVE_SLOTS: usize = 64;
 static LIVE: [AtomicI32; LIVE_SLOTS] = [const { AtomicI32::new(0) }; LIVE_SLOTS];
 
 /// A child's process group in [`LIVE`] while it runs; the slot is freed on drop.
-struct LiveGroup(Option<usize>);
+struct LiveGroup(Option<usize>, i32);
 
 impl LiveGroup {
     fn register(pgid: i32) -> LiveGroup {
+        Reaper::tell(&format!("+{pgid}"));
         let slot = LIVE.iter().position(|s| {
             s.compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
                 .is_ok()
         });
-        LiveGroup(slot)
+        LiveGroup(slot, pgid)
     }
 }
 
@@ -234,6 +236,58 @@ impl Drop for LiveGroup {
         if let Some(i) = self.0 {
             LIVE[i].store(0, Ordering::SeqCst);
         }
+        Reaper::tell(&format!("-{}", self.1));
+    }
+}
+
+/// Kills the listed process groups when slopguard is gone. Its input is a pipe only slopguard
+/// holds (close-on-exec: no child inherits it), fed `+PGID` when a group starts and `-PGID`
+/// when it ended; the pipe closes when slopguard exits or is killed, even by SIGKILL, and the
+/// groups still listed are killed then.
+struct Reaper;
+
+/// The reaper's program: ignore the signals a terminal or `timeout` sends the foreground
+/// group, keep the list of live groups, kill what is left at the end of input.
+const REAPER_SCRIPT: &str = r#"trap '' INT TERM HUP
+groups=' '
+while IFS= read -r line; do
+  case "$line" in
+    +*) groups="$groups${line#+} " ;;
+    -*) g=${line#-}
+        case "$groups" in *" $g "*) groups="${groups%% $g *} ${groups#* $g }" ;; esac ;;
+  esac
+done
+for g in $groups; do kill -9 "-$g" 2>/dev/null; done
+"#;
+
+/// The reaper's input, started on first use; `None` when `sh` could not be started (the
+/// parent-death signal and the signal handlers still apply).
+static REAPER: Mutex<Option<Option<std::process::ChildStdin>>> = Mutex::new(None);
+
+impl Reaper {
+    /// Sends one line to the reaper, starting it first if needed. Never fails the caller.
+    fn tell(line: &str) {
+        use std::io::Write;
+        let mut reaper = REAPER.lock().unwrap_or_else(|e| e.into_inner());
+        let input = reaper.get_or_insert_with(Reaper::start);
+        if let Some(stdin) = input
+            && writeln!(stdin, "{line}").is_err()
+        {
+            *input = None;
+        }
+    }
+
+    fn start() -> Option<std::process::ChildStdin> {
+        let mut child = Command::new("sh")
+            .args(["-c", REAPER_SCRIPT])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .map_err(|e| tracing::debug!(%e, "no reaper for orphaned test processes"))
+            .ok()?;
+        child.stdin.take()
     }
 }
 
