@@ -38,7 +38,24 @@ pub enum StoreError {
     BadUrl(String),
     /// The database failed.
     #[error("database error: {0}")]
-    Db(#[from] sqlx::Error),
+    Db(sqlx::Error),
+    /// Another process held the store's lock longer than the busy timeout (10 s). Nothing was
+    /// written by the refused statement.
+    #[error(
+        "the store is locked by another process ({0}): another slopguard (a run, `serve`, a          hook) is writing to it; try again when it is done, or point --db / SLOPGUARD_DB at          another store"
+    )]
+    Busy(String),
+    /// The disk (or the database's size limit) is full; the refused transaction was rolled
+    /// back, so nothing of it is stored.
+    #[error(
+        "the store's disk is full ({0}): nothing of this write was kept; free space on the disk          that holds it, or point --db / SLOPGUARD_DB at a store elsewhere"
+    )]
+    Full(String),
+    /// The store cannot be written (a read-only file, directory or mount).
+    #[error(
+        "the store is read-only ({0}): give the user write access to the file and its          directory, or point --db / SLOPGUARD_DB at a writable store"
+    )]
+    ReadOnly(String),
     /// A file system operation failed (creating the data directory).
     #[error("{context}: {source}")]
     Io {
@@ -74,6 +91,35 @@ pub enum StoreError {
     /// Stored data could not be decoded.
     #[error("corrupt stored data: {0}")]
     Corrupt(String),
+}
+
+impl From<sqlx::Error> for StoreError {
+    /// Names the failures a user can act on (a lock held too long, a full disk, a read-only
+    /// file) in their words; the rest stay database errors.
+    fn from(e: sqlx::Error) -> Self {
+        let Some(db) = e.as_database_error() else {
+            return StoreError::Db(e);
+        };
+        let message = db.message().to_string();
+        let code = db.code().map(|c| c.into_owned()).unwrap_or_default();
+        if db.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some() {
+            // SQLite's extended result code; its low byte is the primary code.
+            match code.parse::<i32>().map(|c| c & 0xff) {
+                Ok(5 | 6) => StoreError::Busy(message),
+                Ok(13) => StoreError::Full(message),
+                Ok(8) => StoreError::ReadOnly(message),
+                _ => StoreError::Db(e),
+            }
+        } else {
+            // PostgreSQL's SQLSTATE: disk_full, lock_not_available, read_only_sql_transaction.
+            match code.as_str() {
+                "53100" => StoreError::Full(message),
+                "55P03" => StoreError::Busy(message),
+                "25006" => StoreError::ReadOnly(message),
+                _ => StoreError::Db(e),
+            }
+        }
+    }
 }
 
 /// Result type of the store.

@@ -398,7 +398,12 @@ impl Store {
                 file: path.display().to_string(),
             });
         }
-        let opts = Self::sqlite_options(path);
+        Self::open_sqlite_with(path, Self::sqlite_options(path)).await
+    }
+
+    /// [`Store::open_sqlite`] with its connection options given (this crate's tests: a short
+    /// busy timeout, a size limit).
+    pub(crate) async fn open_sqlite_with(path: &Path, opts: SqliteConnectOptions) -> Result<Store> {
         let write = SqlitePoolOptions::new()
             .max_connections(1)
             .min_connections(0)
@@ -1299,6 +1304,7 @@ fn redact(url: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sqlx::Connection;
 
     #[test]
     fn lock_ids_differ() {
@@ -1306,6 +1312,64 @@ mod tests {
         let b = new_lock_id();
         assert_ne!(a, b);
         assert_eq!(a.len(), 32);
+    }
+
+    fn feedback(body_bytes: usize) -> NewFeedback {
+        NewFeedback {
+            repo: "r".into(),
+            run_id: None,
+            kind: "review".into(),
+            target: None,
+            body: serde_json::json!({"text": "x".repeat(body_bytes)}),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_lock_held_past_the_busy_timeout_is_named_and_the_write_can_be_done_after() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.db");
+        let opts = Store::sqlite_options(&path).busy_timeout(Duration::from_millis(300));
+        let store = Store::open_sqlite_with(&path, opts).await.unwrap();
+        // Another process's writer, as a second connection holding the write lock.
+        let mut other = sqlx::SqliteConnection::connect_with(&Store::sqlite_options(&path))
+            .await
+            .unwrap();
+        sqlx::raw_sql("BEGIN EXCLUSIVE")
+            .execute(&mut other)
+            .await
+            .unwrap();
+        let err = store.add_feedback(&feedback(10)).await.unwrap_err();
+        assert!(matches!(err, StoreError::Busy(_)), "{err:?}");
+        assert!(
+            err.to_string().contains("locked by another process"),
+            "{err}"
+        );
+        sqlx::raw_sql("ROLLBACK").execute(&mut other).await.unwrap();
+        store.add_feedback(&feedback(10)).await.unwrap();
+        assert_eq!(store.list_feedback("r", 10).await.unwrap().len(), 1);
+    }
+
+    #[tokio::test]
+    async fn a_full_disk_is_named_and_nothing_of_the_refused_write_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.db");
+        let store = Store::open_sqlite(&path).await.unwrap();
+        store.add_feedback(&feedback(10)).await.unwrap();
+        let pages: i64 = sqlx::query_scalar("PRAGMA page_count")
+            .fetch_one(store.sqlite_read_pool().unwrap())
+            .await
+            .unwrap();
+        store.close().await;
+        // SQLite's own size limit fails a write exactly as a full disk does (SQLITE_FULL).
+        let limit = (pages + 4).to_string();
+        let opts = Store::sqlite_options(&path).pragma("max_page_count", limit);
+        let store = Store::open_sqlite_with(&path, opts).await.unwrap();
+        let err = store.add_feedback(&feedback(1 << 20)).await.unwrap_err();
+        assert!(matches!(err, StoreError::Full(_)), "{err:?}");
+        assert!(err.to_string().contains("disk is full"), "{err}");
+        assert_eq!(store.list_feedback("r", 10).await.unwrap().len(), 1);
+        store.add_feedback(&feedback(10)).await.unwrap();
+        assert_eq!(store.list_feedback("r", 10).await.unwrap().len(), 2);
     }
 
     #[test]
