@@ -1,7 +1,8 @@
 //! Fuzzing of the parsers of untrusted input, as property tests: unified and git diffs
 //! (parsed, then applied to the file they name), SEARCH/REPLACE edit blocks, the JSON patch
-//! list and task files (`slopguard-change`); the model's replies (`worker::reply`); the hook
-//! payloads of both agents, hook configurations and goal files (`slopguard-hooks`). Inputs are real examples of each format, mutated the way a
+//! list, the search/replace matcher chain and task files (`slopguard-change`); the model's replies (`worker::reply`); the hook
+//! payloads of both agents, hook configurations and goal files (`slopguard-hooks`); the
+//! gateway's request bodies and query strings, through its routes (`slopguard-server`). Inputs are real examples of each format, mutated the way a
 //! fuzzer mutates (bytes inserted, deleted, duplicated, replaced, lines swapped), and plain
 //! random text. The property is the fuzzer's: no input makes a parser panic, and what parses
 //! stays within the limits the format promises.
@@ -46,6 +47,23 @@ const REPLIES: &[&str] = &[
     "The bug is in `main`.\n```python\ndef main():\n    return 2\n",
 ];
 
+/// Files the matcher chain searches, and search texts for them (from the files, re-indented,
+/// with trailing spaces, elided lines, escapes).
+const MATCH_FILES: &[&str] = &[
+    "def main():\n    return 1\n\n\ndef helper(x):\n    if x > 1:\n        return x - 1\n    return x\n",
+    "fn add(a: i32, b: i32) -> i32 {\n\ta + b\n}\n\nfn sub(a: i32, b: i32) -> i32 {\n\ta - b\n}\n",
+    "const s = \"\\u00e9t\u{e9}\";\nfunction f() {\r\n  return s;\r\n}\n",
+];
+
+const MATCH_SEARCHES: &[&str] = &[
+    "    return 1\n",
+    "if x > 1:\n    return x - 1",
+    "def helper(x):\n    ...\n    return x\n",
+    "fn sub(a: i32, b: i32) -> i32 {  \n    a - b\n}",
+    "function f() {\n  return s;\n}",
+    "const s = \"\u{e9}t\u{e9}\";",
+];
+
 const HOOK_PAYLOADS: &[&str] = &[
     r#"{"session_id":"s1","transcript_path":"/tmp/t.jsonl","cwd":"/repo","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"/repo/src/app.py","content":"x = 1\n"}}"#,
     r#"{"session_id":"s1","cwd":"/repo","hook_event_name":"PreToolUse","tool_name":"Edit","tool_input":{"file_path":"src/app.py","old_string":"return 1","new_string":"return 2"}}"#,
@@ -66,6 +84,78 @@ const TASKS: &[&str] = &[
     "Fix the off-by-one in pager/pages.py\n\nThe last page is missing. Files: pager/pages.py, tests/test_pages.py\n",
     "---\nmanifest: allowed\nfiles: [Cargo.toml]\n---\nBump serde\n",
 ];
+
+/// Gateway request bodies: an observation, feedback, a claim and its release.
+const GATEWAY_BODIES: &[&str] = &[
+    r#"{"repo":"r","run_id":"run-1","agent":"worker","subtask_id":"T1-S1","model":"m","outcome":"failure","touched_files":["src/app.py"],"failure_modes":["test_regression"],"confidence":0.4,"detail":{"why":"x"}}"#,
+    r#"{"repo":".","text":"average() divides by n-1","on":"src/app.py:2","severity":"high"}"#,
+    r#"{"repo":"r","path":"src/app.py","agent":"a1","run_id":"run-1","ttl_seconds":60}"#,
+    r#"{"repo":"r","path":"src/app.py","agent":"a1","lock_id":"0123456789abcdef0123456789abcdef"}"#,
+];
+
+/// Gateway query strings, for the endpoints that read them.
+const GATEWAY_QUERIES: &[&str] = &[
+    "since=2026-11-01T00:00:00Z&limit=10&run_id=run-1&agent=worker&repo=.",
+    "since=24h&limit=0",
+    "repo=r&path=src/app.py",
+    "name=main&target=.",
+    "path=src/app.py&target=src",
+];
+
+/// The gateway's routes over a real SQLite store and a root holding `src/app.py`, with the
+/// runtime that drives them, built once for every case.
+struct Gateway {
+    rt: tokio::runtime::Runtime,
+    router: axum::Router,
+    _dir: tempfile::TempDir,
+}
+
+fn gateway() -> &'static Gateway {
+    static GATEWAY: std::sync::OnceLock<Gateway> = std::sync::OnceLock::new();
+    GATEWAY.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        std::fs::write(dir.path().join("src/app.py"), APP).unwrap();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let store = rt
+            .block_on(slopguard_store::Store::open(&format!(
+                "sqlite://{}",
+                dir.path().join("gateway.db").display()
+            )))
+            .unwrap();
+        let state = slopguard_server::AppState::new(store, None, &[dir.path().to_path_buf()]);
+        let router = slopguard_server::router(std::sync::Arc::new(state.unwrap()), 1 << 20);
+        Gateway {
+            rt,
+            router,
+            _dir: dir,
+        }
+    })
+}
+
+/// Sends one request through the gateway's routes; its status and body (`None` when the
+/// method and target do not even make an HTTP request).
+fn gateway_answer(method: &str, target: &str, body: String) -> Option<(u16, Vec<u8>)> {
+    use tower::ServiceExt;
+    let request = axum::http::Request::builder()
+        .method(method)
+        .uri(target)
+        .header("content-type", "application/json")
+        .body(axum::body::Body::from(body))
+        .ok()?;
+    let gw = gateway();
+    gw.rt.block_on(async {
+        let response = gw.router.clone().oneshot(request).await.unwrap();
+        let status = response.status().as_u16();
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        Some((status, bytes.to_vec()))
+    })
+}
 
 /// The file the diffs and edits apply to.
 const APP: &str = "def main():\n    return 1\n\n";
@@ -211,6 +301,22 @@ proptest! {
     }
 
     #[test]
+    fn search_texts_are_matched_without_panicking(
+        file in input(MATCH_FILES),
+        search in input(MATCH_SEARCHES),
+        replace in input(MATCH_SEARCHES),
+    ) {
+        use slopguard_change::matcher::{self, Matcher};
+        if let Ok((out, how)) = matcher::apply(&file, &search, &replace) {
+            // An exact match replaces exactly the one place the search text occurs.
+            if how == Matcher::Exact {
+                prop_assert_eq!(file.matches(search.as_str()).count(), 1);
+                prop_assert_eq!(out, file.replacen(search.as_str(), &replace, 1));
+            }
+        }
+    }
+
+    #[test]
     fn model_replies_parse_and_apply_without_panicking(text in input(REPLIES)) {
         let expected = ["src/app.py".to_string()];
         let _ = slopguard_agent::worker::reply::parse(&text, &expected);
@@ -225,6 +331,33 @@ proptest! {
         let _ = slopguard_hooks::HookInput::parse(payload.as_bytes());
         let _ = slopguard_hooks::HookConfig::parse(&config);
         let _ = slopguard_hooks::goal::Goal::parse(&goal, "goal.toml");
+    }
+
+    #[test]
+    fn gateway_requests_are_answered_without_panicking(
+        route in 0usize..8,
+        body in input(GATEWAY_BODIES),
+        query in input(GATEWAY_QUERIES),
+    ) {
+        let (method, target) = match route {
+            0 => ("POST", "/observation".to_string()),
+            1 => ("POST", "/feedback".to_string()),
+            2 => ("POST", "/claim".to_string()),
+            3 => ("DELETE", "/claim".to_string()),
+            4 => ("GET", format!("/repo/agent-log?{query}")),
+            5 => ("GET", format!("/claim?{query}")),
+            6 => ("GET", format!("/symbol?{query}")),
+            _ => ("GET", format!("/file/imports?{query}")),
+        };
+        if let Some((status, answer)) = gateway_answer(method, &target, body) {
+            // A client's bad input is a 4xx with the one error shape, never a server error.
+            prop_assert!(status < 500, "{method} {target}: {status} {}", String::from_utf8_lossy(&answer));
+            if status >= 400 {
+                let json: serde_json::Value = serde_json::from_slice(&answer)
+                    .map_err(|e| TestCaseError::fail(format!("{status}: not JSON: {e}")))?;
+                prop_assert!(json["error"].is_string(), "{json}");
+            }
+        }
     }
 
     #[test]
