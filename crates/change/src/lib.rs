@@ -5,6 +5,7 @@
 //! Nothing here writes to disk. Reading a base revision works on bare repositories and never
 //! touches a working tree, so guards can judge a change before anything is written.
 
+pub mod containment;
 mod edit_blocks;
 mod error;
 pub mod git;

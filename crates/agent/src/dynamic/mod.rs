@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use slopguard_change::ChangeSet;
+use slopguard_change::{ChangeSet, containment};
 
 use slopguard_toolchain::{BuildResult, RepoFiles, TestLimits, TestRun};
 
@@ -78,8 +78,10 @@ impl Written {
 }
 
 /// Writes `change` into `root`. Paths were judged by the containment guard before; they are
-/// checked again here (relative, no `..`, not under `.git`) so a bug upstream cannot write
-/// outside the worktree. On a failure half-way, what was written is reverted.
+/// checked again here, lexically (relative, no `..`, not under `.git`) and where the kernel
+/// would put the bytes (no symlink of the worktree leading out of it or into `.git/`,
+/// [`containment::locate`]), so neither a bug upstream nor a repository's symlink can make
+/// the worker write outside the worktree. On a failure half-way, what was written is reverted.
 pub fn write_change(root: &Path, change: &ChangeSet) -> Result<Written, WriteError> {
     let mut w = Written {
         root: root.to_path_buf(),
@@ -89,11 +91,11 @@ pub fn write_change(root: &Path, change: &ChangeSet) -> Result<Written, WriteErr
     for c in &change.changes {
         for p in [c.old_path(), c.path.as_str()] {
             if seen.insert(p.to_string()) {
-                if !safe_rel(p) {
+                if let Err(why) = contained(root, p) {
                     let _ = w.revert();
                     return Err(WriteError {
                         path: p.to_string(),
-                        source: std::io::Error::other("unsafe path"),
+                        source: std::io::Error::other(why),
                     });
                 }
                 let before = std::fs::read(root.join(p)).ok();
@@ -132,6 +134,16 @@ pub fn write_change(root: &Path, change: &ChangeSet) -> Result<Written, WriteErr
         return Err(e);
     }
     Ok(w)
+}
+
+/// Why writing `p` under `root` could land outside it, if it could.
+fn contained(root: &Path, p: &str) -> Result<(), String> {
+    if !safe_rel(p) {
+        return Err("unsafe path (absolute, `..`, `.git/` or empty)".into());
+    }
+    containment::locate(root, root, p)
+        .map(|_| ())
+        .map_err(|escape| escape.describe(root))
 }
 
 fn safe_rel(p: &str) -> bool {
