@@ -941,3 +941,155 @@ fn the_critic_costs_one_short_call_per_step() {
          tokens, {off_wall:.2} s"
     );
 }
+
+/// The files of the fix branch of item `id`: (path, content), sorted.
+fn fix_branch_files(s: &Sample, id: i64) -> Vec<(String, String)> {
+    let branch = format!("slopguard/fix/{id}");
+    let mut files: Vec<(String, String)> =
+        git(&s.repo(), &["diff", "--name-only", "main", &branch])
+            .lines()
+            .map(|p| {
+                (
+                    p.to_string(),
+                    git(&s.repo(), &["show", &format!("{branch}:{p}")]),
+                )
+            })
+            .collect();
+    files.sort();
+    files
+}
+
+/// What a fix must never change or leave behind in the user's clone: the work tree's status,
+/// HEAD, the branches and the registered worktrees (counted: their paths differ per run).
+fn clone_state(s: &Sample) -> (String, String, String, usize) {
+    let repo = s.repo();
+    (
+        git(&repo, &["status", "--porcelain"]),
+        git(&repo, &["rev-parse", "HEAD"]),
+        git(&repo, &["branch", "--list", "--format=%(refname:short)"]),
+        git(&repo, &["worktree", "list", "--porcelain"])
+            .lines()
+            .filter(|l| l.starts_with("worktree "))
+            .count(),
+    )
+}
+
+/// One `feedback fix` killed with SIGKILL at random points (the process, or its whole group as
+/// a crash would) and resumed until it ends; the kills made.
+fn fix_killed_and_resumed(seed: u64, good: &str) -> (usize, Sample, i64) {
+    use std::os::unix::process::CommandExt;
+    let s = Sample::new();
+    let (status_before, head_before, ..) = clone_state(&s);
+    let id = s.triaged("average() divides by n-1", TRIAGE_BUG);
+    let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let mut kills = 0;
+    for round in 0..30 {
+        let server = ScriptedServer::start(Script::new().content(good).repeat_last()).unwrap();
+        let verb = if round == 0 { "fix" } else { "resume" };
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("slopguard"))
+            .args([
+                "feedback",
+                verb,
+                &id.to_string(),
+                "--candidates",
+                "1",
+                "--quiet",
+            ])
+            .args(["--llm-url", &server.url(), "--model", "scripted-model"])
+            .arg("--repo")
+            .arg(s.repo())
+            .args(["--db", &s.db])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::fs::File::create(s.dir.path().join("stderr.txt")).unwrap())
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let delay = if round < 8 { next() % 1500 } else { u64::MAX };
+        let started = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break Some(status);
+            }
+            if started.elapsed() >= std::time::Duration::from_millis(delay) {
+                let pid = child.id() as i32;
+                let target = if next() % 2 == 0 { -pid } else { pid };
+                // SAFETY: kill(2) on the process (group) this test started.
+                unsafe {
+                    libc::kill(target, libc::SIGKILL);
+                }
+                let _ = child.wait();
+                kills += 1;
+                break None;
+            }
+            assert!(started.elapsed().as_secs() < 120, "the fix hung");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        };
+        if let Some(status) = status {
+            let stderr =
+                std::fs::read_to_string(s.dir.path().join("stderr.txt")).unwrap_or_default();
+            assert_eq!(
+                status.code(),
+                Some(0),
+                "seed {seed} round {round}: {stderr}"
+            );
+            let (status_after, head_after, ..) = clone_state(&s);
+            assert_eq!(
+                status_after, status_before,
+                "seed {seed}: the user's tree changed"
+            );
+            assert_eq!(head_after, head_before, "seed {seed}: HEAD moved");
+            return (kills, s, id);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(30));
+    }
+    panic!("seed {seed}: the fix never finished");
+}
+
+/// `feedback fix` killed with SIGKILL at random points and resumed: every seed ends with the
+/// item's fix PR open, the same branch an uninterrupted fix makes, and the user's clone as it
+/// was (status, HEAD, branches, worktrees). `SLOPGUARD_FIX_KILL_SEEDS` seeds (default 2).
+#[test]
+fn a_fix_killed_at_random_points_and_resumed_ends_as_an_uninterrupted_one() {
+    if python_missing() {
+        return;
+    }
+    let good = reply(FIXED_STATS, &tests_with_average("2"));
+    let reference = Sample::new();
+    let before = clone_state(&reference);
+    let id = reference.triaged("average() divides by n-1", TRIAGE_BUG);
+    let (code, _, err) = reference.fix(id, "1", &[&good]);
+    assert_eq!(code, 0, "{err}");
+    let expected_files = fix_branch_files(&reference, id);
+    let expected_state = clone_state(&reference);
+    assert_eq!(expected_state.0, before.0);
+    assert_eq!(expected_state.1, before.1);
+    let seeds: u64 = std::env::var("SLOPGUARD_FIX_KILL_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2);
+    let mut total = 0;
+    for seed in 1..=seeds {
+        let (kills, s, id) = fix_killed_and_resumed(seed, &good);
+        total += kills;
+        assert_eq!(s.show(id)["item"]["state"], "fix-pr-open", "seed {seed}");
+        assert_eq!(fix_branch_files(&s, id), expected_files, "seed {seed}");
+        let (.., branches, worktrees) = clone_state(&s);
+        assert_eq!(branches, expected_state.2, "seed {seed}: branches differ");
+        assert_eq!(
+            worktrees, expected_state.3,
+            "seed {seed}: worktrees left behind"
+        );
+        eprintln!("seed {seed}: {kills} kills");
+    }
+    eprintln!("{total} kills over {seeds} seeds");
+    assert!(
+        total > 0 || seeds < 2,
+        "no fix was ever killed: shorten the delays"
+    );
+}
