@@ -62,7 +62,9 @@ impl Spectrum {
         let mut counts: BTreeMap<(String, u32), (u32, u32)> = BTreeMap::new();
         for test in &self.tests {
             for (path, lines) in &test.lines {
-                for &line in lines {
+                // Line 0 is no line of the file: Python reports it for the module's own code
+                // object (an empty `__init__.py` "runs" line 0).
+                for &line in lines.iter().filter(|&&l| l > 0) {
                     let c = counts.entry((path.clone(), line)).or_default();
                     if test.passed {
                         c.1 += 1;
@@ -180,7 +182,11 @@ mod tests {
     fn a_line_only_the_failing_test_runs_is_the_most_suspect() {
         let spectrum = Spectrum {
             tests: vec![
-                test("fails", false, &[("ini.go", &[10, 11, 20, 30])]),
+                test(
+                    "fails",
+                    false,
+                    &[("ini.go", &[10, 11, 20, 30]), ("__init__.py", &[0])],
+                ),
                 test("passes_a", true, &[("ini.go", &[10, 11, 30])]),
                 test("passes_b", true, &[("ini.go", &[10, 30])]),
             ],
@@ -192,7 +198,7 @@ mod tests {
         assert!(at(11) > at(10));
         assert!((at(10) - at(30)).abs() < 1e-9);
         assert!(at(10) < at(20));
-        // Lines no failing test ran get no score.
+        // Lines no failing test ran get no score, nor does line 0 (no line of the file).
         assert_eq!(s.len(), 4);
     }
 
