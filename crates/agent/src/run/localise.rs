@@ -62,23 +62,41 @@ pub(super) fn localise_by_coverage(
     let top = lines
         .iter()
         .filter(|((path, _), _)| !crate::analysis::is_test_file(path))
-        .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(a.0)))
-        .map(|((path, line), score)| format!("{path}:{line} ({score:.2})"));
+        .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(a.0)));
+    let sets_apart = top.is_some_and(|(_, score)| *score > every_test_score(&spectrum) + 1e-9);
+    let top = top.map(|((path, line), score)| format!("{path}:{line} ({score:.2})"));
     cx.emit(
         "execution",
         "worker.coverage",
         json!({"subtask_id": run.id, "tests": spectrum.tests.len(),
                "failing": spectrum.tests.iter().filter(|t| !t.passed).count(),
-               "most_suspect": top, "ms": started.elapsed().as_millis() as u64}),
+               "most_suspect": top, "sets_apart": sets_apart,
+               "ms": started.elapsed().as_millis() as u64}),
     );
+    let found = if sets_apart {
+        format!("most suspect line {}", top.as_deref().unwrap_or_default())
+    } else {
+        "no line sets the failing tests apart (the passing ones run every line they run); \
+         the tests' source decides"
+            .to_string()
+    };
     cx.progress.on(&ProgressEvent::Candidate(format!(
-        "{} coverage of {} tests ({:.0} s): most suspect line {}",
+        "{} coverage of {} tests ({:.0} s): {found}",
         run.id,
         spectrum.tests.len(),
         started.elapsed().as_secs_f64(),
-        top.as_deref().unwrap_or("none outside the tests")
     )));
-    Some(Localisation { spectrum, lines })
+    sets_apart.then_some(Localisation { spectrum, lines })
+}
+
+/// The suspicion of a line every test runs. A spectrum whose best line outside the tests
+/// scores no more than this says nothing about where the bug is: every line the failing tests
+/// run, the passing ones run too (a wrong value computed on a path all tests take), and
+/// ranking by it would put whatever function comes first in the file first.
+fn every_test_score(spectrum: &Spectrum) -> f64 {
+    let failing = spectrum.tests.iter().filter(|t| !t.passed).count();
+    let passing = spectrum.tests.len() - failing;
+    slopguard_toolchain::ochiai(failing, passing, failing)
 }
 
 /// The suspicion of each scored line of `start..=end` of `path`.
@@ -418,6 +436,36 @@ impl DefinitionKinds {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_spectrum_whose_failing_tests_run_only_what_every_test_runs_sets_nothing_apart() {
+        let test = |id: &str, passed: bool, lines: &[u32]| slopguard_toolchain::TestCoverage {
+            id: id.into(),
+            passed,
+            lines: [("db.py".to_string(), lines.iter().copied().collect())]
+                .into_iter()
+                .collect(),
+        };
+        // The failing tests stop half-way through what the passing ones run.
+        let same_path = Spectrum {
+            tests: vec![
+                test("quote", false, &[1, 2, 3]),
+                test("known", true, &[1, 2, 3, 4]),
+                test("unknown", true, &[1, 2, 3, 4]),
+            ],
+        };
+        let best = same_path.suspicion().into_values().fold(0.0, f64::max);
+        assert!(best <= every_test_score(&same_path) + 1e-9);
+        // A line only the failing test runs sets it apart.
+        let apart = Spectrum {
+            tests: vec![
+                test("quote", false, &[1, 2, 5]),
+                test("known", true, &[1, 2, 3, 4]),
+            ],
+        };
+        let best = apart.suspicion().into_values().fold(0.0, f64::max);
+        assert!(best > every_test_score(&apart) + 1e-9);
+    }
 
     fn targets(v: &[&str]) -> BTreeSet<String> {
         v.iter().map(|s| s.to_string()).collect()

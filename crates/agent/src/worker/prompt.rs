@@ -456,15 +456,23 @@ fn reply_budget(
         }
         None => {
             let mut missing = 0;
+            let mut blocks = false;
             for (_, how) in files {
                 match how {
                     Presented::Full { whole: true } => {}
+                    Presented::Full { whole: false } => blocks = true,
                     Presented::Missing => missing += 1000,
                     _ => return None,
                 }
             }
-            // Every file shown is shown in full here, so `full_tokens` is all of them.
-            full_tokens + missing
+            // Every file shown is shown in full here, so `full_tokens` is all of them. Blocks
+            // quote what they change and write its replacement: at most about twice the files.
+            // (A 1.5B model once looped 140 s to a 1,536-token cap on a 30-line file.)
+            if blocks {
+                2 * full_tokens + missing
+            } else {
+                full_tokens + missing
+            }
         }
     };
     Some((needed * 3 / 2 + 200) as u32)
@@ -895,9 +903,15 @@ mod tests {
         assert_eq!(p.reply_tokens, None);
         let only_small = subtask(&["small.py"]);
         let p = build(&input(&only_small, &tree, 2000));
+        let small_tokens = estimate_tokens("def a():\n    return 1\n");
+        assert_eq!(p.reply_tokens, Some((small_tokens * 3 / 2 + 200) as u32));
+        // Asked for blocks on a file shown whole: twice the file is the most a reply needs.
+        let mut blocks = input(&only_small, &tree, 2000);
+        blocks.policy.blocks_only = true;
+        let p = build(&blocks);
         assert_eq!(
             p.reply_tokens,
-            Some((estimate_tokens("def a():\n    return 1\n") * 3 / 2 + 200) as u32)
+            Some((2 * small_tokens * 3 / 2 + 200) as u32)
         );
     }
 
