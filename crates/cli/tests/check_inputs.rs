@@ -775,4 +775,25 @@ fn a_diff_over_the_input_cap_is_refused_with_how_to_raise_it() {
     );
     let read = run("4");
     assert!(!stderr(&read).contains("larger than"), "{}", stderr(&read));
+    // From stdin, where no size is known beforehand, it is refused while it is read.
+    let mut piped = Command::new(bin())
+        .current_dir(repo.path())
+        .env("SLOPGUARD_MAX_INPUT_MB", "1")
+        .args(["check", "--diff", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = piped.stdin.take().unwrap();
+    // The refusal may close the pipe before all of it is written.
+    let _ = std::io::Write::write_all(&mut stdin, diff.as_bytes());
+    drop(stdin);
+    let refused = piped.wait_with_output().unwrap();
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("(stdin) is larger than 1 MiB"),
+        "{}",
+        stderr(&refused)
+    );
 }

@@ -68,8 +68,9 @@ pub struct CheckArgs {
 
 /// Largest diff or patch list `check` reads, in MiB, unless `SLOPGUARD_MAX_INPUT_MB` says
 /// otherwise: a change writes files of at most 2 MiB each (the containment guard's cap), and
-/// an input read whole before that guard refused it once took a process to 983 MB.
-const DEFAULT_MAX_INPUT_MB: u64 = 64;
+/// an input read whole before that guard refused it took a process to 983 MB (a 56 MB diff;
+/// one under the cap is parsed and judged in about 7 times its size).
+const DEFAULT_MAX_INPUT_MB: u64 = 32;
 
 /// The input cap in bytes (`SLOPGUARD_MAX_INPUT_MB`, else [`DEFAULT_MAX_INPUT_MB`]).
 fn max_input_bytes() -> u64 {
@@ -82,29 +83,38 @@ fn max_input_bytes() -> u64 {
         * 1024
 }
 
-/// Reads a file argument, `-` meaning stdin, refusing it as soon as it passes the input cap
-/// (never reading more than one byte past it).
+/// Reads a file argument, `-` meaning stdin, refusing it over the input cap: a file by its
+/// size before a byte is read, stdin as soon as it passes the cap (never reading more than one
+/// byte past it).
 fn read_input(path: &Path) -> Result<String> {
     let cap = max_input_bytes();
-    let reader: Box<dyn Read> = if path == Path::new("-") {
-        Box::new(std::io::stdin())
-    } else {
-        Box::new(
-            std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?,
+    let too_large = || {
+        anyhow::anyhow!(
+            "{} is larger than {} MiB: check fewer commits at a time, or raise the cap with \
+             SLOPGUARD_MAX_INPUT_MB",
+            input_name(path),
+            cap / 1024 / 1024
         )
     };
-    let mut bytes = Vec::new();
+    let (reader, size): (Box<dyn Read>, u64) = if path == Path::new("-") {
+        (Box::new(std::io::stdin()), 0)
+    } else {
+        let file =
+            std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+        if size > cap {
+            return Err(too_large());
+        }
+        (Box::new(file), size)
+    };
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
     reader
         .take(cap + 1)
         .read_to_end(&mut bytes)
         .with_context(|| format!("reading {}", input_name(path)))?;
-    anyhow::ensure!(
-        bytes.len() as u64 <= cap,
-        "{} is larger than {} MiB: check fewer commits at a time, or raise the cap with \
-         SLOPGUARD_MAX_INPUT_MB",
-        input_name(path),
-        cap / 1024 / 1024
-    );
+    if bytes.len() as u64 > cap {
+        return Err(too_large());
+    }
     String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8 text", path.display()))
 }
 
