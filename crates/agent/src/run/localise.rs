@@ -31,6 +31,10 @@ pub(super) struct Localisation {
     /// The suspicion of each line the failing tests ran, by path and line
     /// ([`Spectrum::suspicion`]).
     lines: BTreeMap<(String, u32), f64>,
+    /// Some line outside the tests scores more than a line every test runs. When none does,
+    /// the spectrum still says which functions the failing tests ran, but not which of them
+    /// is more suspect: the tests' source orders them.
+    sets_apart: bool,
 }
 
 /// Suites slower than this (at the baseline) are not run a second time to record coverage.
@@ -57,36 +61,57 @@ pub(super) fn localise_by_coverage(
     let started = Instant::now();
     let spectrum = slopguard_toolchain::per_test_coverage(&RepoFiles::walk(&cx.worktree), &limits);
     cx.time("coverage", started);
-    let spectrum = spectrum.filter(Spectrum::localises)?;
-    let lines = spectrum.suspicion();
-    let top = lines
-        .iter()
-        .filter(|((path, _), _)| !crate::analysis::is_test_file(path))
-        .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(a.0)));
-    let sets_apart = top.is_some_and(|(_, score)| *score > every_test_score(&spectrum) + 1e-9);
-    let top = top.map(|((path, line), score)| format!("{path}:{line} ({score:.2})"));
+    let cov = Localisation::new(spectrum.filter(Spectrum::localises)?);
+    let top = cov
+        .most_suspect()
+        .map(|((path, line), score)| format!("{path}:{line} ({score:.2})"));
     cx.emit(
         "execution",
         "worker.coverage",
-        json!({"subtask_id": run.id, "tests": spectrum.tests.len(),
-               "failing": spectrum.tests.iter().filter(|t| !t.passed).count(),
-               "most_suspect": top, "sets_apart": sets_apart,
+        json!({"subtask_id": run.id, "tests": cov.spectrum.tests.len(),
+               "failing": cov.spectrum.tests.iter().filter(|t| !t.passed).count(),
+               "most_suspect": top, "sets_apart": cov.sets_apart,
                "ms": started.elapsed().as_millis() as u64}),
     );
-    let found = if sets_apart {
+    let found = if cov.sets_apart {
         format!("most suspect line {}", top.as_deref().unwrap_or_default())
     } else {
         "no line sets the failing tests apart (the passing ones run every line they run); \
-         the tests' source decides"
+         the functions they ran, in the order the tests' source gives"
             .to_string()
     };
     cx.progress.on(&ProgressEvent::Candidate(format!(
         "{} coverage of {} tests ({:.0} s): {found}",
         run.id,
-        spectrum.tests.len(),
+        cov.spectrum.tests.len(),
         started.elapsed().as_secs_f64(),
     )));
-    sets_apart.then_some(Localisation { spectrum, lines })
+    Some(cov)
+}
+
+impl Localisation {
+    /// The lines of `spectrum` scored, and whether any sets the failing tests apart.
+    fn new(spectrum: Spectrum) -> Localisation {
+        let lines = spectrum.suspicion();
+        let mut cov = Localisation {
+            spectrum,
+            lines,
+            sets_apart: false,
+        };
+        cov.sets_apart = cov
+            .most_suspect()
+            .is_some_and(|(_, score)| score > every_test_score(&cov.spectrum) + 1e-9);
+        cov
+    }
+
+    /// The most suspect line outside the tests, with its score.
+    fn most_suspect(&self) -> Option<(&(String, u32), f64)> {
+        self.lines
+            .iter()
+            .filter(|((path, _), _)| !crate::analysis::is_test_file(path))
+            .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(a.0)))
+            .map(|(key, score)| (key, *score))
+    }
 }
 
 /// The suspicion of a line every test runs. A spectrum whose best line outside the tests
@@ -253,8 +278,13 @@ fn covered_functions(
             .position(|g| g.path == f.path && g.start == f.start)
             .unwrap_or(usize::MAX)
     };
+    let by_source_first = !cov.sets_apart;
     scored.sort_by(|(a, (ra, la, na, sa)), (b, (rb, lb, nb, sb))| {
         ra.cmp(rb)
+            .then_with(|| match by_source_first {
+                true => source_rank(a).cmp(&source_rank(b)),
+                false => std::cmp::Ordering::Equal,
+            })
             .then(lb.total_cmp(la))
             .then(nb.cmp(na))
             .then(sb.total_cmp(sa))
@@ -437,36 +467,6 @@ impl DefinitionKinds {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_spectrum_whose_failing_tests_run_only_what_every_test_runs_sets_nothing_apart() {
-        let test = |id: &str, passed: bool, lines: &[u32]| slopguard_toolchain::TestCoverage {
-            id: id.into(),
-            passed,
-            lines: [("db.py".to_string(), lines.iter().copied().collect())]
-                .into_iter()
-                .collect(),
-        };
-        // The failing tests stop half-way through what the passing ones run.
-        let same_path = Spectrum {
-            tests: vec![
-                test("quote", false, &[1, 2, 3]),
-                test("known", true, &[1, 2, 3, 4]),
-                test("unknown", true, &[1, 2, 3, 4]),
-            ],
-        };
-        let best = same_path.suspicion().into_values().fold(0.0, f64::max);
-        assert!(best <= every_test_score(&same_path) + 1e-9);
-        // A line only the failing test runs sets it apart.
-        let apart = Spectrum {
-            tests: vec![
-                test("quote", false, &[1, 2, 5]),
-                test("known", true, &[1, 2, 3, 4]),
-            ],
-        };
-        let best = apart.suspicion().into_values().fold(0.0, f64::max);
-        assert!(best > every_test_score(&apart) + 1e-9);
-    }
-
     fn targets(v: &[&str]) -> BTreeSet<String> {
         v.iter().map(|s| s.to_string()).collect()
     }
@@ -626,8 +626,7 @@ mod tests {
                 })
                 .collect(),
         };
-        let lines = spectrum.suspicion();
-        Localisation { spectrum, lines }
+        Localisation::new(spectrum)
     }
 
     const INI: &str = "package ini\n\n\
@@ -642,6 +641,42 @@ mod tests {
                 .into_iter()
                 .collect(),
         )
+    }
+
+    #[test]
+    fn where_the_failing_tests_run_only_what_every_test_runs_the_tests_source_orders() {
+        // Lines: Parse 3-5, value 7-12, Get 14-16. The failing test stops at line 8 of
+        // `value` (an exception); the passing ones run all of it.
+        let cov = localisation(
+            "ini.go",
+            &[
+                (false, &[3, 4, 7, 8, 14, 15]),
+                (true, &[3, 4, 7, 8, 9, 11, 14, 15]),
+                (true, &[3, 4, 7, 8, 9, 11, 14, 15]),
+            ],
+        );
+        assert!(!cov.sets_apart);
+        let fc = FailureContext {
+            output: String::new(),
+            tests: vec![(
+                "ini_test.go".into(),
+                3,
+                "func TestGet(t *testing.T) {\n\tf := Parse(\"x\")\n\tf.Get(\"a\")\n}".into(),
+            )],
+            frame_files: Vec::new(),
+            exercised: vec![("ini.go".into(), "File.Get".into(), 14, 16)],
+        };
+        let t = targets(&["example.com/ini::TestGet"]);
+        let names: Vec<String> = function_targets(&fc, &t, &ini_tree(), Some(&cov))
+            .into_iter()
+            .map(|f| f.name)
+            .collect();
+        // `Get`, which the test names, first; then the others the failing test ran.
+        assert_eq!(names[0], "File.Get");
+        assert_eq!(names.len(), 3, "{names:?}");
+        // A line only the failing test runs sets it apart.
+        let apart = localisation("ini.go", &[(false, &[3, 4, 7, 11]), (true, &[3, 4, 7, 8])]);
+        assert!(apart.sets_apart);
     }
 
     #[test]
