@@ -14,6 +14,7 @@
 pub mod config_refs;
 pub mod content;
 pub mod data;
+pub mod doc_links;
 pub mod doc_preservation;
 pub mod links;
 pub mod markdown;

@@ -1,5 +1,5 @@
-//! G14 link-grounding: links and images a change adds to a Markdown doc must point at things
-//! that exist.
+//! G14 link-grounding: links and images a change adds to a Markdown, reStructuredText or
+//! AsciiDoc doc must point at things that exist.
 //!
 //! Only links added by the change are judged (a destination already present in the original is
 //! a carry-over, not the change's invention). Relative paths must exist relative to the doc's
@@ -10,6 +10,7 @@
 
 use serde::Serialize;
 
+use crate::doc_links::Markup;
 use crate::markdown;
 
 /// What the checker can ask about the tree after the change.
@@ -121,8 +122,14 @@ fn anchor_ok(text: &str, anchor: &str) -> bool {
     })
 }
 
-/// Candidate paths for a local destination from the doc `doc_path`.
-fn candidates(doc_path: &str, target: &str) -> Vec<String> {
+/// Candidate paths for a local destination from the doc `doc_path`: the target as written, and
+/// as a documentation site serves it (an extension-less or `.html` page of the doc's markup).
+fn candidates(doc_path: &str, target: &str, markup: Markup) -> Vec<String> {
+    let page_exts: &[&str] = match markup {
+        Markup::Markdown => &[".md", ".mdx"],
+        Markup::ReStructuredText => &[".rst", ".md"],
+        Markup::AsciiDoc => &[".adoc", ".md"],
+    };
     let doc_dir = doc_path.rfind('/').map(|i| &doc_path[..i]).unwrap_or("");
     let top = doc_path
         .split('/')
@@ -163,13 +170,19 @@ fn candidates(doc_path: &str, target: &str) -> Vec<String> {
         };
         push(b.clone());
         if let Some(stem) = b.strip_suffix(".html") {
-            push(format!("{stem}.md"));
-            push(format!("{stem}.mdx"));
+            for ext in page_exts {
+                push(format!("{stem}{ext}"));
+            }
         }
         let base = b.rsplit('/').next().unwrap_or(&b);
         if !base.contains('.') {
-            for ext in [".md", ".mdx", "/README.md", "/index.md", "/index.mdx"] {
+            for ext in page_exts {
                 push(format!("{b}{ext}"));
+            }
+            for index in ["/README", "/index"] {
+                for ext in page_exts {
+                    push(format!("{b}{index}{ext}"));
+                }
             }
         }
     }
@@ -231,20 +244,16 @@ pub fn check(
     after: &str,
     tree: &dyn TreeView,
 ) -> Vec<BrokenLink> {
-    if !markdown::is_markdown_path(doc_path) {
+    let Some(markup) = Markup::of(doc_path) else {
         return Vec::new();
-    }
+    };
+    // Anchors are checked against Markdown headings only.
+    let anchors = markup == Markup::Markdown;
     let old: Vec<String> = before
-        .map(|b| {
-            markdown::parse(b)
-                .links
-                .into_iter()
-                .map(|l| l.dest)
-                .collect()
-        })
+        .map(|b| markup.links(b).into_iter().map(|l| l.dest).collect())
         .unwrap_or_default();
     let mut out: Vec<BrokenLink> = Vec::new();
-    for link in markdown::parse(after).links {
+    for link in markup.links(after) {
         let dest = link.dest.trim();
         if dest.is_empty()
             || old.iter().any(|o| o == dest)
@@ -256,7 +265,7 @@ pub fn check(
         let (path, frag) = split_dest(dest);
         if path.is_empty() {
             // Same-document anchor.
-            if let Some(frag) = frag.filter(|f| !f.is_empty())
+            if let Some(frag) = frag.filter(|f| anchors && !f.is_empty())
                 && !anchor_ok(after, frag)
             {
                 out.push(BrokenLink {
@@ -273,7 +282,7 @@ pub fn check(
         if is_sphinx_label(doc_path, &decoded, tree) {
             continue;
         }
-        let tried = candidates(doc_path, &decoded);
+        let tried = candidates(doc_path, &decoded, markup);
         if tried.is_empty() {
             // Climbs above the root: cannot be judged.
             continue;
@@ -287,7 +296,7 @@ pub fn check(
                 tried,
             }),
             Some(found) => {
-                if let Some(frag) = frag.filter(|f| !f.is_empty())
+                if let Some(frag) = frag.filter(|f| anchors && !f.is_empty())
                     && markdown::is_markdown_path(found)
                     && let Some(text) = tree.read_text(found)
                     && !anchor_ok(&text, frag)

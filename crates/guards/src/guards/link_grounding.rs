@@ -55,7 +55,7 @@ impl Guard for LinkGrounding {
             let Some(after) = file.after_text() else {
                 continue;
             };
-            if !slopguard_grounding::markdown::is_markdown_path(file.path()) {
+            if slopguard_grounding::doc_links::Markup::of(file.path()).is_none() {
                 continue;
             }
             let path = file.path();
@@ -93,7 +93,7 @@ impl Guard for LinkGrounding {
                         .data(serde_json::to_value(&b).unwrap_or_default()),
                 );
             }
-            if !s.network {
+            if !s.network || !slopguard_grounding::markdown::is_markdown_path(path) {
                 continue;
             }
             for (line, url) in links::added_urls(file.before_text(), after) {
