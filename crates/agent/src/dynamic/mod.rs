@@ -91,15 +91,17 @@ pub fn write_change(root: &Path, change: &ChangeSet) -> Result<Written, WriteErr
     for c in &change.changes {
         for p in [c.old_path(), c.path.as_str()] {
             if seen.insert(p.to_string()) {
-                if let Err(why) = contained(root, p) {
-                    let _ = w.revert();
-                    return Err(WriteError {
-                        path: p.to_string(),
-                        source: std::io::Error::other(why),
-                    });
+                let before = contained(root, p).and_then(|()| original(&root.join(p)));
+                match before {
+                    Ok(before) => w.originals.push((p.to_string(), before)),
+                    Err(why) => {
+                        let _ = w.revert();
+                        return Err(WriteError {
+                            path: p.to_string(),
+                            source: std::io::Error::other(why),
+                        });
+                    }
                 }
-                let before = std::fs::read(root.join(p)).ok();
-                w.originals.push((p.to_string(), before));
             }
         }
     }
@@ -134,6 +136,23 @@ pub fn write_change(root: &Path, change: &ChangeSet) -> Result<Written, WriteErr
         return Err(e);
     }
     Ok(w)
+}
+
+/// What is at `full` before the write, to restore it: `None` when nothing is there, the bytes
+/// of a file (through a symlink to one). Anything else (a directory, a symlink to nothing or
+/// to a directory, a path through a file) is refused: a revert could not put it back, and
+/// removing "the created file" would delete the symlink itself.
+fn original(full: &Path) -> Result<Option<Vec<u8>>, String> {
+    match std::fs::symlink_metadata(full) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e.to_string()),
+        Ok(_) => {}
+    }
+    match std::fs::metadata(full) {
+        Ok(m) if m.is_file() => std::fs::read(full).map(Some).map_err(|e| e.to_string()),
+        Ok(_) => Err("is a directory, not a file".into()),
+        Err(_) => Err("is a symlink to nothing".into()),
+    }
 }
 
 /// Why writing `p` under `root` could land outside it, if it could.

@@ -1,9 +1,10 @@
 //! The commit subject of a landed change, written from the change itself.
 //!
 //! A model's reply starts with whatever it likes (`files changed`, `Here is the fixed code:`,
-//! a path), and the subtask's title names the failing tests rather than the fix. The model's
-//! line is kept only when it reads as a subject that names the change (four words or more,
-//! one of them a name or word of the changed lines, the changed definitions or the file);
+//! a path, a diagnosis), and the subtask's title names the failing tests rather than the fix.
+//! The model's line is kept only when it has a subject's form (`scope: what` or an imperative
+//! verb first, within 72 characters) and names the change (four words or more, one of them a
+//! name or word of the changed lines, the changed definitions or the file);
 //! otherwise the subject says what changed, from the diff: the definition that holds the
 //! change and, when one line was replaced, the line before and after
 //! (`` Fix `average`: `/ (n - 1)` -> `/ n` ``).
@@ -24,11 +25,96 @@ pub fn commit_subject(change: &ChangeSet, model_line: Option<&str>) -> Option<St
     }
     if let Some(line) = model_line
         .map(str::trim)
-        .filter(|l| names_the_change(l, &parts))
+        .filter(|l| reads_as_a_subject(l) && names_the_change(l, &parts))
     {
-        return Some(clip(line));
+        return Some(line.to_string());
     }
     derived_subject(parts)
+}
+
+/// Verbs a subject in the imperative starts with (`Use a placeholder in find_user`).
+const SUBJECT_VERBS: &[&str] = &[
+    "add",
+    "adjust",
+    "allow",
+    "apply",
+    "avoid",
+    "bound",
+    "call",
+    "cap",
+    "change",
+    "check",
+    "clamp",
+    "compare",
+    "compute",
+    "convert",
+    "correct",
+    "count",
+    "decode",
+    "divide",
+    "drop",
+    "encode",
+    "ensure",
+    "escape",
+    "exclude",
+    "fix",
+    "guard",
+    "handle",
+    "ignore",
+    "include",
+    "keep",
+    "limit",
+    "make",
+    "merge",
+    "move",
+    "negate",
+    "normalize",
+    "pass",
+    "parse",
+    "prevent",
+    "quote",
+    "read",
+    "reject",
+    "remove",
+    "rename",
+    "replace",
+    "reset",
+    "restore",
+    "return",
+    "reverse",
+    "round",
+    "skip",
+    "sort",
+    "split",
+    "stop",
+    "strip",
+    "swap",
+    "treat",
+    "trim",
+    "update",
+    "use",
+    "validate",
+    "write",
+];
+
+/// Whether a model's line has the form of a commit subject: it fits the subject's length
+/// without clipping, and it is either `scope: what` / `type(scope): what` or starts with a
+/// verb in the imperative. A diagnosis ("The tests fail because the query ...") or a
+/// greeting is not a subject, whatever names it mentions.
+fn reads_as_a_subject(line: &str) -> bool {
+    if line.chars().count() > MAX_SUBJECT || line.ends_with("...") || line.ends_with(':') {
+        return false;
+    }
+    let first = line.split_whitespace().next().unwrap_or("");
+    let scoped = first.len() > 1
+        && first.ends_with(':')
+        && first[..first.len() - 1]
+            .chars()
+            .all(|c| c.is_alphanumeric() || "()-_/.!".contains(c));
+    let verb = first
+        .trim_end_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase();
+    scoped || SUBJECT_VERBS.contains(&verb.as_str())
 }
 
 /// Whether a model's line reads as a subject naming the change: four words or more, not a
@@ -237,12 +323,17 @@ mod tests {
             "Here is the fixed code:",
             "Fix the bug in the code",
             "```python",
+            "The tests fail because `average` divides the sum of xs by n - 1 instead of n",
+            "The bug is in `average`: it divides by n - 1",
         ] {
             assert_eq!(commit_subject(&c, Some(stray)).unwrap(), derived, "{stray}");
         }
-        assert_eq!(
-            commit_subject(&c, Some("stats: average divides by n, not n - 1")).unwrap(),
-            "stats: average divides by n, not n - 1"
-        );
+        for subject in [
+            "stats: average divides by n, not n - 1",
+            "fix(stats): average divides by n",
+            "Divide the sum by n in average",
+        ] {
+            assert_eq!(commit_subject(&c, Some(subject)).unwrap(), subject);
+        }
     }
 }
