@@ -63,9 +63,11 @@ impl Sandbox {
     }
 }
 
-/// Every entry under `dir` (symlinks not followed), sorted, with a file's bytes or a link's
-/// target.
-fn walk(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+/// One entry of a directory listing: its path and a file's bytes or a link's target.
+type Entry = (PathBuf, Vec<u8>);
+
+/// Every entry under `dir` (symlinks not followed), sorted.
+fn walk(dir: &Path) -> Vec<Entry> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
         let path = entry.path();
@@ -147,9 +149,8 @@ fn landed(worktree: &Path, path: &str) -> Option<PathBuf> {
 
 /// One sandbox for every generated case: each write is reverted (and checked to be reverted
 /// exactly), so the next case finds the worktree as it was.
-fn shared_sandbox() -> &'static (Sandbox, Vec<(PathBuf, Vec<u8>)>) {
-    static SANDBOX: std::sync::OnceLock<(Sandbox, Vec<(PathBuf, Vec<u8>)>)> =
-        std::sync::OnceLock::new();
+fn shared_sandbox() -> &'static (Sandbox, Vec<Entry>) {
+    static SANDBOX: std::sync::OnceLock<(Sandbox, Vec<Entry>)> = std::sync::OnceLock::new();
     SANDBOX.get_or_init(|| {
         let sandbox = Sandbox::new();
         let files = walk(&sandbox.worktree);
