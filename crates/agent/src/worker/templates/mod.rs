@@ -1,0 +1,390 @@
+//! Repair templates: candidate fixes that need no model.
+//!
+//! Most one-line bugs are one token away from the fix: a comparison that should include its
+//! bound, a bound off by one, `and` for `or`, a dropped or extra negation (of a whole condition
+//! or of one of its operands), `min` for `max` or `trimEnd` for `trim`, two arguments swapped,
+//! a value or a dividend one off, the wrong variable of the ones in scope, the wrong word
+//! constant of the ones the definition uses. The program-repair literature
+//! calls these repair templates (or mutation operators); tried at the statements the failing
+//! tests reach, they are cheap candidates, and the same guards and tests that judge the model's
+//! candidates select among them. A template that makes the tests pass can still be wrong (the
+//! tests may not pin the behaviour down); the run reports where each landed fix came from.
+//!
+//! Pure text work: [`fixes`] takes a file's text and the places to try ([`Places`]: the
+//! statement a frame names and the lines above it first, with every operator, then the
+//! definitions the failing tests call) and returns whole new file texts, one token changed
+//! each, in the order they are worth trying. Strings and comments are
+//! never changed; binary operators are only changed where they stand between spaces (so that
+//! generics, arrows and pointers are left alone).
+//!
+//! Layout: this module holds the operators, the places and the order of the candidates;
+//! [`lexer`] splits a line into tokens, [`conditions`] negates conditions and swaps arguments,
+//! [`values`] changes bounds, constants and variables.
+
+use std::collections::BTreeSet;
+
+mod conditions;
+mod lexer;
+#[cfg(test)]
+mod tests;
+mod values;
+
+use conditions::*;
+use lexer::*;
+use values::*;
+
+/// What a template changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Operator {
+    /// `<` for `<=`, `>` for `<`, `==` for `!=`, ...
+    Comparison,
+    /// An integer literal one more or one less.
+    OffByOne,
+    /// `and` for `or`, `&&` for `||`.
+    Logical,
+    /// `True` for `False`.
+    Boolean,
+    /// A negation dropped or added (`not x` -> `x`, `if x:` -> `if not (x):`).
+    Negation,
+    /// One operand of a condition's `&&`/`||` negated (`a && f(b)` -> `a && !f(b)`).
+    SubCondition,
+    /// `+` for `-`, `*` for `/`.
+    Arithmetic,
+    /// A name's sibling (`min` for `max`, `trim` for `trimEnd`, `difference_update` for
+    /// `intersection_update`).
+    Counterpart,
+    /// Two adjacent arguments of a call swapped.
+    SwapArguments,
+    /// A length one more or one less (`len(x)` -> `len(x) - 1`).
+    LengthBound,
+    /// A value one more or one less: an assigned or returned value (`lo = mid` -> `lo = mid +
+    /// 1`), or the dividend of a division (`n / 3` -> `(n - 1) / 3`).
+    ValueBound,
+    /// A short string constant replaced by another of the definition (`missing = 'empty'` ->
+    /// `missing = 'keep'` where the code compares `missing` with `'keep'`).
+    OtherLiteral,
+    /// Another variable of the definition in place of one.
+    OtherVariable,
+}
+
+impl Operator {
+    /// The name in traces and summaries.
+    pub fn name(self) -> &'static str {
+        match self {
+            Operator::Comparison => "comparison",
+            Operator::OffByOne => "off-by-one",
+            Operator::Logical => "logical",
+            Operator::Boolean => "boolean",
+            Operator::Negation => "negation",
+            Operator::SubCondition => "sub-condition",
+            Operator::Arithmetic => "arithmetic",
+            Operator::Counterpart => "counterpart",
+            Operator::SwapArguments => "swap-arguments",
+            Operator::LengthBound => "length-bound",
+            Operator::ValueBound => "value-bound",
+            Operator::OtherLiteral => "other-literal",
+            Operator::OtherVariable => "other-variable",
+        }
+    }
+
+    /// Every operator, in the order they are tried.
+    pub const ALL: [Operator; 13] = [
+        Operator::Comparison,
+        Operator::OffByOne,
+        Operator::Logical,
+        Operator::Boolean,
+        Operator::Negation,
+        Operator::SubCondition,
+        Operator::Arithmetic,
+        Operator::Counterpart,
+        Operator::SwapArguments,
+        Operator::LengthBound,
+        Operator::ValueBound,
+        Operator::OtherLiteral,
+        Operator::OtherVariable,
+    ];
+}
+
+/// One candidate fix: a whole new file text with one line changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TemplateFix {
+    /// The file.
+    pub path: String,
+    /// 1-based line changed.
+    pub line: usize,
+    /// The template.
+    pub operator: Operator,
+    /// The line before (trimmed).
+    pub before: String,
+    /// The line after (trimmed).
+    pub after: String,
+    /// The whole file after the change.
+    pub text: String,
+}
+
+impl TemplateFix {
+    /// One line for traces, progress and the commit subject: `` `a < b` -> `a <= b` ``.
+    pub fn describe(&self) -> String {
+        format!("`{}` -> `{}`", self.before, self.after)
+    }
+}
+
+/// Where to try the templates in one file: 1-based inclusive line ranges.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Places {
+    /// The statement a failure's frame names, with the lines just above it (the condition
+    /// guarding a `raise` or `throw` is often the bug): every operator is tried here first.
+    pub focus: Option<(usize, usize)>,
+    /// The definitions to try after the focus, most suspicious first (overlaps are tried once).
+    pub regions: Vec<(usize, usize)>,
+}
+
+impl Places {
+    /// Only `regions`, no focus.
+    pub fn regions(regions: &[(usize, usize)]) -> Self {
+        Places {
+            focus: None,
+            regions: regions.to_vec(),
+        }
+    }
+}
+
+/// What a line may draw on from its definition: the variables bound there and its short
+/// string constants.
+#[derive(Debug, Default)]
+struct Scope {
+    names: Vec<String>,
+    /// (name, constant) pairs: the constants each name is assigned or compared with.
+    literals: Vec<(String, String)>,
+}
+
+/// Candidate fixes for `text` (the file at `path`) at `places`, at most `max`, each one token
+/// away from the file as it is, in the order worth trying: the focus lines with every operator
+/// first, then the regions operator by operator ([`Operator::ALL`]), and within one operator
+/// region by region, line by line.
+pub fn fixes(path: &str, text: &str, places: &Places, max: usize) -> Vec<TemplateFix> {
+    let lang = Lang::of(path);
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let code = code_lines(&lines, lang);
+    let in_file = |n: usize| (1..=lines.len()).contains(&n) && code[n - 1];
+    let mut seen_lines = BTreeSet::new();
+    let focus: Vec<usize> = places
+        .focus
+        .map(|(start, end)| (start..=end).rev().filter(|n| in_file(*n)).collect())
+        .unwrap_or_default();
+    seen_lines.extend(focus.iter().copied());
+    let mut order: Vec<usize> = Vec::new();
+    for &(start, end) in &places.regions {
+        for n in start.max(1)..=end.min(lines.len()) {
+            if in_file(n) && seen_lines.insert(n) {
+                order.push(n);
+            }
+        }
+    }
+    // A line draws on the widest region it is in (its definition), not on every region: a
+    // name bound in another definition is not in scope there.
+    let scopes: Vec<Scope> = places
+        .regions
+        .iter()
+        .map(|r| Scope {
+            names: local_names(&lines, &[*r], lang),
+            literals: word_literals(&lines, &code, *r, lang),
+        })
+        .collect();
+    let no_scope = Scope::default();
+    let scope_of = |n: usize| {
+        places
+            .regions
+            .iter()
+            .enumerate()
+            .filter(|(_, (a, b))| *a <= n && n <= *b)
+            .max_by_key(|(_, (a, b))| b - a)
+            .map_or(&no_scope, |(i, _)| &scopes[i])
+    };
+    let tries = focus
+        .iter()
+        .flat_map(|n| Operator::ALL.map(|op| (op, *n)))
+        .chain(
+            Operator::ALL
+                .into_iter()
+                .flat_map(|op| order.iter().map(move |n| (op, *n))),
+        );
+    let mut out = Vec::new();
+    let mut seen_texts = BTreeSet::new();
+    // Each line is tokenised once, however many operators try it.
+    let mut tokenised: Vec<Option<Vec<Token>>> = vec![None; lines.len()];
+    for (op, n) in tries {
+        let (body, ending) = split_ending(lines[n - 1]);
+        let toks = tokenised[n - 1].get_or_insert_with(|| tokens(body, lang));
+        for after in mutate(body, toks, lang, op, scope_of(n)) {
+            if after == body {
+                continue;
+            }
+            let mut new_text = String::with_capacity(text.len() + 8);
+            for (i, l) in lines.iter().enumerate() {
+                if i + 1 == n {
+                    new_text.push_str(&after);
+                    new_text.push_str(ending);
+                } else {
+                    new_text.push_str(l);
+                }
+            }
+            if !seen_texts.insert(new_text.clone()) {
+                continue;
+            }
+            out.push(TemplateFix {
+                path: path.to_string(),
+                line: n,
+                operator: op,
+                before: body.trim().to_string(),
+                after: after.trim().to_string(),
+                text: new_text,
+            });
+            if out.len() >= max {
+                return out;
+            }
+        }
+    }
+    out
+}
+
+/// The candidate lines `op` makes of `line`, whose tokens are `toks`.
+fn mutate(line: &str, toks: &[Token], lang: Lang, op: Operator, scope: &Scope) -> Vec<String> {
+    let text = |t: &Token| &line[t.start..t.end];
+    let replace = |t: &Token, with: &str| format!("{}{}{}", &line[..t.start], with, &line[t.end..]);
+    let spaced = |i: usize| {
+        i > 0
+            && toks[i - 1].kind == Kind::Space
+            && toks.get(i + 1).is_some_and(|t| t.kind == Kind::Space)
+    };
+    let mut out = Vec::new();
+    match op {
+        Operator::Comparison => {
+            for (i, t) in toks.iter().enumerate().filter(|(_, t)| t.kind == Kind::Op) {
+                let swaps: &[&str] = match text(t) {
+                    "<" if spaced(i) => &["<=", ">"],
+                    ">" if spaced(i) => &[">=", "<"],
+                    "<=" => &["<", ">="],
+                    ">=" => &[">", "<="],
+                    "==" => &["!="],
+                    "!=" => &["=="],
+                    "===" => &["!=="],
+                    "!==" => &["==="],
+                    _ => &[],
+                };
+                out.extend(swaps.iter().map(|s| replace(t, s)));
+            }
+        }
+        Operator::OffByOne => {
+            for t in toks.iter().filter(|t| t.kind == Kind::Number) {
+                let Ok(n) = text(t).parse::<i64>() else {
+                    continue;
+                };
+                out.push(replace(t, &(n + 1).to_string()));
+                if n > 0 {
+                    out.push(replace(t, &(n - 1).to_string()));
+                }
+            }
+        }
+        Operator::Logical => {
+            for t in toks {
+                let with = match (t.kind, text(t)) {
+                    (Kind::Op, "&&") => "||",
+                    (Kind::Op, "||") => "&&",
+                    (Kind::Ident, "and") if lang.hash_comments() => "or",
+                    (Kind::Ident, "or") if lang.hash_comments() => "and",
+                    _ => continue,
+                };
+                out.push(replace(t, with));
+            }
+        }
+        Operator::Boolean => {
+            for t in toks.iter().filter(|t| t.kind == Kind::Ident) {
+                let with = match text(t) {
+                    "True" => "False",
+                    "False" => "True",
+                    "true" => "false",
+                    "false" => "true",
+                    _ => continue,
+                };
+                out.push(replace(t, with));
+            }
+        }
+        Operator::Negation => out.extend(negations(line, toks, lang)),
+        Operator::Arithmetic => {
+            for (i, t) in toks.iter().enumerate().filter(|(_, t)| t.kind == Kind::Op) {
+                let with = match text(t) {
+                    "+" if spaced(i) => "-",
+                    "-" if spaced(i) => "+",
+                    "*" if spaced(i) => "/",
+                    "/" if spaced(i) => "*",
+                    "+=" => "-=",
+                    "-=" => "+=",
+                    _ => continue,
+                };
+                out.push(replace(t, with));
+            }
+        }
+        Operator::SubCondition => out.extend(sub_condition_negations(line, toks, lang)),
+        Operator::Counterpart => {
+            // Only names that are called or members: a local variable renamed in one place is
+            // a name error, and another variable in scope is [`Operator::OtherVariable`].
+            for (i, t) in toks
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| t.kind == Kind::Ident)
+            {
+                let member = i > 0 && matches!(text(&toks[i - 1]), "." | "::");
+                let called = toks.get(i + 1).is_some_and(|n| text(n) == "(");
+                if !member && !called {
+                    continue;
+                }
+                for other in siblings(text(t)) {
+                    out.push(replace(t, &other));
+                }
+            }
+        }
+        Operator::SwapArguments => out.extend(argument_swaps(line, toks)),
+        Operator::LengthBound => out.extend(length_bounds(line, toks)),
+        Operator::ValueBound => out.extend(value_bounds(line, toks)),
+        Operator::OtherLiteral => {
+            const PER_LINE: usize = 8;
+            for (i, t) in toks.iter().enumerate() {
+                if t.kind != Kind::Str || !is_word_literal(text(t)) {
+                    continue;
+                }
+                let Some(subject) = literal_subject(line, toks, i) else {
+                    continue;
+                };
+                let quote = &text(t)[..1];
+                let others = scope.literals.iter().filter(|(name, lit)| {
+                    name == subject && lit != text(t) && lit.starts_with(quote)
+                });
+                for (_, other) in others {
+                    out.push(replace(t, other));
+                }
+            }
+            out.truncate(PER_LINE);
+        }
+        Operator::OtherVariable => {
+            const PER_LINE: usize = 8;
+            for (i, t) in toks
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| t.kind == Kind::Ident)
+            {
+                let word = text(t);
+                let member = i > 0 && matches!(text(&toks[i - 1]), "." | "::");
+                let called = toks.get(i + 1).is_some_and(|n| text(n) == "(");
+                if member || called || !scope.names.iter().any(|l| l == word) {
+                    continue;
+                }
+                for other in scope.names.iter().filter(|l| *l != word) {
+                    out.push(replace(t, other));
+                }
+            }
+            out.truncate(PER_LINE);
+        }
+    }
+    out
+}

@@ -1,0 +1,275 @@
+use super::*;
+
+fn afters(path: &str, text: &str, op: Operator) -> Vec<String> {
+    let n = text.lines().count();
+    fixes(path, text, &Places::regions(&[(1, n)]), 200)
+        .into_iter()
+        .filter(|f| f.operator == op)
+        .map(|f| f.after)
+        .collect()
+}
+
+#[test]
+fn a_comparison_gets_its_bound_and_its_mirror_but_generics_and_arrows_stay() {
+    let py = "def f(a, b):\n    return a < b\n";
+    assert_eq!(
+        afters("m.py", py, Operator::Comparison),
+        ["return a <= b", "return a > b"]
+    );
+    let rs = "fn f(v: Vec<u8>) -> bool {\n    v.len() >= 2\n}\n";
+    assert_eq!(
+        afters("lib.rs", rs, Operator::Comparison),
+        ["v.len() > 2", "v.len() <= 2"]
+    );
+}
+
+#[test]
+fn strings_comments_and_docstrings_are_never_changed() {
+    let py = "def f(x):\n    \"\"\"x < 2 is\n    1 < 2\"\"\"\n    s = \"a < b\"  # 1 < 2\n    return s\n";
+    let all = fixes("m.py", py, &Places::regions(&[(1, 5)]), 200);
+    assert!(
+        all.iter()
+            .all(|f| f.line == 4 || f.line == 5 || f.line == 1),
+        "{all:?}"
+    );
+    assert!(all.iter().all(|f| !f.after.contains("<=")), "{all:?}");
+    assert!(
+        all.iter()
+            .all(|f| f.after.ends_with("# 1 < 2") || f.line != 4)
+    );
+}
+
+#[test]
+fn off_by_one_on_literals_and_lengths() {
+    let js = "function last(xs) {\n  return xs[xs.length - 1];\n}\n";
+    let got = afters("a.js", js, Operator::OffByOne);
+    assert_eq!(
+        got,
+        ["return xs[xs.length - 2];", "return xs[xs.length - 0];"]
+    );
+    let got = afters("a.js", js, Operator::LengthBound);
+    assert_eq!(
+        got,
+        [
+            "return xs[xs.length - 1 - 1];",
+            "return xs[xs.length + 1 - 1];"
+        ]
+    );
+    let py = "def f(xs):\n    return range(len(xs))\n";
+    assert_eq!(
+        afters("m.py", py, Operator::LengthBound),
+        ["return range(len(xs) - 1)", "return range(len(xs) + 1)"]
+    );
+}
+
+#[test]
+fn negation_is_dropped_or_added_per_language() {
+    let py = "def f(x):\n    if x > 0:\n        return not x\n";
+    assert_eq!(
+        afters("m.py", py, Operator::Negation),
+        ["if not (x > 0):", "return x"]
+    );
+    let go = "func f(x int) bool {\n\tif x > 0 {\n\t\treturn !ok(x)\n\t}\n}\n";
+    assert_eq!(
+        afters("m.go", go, Operator::Negation),
+        ["if !(x > 0) {", "return ok(x)"]
+    );
+    let js = "function f(x) {\n  if (x.ok && y) {\n  }\n}\n";
+    assert_eq!(
+        afters("m.js", js, Operator::Negation),
+        ["if (!(x.ok && y)) {"]
+    );
+    let rb = "def f(x)\n  if x.empty?\n  end\nend\n";
+    assert_eq!(afters("m.rb", rb, Operator::Negation), ["unless x.empty?"]);
+}
+
+#[test]
+fn swapped_arguments_counterparts_logical_and_arithmetic() {
+    let py = "def f(a, b):\n    return max(a - b, 0) and g(a, b)\n";
+    assert!(
+        afters("m.py", py, Operator::SwapArguments)
+            .contains(&"return max(a - b, 0) and g(b, a)".to_string())
+    );
+    assert!(
+        afters("m.py", py, Operator::SwapArguments)
+            .contains(&"return max(0, a - b) and g(a, b)".to_string())
+    );
+    assert_eq!(
+        afters("m.py", py, Operator::Counterpart),
+        ["return min(a - b, 0) and g(a, b)"]
+    );
+    assert_eq!(
+        afters("m.py", py, Operator::Logical),
+        ["return max(a - b, 0) or g(a, b)"]
+    );
+    assert_eq!(
+        afters("m.py", py, Operator::Arithmetic),
+        ["return max(a + b, 0) and g(a, b)"]
+    );
+}
+
+#[test]
+fn another_variable_of_the_definition_replaces_one() {
+    let py = "def f(lo, hi):\n    total = 0\n    return lo\n";
+    let got = afters("m.py", py, Operator::OtherVariable);
+    assert!(got.contains(&"return hi".to_string()), "{got:?}");
+    assert!(got.contains(&"return total".to_string()), "{got:?}");
+    let rs = "fn f(a: usize, b: usize) -> usize {\n    let c = a;\n    c\n}\n";
+    let got = afters("lib.rs", rs, Operator::OtherVariable);
+    assert!(got.contains(&"let c = b;".to_string()), "{got:?}");
+}
+
+#[test]
+fn regions_order_the_lines_and_max_and_duplicates_bound_the_list() {
+    let py = "def f(a, b):\n    x = a < b\n    y = a > b\n    return x\n";
+    let first = fixes("m.py", py, &Places::regions(&[(3, 3), (1, 4)]), 1);
+    assert_eq!(first[0].line, 3);
+    assert_eq!(first[0].describe(), "`y = a > b` -> `y = a >= b`");
+    assert!(first[0].text.contains("y = a >= b\n"));
+    let all = fixes("m.py", py, &Places::regions(&[(1, 4), (1, 4)]), 1000);
+    let texts: BTreeSet<&String> = all.iter().map(|f| &f.text).collect();
+    assert_eq!(texts.len(), all.len());
+}
+
+#[test]
+fn crlf_endings_and_rust_lifetimes_survive() {
+    let rs = "fn f<'a>(s: &'a str) -> bool {\r\n    s.len() < 3\r\n}\r\n";
+    let all = fixes("lib.rs", rs, &Places::regions(&[(1, 3)]), 100);
+    let cmp: Vec<&TemplateFix> = all
+        .iter()
+        .filter(|f| f.operator == Operator::Comparison)
+        .collect();
+    assert_eq!(
+        cmp[0].text,
+        "fn f<'a>(s: &'a str) -> bool {\r\n    s.len() <= 3\r\n}\r\n"
+    );
+}
+
+#[test]
+fn another_variable_comes_from_the_lines_own_definition_and_is_never_a_function() {
+    let js = "const helper = (a, sep) => {\n  return a + sep;\n};\nfunction f(x, y) {\n  return helper(x, y);\n}\n";
+    let all = fixes("m.js", js, &Places::regions(&[(4, 6), (1, 3)]), 500);
+    let swaps: Vec<String> = all
+        .iter()
+        .filter(|f| f.operator == Operator::OtherVariable && f.line == 5)
+        .map(|f| f.after.clone())
+        .collect();
+    assert_eq!(
+        swaps,
+        ["return helper(y, y);", "return helper(x, x);"],
+        "{swaps:?}"
+    );
+}
+
+#[test]
+fn one_operand_of_a_condition_is_negated_at_a_time() {
+    let js = "function q(str) {\n  if (str.length > 0 && TEXT.test(str)) {\n  }\n}\n";
+    assert_eq!(
+        afters("a.js", js, Operator::SubCondition),
+        [
+            "if (!(str.length > 0) && TEXT.test(str)) {",
+            "if (str.length > 0 && !TEXT.test(str)) {"
+        ]
+    );
+    let py = "def f(a, b):\n    if a and not b.ok(1, 2):\n        pass\n";
+    assert_eq!(
+        afters("m.py", py, Operator::SubCondition),
+        ["if not a and not b.ok(1, 2):"]
+    );
+    let go = "func f(x int, done bool) {\n\tif x > 0 || done {\n\t}\n}\n";
+    assert_eq!(
+        afters("m.go", go, Operator::SubCondition),
+        ["if !(x > 0) || done {", "if x > 0 || !done {"]
+    );
+    let single = "def f(a):\n    if a > 0:\n        pass\n";
+    assert!(afters("m.py", single, Operator::SubCondition).is_empty());
+    assert!(has_top_level_space("a.b(c) > d"));
+    assert!(!has_top_level_space("a.b(c, d)"));
+}
+
+#[test]
+fn a_name_stands_for_its_siblings_whole_or_by_part() {
+    let js = "function f(value) {\n  value = value.trimEnd()\n}\n";
+    assert_eq!(
+        afters("a.js", js, Operator::Counterpart),
+        ["value = value.trim()", "value = value.trimStart()"]
+    );
+    let py = "def f(remaining, keys):\n    remaining.intersection_update(keys)\n";
+    assert_eq!(
+        afters("m.py", py, Operator::Counterpart),
+        [
+            "remaining.union_update(keys)",
+            "remaining.difference_update(keys)"
+        ]
+    );
+    assert!(siblings("intersection").contains(&"difference".to_string()));
+    assert!(siblings("update_value").is_empty());
+}
+
+#[test]
+fn an_assigned_value_or_a_dividend_is_one_more_or_one_less() {
+    let py = "def f(lo, mid):\n    lo = mid\n    return None\n";
+    assert_eq!(
+        afters("m.py", py, Operator::ValueBound),
+        ["lo = mid + 1", "lo = mid - 1"]
+    );
+    let go = "func f(count int) int {\n\tcount += count / 3\n\treturn count\n}\n";
+    assert_eq!(
+        afters("m.go", go, Operator::ValueBound),
+        [
+            "count += (count - 1) / 3",
+            "count += (count + 1) / 3",
+            "return count + 1",
+            "return count - 1"
+        ]
+    );
+    let js = "function f(a, b) {\n  const s = g(a, b);\n  name = 'x';\n  return s.total;\n}\n";
+    assert_eq!(
+        afters("a.js", js, Operator::ValueBound),
+        ["return s.total + 1;", "return s.total - 1;"]
+    );
+}
+
+#[test]
+fn a_word_constant_is_replaced_by_another_of_its_definition() {
+    let js = "function r(t, { missing = 'empty' } = {}) {\n  if (typeof t !== 'string') return 0\n  if (missing === 'throw') return 1\n  if (missing === 'keep') return 2\n}\nconst other = 'far away';\n";
+    let got = afters("a.js", js, Operator::OtherLiteral);
+    assert!(
+        got.contains(&"function r(t, { missing = 'keep' } = {}) {".to_string()),
+        "{got:?}"
+    );
+    assert!(
+        got.iter()
+            .all(|a| !a.contains("far away") && !a.contains("missing = 'string'")),
+        "{got:?}"
+    );
+    assert!(
+        got.iter().all(|a| !a.starts_with("if (typeof t !==")),
+        "a constant compared with another name is not swapped in: {got:?}"
+    );
+    assert!(is_word_literal("\"utf-8\""));
+    assert!(!is_word_literal("'a'"));
+    assert!(!is_word_literal("'hello world'"));
+}
+
+#[test]
+fn the_focus_gets_every_operator_before_the_regions_get_any() {
+    let py = "def f(a, b):\n    if a < b:\n        raise ValueError(a)\n    return a < b\n";
+    let places = Places {
+        focus: Some((2, 3)),
+        regions: vec![(1, 4)],
+    };
+    let all = fixes("m.py", py, &places, 1000);
+    let lines: Vec<usize> = all.iter().map(|f| f.line).collect();
+    let first_elsewhere = lines.iter().position(|l| *l == 4).unwrap();
+    assert!(
+        lines[..first_elsewhere].iter().all(|l| *l == 2 || *l == 3),
+        "{lines:?}"
+    );
+    assert_eq!(lines[0], 3, "the frame's own line comes first: {lines:?}");
+    assert!(
+        all[..first_elsewhere]
+            .iter()
+            .any(|f| f.operator == Operator::Negation)
+    );
+}

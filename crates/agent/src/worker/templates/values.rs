@@ -1,0 +1,281 @@
+//! Templates that change a value: sibling names, lengths and bounds one off, word constants, other variables in scope.
+
+use super::*;
+
+/// Sibling names: each member of a group may stand for another (the wrong one of a family of
+/// methods, or of a pair of opposites). A name is matched whole, or as one `_`-separated part
+/// (`intersection_update` -> `difference_update`).
+pub(super) const SIBLINGS: &[&[&str]] = &[
+    &["min", "max"],
+    &["Min", "Max"],
+    &["minimum", "maximum"],
+    &["floor", "ceil"],
+    &["lower", "upper"],
+    &["toLowerCase", "toUpperCase"],
+    &["downcase", "upcase"],
+    &["to_lowercase", "to_uppercase"],
+    &["ToLower", "ToUpper"],
+    &["startswith", "endswith"],
+    &["startsWith", "endsWith"],
+    &["start_with", "end_with"],
+    &["starts_with", "ends_with"],
+    &["HasPrefix", "HasSuffix"],
+    &["TrimPrefix", "TrimSuffix"],
+    &["TrimLeft", "TrimRight", "TrimSpace"],
+    &["strip", "lstrip", "rstrip"],
+    &["trim", "trimStart", "trimEnd"],
+    &["trim", "trim_start", "trim_end"],
+    &["first", "last"],
+    &["any", "all"],
+    &["some", "every"],
+    &["keys", "values", "items"],
+    &["find", "rfind"],
+    &["index", "rindex"],
+    &["indexOf", "lastIndexOf"],
+    &["Index", "LastIndex"],
+    &["partition", "rpartition"],
+    &["split", "rsplit"],
+    &["union", "intersection", "difference"],
+    &["push", "unshift"],
+    &["pop", "shift"],
+    &["sub", "gsub"],
+    &["replace", "replaceAll"],
+    &["select", "reject"],
+    &["left", "right"],
+    &["before", "after"],
+];
+
+/// The names that may stand for `word`: its siblings whole, else with one `_` part swapped.
+pub(super) fn siblings(word: &str) -> Vec<String> {
+    let whole: Vec<String> = SIBLINGS
+        .iter()
+        .filter(|g| g.contains(&word))
+        .flat_map(|g| g.iter().filter(|m| **m != word).map(|m| m.to_string()))
+        .collect();
+    if !whole.is_empty() || !word.contains('_') {
+        return whole;
+    }
+    let parts: Vec<&str> = word.split('_').collect();
+    let mut out = Vec::new();
+    for (i, part) in parts.iter().enumerate() {
+        for group in SIBLINGS.iter().filter(|g| g.contains(part)) {
+            for other in group.iter().filter(|m| *m != part) {
+                let mut swapped = parts.clone();
+                swapped[i] = other;
+                out.push(swapped.join("_"));
+            }
+        }
+    }
+    out
+}
+
+/// `len(x)`, `x.length`, `x.len()`, `x.size()`, `x.count()` one more and one less.
+pub(super) fn length_bounds(line: &str, toks: &[Token]) -> Vec<String> {
+    let text = |t: &Token| &line[t.start..t.end];
+    let mut out = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        if t.kind != Kind::Ident || !matches!(text(t), "len" | "length" | "size" | "count") {
+            continue;
+        }
+        let end = match toks.get(i + 1) {
+            Some(n) if text(n) == "(" => match matching_close(&line[n.end..]) {
+                Some(c) => n.end + c + 1,
+                None => continue,
+            },
+            _ if i > 0 && text(&toks[i - 1]) == "." => t.end,
+            _ => continue,
+        };
+        for delta in [" - 1", " + 1"] {
+            out.push(format!("{}{}{}", &line[..end], delta, &line[end..]));
+        }
+    }
+    out
+}
+
+/// An assigned or returned value one more and one less (`lo = mid` -> `lo = mid + 1`), and the
+/// dividend of a division (`n / 3` -> `(n - 1) / 3`). Only values made of names, numbers,
+/// members, indexes and arithmetic: a call's result or a string is not a bound.
+pub(super) fn value_bounds(line: &str, toks: &[Token]) -> Vec<String> {
+    let text = |t: &Token| &line[t.start..t.end];
+    let code: Vec<&Token> = toks.iter().filter(|t| t.kind != Kind::Space).collect();
+    let mut out = Vec::new();
+    let value_start = match code.first() {
+        Some(t) if text(t) == "return" => Some(t.end),
+        _ => code
+            .iter()
+            .position(|t| t.kind == Kind::Op && matches!(text(t), "=" | ":="))
+            .filter(|&i| {
+                code[..i]
+                    .iter()
+                    .all(|t| t.kind == Kind::Ident || matches!(text(t), "." | "[" | "]"))
+            })
+            .map(|i| code[i].end),
+    };
+    if let Some(start) = value_start {
+        let value = line[start..].trim_end().trim_end_matches(';').trim_end();
+        let end = start + value.len();
+        let inner: Vec<&&Token> = code
+            .iter()
+            .filter(|t| t.start >= start && t.end <= end)
+            .collect();
+        let plain = inner.iter().all(|t| match t.kind {
+            Kind::Ident => !KEYWORDS.contains(&text(t)) || matches!(text(t), "self" | "this"),
+            Kind::Number => true,
+            Kind::Op => matches!(text(t), "+" | "-" | "*" | "/" | "//" | "%" | "**"),
+            Kind::Punct => matches!(text(t), "." | "[" | "]" | "(" | ")"),
+            _ => false,
+        });
+        if plain && inner.iter().any(|t| t.kind == Kind::Ident) && !value.trim().is_empty() {
+            for delta in [" + 1", " - 1"] {
+                out.push(format!("{}{delta}{}", &line[..end], &line[end..]));
+            }
+        }
+    }
+    for (i, t) in toks.iter().enumerate() {
+        let divides = t.kind == Kind::Op && matches!(text(t), "/" | "//" | "%");
+        let spaced = i >= 2 && toks[i - 1].kind == Kind::Space;
+        if !divides || !spaced {
+            continue;
+        }
+        let dividend = &toks[i - 2];
+        let member = i >= 3 && matches!(text(&toks[i - 3]), "." | "::");
+        if dividend.kind != Kind::Ident || member || KEYWORDS.contains(&text(dividend)) {
+            continue;
+        }
+        for delta in ["- 1", "+ 1"] {
+            out.push(format!(
+                "{}({} {delta}){}",
+                &line[..dividend.start],
+                text(dividend),
+                &line[dividend.end..]
+            ));
+        }
+    }
+    out
+}
+
+/// A short string constant that reads as a word (`'keep'`, `"utf-8"`): the kind a wrong
+/// default or a wrong mode is made of.
+pub(super) fn is_word_literal(token: &str) -> bool {
+    let Some(quote) = token.chars().next().filter(|q| matches!(q, '"' | '\'')) else {
+        return false;
+    };
+    let Some(inner) = token
+        .strip_prefix(quote)
+        .and_then(|t| t.strip_suffix(quote))
+    else {
+        return false;
+    };
+    (2..=24).contains(&inner.len())
+        && inner.starts_with(|c: char| c.is_ascii_alphabetic())
+        && inner
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+}
+
+/// The word constants of the code lines of `region` with the name each is assigned to or
+/// compared with (`missing = 'empty'`, `missing === 'throw'`), for [`Operator::OtherLiteral`]:
+/// at most 16, in order of first use. A constant with no such name (an argument, a message)
+/// is not listed: swapped for an unrelated one (`typeof x !== 'string'`), it passes tests by
+/// accident.
+pub(super) fn word_literals(
+    lines: &[&str],
+    code: &[bool],
+    region: (usize, usize),
+    lang: Lang,
+) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for n in region.0.max(1)..=region.1.min(lines.len()) {
+        if !code[n - 1] {
+            continue;
+        }
+        let line = split_ending(lines[n - 1]).0;
+        let toks = tokens(line, lang);
+        for (i, t) in toks.iter().enumerate().filter(|(_, t)| t.kind == Kind::Str) {
+            let lit = &line[t.start..t.end];
+            let Some(subject) = literal_subject(line, &toks, i) else {
+                continue;
+            };
+            let pair = (subject.to_string(), lit.to_string());
+            if is_word_literal(lit) && !out.contains(&pair) && out.len() < 16 {
+                out.push(pair);
+            }
+        }
+    }
+    out
+}
+
+/// The name the string token `toks[i]` is assigned to or compared with: `x` in `x = 'a'`,
+/// `x === 'a'`, `self.x != "a"`.
+pub(super) fn literal_subject<'a>(line: &'a str, toks: &[Token], i: usize) -> Option<&'a str> {
+    let text = |t: &Token| &line[t.start..t.end];
+    let mut k = i.checked_sub(1)?;
+    while toks[k].kind == Kind::Space {
+        k = k.checked_sub(1)?;
+    }
+    if !matches!(text(&toks[k]), "=" | "==" | "===" | "!=" | "!==" | ":=") {
+        return None;
+    }
+    k = k.checked_sub(1)?;
+    while toks[k].kind == Kind::Space {
+        k = k.checked_sub(1)?;
+    }
+    (toks[k].kind == Kind::Ident).then(|| text(&toks[k]))
+}
+
+/// Names bound in the regions (parameters, assignments, loop variables), for
+/// [`Operator::OtherVariable`]: at most 12, in order of first binding.
+pub(super) fn local_names(lines: &[&str], regions: &[(usize, usize)], lang: Lang) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let mut add = |w: &str| {
+        if !KEYWORDS.contains(&w) && w.len() < 40 && !names.iter().any(|n| n == w) {
+            names.push(w.to_string());
+        }
+    };
+    for &(start, end) in regions {
+        for n in start.max(1)..=end.min(lines.len()) {
+            let line = split_ending(lines[n - 1]).0;
+            let toks = tokens(line, lang);
+            let text = |t: &Token| &line[t.start..t.end];
+            let code: Vec<&Token> = toks.iter().filter(|t| t.kind != Kind::Space).collect();
+            let is_signature = code.first().is_some_and(|t| {
+                matches!(
+                    text(t),
+                    "def" | "fn" | "func" | "function" | "pub" | "async"
+                )
+            });
+            for (k, t) in code.iter().enumerate() {
+                if t.kind != Kind::Ident {
+                    continue;
+                }
+                let next = code.get(k + 1).map(|t| text(t));
+                let prev = k.checked_sub(1).map(|p| text(code[p]));
+                let bound = matches!(next, Some("=" | ":=" | "+=" | "-=" | "*=" | "/=" | "in"))
+                    || matches!(prev, Some("let" | "mut" | "const" | "var" | "for"))
+                    || (is_signature
+                        && matches!(prev, Some("(" | ","))
+                        && matches!(next, Some("," | ")" | ":" | "=") | None)
+                        || is_signature && lang == Lang::Braces && matches!(prev, Some("(" | ",")));
+                if bound && prev != Some(".") {
+                    add(text(t));
+                }
+            }
+        }
+    }
+    // A name the regions call is a function, not a variable to swap in.
+    let called: BTreeSet<String> = regions
+        .iter()
+        .flat_map(|&(start, end)| start.max(1)..=end.min(lines.len()))
+        .flat_map(|n| {
+            let line = split_ending(lines[n - 1]).0;
+            let toks = tokens(line, lang);
+            toks.windows(2)
+                .filter(|w| w[0].kind == Kind::Ident && &line[w[1].start..w[1].end] == "(")
+                .map(|w| line[w[0].start..w[0].end].to_string())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    names.retain(|n| !called.contains(n));
+    names.truncate(12);
+    names
+}
