@@ -18,8 +18,8 @@
 //! generics, arrows and pointers are left alone).
 //!
 //! Layout: this module holds the operators, the places and the order of the candidates;
-//! [`lexer`] splits a line into tokens, [`conditions`] negates conditions and swaps arguments,
-//! [`values`] changes bounds, constants and variables.
+//! `lexer` splits a line into tokens, `conditions` negates conditions and swaps arguments,
+//! `values` changes bounds, constants and variables.
 
 use std::collections::BTreeSet;
 
