@@ -594,7 +594,9 @@ pub fn parse_since(text: &str, now_ms: i64) -> Result<i64, StoreError> {
     if let Ok(dt) = chrono::DateTime::parse_from_rfc3339(t) {
         return Ok(dt.timestamp_millis());
     }
-    let (num, unit) = t.split_at(t.len() - 1);
+    // The unit is the last character, which may be any character a client sends.
+    let unit_len = t.chars().next_back().map_or(1, char::len_utf8);
+    let (num, unit) = t.split_at(t.len() - unit_len);
     let n: i64 = num.trim().parse().map_err(|_| bad())?;
     let unit_ms: i64 = match unit {
         "s" => 1_000,
@@ -652,6 +654,10 @@ mod tests {
         );
         assert!(parse_since("soon", now).is_err());
         assert!(parse_since("5y", now).is_err());
+        // A multi-byte last character is an unknown unit, not a panic (found by fuzzing the
+        // gateway's `?since=`).
+        assert!(parse_since("24\u{fffd}", now).is_err());
+        assert!(parse_since("é", now).is_err());
     }
 
     #[test]
