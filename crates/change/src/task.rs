@@ -19,6 +19,11 @@ pub struct Task {
     pub allowed_manifests: Vec<String>,
     /// Compile-fix mode: manifests are never allowed, whatever the hints say.
     pub compile_fix: bool,
+    /// The task is a commit's message (`replay --task-from-message`): its author made the
+    /// change and said what it is for in words, not file hints. What such a message announces
+    /// ([`Task::announces`]: a CI change, a dependency bump, a tool's settings) is the task's.
+    #[serde(skip)]
+    pub from_commit_message: bool,
 }
 
 impl Task {
@@ -30,6 +35,28 @@ impl Task {
             file_hints: path_like_words(text),
             ..Task::default()
         }
+    }
+
+    /// The task a commit's message states (`replay --task-from-message`).
+    pub fn from_commit_message(message: &str) -> Task {
+        Task {
+            from_commit_message: true,
+            ..Task::from_text(message)
+        }
+    }
+
+    /// Whether the task's text announces a change whose changed lines are `changed`: it
+    /// names, as a whole word, a distinctive word of those lines (a package, an action, a
+    /// tool, a setting, a version: `Bump actions/checkout from 6.0.2 to 7.0.0` announces
+    /// `uses: actions/checkout@v7.0.0`), or one of `words` (the kind of change: `CI`,
+    /// `workflow`, `bump`, `dependency`).
+    pub fn announces(&self, changed: &[&str], words: &[&str]) -> bool {
+        let said: std::collections::BTreeSet<String> = distinctive_words(&self.text()).collect();
+        words.iter().any(|w| said.contains(&w.to_ascii_lowercase()))
+            || changed
+                .iter()
+                .flat_map(|line| distinctive_words(line))
+                .any(|w| said.contains(&w))
     }
 
     /// A task from a file: TOML or JSON with the fields of [`Task`], or any other text, read
@@ -122,6 +149,119 @@ impl Task {
     }
 }
 
+/// The lower-cased words of `text` that can tell one change from another: runs of letters,
+/// digits, `.`, `-` and `_` (so `6.0.2`, `setup-python` and `pre-commit` stay whole, and a
+/// path or an action splits at `/` and `@`), and their `-`/`_` parts (`ignore-0.4.33` also
+/// gives `ignore` and `0.4.33`), without surrounding dots and dashes, of two characters or
+/// more and not a common word of English or of configuration files.
+fn distinctive_words(text: &str) -> impl Iterator<Item = String> + '_ {
+    const COMMON: &[&str] = &[
+        "the",
+        "and",
+        "for",
+        "from",
+        "with",
+        "into",
+        "this",
+        "that",
+        "not",
+        "are",
+        "was",
+        "all",
+        "any",
+        "add",
+        "use",
+        "fix",
+        "set",
+        "get",
+        "new",
+        "old",
+        "now",
+        "via",
+        "its",
+        "has",
+        "but",
+        "can",
+        "one",
+        "two",
+        "more",
+        "some",
+        "when",
+        "then",
+        "than",
+        "also",
+        "true",
+        "false",
+        "none",
+        "null",
+        "yes",
+        "off",
+        "name",
+        "version",
+        "description",
+        "default",
+        "type",
+        "value",
+        "key",
+        "run",
+        "runs",
+        "uses",
+        "with",
+        "steps",
+        "step",
+        "on",
+        "if",
+        "in",
+        "to",
+        "of",
+        "or",
+        "is",
+        "it",
+        "be",
+        "by",
+        "as",
+        "at",
+        "an",
+        "no",
+        "latest",
+        "main",
+        "master",
+        "file",
+        "files",
+        "update",
+        "updates",
+        "change",
+        "changes",
+    ];
+    text.split(|c: char| !(c.is_alphanumeric() || matches!(c, '.' | '-' | '_')))
+        .flat_map(|whole| {
+            // `pre-commit` and `ignore-0.4.33` split at `-` and `_`; `node.js` and
+            // `tool.codespell` at dots too; a version keeps its dots but loses a trailing tag
+            // (`8.4.2.dev` also gives `8.4.2`).
+            let mut words = vec![whole];
+            for part in whole.split(['-', '_']) {
+                if part != whole {
+                    words.push(part);
+                }
+                if part.contains('.') && part.chars().any(char::is_alphabetic) {
+                    words.extend(part.split('.'));
+                    if let Some((head, tag)) = part.rsplit_once('.')
+                        && tag.chars().all(char::is_alphabetic)
+                        && head.starts_with(|c: char| c.is_ascii_digit())
+                    {
+                        words.push(head);
+                    }
+                }
+            }
+            words
+        })
+        .map(|w| {
+            w.trim_matches(|c| matches!(c, '.' | '-' | '_'))
+                .to_lowercase()
+        })
+        .filter(|w| w.chars().count() >= 2 && !COMMON.contains(&w.as_str()))
+}
+
 fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
 }
@@ -164,6 +304,27 @@ fn path_like_words(text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_commit_message_announces_what_the_changed_lines_name() {
+        let bump = Task::from_commit_message("Bump actions/checkout from 6.0.2 to 7.0.0");
+        assert!(bump.from_commit_message);
+        assert!(bump.announces(&["      - uses: actions/checkout@v7.0.0"], &[]));
+        let release = Task::from_commit_message("ignore-0.4.33");
+        assert!(release.announces(&["version = \"0.4.33\""], &[]));
+        let start = Task::from_commit_message("start version 3.1.3");
+        assert!(start.announces(&["version = \"3.1.3.dev\""], &[]));
+        let codespell = Task::from_commit_message("pre-commit: Add codespell");
+        assert!(codespell.announces(&["[tool.codespell]"], &[]));
+        // Common words of English and of config files announce nothing.
+        let fix = Task::from_commit_message("Fix the name of the default value");
+        assert!(!fix.announces(&["name = \"shop\"", "default = true", "version = 2"], &[]));
+        assert!(!fix.announces(&["requests>=2.32"], &["bump"]));
+        // The kind of change, named in the message.
+        assert!(Task::from_commit_message("Add 3.14t support to CI").announces(&[], &["ci"]));
+        // A task that is not a commit message is not one.
+        assert!(!Task::from_text("Bump requests").from_commit_message);
+    }
 
     #[test]
     fn text_task_extracts_hints() {

@@ -6,6 +6,7 @@
 //!     after/           the tree after the change   — or —
 //!     patches.json     an LLM patch list applied to before/
 //!     task.toml        optional task (title, description, file_hints, allowed_manifests, compile_fix)
+//!     message.txt      optional commit message as the task (`replay --task-from-message`)
 //!     slopguard.toml   optional configuration
 //! ```
 //!
@@ -54,10 +55,16 @@ fn load_case(dir: &Path) -> (ChangeSet, Option<Task>, Config) {
         }
         ChangeSet::new(before as Arc<dyn Tree>, changes, "fixture")
     };
-    let task = dir
-        .join("task.toml")
-        .exists()
-        .then(|| Task::from_file(&dir.join("task.toml")).expect("valid task.toml"));
+    // `task.toml`: an agent's task; `message.txt`: a commit's message as the task
+    // (`replay --task-from-message`).
+    let task = if dir.join("message.txt").exists() {
+        let message = std::fs::read_to_string(dir.join("message.txt")).expect("read message.txt");
+        Some(Task::from_commit_message(&message))
+    } else {
+        dir.join("task.toml")
+            .exists()
+            .then(|| Task::from_file(&dir.join("task.toml")).expect("valid task.toml"))
+    };
     let config = if dir.join("slopguard.toml").exists() {
         Config::load(&dir.join("slopguard.toml")).expect("valid slopguard.toml")
     } else {

@@ -114,6 +114,7 @@ pub fn try_revision(
         file_hints: files.to_vec(),
         allowed_manifests: Vec::new(),
         compile_fix: false,
+        from_commit_message: false,
     };
     let report = worker::static_guards(&applied.change, &task, ws.guards, ws.fingerprint);
     if report.blocked() {

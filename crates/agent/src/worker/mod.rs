@@ -399,6 +399,7 @@ pub fn guard_task(subtask: &Subtask, task_title: &str) -> slopguard_change::Task
         file_hints: subtask.file_hints.clone(),
         allowed_manifests: Vec::new(),
         compile_fix: false,
+        from_commit_message: false,
     }
 }
 

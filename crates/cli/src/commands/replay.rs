@@ -209,7 +209,7 @@ pub fn run(args: ReplayArgs, global: &crate::Global) -> Result<u8> {
                         .map(|change| {
                             let task = args
                                 .task_from_message
-                                .then(|| change.message.as_deref().map(Task::from_text))
+                                .then(|| change.message.as_deref().map(Task::from_commit_message))
                                 .flatten();
                             slopguard_guards::run_static_in(
                                 &change,

@@ -209,6 +209,85 @@ fn written_credential(path: &str, before: &str, after: &str) -> Option<(u32, Str
 }
 
 /// CI configuration paths.
+/// Words a commit message uses for a change to CI configuration (workflows pin tools and
+/// versions, so a message about dependencies or environments announces them too).
+const CI_WORDS: &[&str] = &[
+    "ci",
+    "workflow",
+    "workflows",
+    "actions",
+    "action",
+    "dependabot",
+    "pipeline",
+    "pipelines",
+    "codeql",
+    "pre-commit",
+    "lint",
+    "linting",
+    "tox",
+    "nox",
+    "coverage",
+    "release",
+    "publish",
+    "bump",
+    "upgrade",
+    "pin",
+    "dependency",
+    "dependencies",
+    "deps",
+    "env",
+    "envs",
+    "environment",
+    "environments",
+    "matrix",
+];
+
+/// Whether `file`'s change is one its commit message announces (a task from a message only:
+/// an agent's task names the files it may touch). The message names one of `words`, a
+/// distinctive word of the changed lines, or a word of the file's path (`lint.yml`: `lint`;
+/// `crates/ignore/Cargo.toml`: `ignore`).
+pub(crate) fn announced_by_message(
+    task: &slopguard_change::Task,
+    file: &crate::FileView<'_>,
+    words: &[&str],
+) -> bool {
+    if !task.from_commit_message {
+        return false;
+    }
+    let changes = file.line_changes();
+    let mut lines: Vec<&str> = changes
+        .added
+        .iter()
+        .chain(&changes.removed)
+        .map(|(_, l)| *l)
+        .collect();
+    // The `[section]` a changed setting is in names its tool (`[tool.ruff.lint]`).
+    let after = file.after_text().unwrap_or("");
+    let before = file.before_text().unwrap_or("");
+    lines.extend(
+        changes
+            .added
+            .iter()
+            .filter_map(|(n, _)| section_of(after, *n)),
+    );
+    lines.extend(
+        changes
+            .removed
+            .iter()
+            .filter_map(|(n, _)| section_of(before, *n)),
+    );
+    let path_words = file.path().replace(['/', '.'], " ");
+    task.announces(&lines, words) || task.announces(&[&path_words], &[])
+}
+
+/// The nearest `[section]` header above line `line` (1-based) of an INI or TOML text.
+fn section_of(text: &str, line: u32) -> Option<&str> {
+    text.lines()
+        .take(line.saturating_sub(1) as usize)
+        .filter(|l| l.trim_start().starts_with('['))
+        .last()
+}
+
 fn ci_path(path: &str) -> bool {
     path.starts_with(".github/workflows/")
         || path.starts_with(".github/actions/")
@@ -364,7 +443,12 @@ impl Guard for Containment {
                     )),
                 );
             }
-            if ci_path(path) && !s.allow_ci && !cx.task().is_some_and(|t| t.hints_path(path)) {
+            if ci_path(path)
+                && !s.allow_ci
+                && !cx
+                    .task()
+                    .is_some_and(|t| t.hints_path(path) || announced_by_message(t, file, CI_WORDS))
+            {
                 out.push(
                     Finding::new(&INFO, cx.intent_severity(), format!("`{path}` is CI configuration and the task does not name it"))
                         .at(path, None, None)

@@ -61,6 +61,56 @@ fn past_tense(kind: &slopguard_change::ChangeKind) -> &'static str {
     }
 }
 
+/// Words a commit message uses for a change to a manifest: dependencies, versions, packaging.
+const MANIFEST_WORDS: &[&str] = &[
+    "bump",
+    "bumps",
+    "bumped",
+    "upgrade",
+    "downgrade",
+    "pin",
+    "unpin",
+    "dependency",
+    "dependencies",
+    "deps",
+    "dep",
+    "requirement",
+    "requirements",
+    "packaging",
+    "release",
+    "metadata",
+    "classifiers",
+    "classifier",
+    "lockfile",
+    "lock",
+];
+
+/// Whether `path` is a lockfile (written by the tool from the manifest, not by hand).
+fn is_lockfile(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.ends_with(".lock")
+        || name.ends_with(".lockb")
+        || name.ends_with("-lock.json")
+        || name.ends_with("-lock.yaml")
+        || name == "go.sum"
+        || name.ends_with(".lockfile")
+}
+
+/// Whether the change also edits a manifest of the same ecosystem that its commit message
+/// announces (a task from a message only).
+fn lock_follows_announced_manifest(
+    cx: &Context<'_>,
+    task: &slopguard_change::Task,
+    eco: &str,
+) -> bool {
+    cx.files().iter().any(|f| {
+        !is_lockfile(f.path())
+            && manifest_ecosystem(f.path()) == Some(eco)
+            && (task.allows_manifest(f.path())
+                || super::containment::announced_by_message(task, f, MANIFEST_WORDS))
+    })
+}
+
 impl Guard for ManifestBlock {
     fn info(&self) -> &'static GuardInfo {
         &INFO
@@ -79,6 +129,13 @@ impl Guard for ManifestBlock {
                     (Severity::Block, "compile-fix mode never edits manifests")
                 }
                 Some(t) if t.allows_manifest(path) => continue,
+                Some(t) if super::containment::announced_by_message(t, file, MANIFEST_WORDS) => {
+                    continue;
+                }
+                // A lockfile follows its manifest: announced with it.
+                Some(t) if is_lockfile(path) && lock_follows_announced_manifest(cx, t, eco) => {
+                    continue;
+                }
                 Some(_) => (Severity::Block, "the task's file hints do not name it"),
                 None => (Severity::Warn, "no task names it (give --task to decide)"),
             };

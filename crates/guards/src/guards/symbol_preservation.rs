@@ -943,9 +943,13 @@ impl SymbolPreservation {
             );
             return;
         }
+        // A commit message that says it removes, moves or rewrites code announces this.
+        let announced = |t: &slopguard_change::Task| {
+            t.from_commit_message && t.announces(&[], super::deletion_budget::RESTRUCTURE_WORDS)
+        };
         if cx
             .task()
-            .is_some_and(|t| t.mentions(name) || t.mentions(r.rname))
+            .is_some_and(|t| t.mentions(name) || t.mentions(r.rname) || announced(t))
             || is_test_name(r.rname)
             || r.quiet_unless_used
         {

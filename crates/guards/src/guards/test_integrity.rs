@@ -180,6 +180,46 @@ fn task_is_about_tests(cx: &Context<'_>) -> bool {
     PHRASES.iter().any(|p| text.contains(p))
 }
 
+/// A commit whose message is the task and whose author knew it touched tests: the message
+/// says so ("test", "fixture", ...), or the commit changes code or its manifests and tests
+/// together (a fix and its tests, a dependency bump and the tests it changes). Only for a task from a commit message: an agent's task says what to
+/// change, and an agent editing tests it was not asked to is the slop this guard is for.
+fn commit_touches_tests_knowingly(cx: &Context<'_>) -> bool {
+    let Some(task) = cx.task().filter(|t| t.from_commit_message) else {
+        return false;
+    };
+    const TEST_WORDS: &[&str] = &[
+        "test", "tests", "testing", "pytest", "conftest", "fixture", "fixtures", "spec", "specs",
+        "unittest",
+    ];
+    task.announces(&[], TEST_WORDS)
+        || cx.files().iter().any(|f| {
+            let path = f.path();
+            !is_test_path(path)
+                && matches!(
+                    slopguard_lang::detect(path, &[]),
+                    slopguard_lang::FileKind::Code(_) | slopguard_lang::FileKind::Data(_)
+                )
+        })
+}
+
+/// Whether a (lower-cased) line defines a test: a test function or method (Python, Go, Rust,
+/// Ruby) or a test case call (JavaScript's `it(`/`test(`).
+fn defines_a_test(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with("def test")
+        || t.starts_with("async def test")
+        || t.starts_with("func test")
+        || t.starts_with("fn test")
+        || t.starts_with("#[test]")
+        || t.starts_with("#[tokio::test")
+        || t.starts_with("it(")
+        || t.starts_with("test(")
+        || t.starts_with("it.")
+        || t.starts_with("test.")
+        || (t.starts_with("it \"") || t.starts_with("it '"))
+}
+
 fn task_mentions(cx: &Context<'_>, words: &[&str]) -> bool {
     cx.task().is_some_and(|t| {
         let text = t.text().to_ascii_lowercase();
@@ -193,7 +233,7 @@ impl Guard for TestIntegrity {
     }
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
-        let about_tests = task_is_about_tests(cx);
+        let about_tests = task_is_about_tests(cx) || commit_touches_tests_knowingly(cx);
         let skip_asked = task_mentions(cx, &["skip", "xfail", "ignore", "disable", "flaky"]);
         // Without a task nothing says whether a test edit weakens the suite or maintains it
         // (humans delete obsolete assertions and skip platform-specific tests): warn only.
@@ -242,17 +282,25 @@ impl Guard for TestIntegrity {
             let added = &changes.added;
 
             // New skip / xfail / ignore / focus markers (counted, so moved lines do not fire).
+            // A marker on a test the change adds skips nothing that ran before (a new test for
+            // one platform): it warns.
+            // Net new tests: a test turned into a skipped one (`test(` -> `test.skip(`) is no new
+            // test.
+            let tests_in =
+                |lines: &[(u32, String)]| lines.iter().filter(|(_, l)| defines_a_test(l)).count();
+            let new_tests = tests_in(&added_l).saturating_sub(tests_in(&removed_l));
             if test_file || file.kind() != slopguard_lang::FileKind::Other {
                 for (needle, what) in MARKERS {
                     let in_lines = |lines: &[(u32, String)]| -> usize {
                         lines.iter().map(|(_, l)| count_marker(l, needle)).sum()
                     };
-                    if in_lines(&added_l) > in_lines(&removed_l) {
+                    let new_markers = in_lines(&added_l).saturating_sub(in_lines(&removed_l));
+                    if new_markers > 0 {
                         let line = added_l
                             .iter()
                             .find(|(_, l)| count_marker(l, needle) > 0)
                             .map(|(n, _)| *n);
-                        let severity = if skip_asked {
+                        let severity = if skip_asked || new_markers <= new_tests {
                             Severity::Warn
                         } else {
                             weakening(Severity::Block)
