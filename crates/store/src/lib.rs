@@ -42,18 +42,22 @@ pub enum StoreError {
     /// Another process held the store's lock longer than the busy timeout (10 s). Nothing was
     /// written by the refused statement.
     #[error(
-        "the store is locked by another process ({0}): another slopguard (a run, `serve`, a          hook) is writing to it; try again when it is done, or point --db / SLOPGUARD_DB at          another store"
+        "the store is locked by another process ({0}): another slopguard (a run, `serve`, a \
+         hook) is writing to it; try again when it is done, or point --db / SLOPGUARD_DB at \
+         another store"
     )]
     Busy(String),
     /// The disk (or the database's size limit) is full; the refused transaction was rolled
     /// back, so nothing of it is stored.
     #[error(
-        "the store's disk is full ({0}): nothing of this write was kept; free space on the disk          that holds it, or point --db / SLOPGUARD_DB at a store elsewhere"
+        "the store's disk is full ({0}): nothing of this write was kept; free space on the disk \
+         that holds it, or point --db / SLOPGUARD_DB at a store elsewhere"
     )]
     Full(String),
     /// The store cannot be written (a read-only file, directory or mount).
     #[error(
-        "the store is read-only ({0}): give the user write access to the file and its          directory, or point --db / SLOPGUARD_DB at a writable store"
+        "the store is read-only ({0}): give the user write access to the file and its \
+         directory, or point --db / SLOPGUARD_DB at a writable store"
     )]
     ReadOnly(String),
     /// A file system operation failed (creating the data directory).

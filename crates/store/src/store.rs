@@ -1344,6 +1344,10 @@ mod tests {
             err.to_string().contains("locked by another process"),
             "{err}"
         );
+        assert!(
+            !err.to_string().contains("  "),
+            "one space between words: {err}"
+        );
         sqlx::raw_sql("ROLLBACK").execute(&mut other).await.unwrap();
         store.add_feedback(&feedback(10)).await.unwrap();
         assert_eq!(store.list_feedback("r", 10).await.unwrap().len(), 1);
@@ -1367,6 +1371,10 @@ mod tests {
         let err = store.add_feedback(&feedback(1 << 20)).await.unwrap_err();
         assert!(matches!(err, StoreError::Full(_)), "{err:?}");
         assert!(err.to_string().contains("disk is full"), "{err}");
+        assert!(
+            !err.to_string().contains("  "),
+            "one space between words: {err}"
+        );
         assert_eq!(store.list_feedback("r", 10).await.unwrap().len(), 1);
         store.add_feedback(&feedback(10)).await.unwrap();
         assert_eq!(store.list_feedback("r", 10).await.unwrap().len(), 2);
