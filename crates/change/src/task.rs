@@ -206,7 +206,6 @@ fn distinctive_words(text: &str) -> impl Iterator<Item = String> + '_ {
         "run",
         "runs",
         "uses",
-        "with",
         "steps",
         "step",
         "on",

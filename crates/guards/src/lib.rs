@@ -15,6 +15,7 @@ mod context;
 mod finding;
 mod guard;
 pub mod guards;
+mod intent;
 pub mod output;
 mod parse_cache;
 mod registry;

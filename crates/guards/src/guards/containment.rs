@@ -242,52 +242,6 @@ const CI_WORDS: &[&str] = &[
     "matrix",
 ];
 
-/// Whether `file`'s change is one its commit message announces (a task from a message only:
-/// an agent's task names the files it may touch). The message names one of `words`, a
-/// distinctive word of the changed lines, or a word of the file's path (`lint.yml`: `lint`;
-/// `crates/ignore/Cargo.toml`: `ignore`).
-pub(crate) fn announced_by_message(
-    task: &slopguard_change::Task,
-    file: &crate::FileView<'_>,
-    words: &[&str],
-) -> bool {
-    if !task.from_commit_message {
-        return false;
-    }
-    let changes = file.line_changes();
-    let mut lines: Vec<&str> = changes
-        .added
-        .iter()
-        .chain(&changes.removed)
-        .map(|(_, l)| *l)
-        .collect();
-    // The `[section]` a changed setting is in names its tool (`[tool.ruff.lint]`).
-    let after = file.after_text().unwrap_or("");
-    let before = file.before_text().unwrap_or("");
-    lines.extend(
-        changes
-            .added
-            .iter()
-            .filter_map(|(n, _)| section_of(after, *n)),
-    );
-    lines.extend(
-        changes
-            .removed
-            .iter()
-            .filter_map(|(n, _)| section_of(before, *n)),
-    );
-    let path_words = file.path().replace(['/', '.'], " ");
-    task.announces(&lines, words) || task.announces(&[&path_words], &[])
-}
-
-/// The nearest `[section]` header above line `line` (1-based) of an INI or TOML text.
-fn section_of(text: &str, line: u32) -> Option<&str> {
-    text.lines()
-        .take(line.saturating_sub(1) as usize)
-        .filter(|l| l.trim_start().starts_with('['))
-        .last()
-}
-
 fn ci_path(path: &str) -> bool {
     path.starts_with(".github/workflows/")
         || path.starts_with(".github/actions/")
@@ -445,9 +399,9 @@ impl Guard for Containment {
             }
             if ci_path(path)
                 && !s.allow_ci
-                && !cx
-                    .task()
-                    .is_some_and(|t| t.hints_path(path) || announced_by_message(t, file, CI_WORDS))
+                && !cx.task().is_some_and(|t| {
+                    t.hints_path(path) || crate::intent::announced_by_message(t, file, CI_WORDS)
+                })
             {
                 out.push(
                     Finding::new(&INFO, cx.intent_severity(), format!("`{path}` is CI configuration and the task does not name it"))

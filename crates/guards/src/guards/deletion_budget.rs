@@ -43,34 +43,6 @@ const REMOVAL_WORDS: [&str; 10] = [
     "shorten",
 ];
 
-/// Words a commit message uses for a change that removes or rewrites most of a file.
-pub(crate) const RESTRUCTURE_WORDS: &[&str] = &[
-    "remove",
-    "removed",
-    "delete",
-    "deleted",
-    "rewrite",
-    "replace",
-    "refactor",
-    "simplify",
-    "trim",
-    "drop",
-    "clean",
-    "cleanup",
-    "shorten",
-    "migrate",
-    "split",
-    "merge",
-    "move",
-    "rename",
-    "reorganize",
-    "revert",
-    "regenerate",
-    "consolidate",
-    "prepare",
-    "document",
-];
-
 /// Whether the deletion budget judges this modification: the guard is on, the file had at
 /// least `min_lines` lines and the change removed more than `max_removed_share` of them.
 /// Other guards leave such a mostly deleted file to it (G13 does not also call a README cut
@@ -112,7 +84,7 @@ impl Guard for DeletionBudget {
                     continue;
                 }
                 // A commit whose message announces the rewrite: its author meant it.
-                if super::containment::announced_by_message(t, file, RESTRUCTURE_WORDS) {
+                if crate::intent::announced_by_message(t, file, crate::intent::RESTRUCTURE_WORDS) {
                     continue;
                 }
             }

@@ -107,7 +107,7 @@ fn lock_follows_announced_manifest(
         !is_lockfile(f.path())
             && manifest_ecosystem(f.path()) == Some(eco)
             && (task.allows_manifest(f.path())
-                || super::containment::announced_by_message(task, f, MANIFEST_WORDS))
+                || crate::intent::announced_by_message(task, f, MANIFEST_WORDS))
     })
 }
 
@@ -129,7 +129,7 @@ impl Guard for ManifestBlock {
                     (Severity::Block, "compile-fix mode never edits manifests")
                 }
                 Some(t) if t.allows_manifest(path) => continue,
-                Some(t) if super::containment::announced_by_message(t, file, MANIFEST_WORDS) => {
+                Some(t) if crate::intent::announced_by_message(t, file, MANIFEST_WORDS) => {
                     continue;
                 }
                 // A lockfile follows its manifest: announced with it.

@@ -945,7 +945,7 @@ impl SymbolPreservation {
         }
         // A commit message that says it removes, moves or rewrites code announces this.
         let announced = |t: &slopguard_change::Task| {
-            t.from_commit_message && t.announces(&[], super::deletion_budget::RESTRUCTURE_WORDS)
+            t.from_commit_message && t.announces(&[], crate::intent::RESTRUCTURE_WORDS)
         };
         if cx
             .task()

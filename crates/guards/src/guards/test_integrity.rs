@@ -182,8 +182,9 @@ fn task_is_about_tests(cx: &Context<'_>) -> bool {
 
 /// A commit whose message is the task and whose author knew it touched tests: the message
 /// says so ("test", "fixture", ...), or the commit changes code or its manifests and tests
-/// together (a fix and its tests, a dependency bump and the tests it changes). Only for a task from a commit message: an agent's task says what to
-/// change, and an agent editing tests it was not asked to is the slop this guard is for.
+/// together (a fix and its tests, a dependency bump and the tests it changes). Only for a task
+/// from a commit message: an agent's task says what to change, and an agent editing tests it
+/// was not asked to is the slop this guard is for.
 fn commit_touches_tests_knowingly(cx: &Context<'_>) -> bool {
     let Some(task) = cx.task().filter(|t| t.from_commit_message) else {
         return false;
@@ -194,10 +195,9 @@ fn commit_touches_tests_knowingly(cx: &Context<'_>) -> bool {
     ];
     task.announces(&[], TEST_WORDS)
         || cx.files().iter().any(|f| {
-            let path = f.path();
-            !is_test_path(path)
+            !is_test_path(f.path())
                 && matches!(
-                    slopguard_lang::detect(path, &[]),
+                    f.kind(),
                     slopguard_lang::FileKind::Code(_) | slopguard_lang::FileKind::Data(_)
                 )
         })
