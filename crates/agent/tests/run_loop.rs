@@ -1038,3 +1038,55 @@ fn before_a_long_function_its_most_suspect_statement_is_asked_for_first() {
     );
     assert!(git(r, &["show", "sg/loop:calc.py"]).contains("    return a + b\n"));
 }
+
+#[test]
+fn a_fix_that_sends_a_passing_test_down_another_branch_is_refused_and_the_next_one_lands() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    if pytest_missing() {
+        return;
+    }
+    // `clamp` returns `lo` above the range. The first answer fixes that and also makes
+    // `x <= lo` the first test: `test_at_lo` still passes, by the first branch now instead of
+    // the last. The second answer fixes the return alone.
+    let r = fx.dir.path();
+    let clamp = "def clamp(x, lo, hi):\n    if x < lo:\n        return lo\n    if x > hi:\n        return lo\n    return x\n";
+    let tests = "from clamp import clamp\n\n\n\
+                 def test_high():\n    assert clamp(15, 0, 10) == 10\n\n\n\
+                 def test_low():\n    assert clamp(-5, 0, 10) == 0\n\n\n\
+                 def test_at_lo():\n    assert clamp(0, 0, 10) == 0\n";
+    std::fs::write(r.join("calc.py"), FIXED_CALC).unwrap();
+    std::fs::write(r.join("clamp.py"), clamp).unwrap();
+    std::fs::write(r.join("tests/test_clamp.py"), tests).unwrap();
+    git(r, &["add", "-A"]);
+    git(r, &["commit", "-q", "-m", "clamp"]);
+    let shifted = clamp
+        .replace("x < lo", "x <= lo")
+        .replace("hi:\n        return lo", "hi:\n        return hi");
+    let right = clamp.replace("hi:\n        return lo", "hi:\n        return hi");
+    let script = Script::new()
+        .content(format!("clamp.py\n```python\n{shifted}```\n"))
+        .content(format!("clamp.py\n```python\n{right}```\n"));
+    let server = ScriptedServer::start(script).unwrap();
+    let mut o = fx.opts(&server.url());
+    o.plan = PlanSource::Given(one_task(
+        "Fix clamp",
+        vec![subtask("Fix the failing test test_high", &["clamp.py"])],
+    ));
+    o.max_attempts = 2;
+    let summary = execute(&o, &NoProgress).unwrap();
+    let s = summary.subtasks().next().unwrap();
+    assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
+    assert_eq!(s.attempts, 2, "{s:#?}");
+    assert_eq!(git(r, &["show", "sg/loop:clamp.py"]), right);
+    // The retry heard why.
+    let second = server.chat_requests()[1].to_string();
+    assert!(second.contains("kept-behaviour"), "{second}");
+    let trace = trace_events(&summary);
+    assert!(trace.contains("critic_kept_behaviour.fail"), "{trace}");
+    assert!(
+        trace.contains("test_at_lo passed before the fix and now runs clamp.py:3"),
+        "{trace}"
+    );
+}

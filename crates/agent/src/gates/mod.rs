@@ -13,6 +13,7 @@ use slopguard_store::FailureMode;
 
 pub mod doc_scope;
 pub mod intent_review;
+pub mod kept_behaviour;
 pub mod step_critic;
 pub mod test_values;
 
@@ -245,6 +246,23 @@ pub const GATES: &[Gate] = &[
               one that fixes every target lands at once. One that fixes some but not all is carried to \
               the next attempt (its tests' output is the feedback) and lands at the last attempt only \
               if no candidate fixed them all.\n",
+    },
+    Gate {
+        slug: "kept-behaviour",
+        code: None,
+        phase: Phase::Dynamic,
+        summary: "a fix of failing tests may not change which lines the passing tests run",
+        mode: FailureMode::TestRegression,
+        event: "critic_kept_behaviour.fail",
+        doc: "# kept-behaviour\n\nOn a subtask behind failing tests, once a candidate (a model's or a \
+              repair template's) makes them all pass: the suite runs once more recording the lines \
+              each test runs, and every test that passed at the baseline must run the same lines \
+              as it did then, outside the lines the patch changed (kept lines are followed to their \
+              new numbers). Those tests passed with the bug, so a right fix leaves their path \
+              alone; a fix that sends one down another branch (`<` made `!=` where `<=` was meant) \
+              passes the tests and is wrong. The refusal names the test and the first line it now \
+              runs or no longer runs. Skipped where no runner records per-test coverage (Rust, \
+              unittest, Jest, RSpec) and for suites over 60 s.\n",
     },
     Gate {
         slug: "regression-proof",

@@ -186,6 +186,66 @@ pub(super) fn still_failing(
     }
 }
 
+/// The kept-behaviour gate ([`gates::kept_behaviour`]) on a change written in the worktree that
+/// made every failing test pass: the suite is recorded again, and a test that passed at the
+/// baseline must run the same lines. The refusal when one runs other lines; `None` when none
+/// does or there is no baseline recording (the gate is skipped). The time spent is added to
+/// `tool`.
+pub(super) fn behaviour_changed(
+    cx: &Ctx<'_>,
+    run: &SubtaskRun,
+    change: &slopguard_change::ChangeSet,
+    tool: &mut Duration,
+) -> Option<gates::Rejection> {
+    let (Some(spectrum), Some(base)) = (&run.spectrum, cx.state.baseline.as_ref()) else {
+        return None;
+    };
+    let started = Instant::now();
+    let limits = super::localise::coverage_limits(cx, base);
+    let rejection = gates::kept_behaviour::check(&cx.worktree, spectrum, change, &limits);
+    *tool += started.elapsed();
+    cx.time("kept-behaviour", started);
+    rejection
+}
+
+/// Records the kept-behaviour gate's verdict on a candidate (its guard activity, and when it
+/// refused, its failure mode, trace events and the retry's feedback).
+pub(super) fn record_behaviour(
+    cx: &Ctx<'_>,
+    run: &mut SubtaskRun,
+    attempt: u32,
+    applied: &worker::AppliedReply,
+    rejection: Option<gates::Rejection>,
+    activity: &mut Vec<GuardActivity>,
+) -> Option<Refused> {
+    let status = if rejection.is_some() { "block" } else { "pass" };
+    activity.push(GuardActivity {
+        attempt,
+        phase: "dynamic".into(),
+        guard: gates::kept_behaviour::SLUG.into(),
+        code: None,
+        status: status.into(),
+        messages: rejection.iter().map(gates::Rejection::text).collect(),
+    });
+    cx.progress.on(&ProgressEvent::Guard {
+        id: run.id.clone(),
+        guard: gates::kept_behaviour::SLUG.into(),
+        status: status.into(),
+    });
+    let rejection = rejection?;
+    let text = record_rejections(cx, run, attempt, activity, std::slice::from_ref(&rejection));
+    Some(Refused {
+        unchanged: false,
+        reached: Reached::DynamicGates,
+        feedback: format!(
+            "- [{}] {} The failing tests pass, but tests that passed before now run other \
+             lines:\n{text}",
+            gates::kept_behaviour::SLUG,
+            candidates::describe_change(&applied.change),
+        ),
+    })
+}
+
 /// The one handler of gate refusals: each rejection's failure mode joins the subtask's, one
 /// trace event per finding is emitted, and a refusal before any guard ran (the model call, the
 /// reply) is added to the guard activity (the guards' own activity is recorded as they run).

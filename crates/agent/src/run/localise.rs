@@ -53,11 +53,7 @@ pub(super) fn localise_by_coverage(
     if base.suite_ms == 0 || suite > MAX_COVERED_SUITE {
         return None;
     }
-    let limits = dynamic::test_limits(Some(base), cx.opts.dynamic.test_timeout);
-    let limits = TestLimits {
-        suite: limits.suite.min(suite * 4 + Duration::from_secs(30)),
-        ..limits
-    };
+    let limits = coverage_limits(cx, base);
     let started = Instant::now();
     let spectrum = slopguard_toolchain::per_test_coverage(&RepoFiles::walk(&cx.worktree), &limits);
     cx.time("coverage", started);
@@ -89,6 +85,17 @@ pub(super) fn localise_by_coverage(
     Some(cov)
 }
 
+/// The limits of a coverage recording: the run's test limits, the suite cut at four times its
+/// baseline time plus 30 s (a recording runs each test with a tracer).
+pub(super) fn coverage_limits(cx: &Ctx<'_>, base: &Baseline) -> TestLimits {
+    let suite = Duration::from_millis(base.suite_ms);
+    let limits = dynamic::test_limits(Some(base), cx.opts.dynamic.test_timeout);
+    TestLimits {
+        suite: limits.suite.min(suite * 4 + Duration::from_secs(30)),
+        ..limits
+    }
+}
+
 impl Localisation {
     /// The lines of `spectrum` scored, and whether any sets the failing tests apart.
     fn new(spectrum: Spectrum) -> Localisation {
@@ -102,6 +109,11 @@ impl Localisation {
             .most_suspect()
             .is_some_and(|(_, score)| score > every_test_score(&cov.spectrum) + 1e-9);
         cov
+    }
+
+    /// The recording itself, for the gates that compare a fix's recording with it.
+    pub(super) fn into_spectrum(self) -> Spectrum {
+        self.spectrum
     }
 
     /// The most suspect line outside the tests, with its score.

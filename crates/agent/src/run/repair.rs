@@ -6,7 +6,9 @@
 //! the definitions the failing tests call, then the definitions those call in the same file.
 //! Each is judged like a model's candidate: every static guard on the change in memory, then
 //! the build and the whole test suite on the written worktree. The first that makes every
-//! failing test pass and breaks no passing test lands; the others are reverted and leave no
+//! failing test pass, breaks no passing test and keeps the lines the passing tests run
+//! ([`crate::gates::kept_behaviour`]: a template that passes the tests by sending a passing
+//! one down another branch is probably wrong) lands; the others are reverted and leave no
 //! trace in the subtask's findings. The phase is bounded by a candidate count and a share of
 //! the subtask's budget, so a repository with a slow suite reaches the model in time.
 //!
@@ -27,7 +29,7 @@ use crate::worker::{self, context, reply::ReplyFormat, templates};
 use super::attempt::AttemptWork;
 use super::context::Ctx;
 use super::error::RunError;
-use super::judge::dynamic_activity;
+use super::judge::{behaviour_changed, dynamic_activity};
 use super::progress::ProgressEvent;
 use super::subtask::SubtaskRun;
 use super::survivors::fixed_targets;
@@ -60,7 +62,7 @@ pub(super) fn try_templates(
     let limit = time_limit(run.budget);
     let tree: Arc<dyn Tree> = Arc::new(WorkTree::new(&cx.worktree));
     let fixes = candidate_fixes(run, tree.as_ref());
-    let (mut refused_statically, mut evaluated) = (0usize, 0usize);
+    let (mut refused_statically, mut evaluated, mut changed_behaviour) = (0usize, 0usize, 0usize);
     let mut won = None;
     for fix in &fixes {
         if started.elapsed() >= limit || run.started.elapsed() >= run.budget {
@@ -94,6 +96,12 @@ pub(super) fn try_templates(
         work.tool += dynr.elapsed;
         let fixed = fixed_targets(&run.targets, dynr.tests.as_ref());
         if !dynr.blocked() && dynr.tests.is_some() && fixed == run.targets.len() {
+            if behaviour_changed(cx, run, &change, &mut work.tool).is_some() {
+                // It passes the tests and is probably wrong: the next template may be right.
+                changed_behaviour += 1;
+                written.revert()?;
+                continue;
+            }
             work.activity.extend(worker::activity(&report, attempt));
             work.activity.extend(dynamic_activity(attempt, &dynr));
             won = Some((fix, change, written, dynr));
@@ -108,7 +116,7 @@ pub(super) fn try_templates(
         "execution",
         "worker.templates",
         json!({"subtask_id": run.id, "offered": fixes.len(), "static_refused": refused_statically,
-               "evaluated": evaluated, "landed": described, "ms": started.elapsed().as_millis() as u64}),
+               "evaluated": evaluated, "changed_behaviour": changed_behaviour, "landed": described, "ms": started.elapsed().as_millis() as u64}),
     );
     let line = match &described {
         Some(d) => format!(
@@ -117,8 +125,12 @@ pub(super) fn try_templates(
             started.elapsed().as_secs_f64()
         ),
         None => format!(
-            "{} repair templates: none of {evaluated} run fixes the failing tests ({:.0} s); asking the model",
+            "{} repair templates: none of {evaluated} run fixes the failing tests{} ({:.0} s); asking the model",
             run.id,
+            match changed_behaviour {
+                0 => String::new(),
+                n => format!(" and keeps what the passing tests run ({n} changed it)"),
+            },
             started.elapsed().as_secs_f64()
         ),
     };

@@ -60,6 +60,9 @@ pub(super) struct SubtaskRun {
     /// again with the next attempt's candidates, and lands at the last attempt if none of
     /// them fixes every target ([`evaluate_survivors`](super::survivors::evaluate_survivors)).
     pub(super) carried: Option<Survivor>,
+    /// Which lines each test ran at the baseline, when the suite could record it: the
+    /// kept-behaviour gate compares a fix's recording with it.
+    pub(super) spectrum: Option<slopguard_toolchain::Spectrum>,
 }
 
 /// Runs one subtask: attempts until a candidate lands, the attempts run out or `budget` (its
@@ -103,6 +106,7 @@ pub(super) fn run_subtask(
         sampled: 0,
         dynamic_failed_before: false,
         carried: None,
+        spectrum: None,
     };
     attach_failure_context(cx, &mut run);
     let max = cx.state.max_attempts.max(1);
@@ -242,6 +246,7 @@ pub(super) fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
         }
     }
     run.failure = Some(fc);
+    run.spectrum = coverage.map(localise::Localisation::into_spectrum);
 }
 
 /// Most statements of the target definition offered alone when no frame names one.

@@ -20,7 +20,8 @@ use super::attempt::AttemptWork;
 use super::context::Ctx;
 use super::error::RunError;
 use super::judge::{
-    Refused, judge_dynamically, prove_candidate, refuse_proof, review_candidate, still_failing,
+    Refused, behaviour_changed, judge_dynamically, prove_candidate, record_behaviour, refuse_proof,
+    review_candidate, still_failing,
 };
 use super::subtask::SubtaskRun;
 
@@ -122,6 +123,15 @@ fn judge_one(
     work.tool += dynr.elapsed;
     let fixed = fixed_targets(&run.targets, dynr.tests.as_ref());
     if run.targets.is_empty() || dynr.tests.is_none() || fixed == run.targets.len() {
+        if run.spectrum.is_some() {
+            let changed = behaviour_changed(cx, run, &applied.change, &mut work.tool);
+            if let Some(r) =
+                record_behaviour(cx, run, attempt, applied, changed, &mut work.activity)
+            {
+                written.revert()?;
+                return Ok(refuse(work, i, r));
+            }
+        }
         if cx.opts.regression_proof {
             let t = Instant::now();
             let found = prove_candidate(cx, run, applied)?;

@@ -1,0 +1,344 @@
+//! kept-behaviour: a fix that makes the failing tests pass must leave what the passing tests
+//! do as it was.
+//!
+//! A repair that passes every test can still be wrong: `<` flipped to `!=` instead of `<=`,
+//! another index, another variable. The tests that failed pass either way; what tells the two
+//! apart is the tests that passed before. They passed with the bug, so the bug did not touch
+//! what they check, and a right fix changes nothing on their path: they run the same lines
+//! after the fix as before it. A wrong fix that happens to satisfy the failing tests usually
+//! sends some passing test down another branch (the patch-correctness heuristic of Xiong et al.,
+//! "Identifying Patch Correctness in Test-Based Program Repair", ICSE 2018: correct patches
+//! keep passing tests' behaviour, overfitting ones change it).
+//!
+//! The gate records each test's lines again on the written worktree (the same per-test
+//! coverage that localised the bug) and compares, for every test that passed at the baseline,
+//! the lines it ran outside the patch's own changed lines, mapped through the patch. A test
+//! whose set differs is named with the first line it now runs or no longer runs, and the
+//! candidate is refused. Lines the patch itself changed or added are left out, so a new guard
+//! clause every test passes through is free; tests that failed at the baseline are what the
+//! fix is for and are not compared. Where no runner records per-test coverage (Rust, unittest,
+//! Jest, RSpec), or the suite is too slow to run again, the gate is skipped.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use std::path::Path;
+
+use slopguard_change::{ChangeSet, FileChange};
+use slopguard_toolchain::{RepoFiles, Spectrum, TestLimits};
+
+use super::{Phase, Rejection, RejectionFinding};
+
+/// The gate's slug.
+pub const SLUG: &str = "kept-behaviour";
+
+/// Most shifted tests named in a refusal.
+const MAX_NAMED: usize = 3;
+
+/// A test that passed at the baseline and runs other lines with the patch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shift {
+    /// The runner's id of the test.
+    pub test: String,
+    /// The first line (in the patched file's numbering) it ran only with the patch.
+    pub now_runs: Option<(String, u32)>,
+    /// The first line (in the patched file's numbering) it ran only without the patch.
+    pub no_longer_runs: Option<(String, u32)>,
+}
+
+/// Where each line of one file went through a patch: the unchanged lines by their old number
+/// to their new one; changed, deleted and added lines are absent.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LineMap {
+    /// Old line (1-based) to new line (1-based), for the lines the patch kept.
+    kept: BTreeMap<u32, u32>,
+    /// New lines (1-based) the patch kept (the values of `kept`).
+    kept_new: BTreeSet<u32>,
+}
+
+impl LineMap {
+    /// The map of `before` to `after` by a line diff.
+    pub fn between(before: &str, after: &str) -> LineMap {
+        let diff = similar::TextDiff::from_lines(before, after);
+        let mut map = LineMap::default();
+        for op in diff.ops() {
+            if let similar::DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } = *op
+            {
+                for k in 0..len {
+                    let (old, new) = (line_number(old_index + k), line_number(new_index + k));
+                    map.kept.insert(old, new);
+                    map.kept_new.insert(new);
+                }
+            }
+        }
+        map
+    }
+}
+
+/// A 0-based index as a 1-based line number.
+fn line_number(index: usize) -> u32 {
+    u32::try_from(index + 1).unwrap_or(u32::MAX)
+}
+
+/// The tests that passed in `before` (the baseline's per-test coverage) and ran other lines in
+/// `after` (the same suite on the patched tree), comparing only lines the patch kept.
+/// `changes` are the patch's files; other files compare line for line. A test missing from
+/// either recording is not compared.
+pub fn shifted_tests(before: &Spectrum, after: &Spectrum, changes: &[FileChange]) -> Vec<Shift> {
+    let maps: BTreeMap<&str, LineMap> = changes
+        .iter()
+        .map(|c| {
+            let text = |b: &Option<Vec<u8>>| {
+                b.as_deref()
+                    .map(String::from_utf8_lossy)
+                    .unwrap_or_default()
+                    .into_owned()
+            };
+            (
+                c.path.as_str(),
+                LineMap::between(&text(&c.before), &text(&c.after)),
+            )
+        })
+        .collect();
+    let after_by_id = by_occurrence(after);
+    let mut shifted = Vec::new();
+    for (key, old) in by_occurrence(before) {
+        if !old.passed {
+            continue;
+        }
+        let Some(new) = after_by_id.get(&key) else {
+            continue;
+        };
+        let was = kept_lines(&old.lines, &maps, Side::Before);
+        let now = kept_lines(&new.lines, &maps, Side::After);
+        if was != now {
+            shifted.push(Shift {
+                test: old.id.clone(),
+                now_runs: now.difference(&was).next().cloned(),
+                no_longer_runs: was.difference(&now).next().cloned(),
+            });
+        }
+    }
+    shifted
+}
+
+/// The tests of a recording by id and occurrence: two tests may share an id (`it('parses')`
+/// under two `describe`s), and both recordings run them in the same order, so the second
+/// `parses` of one is the second of the other.
+fn by_occurrence(
+    spectrum: &Spectrum,
+) -> BTreeMap<(&str, usize), &slopguard_toolchain::TestCoverage> {
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    spectrum
+        .tests
+        .iter()
+        .map(|t| {
+            let n = seen.entry(t.id.as_str()).or_default();
+            *n += 1;
+            ((t.id.as_str(), *n), t)
+        })
+        .collect()
+}
+
+/// Which recording a set of lines comes from.
+#[derive(Clone, Copy)]
+enum Side {
+    Before,
+    After,
+}
+
+/// The lines a test ran that the patch kept, in the patched numbering (line 0, no line of any
+/// file, left out).
+fn kept_lines(
+    lines: &BTreeMap<String, BTreeSet<u32>>,
+    maps: &BTreeMap<&str, LineMap>,
+    side: Side,
+) -> BTreeSet<(String, u32)> {
+    let mut out = BTreeSet::new();
+    for (path, ran) in lines {
+        let map = maps.get(path.as_str());
+        for &line in ran.iter().filter(|&&l| l > 0) {
+            let kept = match (map, side) {
+                (None, _) => Some(line),
+                (Some(m), Side::Before) => m.kept.get(&line).copied(),
+                (Some(m), Side::After) => m.kept_new.contains(&line).then_some(line),
+            };
+            if let Some(l) = kept {
+                out.insert((path.clone(), l));
+            }
+        }
+    }
+    out
+}
+
+/// Records each test's lines on `worktree` (the candidate written) and refuses `change` when a
+/// test that passed in `baseline` runs other lines. `None` when none does, or when the suite
+/// could not be recorded again (the gate is then skipped).
+pub fn check(
+    worktree: &Path,
+    baseline: &Spectrum,
+    change: &ChangeSet,
+    limits: &TestLimits,
+) -> Option<Rejection> {
+    let after = slopguard_toolchain::per_test_coverage(&RepoFiles::walk(worktree), limits)?;
+    refusal(&shifted_tests(baseline, &after, &change.changes))
+}
+
+/// The refusal naming the shifted tests; `None` when there are none.
+pub fn refusal(shifted: &[Shift]) -> Option<Rejection> {
+    if shifted.is_empty() {
+        return None;
+    }
+    let mut findings: Vec<RejectionFinding> = shifted
+        .iter()
+        .take(MAX_NAMED)
+        .map(|s| {
+            let what = match (&s.now_runs, &s.no_longer_runs) {
+                (Some((p, l)), _) => format!("now runs {p}:{l}"),
+                (None, Some((p, l))) => format!("no longer runs {p}:{l}"),
+                (None, None) => "runs other lines".to_string(),
+            };
+            RejectionFinding {
+                path: s
+                    .now_runs
+                    .as_ref()
+                    .or(s.no_longer_runs.as_ref())
+                    .map(|(p, _)| p.clone()),
+                message: format!(
+                    "{} passed before the fix and {what}: the fix changes what passing tests do, \
+                     so it is probably not the bug's fix (look again at the failing test's case)",
+                    s.test
+                ),
+                data: serde_json::json!({"test": s.test}),
+            }
+        })
+        .collect();
+    if shifted.len() > MAX_NAMED {
+        findings.push(RejectionFinding {
+            message: format!(
+                "and {} more passing tests run other lines",
+                shifted.len() - MAX_NAMED
+            ),
+            ..Default::default()
+        });
+    }
+    Some(Rejection::new(SLUG, Phase::Dynamic, findings))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use slopguard_toolchain::TestCoverage;
+
+    fn test(id: &str, passed: bool, path: &str, lines: &[u32]) -> TestCoverage {
+        TestCoverage {
+            id: id.into(),
+            passed,
+            lines: BTreeMap::from([(path.to_string(), lines.iter().copied().collect())]),
+        }
+    }
+
+    fn spectrum(tests: Vec<TestCoverage>) -> Spectrum {
+        Spectrum { tests }
+    }
+
+    const BUGGY: &str = "def clamp(x, lo, hi):\n    if x < lo:\n        return lo\n    if x > hi:\n        return hi\n    return x\n";
+
+    #[test]
+    fn a_fix_that_keeps_the_passing_tests_path_passes() {
+        // `x > hi` was the bug's line (say it read `x >= hi`); the passing test never went
+        // past line 3, the failing one now returns at line 5.
+        let fixed = BUGGY.replace("x > hi", "x >= hi");
+        let change = FileChange::modify("m.py", BUGGY, fixed.as_str());
+        let before = spectrum(vec![
+            test("t_low", true, "m.py", &[1, 2, 3]),
+            test("t_high", false, "m.py", &[1, 2, 4, 6]),
+        ]);
+        let after = spectrum(vec![
+            test("t_low", true, "m.py", &[1, 2, 3]),
+            test("t_high", true, "m.py", &[1, 2, 4, 5]),
+        ]);
+        assert!(shifted_tests(&before, &after, &[change]).is_empty());
+    }
+
+    #[test]
+    fn a_fix_that_sends_a_passing_test_down_another_branch_is_named() {
+        let fixed = BUGGY.replace("x < lo", "x != lo");
+        let change = FileChange::modify("m.py", BUGGY, fixed.as_str());
+        let before = spectrum(vec![test("t_mid", true, "m.py", &[1, 2, 4, 6])]);
+        let after = spectrum(vec![test("t_mid", true, "m.py", &[1, 2, 3])]);
+        let shifted = shifted_tests(&before, &after, &[change]);
+        assert_eq!(shifted.len(), 1);
+        assert_eq!(shifted[0].test, "t_mid");
+        assert_eq!(shifted[0].now_runs, Some(("m.py".into(), 3)));
+        assert_eq!(shifted[0].no_longer_runs, Some(("m.py".into(), 4)));
+        let refusal = refusal(&shifted).expect("refused");
+        assert_eq!(refusal.gate, SLUG);
+        assert!(
+            refusal
+                .text()
+                .contains("t_mid passed before the fix and now runs m.py:3")
+        );
+    }
+
+    #[test]
+    fn lines_the_patch_adds_are_not_compared_and_kept_lines_follow_their_new_numbers() {
+        // A guard clause added at the top: every test runs it, and every later line moves
+        // down by two.
+        let fixed = BUGGY.replace(
+            "def clamp(x, lo, hi):\n",
+            "def clamp(x, lo, hi):\n    if lo > hi:\n        raise ValueError\n",
+        );
+        let change = FileChange::modify("m.py", BUGGY, fixed.as_str());
+        let before = spectrum(vec![test("t_low", true, "m.py", &[1, 2, 3])]);
+        let after = spectrum(vec![test("t_low", true, "m.py", &[1, 2, 4, 5])]);
+        assert!(shifted_tests(&before, &after, &[change]).is_empty());
+    }
+
+    #[test]
+    fn other_files_compare_line_for_line_and_failing_or_missing_tests_are_skipped() {
+        let change = FileChange::modify("m.py", BUGGY, BUGGY.replace("x < lo", "x <= lo"));
+        let before = spectrum(vec![
+            test("t_other", true, "util.py", &[5, 6]),
+            test("t_failing", false, "util.py", &[5]),
+            test("t_gone", true, "util.py", &[5]),
+        ]);
+        let after = spectrum(vec![
+            test("t_other", true, "util.py", &[5, 7]),
+            test("t_failing", true, "util.py", &[5, 9]),
+        ]);
+        let shifted = shifted_tests(&before, &after, &[change]);
+        assert_eq!(
+            shifted,
+            vec![Shift {
+                test: "t_other".into(),
+                now_runs: Some(("util.py".into(), 7)),
+                no_longer_runs: Some(("util.py".into(), 6)),
+            }]
+        );
+    }
+
+    #[test]
+    fn tests_that_share_an_id_are_paired_in_their_order() {
+        let change = FileChange::modify("m.py", BUGGY, BUGGY.replace("x < lo", "x <= lo"));
+        let twice = || {
+            spectrum(vec![
+                test("parses", true, "util.py", &[5, 6]),
+                test("parses", true, "util.py", &[5, 7]),
+            ])
+        };
+        assert!(shifted_tests(&twice(), &twice(), &[change]).is_empty());
+    }
+
+    #[test]
+    fn the_line_map_keeps_equal_lines_only() {
+        let map = LineMap::between("a\nb\nc\n", "a\nx\ny\nc\n");
+        assert_eq!(map.kept.get(&1), Some(&1));
+        assert_eq!(map.kept.get(&2), None);
+        assert_eq!(map.kept.get(&3), Some(&4));
+        assert!(!map.kept_new.contains(&2) && !map.kept_new.contains(&3));
+    }
+}
