@@ -9,7 +9,9 @@ answers (started here); as soon as the run's trace holds its `worker.function_ta
 model call) the run is stopped. The bug's lines are the lines bug.patch adds to the buggy
 file (or, for a deletion, the line after it); the rank is the first target whose line range
 holds one of them, "miss" when none does, "none" when the run named no function. The
-trace's `worker.coverage` event says whether the tests' coverage was recorded.
+trace's `worker.coverage` event says whether the tests' coverage was recorded. When no frame names
+a statement, the statements offered alone (`worker.suspect_lines`, in the order the candidates
+ask for them) are reported too, with the rank of the one holding the bug.
 
 Deterministic apart from timing (a suite that outruns the limit is not covered); it measures
 the localisation, not the fix.
@@ -95,10 +97,17 @@ def run_one(binary: Path, repo: Path, url: str, limit: float):
             break
         time.sleep(0.5)
     coverage = trace_event(repo, "worker.coverage")
+    # The statements offered alone are written just after the targets (or a frame's line).
+    suspects, waited = None, time.time()
+    while targets is not None and time.time() - waited < 3 and proc.poll() is None:
+        suspects = trace_event(repo, "worker.suspect_lines")
+        if suspects is not None or trace_event(repo, "worker.fault_line") is not None:
+            break
+        time.sleep(0.2)
     if proc.poll() is None:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait()
-    return targets, coverage, time.time() - start
+    return targets, coverage, suspects, time.time() - start
 
 
 def main() -> int:
@@ -113,15 +122,15 @@ def main() -> int:
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Silent)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    ranks = {}
+    ranks, statement_ranks = {}, {}
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([sys.executable, str(ROOT / "scripts" / "bench" / "corpus.py"), "materialize",
                         "--out", tmp, *ids], check=True, stdout=subprocess.DEVNULL)
-        print("| task | bug at | targets (most likely first) | rank | coverage |")
-        print("|---|---|---|---|---|")
+        print("| task | bug at | targets (most likely first) | rank | statements offered alone | bug's statement | coverage |")
+        print("|---|---|---|---|---|---|---|")
         for task in ids:
             path, lines = bug_lines((CORPUS / "tasks" / task / "bug.patch").read_text())
-            targets, coverage, took = run_one(Path(args.bin), Path(tmp) / task, url, args.limit)
+            targets, coverage, suspects, took = run_one(Path(args.bin), Path(tmp) / task, url, args.limit)
             functions = (targets or {}).get("functions", [])
             rank = "none" if not functions else "miss"
             for i, f in enumerate(functions, 1):
@@ -130,14 +139,25 @@ def main() -> int:
                     rank = str(i)
                     break
             ranks[task] = rank
+            offered = (suspects or {}).get("lines", [])
+            srank = "-" if not offered else "miss"
+            for i, (lo, hi) in enumerate(offered, 1):
+                if (suspects or {}).get("path") == path and any(lo <= l <= hi for l in lines):
+                    srank = str(i)
+                    break
+            statement_ranks[task] = srank
             names = ", ".join(f["name"] for f in functions)
             cov = f'{coverage["tests"]} tests' if coverage else "no"
-            print(f"| {task} | {path}:{min(lines) if lines else '?'} | {names} | {rank} | {cov} |",
+            lines_offered = ", ".join(str(lo) for lo, _ in offered) or "-"
+            print(f"| {task} | {path}:{min(lines) if lines else '?'} | {names} | {rank} | {lines_offered} | {srank} | {cov} |",
                   flush=True)
     server.shutdown()
     first = sum(1 for r in ranks.values() if r == "1")
     top3 = sum(1 for r in ranks.values() if r in ("1", "2", "3"))
     print(f"\nbug in the first target: {first} of {len(ranks)}; in the targets: {top3} of {len(ranks)}")
+    with_suspects = [r for r in statement_ranks.values() if r != "-"]
+    print(f"statements offered alone in {len(with_suspects)} tasks: the bug's first in "
+          f"{sum(r == '1' for r in with_suspects)}, among them in {sum(r != 'miss' for r in with_suspects)}")
     return 0
 
 
