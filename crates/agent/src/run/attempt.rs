@@ -5,7 +5,7 @@
 //! returns the feedback of the furthest refusal ([`AttemptEnd`]). In the pipeline: ... -> per subtask: **attempts -> candidates** ->
 //! static judge -> review -> dynamic judge -> proof -> land.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -321,6 +321,11 @@ pub(super) fn attempt_prompts(
     if long && statement_next {
         prompts.swap(0, 1);
     }
+    // What the model sent back unchanged in an earlier attempt is asked again only after
+    // everything else: a fresh sample of the same request mostly copies again.
+    if attempt > 1 {
+        prompts = asked_first_what_was_not_copied_back(prompts, &run.copied_back);
+    }
     // Every prompt knows a target definition, so an unreadable reply holding it is salvaged:
     // its own, or the most likely one.
     for p in &mut prompts {
@@ -330,6 +335,18 @@ pub(super) fn attempt_prompts(
     }
     cx.time("prompt", t_prompt);
     prompts
+}
+
+/// `prompts` with those whose request is in `copied_back` moved to the end, each group in its
+/// order.
+fn asked_first_what_was_not_copied_back(
+    prompts: Vec<prompt::WorkerPrompt>,
+    copied_back: &BTreeSet<String>,
+) -> Vec<prompt::WorkerPrompt> {
+    let (again, fresh): (Vec<_>, Vec<_>) = prompts
+        .into_iter()
+        .partition(|p| p.asks_for().is_some_and(|k| copied_back.contains(&k)));
+    fresh.into_iter().chain(again).collect()
 }
 
 /// Functions longer than this are asked for after their most suspect statement.
@@ -489,6 +506,9 @@ fn judge_and_follow(
 ) -> Result<FollowUp, RunError> {
     let before = work.survivors.len();
     let same = judge_reply(cx, client, run, attempt, index, pr, tree, work, called)?;
+    if let (Some(_), Some(key)) = (&same, pr.asks_for()) {
+        run.copied_back.insert(key);
+    }
     Ok(FollowUp {
         survivor: (work.survivors.len() > before).then_some(before),
         continued: same
@@ -597,6 +617,46 @@ fn judge_reply(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn statement_prompt(start: usize) -> prompt::WorkerPrompt {
+        prompt::WorkerPrompt {
+            messages: Vec::new(),
+            files: Vec::new(),
+            function: None,
+            target: None,
+            line: Some(crate::worker::fault_line::FaultLine {
+                path: "m.py".into(),
+                start,
+                end: start,
+                text: "x = 1".into(),
+                error: None,
+                suspect_in: None,
+            }),
+            reply_tokens: None,
+        }
+    }
+
+    #[test]
+    fn what_was_copied_back_is_asked_after_everything_else() {
+        let files_prompt = prompt::WorkerPrompt {
+            line: None,
+            ..statement_prompt(0)
+        };
+        let prompts = vec![statement_prompt(3), files_prompt, statement_prompt(7)];
+        let copied = BTreeSet::from(["statement m.py:3-3".to_string()]);
+        let order: Vec<Option<String>> = asked_first_what_was_not_copied_back(prompts, &copied)
+            .iter()
+            .map(prompt::WorkerPrompt::asks_for)
+            .collect();
+        assert_eq!(
+            order,
+            [
+                None,
+                Some("statement m.py:7-7".to_string()),
+                Some("statement m.py:3-3".to_string())
+            ]
+        );
+    }
 
     #[test]
     fn fixed_count_is_zero_for_auto() {

@@ -63,6 +63,9 @@ pub(super) struct SubtaskRun {
     /// Which lines each test ran at the baseline, when the suite could record it: the
     /// kept-behaviour gate compares a fix's recording with it.
     pub(super) spectrum: Option<slopguard_toolchain::Spectrum>,
+    /// The brief requests ([`prompt::WorkerPrompt::asks_for`]) the model answered with the
+    /// code as it was: later attempts ask the others first.
+    pub(super) copied_back: BTreeSet<String>,
 }
 
 /// Runs one subtask: attempts until a candidate lands, the attempts run out or `budget` (its
@@ -107,6 +110,7 @@ pub(super) fn run_subtask(
         dynamic_failed_before: false,
         carried: None,
         spectrum: None,
+        copied_back: BTreeSet::new(),
     };
     attach_failure_context(cx, &mut run);
     let max = cx.state.max_attempts.max(1);

@@ -121,6 +121,18 @@ impl WorkerPrompt {
         self.function.is_some() || self.line.is_some()
     }
 
+    /// What a brief prompt asks the model to rewrite, as a key equal for the same request in
+    /// every attempt (`function pkg/m.py:12 parse`, `statement pkg/m.py:40-41`); `None` for a
+    /// files prompt.
+    pub fn asks_for(&self) -> Option<String> {
+        if let Some(l) = &self.line {
+            return Some(format!("statement {}:{}-{}", l.path, l.start, l.end));
+        }
+        self.function
+            .as_ref()
+            .map(|f| format!("function {}:{} {}", f.path, f.start, f.name))
+    }
+
     /// Whether the conversation already holds a reply of the model's.
     pub fn is_continued(&self) -> bool {
         self.messages.iter().any(|m| m.role == "assistant")
