@@ -2,6 +2,10 @@
 //! pull request, its check runs, an Actions job's log behind a redirect), the scripted model as
 //! the LLM and a local bare repository as the push remote (the clone's `origin` is a GitHub URL
 //! that git's `insteadOf` sends to the bare repository).
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test fails loudly on what it did not expect"
+)]
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};

@@ -1,5 +1,9 @@
 //! The forge phase against a local HTTP server standing in for the GitHub REST API: the exact
 //! request (path, headers, JSON body), push through git, the local fallback, URL targets.
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test fails loudly on what it did not expect"
+)]
 
 use std::collections::VecDeque;
 use std::path::Path;

@@ -2,6 +2,10 @@
 //! with `unittest`: G7 and G8 block and the retry lands; a subtask whose replies never parse
 //! fails cleanly and the run goes on; a dry run commits nothing. The user's tree stays
 //! byte-identical and the store holds one observation per subtask.
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test fails loudly on what it did not expect"
+)]
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -1,4 +1,8 @@
 //! `analyze` on the sample repos under tests/samples: real toolchains, real verdicts.
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test fails loudly on what it did not expect"
+)]
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

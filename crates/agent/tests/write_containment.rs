@@ -8,7 +8,10 @@
 //! The sandbox is a worktree and an "outside" directory seven levels down a temporary
 //! directory; paths never climb more than six levels, so even a wrongly written file stays in
 //! the temporary directory. `PROPTEST_CASES` sets how many paths are tried (256 by default).
-
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test fails loudly on what it did not expect"
+)]
 #![cfg(unix)]
 
 use std::path::{Path, PathBuf};

@@ -1,5 +1,9 @@
 //! Loading a commit from git: the commit against its first parent (the empty tree for a root
 //! commit), revisions resolved through tags, bare repositories, and clear errors.
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test fails loudly on what it did not expect"
+)]
 
 use std::path::Path;
 use std::process::Command;

@@ -1,5 +1,13 @@
 //! `check` on every change source and on bad input: clear errors or findings, never a panic,
 //! and exit codes 0 (pass), 1 (blocked), 2 (usage or I/O error).
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test fails loudly on what it did not expect"
+)]
+#![allow(
+    unsafe_code,
+    reason = "the test kills or inspects the processes it started through libc"
+)]
 
 mod common;
 

@@ -2,6 +2,10 @@
 //! triage against the scripted model (a confident bug, a low-confidence escalation, an answer
 //! repaired once, unknown classes and out-of-range confidence refused after one correction),
 //! every move recorded in a real SQLite store.
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test fails loudly on what it did not expect"
+)]
 
 use std::process::Command as StdCommand;
 

@@ -1,6 +1,10 @@
 //! One repository identity across the gateway, the CLI and the store: an item sent to
 //! `slopguard serve`'s `POST /feedback` naming a clone by its path, a subdirectory of it or its
 //! `origin` URL is the item `slopguard feedback show` and `list` find from that clone.
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test fails loudly on what it did not expect"
+)]
 
 mod common;
 

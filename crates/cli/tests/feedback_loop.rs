@@ -6,6 +6,14 @@
 //! fail-on-both, a fix that breaks a guard, a large job waiting for approval, a red verify.
 //!
 //! Needs `python3` (the sample's tests are unittest-style; pytest runs them too when present).
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test fails loudly on what it did not expect"
+)]
+#![allow(
+    unsafe_code,
+    reason = "the test kills or inspects the processes it started through libc"
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command as StdCommand;

@@ -9,6 +9,10 @@
 //!
 //! `cargo test` runs 256 cases per target. `scripts/fuzz.sh` runs them for a budget
 //! (`PROPTEST_CASES`), in release mode, and prints the executions.
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test fails loudly on what it did not expect"
+)]
 
 use std::sync::Arc;
 

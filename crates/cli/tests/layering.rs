@@ -164,3 +164,35 @@ fn the_code_map_reads_each_kind_of_rule() {
         ["b", "c"]
     );
 }
+
+#[test]
+fn every_crate_takes_the_workspace_lints() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let workspace: toml::Table = std::fs::read_to_string(root.join("Cargo.toml"))
+        .expect("read the workspace manifest")
+        .parse()
+        .expect("the workspace manifest is TOML");
+    let members = workspace["workspace"]["members"]
+        .as_array()
+        .expect("members");
+    assert!(!members.is_empty());
+    let lints = &workspace["workspace"]["lints"];
+    assert_eq!(lints["clippy"]["unwrap_used"].as_str(), Some("deny"));
+    assert_eq!(lints["rust"]["unsafe_code"].as_str(), Some("deny"));
+    for member in members {
+        let dir = member.as_str().expect("a member is a path");
+        let manifest: toml::Table = std::fs::read_to_string(root.join(dir).join("Cargo.toml"))
+            .expect("read a member manifest")
+            .parse()
+            .expect("a member manifest is TOML");
+        let takes = manifest
+            .get("lints")
+            .and_then(|l| l.get("workspace"))
+            .and_then(toml::Value::as_bool);
+        assert_eq!(
+            takes,
+            Some(true),
+            "{dir}/Cargo.toml must have `[lints] workspace = true`"
+        );
+    }
+}

@@ -1,5 +1,9 @@
 //! `slopguard analyze`, `plan` and `doctor` driven as a binary; `plan` against the scripted
 //! OpenAI-compatible server and against a dead endpoint.
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test fails loudly on what it did not expect"
+)]
 
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,14 @@
 //! its own), stopped by SIGTERM or SIGINT, leaves no process of the test run's group behind;
 //! stopped by SIGKILL, the test runner dies with it (Linux's parent-death signal) and so does
 //! the test's own child (the reaper kills the group when slopguard's end of its pipe closes).
-
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test fails loudly on what it did not expect"
+)]
+#![allow(
+    unsafe_code,
+    reason = "the test kills or inspects the processes it started through libc"
+)]
 #![cfg(target_os = "linux")]
 
 mod common;

@@ -3,6 +3,14 @@
 //! uncommitted edit and an untracked file) stays byte-identical. The model is a scripted
 //! OpenAI-compatible server; after each kill a fresh server serves the replies of the subtasks
 //! that the branch does not hold yet.
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test fails loudly on what it did not expect"
+)]
+#![allow(
+    unsafe_code,
+    reason = "the test kills or inspects the processes it started through libc"
+)]
 
 use std::collections::BTreeMap;
 use std::os::unix::process::CommandExt;
@@ -199,6 +207,7 @@ fn one_seed(seed: u64, max_delay_ms: u64) -> (usize, Duration) {
                 } else {
                     pid
                 };
+                // SAFETY: kill(2) on the process (group) this test started.
                 unsafe {
                     libc::kill(target, libc::SIGKILL);
                 }

@@ -1,5 +1,9 @@
 //! The setup scripts say what they leave running and stop it when asked:
 //! `scripts/llm-setup.sh --stop` stops the server it started (and only that).
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test fails loudly on what it did not expect"
+)]
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};

@@ -1,4 +1,8 @@
 //! `slopguard serve --help` tells a newcomer which endpoints the gateway answers.
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test fails loudly on what it did not expect"
+)]
 
 mod common;
 

@@ -131,6 +131,7 @@ impl Flock {
         {
             use std::os::fd::AsRawFd;
             // SAFETY: flock on a valid, owned file descriptor; released on close.
+            #[allow(unsafe_code, reason = "flock(2) has no safe wrapper in std")]
             let rc = unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX) };
             if rc != 0 {
                 return Err(std::io::Error::last_os_error());
@@ -146,6 +147,7 @@ impl Drop for Flock {
         {
             use std::os::fd::AsRawFd;
             // SAFETY: unlocking the descriptor we locked.
+            #[allow(unsafe_code, reason = "flock(2) has no safe wrapper in std")]
             unsafe {
                 libc::flock(self.0.as_raw_fd(), libc::LOCK_UN);
             }

@@ -2,6 +2,10 @@
 //!
 //! The binary comes from the workspace's target directory (built by `cargo build -p
 //! slopguard-cli` when missing).
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test fails loudly on what it did not expect"
+)]
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -7,6 +7,10 @@
 //! the generator never climbs more than six levels, so even a wrongly allowed path stays inside
 //! the temporary directory. Absolute system paths (`/etc/evil.py`) are fixed cases that must be
 //! denied; they are never written.
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test fails loudly on what it did not expect"
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,4 +1,8 @@
 //! The client against the scripted OpenAI-compatible server (real HTTP on loopback).
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test fails loudly on what it did not expect"
+)]
 
 use std::time::{Duration, Instant};
 

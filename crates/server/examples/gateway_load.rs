@@ -8,6 +8,10 @@
 //! cargo run --release -p slopguard-server --example gateway_load -- --db sqlite:///tmp/sg-bench.db
 //! cargo run --release -p slopguard-server --example gateway_load -- --db postgres://u:p@127.0.0.1/db
 //! ```
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test fails loudly on what it did not expect"
+)]
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -1,5 +1,9 @@
 //! Gateway tests over loopback HTTP, against SQLite and (when `SLOPGUARD_TEST_PG` is set)
 //! PostgreSQL.
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test fails loudly on what it did not expect"
+)]
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};

@@ -1,5 +1,9 @@
 //! The same suite against SQLite (always) and PostgreSQL (when `SLOPGUARD_TEST_PG` is set; CI
 //! sets it via `scripts/ci-postgres.sh`).
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test fails loudly on what it did not expect"
+)]
 
 use std::sync::Arc;
 

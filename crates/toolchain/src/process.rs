@@ -9,6 +9,10 @@
 //! as it starts and ends, and kills the groups still listed when its input closes, which the
 //! kernel does when slopguard dies however it dies. On Linux the direct child also gets
 //! `PR_SET_PDEATHSIG = SIGKILL` (it dies at once, even where no `sh` can be started).
+#![allow(
+    unsafe_code,
+    reason = "signal handlers, process groups and the parent-death signal are libc calls; each block says why it is sound"
+)]
 
 use std::io::Read;
 use std::os::unix::process::CommandExt;

@@ -168,7 +168,8 @@ fn test_file_for(root: &Path, files: &[String], triage: &Triage, loc: &Localisat
             format!("{d}/{name}")
         }
     };
-    match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    match ext {
         "go" => join(&dir, format!("{stem}_test.go")),
         "rs" => format!("tests/{stem}.rs"),
         "js" | "mjs" | "ts" => {
@@ -177,10 +178,7 @@ fn test_file_for(root: &Path, files: &[String], triage: &Triage, loc: &Localisat
             } else {
                 "tests"
             };
-            format!(
-                "{d}/{stem}.test.{}",
-                path.extension().unwrap().to_string_lossy()
-            )
+            format!("{d}/{stem}.test.{ext}")
         }
         _ => format!("tests/test_{stem}.py"),
     }

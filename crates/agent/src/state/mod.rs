@@ -322,6 +322,7 @@ fn pid_alive(pid: u32) -> bool {
         return false;
     }
     // SAFETY: kill(2) with signal 0 only checks whether the process exists; nothing is sent.
+    #[allow(unsafe_code, reason = "kill(2) has no safe wrapper in std")]
     let r = unsafe { libc::kill(pid as i32, 0) };
     r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
 }

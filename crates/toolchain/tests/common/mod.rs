@@ -1,4 +1,8 @@
 //! Helpers of the toolchain's tests that run real toolchains on small projects.
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test fails loudly on what it did not expect"
+)]
 
 use std::path::Path;
 use std::time::Duration;
