@@ -180,27 +180,58 @@ fn task_is_about_tests(cx: &Context<'_>) -> bool {
     PHRASES.iter().any(|p| text.contains(p))
 }
 
-/// A commit whose message is the task and whose author knew it touched tests: the message
-/// says so ("test", "fixture", ...), or the commit changes code or its manifests and tests
-/// together (a fix and its tests, a dependency bump and the tests it changes). Only for a task
-/// from a commit message: an agent's task says what to change, and an agent editing tests it
-/// was not asked to is the slop this guard is for.
-fn commit_touches_tests_knowingly(cx: &Context<'_>) -> bool {
-    let Some(task) = cx.task().filter(|t| t.from_commit_message) else {
-        return false;
-    };
+/// How a commit whose message is the task touched its tests (`None` for any other task: an
+/// agent's task says what to change, and an agent editing tests it was not asked to is the
+/// slop this guard is for).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum CommitTests {
+    /// The message says so ("test", "fixture", ...), or the commit changes code or its
+    /// manifests together with tests (a fix and its tests, a dependency bump and the tests it
+    /// changes): its test edits are its own, removed assertions included.
+    Knowingly,
+    /// The commit changes tests and no other code (`Fix typo`, `Lint`, `Make golangci-lint
+    /// happy` over a test file): the tests are its subject, so editing them is not flagged,
+    /// but under a message that does not say "test" it may not drop assertions (counted over
+    /// all its test files, so assertions moved from one test file to another are kept).
+    Only,
+}
+
+fn commit_touches_tests(cx: &Context<'_>) -> Option<CommitTests> {
+    let task = cx.task().filter(|t| t.from_commit_message)?;
     const TEST_WORDS: &[&str] = &[
         "test", "tests", "testing", "pytest", "conftest", "fixture", "fixtures", "spec", "specs",
         "unittest",
     ];
-    task.announces(&[], TEST_WORDS)
-        || cx.files().iter().any(|f| {
-            !is_test_path(f.path())
-                && matches!(
-                    f.kind(),
-                    slopguard_lang::FileKind::Code(_) | slopguard_lang::FileKind::Data(_)
-                )
-        })
+    let code_beside_tests = cx.files().iter().any(|f| {
+        !is_test_path(f.path())
+            && matches!(
+                f.kind(),
+                slopguard_lang::FileKind::Code(_) | slopguard_lang::FileKind::Data(_)
+            )
+    });
+    Some(if task.announces(&[], TEST_WORDS) || code_beside_tests {
+        CommitTests::Knowingly
+    } else {
+        CommitTests::Only
+    })
+}
+
+/// The assertions the change's test files lost, net: removed minus added over all of them (a
+/// deleted test file's lines are all removed).
+fn assertions_lost_over_test_files(cx: &Context<'_>) -> usize {
+    let (mut removed, mut added) = (0, 0);
+    for f in cx.files().iter().filter(|f| is_test_path(f.path())) {
+        let changes = f.line_changes();
+        let count = |lines: &[(u32, &str)]| -> usize {
+            lines
+                .iter()
+                .map(|(_, l)| assertions(&l.to_ascii_lowercase()))
+                .sum()
+        };
+        removed += count(&changes.removed);
+        added += count(&changes.added);
+    }
+    removed.saturating_sub(added)
 }
 
 /// Whether a (lower-cased) line defines a test: a test function or method (Python, Go, Rust,
@@ -233,7 +264,14 @@ impl Guard for TestIntegrity {
     }
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
-        let about_tests = task_is_about_tests(cx) || commit_touches_tests_knowingly(cx);
+        let commit_tests = commit_touches_tests(cx);
+        let about_tests = task_is_about_tests(cx) || commit_tests.is_some();
+        // Removed assertions warn when the task is about tests; a test-only commit whose
+        // message does not say "test" may only move them between its test files.
+        let may_drop_assertions = task_is_about_tests(cx)
+            || commit_tests == Some(CommitTests::Knowingly)
+            || (commit_tests == Some(CommitTests::Only)
+                && assertions_lost_over_test_files(cx) == 0);
         let skip_asked = task_mentions(cx, &["skip", "xfail", "ignore", "disable", "flaky"]);
         // Without a task nothing says whether a test edit weakens the suite or maintains it
         // (humans delete obsolete assertions and skip platform-specific tests): warn only.
@@ -331,7 +369,7 @@ impl Guard for TestIntegrity {
                     let before = file.before_text().unwrap_or("").to_ascii_lowercase();
                     let after = after.unwrap_or("").to_ascii_lowercase();
                     let (b, a) = (assertions(&before), assertions(&after));
-                    let severity = if about_tests {
+                    let severity = if may_drop_assertions {
                         Severity::Warn
                     } else {
                         weakening(Severity::Block)
