@@ -374,6 +374,29 @@ fn never_a_user(path: &str) -> bool {
         || path.ends_with(".min.js")
 }
 
+/// Whether `r` is a Rust item of a proc-macro crate (`proc-macro = true` in the nearest
+/// `Cargo.toml` above it) that `user` lies outside of: such a crate exports its macros and
+/// nothing else, so a namesake in another crate (serde_derive's `deserialize_struct`, serde's
+/// `Deserializer::deserialize_struct`) is never a use of it.
+fn beyond_its_proc_macro_crate(cx: &Context<'_>, r: &Removed<'_>, user: &str) -> bool {
+    if r.lang != Language::Rust || r.def.kind == DefKind::Macro {
+        return false;
+    }
+    let mut dir = r.path;
+    while let Some(i) = dir.rfind('/') {
+        dir = &dir[..i];
+        let manifest = format!("{dir}/Cargo.toml");
+        if let Some(text) = cx.read_after(&manifest) {
+            let proc_macro = String::from_utf8_lossy(&text).lines().any(|l| {
+                let t: String = l.chars().filter(|c| !c.is_whitespace()).collect();
+                t == "proc-macro=true" || t == "proc_macro=true"
+            });
+            return proc_macro && !user.starts_with(&format!("{dir}/"));
+        }
+    }
+    false
+}
+
 /// For every removed definition, its uses after the change (same file first). `None` for a
 /// definition another file also defines at top level: uses may refer to that one.
 fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option<Vec<Use>>> {
@@ -463,6 +486,9 @@ fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option<Vec<Use>>>
                     }
                     continue;
                 }
+                if beyond_its_proc_macro_crate(cx, &removed[i], &path) {
+                    continue;
+                }
                 if let (Some(line), Some(v)) = (
                     scoped_use(u, text, other, &path, &removed[i]),
                     result[i].as_mut(),
@@ -479,6 +505,7 @@ fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option<Vec<Use>>>
                 || family(other) != family(r.lang)
                 || word_positions(text, r.rname).next().is_none()
                 || (resolved.is_some() && scoped.contains(&i))
+                || beyond_its_proc_macro_crate(cx, r, &path)
             {
                 continue;
             }
