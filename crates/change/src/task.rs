@@ -242,8 +242,9 @@ fn distinctive_words(text: &str) -> impl Iterator<Item = String> + '_ {
                 if part != whole {
                     words.push(part);
                 }
-                // `v14.0.0` names the version `14.0.0`.
-                if let Some(bare) = part.strip_prefix(['v', 'V'])
+                // `v14.0.0` names the version `14.0.0`, `py3.14` the version `3.14`.
+                let bare = part.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+                if bare.len() < part.len()
                     && bare.starts_with(|c: char| c.is_ascii_digit())
                     && bare.contains('.')
                 {
@@ -320,6 +321,8 @@ mod tests {
         assert!(release.announces(&["version = \"0.4.33\""], &[]));
         let prepare = Task::from_commit_message("Preparing for Commander v14.0.0 (#2366)");
         assert!(prepare.announces(&["  \"version\": \"14.0.0\","], &[]));
+        let py = Task::from_commit_message("Add python 3.14 to test suite.");
+        assert!(py.announces(&["    \"py3.14\", \"py3.13\", \"py3.12\","], &[]));
         let start = Task::from_commit_message("start version 3.1.3");
         assert!(start.announces(&["version = \"3.1.3.dev\""], &[]));
         let codespell = Task::from_commit_message("pre-commit: Add codespell");

@@ -86,6 +86,8 @@ const MANIFEST_WORDS: &[&str] = &[
     "lockfile",
     "lock",
     "prerelease",
+    // pre-commit.ci's `pre-commit autoupdate`.
+    "autoupdate",
     // A security fix in a manifest or lockfile is a dependency update (`fix RUSTSEC-2026-0190`,
     // `update vendor to fix CVE`).
     "security",
@@ -237,6 +239,23 @@ fn explained(cx: &Context<'_>, task: &slopguard_change::Task, file: &FileView<'_
         || crate::intent::announced_by_message(task, file, MANIFEST_WORDS)
         || used_by_the_change(cx, task, file)
         || version_only_edit_announced(task, file)
+        || removal_announced(task, file)
+}
+
+/// Whether the edit only removes (lines, or the whole manifest) and the message says the
+/// commit removes, drops or migrates something (`remove unused config` over a deleted
+/// `ignore-init-module-imports = true`; `Migrate build system to PEP 517` deleting setup.cfg).
+fn removal_announced(task: &slopguard_change::Task, file: &FileView<'_>) -> bool {
+    let changes = file.line_changes();
+    task.from_commit_message
+        && changes.added.iter().all(|(_, l)| l.trim().is_empty())
+        && !changes.removed.is_empty()
+        && task.announces(
+            &[],
+            &[
+                "remove", "removed", "delete", "deleted", "drop", "unused", "migrate", "cleanup",
+            ],
+        )
 }
 
 /// Whether `path` is a lockfile (written by the tool from the manifest, not by hand).
