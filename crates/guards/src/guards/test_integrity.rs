@@ -134,6 +134,18 @@ fn is_ident_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '$'
 }
 
+/// The escape a (lower-cased) line of a config or script holds, and what it does.
+fn escape_in(ll: &str) -> Option<(&'static str, &'static str)> {
+    ESCAPES
+        .iter()
+        .find(|(needle, _)| ll.contains(needle))
+        .copied()
+        .or_else(|| {
+            (runs_tests(ll) && (ll.contains("|| true") || ll.contains("|| exit 0")))
+                .then_some(("|| true", "makes a failing test command succeed"))
+        })
+}
+
 /// Whether a (lower-cased) shell line names a test command: a word that starts with `test`
 /// (`npm test`, `make tests`, `test:unit`) or a test runner (`pytest`, `cargo nextest`).
 /// `latest_release_url` holds "test" and runs none (helm's get-helm-3).
@@ -213,10 +225,10 @@ fn commit_touches_tests(cx: &Context<'_>) -> Option<CommitTests> {
     ];
     let code_beside_tests = cx.files().iter().any(|f| {
         !is_test_path(f.path())
-            && matches!(
+            && (matches!(
                 f.kind(),
                 slopguard_lang::FileKind::Code(_) | slopguard_lang::FileKind::Data(_)
-            )
+            ) || crate::guards::manifest_block::manifest_ecosystem(f.path()).is_some())
     });
     Some(if task.announces(&[], TEST_WORDS) || code_beside_tests {
         CommitTests::Knowingly
@@ -291,6 +303,15 @@ impl Guard for TestIntegrity {
                 if_task
             }
         };
+        // Escapes on lines the change removes from configs and scripts, per escape.
+        let mut escapes_removed: std::collections::HashMap<&str, usize> = Default::default();
+        for file in cx.files().iter().filter(|f| !is_test_path(f.path())) {
+            for (_, l) in &file.line_changes().removed {
+                if let Some((needle, _)) = escape_in(&l.to_ascii_lowercase()) {
+                    *escapes_removed.entry(needle).or_default() += 1;
+                }
+            }
+        }
         for file in cx.files() {
             let path = file.path();
             let after = file.after_text();
@@ -427,22 +448,15 @@ impl Guard for TestIntegrity {
             // Escapes in configs and scripts.
             if !test_file {
                 for (n, l) in added {
-                    let ll = l.to_ascii_lowercase();
-                    let hit = ESCAPES
-                        .iter()
-                        .find(|(needle, _)| ll.contains(needle))
-                        .map(|(needle, what)| (needle.to_string(), *what))
-                        .or_else(|| {
-                            (runs_tests(&ll)
-                                && (ll.contains("|| true") || ll.contains("|| exit 0")))
-                            .then(|| {
-                                (
-                                    "|| true".to_string(),
-                                    "makes a failing test command succeed",
-                                )
-                            })
-                        });
-                    if let Some((needle, what)) = hit {
+                    if let Some((needle, what)) = escape_in(&l.to_ascii_lowercase()) {
+                        // The same escape on a line the change removed (a setting moved from
+                        // package.json to jest.config.js, a line reformatted) is not new.
+                        if let Some(left) = escapes_removed.get_mut(needle)
+                            && *left > 0
+                        {
+                            *left -= 1;
+                            continue;
+                        }
                         out.push(
                             Finding::new(
                                 &INFO,
