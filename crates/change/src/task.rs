@@ -242,6 +242,14 @@ fn distinctive_words(text: &str) -> impl Iterator<Item = String> + '_ {
                 if part != whole {
                     words.push(part);
                 }
+                // `v14.0.0` names the version `14.0.0`, `py3.14` the version `3.14`.
+                let bare = part.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+                if bare.len() < part.len()
+                    && bare.starts_with(|c: char| c.is_ascii_digit())
+                    && bare.contains('.')
+                {
+                    words.push(bare);
+                }
                 if part.contains('.') && part.chars().any(char::is_alphabetic) {
                     words.extend(part.split('.'));
                     if let Some((head, tag)) = part.rsplit_once('.')
@@ -311,6 +319,10 @@ mod tests {
         assert!(bump.announces(&["      - uses: actions/checkout@v7.0.0"], &[]));
         let release = Task::from_commit_message("ignore-0.4.33");
         assert!(release.announces(&["version = \"0.4.33\""], &[]));
+        let prepare = Task::from_commit_message("Preparing for Commander v14.0.0 (#2366)");
+        assert!(prepare.announces(&["  \"version\": \"14.0.0\","], &[]));
+        let py = Task::from_commit_message("Add python 3.14 to test suite.");
+        assert!(py.announces(&["    \"py3.14\", \"py3.13\", \"py3.12\","], &[]));
         let start = Task::from_commit_message("start version 3.1.3");
         assert!(start.announces(&["version = \"3.1.3.dev\""], &[]));
         let codespell = Task::from_commit_message("pre-commit: Add codespell");

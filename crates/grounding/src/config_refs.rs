@@ -287,6 +287,34 @@ fn object_keys(text: &str, start: usize) -> Vec<(usize, String)> {
     out
 }
 
+/// The parsers Prettier ships (its `parser` option), as of Prettier 3.
+const PRETTIER_PARSERS: &[&str] = &[
+    "babel",
+    "babel-flow",
+    "babel-ts",
+    "flow",
+    "typescript",
+    "espree",
+    "meriyah",
+    "acorn",
+    "css",
+    "less",
+    "scss",
+    "json",
+    "json5",
+    "jsonc",
+    "json-stringify",
+    "graphql",
+    "markdown",
+    "mdx",
+    "vue",
+    "yaml",
+    "glimmer",
+    "html",
+    "angular",
+    "lwc",
+];
+
 /// Extracts every package reference of a config file's text.
 pub fn extract(path: &str, text: &str) -> Vec<PackageRef> {
     static REQUIRE: OnceLock<Regex> = OnceLock::new();
@@ -348,6 +376,11 @@ pub fn extract(path: &str, text: &str) -> Vec<PackageRef> {
             }
         };
         for (off, s) in items {
+            // Prettier's `parser` names one of its own parsers (`parser: 'jsonc'` in an
+            // override for `*.json` files), not a package.
+            if tool == Tool::Prettier && via == "parser" && PRETTIER_PARSERS.contains(&s.as_str()) {
+                continue;
+            }
             // ESLint's "plugin:react/recommended" and "eslint:recommended" name plugins/configs.
             let s = match s.strip_prefix("plugin:") {
                 Some(rest) => rest.split('/').next().unwrap_or(rest).to_string(),
@@ -356,7 +389,6 @@ pub fn extract(path: &str, text: &str) -> Vec<PackageRef> {
             push(&s, off, via, &mut refs);
         }
     }
-    let _ = tool;
     refs.sort_by_key(|r| r.line);
     refs
 }
@@ -475,6 +507,16 @@ mod tests {
         assert_eq!(v.len(), 1);
         assert_eq!(v[0].reference.package, "prettier-plugin-tailwindcss");
         assert_eq!(v[0].reference.line, 3);
+    }
+
+    #[test]
+    fn prettier_builtin_parser_is_no_package() {
+        // tj/commander.js's .prettierrc.js.
+        let text = "const config = {\n  singleQuote: true,\n  overrides: [\n    {\n      files: ['tsconfig*.json'],\n      options: { parser: 'jsonc' },\n    },\n  ],\n};\n";
+        assert!(check(".prettierrc.js", None, text, &vitepress()).is_empty());
+        // A parser that is a package still needs declaring.
+        let text = "module.exports = { parser: 'prettier-plugin-foo-parser' };\n";
+        assert_eq!(check(".prettierrc.js", None, text, &vitepress()).len(), 1);
     }
 
     #[test]

@@ -226,6 +226,36 @@ fn is_sphinx_label(doc_path: &str, target: &str, tree: &dyn TreeView) -> bool {
     tree.exists("docs/conf.py")
 }
 
+/// A MyST target the doc itself defines: `(labels/hug-comparator)=` on a line of its own makes
+/// `[see below](labels/hug-comparator)` a cross-reference, whatever its `/`.
+fn is_myst_target(doc: &str, target: &str) -> bool {
+    let label = format!("({target})=");
+    doc.lines().any(|l| l.trim() == label)
+}
+
+/// Rustdoc's intra-doc links in a Markdown file of a Rust crate (included into its docs with
+/// `#[doc = include_str!(...)]`): `crate#sharing-state` is the crate root's section, not a
+/// file. (`crate::Router` has a `::` and is never taken for a path.)
+fn is_rustdoc_link(doc_path: &str, target: &str) -> bool {
+    matches!(target, "crate" | "self" | "super" | "Self")
+        && (doc_path.starts_with("src/") || doc_path.contains("/src/"))
+}
+
+/// An email address in an autolink (`<maintainer@example.com>`), not a path.
+fn is_email(target: &str) -> bool {
+    let Some((user, host)) = target.split_once('@') else {
+        return false;
+    };
+    !user.is_empty()
+        && !target.contains('/')
+        && !target.contains(char::is_whitespace)
+        && host.contains('.')
+        && host
+            .rsplit('.')
+            .next()
+            .is_some_and(|tld| tld.len() >= 2 && tld.chars().all(|c| c.is_ascii_alphabetic()))
+}
+
 /// Splits `path#frag?query` into (path, fragment).
 fn split_dest(dest: &str) -> (&str, Option<&str>) {
     let (rest, frag) = match dest.find('#') {
@@ -279,7 +309,11 @@ pub fn check(
             continue;
         }
         let decoded = percent_decode(path);
-        if is_sphinx_label(doc_path, &decoded, tree) {
+        if is_sphinx_label(doc_path, &decoded, tree)
+            || is_myst_target(after, &decoded)
+            || is_rustdoc_link(doc_path, &decoded)
+            || is_email(&decoded)
+        {
             continue;
         }
         let tried = candidates(doc_path, &decoded, markup);
@@ -492,6 +526,35 @@ mod tests {
             check("docs/guide/index.md", None, "[x](api-validators)", &tree()).len(),
             1
         );
+    }
+
+    #[test]
+    fn myst_targets_rustdoc_links_and_emails_are_not_paths() {
+        let t = tree();
+        // psf/black's docs: a MyST target defined in the doc itself.
+        let doc = "- `hug_parens`: ([see below](labels/hug-comparator))\n\n(labels/hug-comparator)=\n\n### Hug\n";
+        assert!(
+            check(
+                "docs/the_black_code_style/future_style.md",
+                Some(""),
+                doc,
+                &t
+            )
+            .is_empty()
+        );
+        // Without the target it is a path that does not exist.
+        let bad = "- ([see below](labels/hug-comparator))\n";
+        assert_eq!(check("docs/future_style.md", Some(""), bad, &t).len(), 1);
+        // axum: an intra-doc link to the crate root's section, in a Markdown file under src/.
+        let axum = "See [the crate docs](crate#sharing-state-with-handlers).\n";
+        assert!(check("axum/src/docs/routing/with_state.md", Some(""), axum, &t).is_empty());
+        assert_eq!(check("docs/with_state.md", Some(""), axum, &t).len(), 1);
+        // gin's CONTRIBUTING.md: an email autolink.
+        let gin = "email <appleboy.tw@gmail.com> instead of posting publicly.\n";
+        assert!(check("CONTRIBUTING.md", Some(""), gin, &t).is_empty());
+        // A file link with a line suffix is still a path that does not exist.
+        let line = "document it in [`docs/doc.md`](docs/doc.md:1).\n";
+        assert_eq!(check("CONTRIBUTING.md", Some(""), line, &t).len(), 1);
     }
 
     #[test]

@@ -143,7 +143,8 @@ fn python_resolves(path: &str, module: &str, fp: &Fingerprint, tree: &dyn TreeVi
     places.iter().any(|p| tree.exists(p))
 }
 
-/// True when the import on `line` (1-based) sits under `try:` or `if TYPE_CHECKING:`.
+/// True when the import on `line` (1-based) sits under `try:` or `if TYPE_CHECKING:` (or
+/// `if t.TYPE_CHECKING:`).
 fn python_optional(text: &str, line: u32) -> bool {
     let lines: Vec<&str> = text.lines().collect();
     let idx = (line as usize).saturating_sub(1);
@@ -161,10 +162,16 @@ fn python_optional(text: &str, line: u32) -> bool {
         }
         let i = l.len() - t.len();
         if i < indent {
-            return t.starts_with("try:")
-                || t.starts_with("if TYPE_CHECKING")
-                || t.starts_with("if typing.TYPE_CHECKING")
-                || t.starts_with("except");
+            // `if TYPE_CHECKING:`, through any alias of `typing` (`if t.TYPE_CHECKING:`,
+            // pallets' spelling).
+            let type_checking = t.strip_prefix("if ").is_some_and(|cond| {
+                let cond = cond.split(':').next().unwrap_or(cond).trim();
+                cond == "TYPE_CHECKING"
+                    || cond.strip_suffix(".TYPE_CHECKING").is_some_and(|m| {
+                        !m.is_empty() && m.chars().all(|c| c.is_alphanumeric() || c == '_')
+                    })
+            });
+            return t.starts_with("try:") || type_checking || t.starts_with("except");
         }
     }
     false
@@ -420,6 +427,32 @@ mod tests {
         assert_eq!(v.len(), 1, "{v:?}");
         assert_eq!(v[0].package, "requests");
         assert_eq!(v[0].line, 9);
+    }
+
+    #[test]
+    fn imports_for_the_type_checker_through_an_alias_of_typing_are_skipped() {
+        // pallets/click's src/click/core.py.
+        let text = "import typing as t\n\nif t.TYPE_CHECKING:\n    from typing_extensions import Self\n\n    from .shell_completion import CompletionItem\n";
+        let v = check(
+            "src/click/core.py",
+            Language::Python,
+            &[imp("typing_extensions", 4)],
+            text,
+            &fp(),
+            &tree(),
+        );
+        assert!(v.is_empty(), "{v:?}");
+        // A condition that only mentions it is not the guard.
+        let text = "if not_TYPE_CHECKING or x:\n    import typing_extensions\n";
+        let v = check(
+            "a.py",
+            Language::Python,
+            &[imp("typing_extensions", 2)],
+            text,
+            &fp(),
+            &tree(),
+        );
+        assert_eq!(v.len(), 1, "{v:?}");
     }
 
     #[test]

@@ -57,7 +57,72 @@ pub(crate) fn announced_by_message(task: &Task, file: &FileView<'_>, words: &[&s
         file.before_text().unwrap_or(""),
         &changes.removed,
     ));
-    task.announces(&lines, words)
+    task.announces(&lines, words) || typo_fix_announced(task, file)
+}
+
+/// Words a commit message uses for a spelling fix.
+const TYPO_WORDS: &[&str] = &[
+    "typo",
+    "typos",
+    "spelling",
+    "misspelling",
+    "misspellings",
+    "misspelled",
+    "codespell",
+    "wording",
+    "grammar",
+];
+
+/// Whether the message says the commit fixes typos and the file's change only respells words
+/// within lines: each changed line is replaced by one line of as many words, at most two of
+/// them different, each by a spelling change (`worklow` -> `workflow` in a workflow's
+/// comment): the same digits, at most two letters edited. A changed number or version is no
+/// typo.
+fn typo_fix_announced(task: &Task, file: &FileView<'_>) -> bool {
+    let changes = file.line_changes();
+    !changes.added.is_empty()
+        && changes.added.len() == changes.removed.len()
+        && task.announces(&[], TYPO_WORDS)
+        && changes
+            .removed
+            .iter()
+            .zip(&changes.added)
+            .all(|((_, old), (_, new))| {
+                let (a, b): (Vec<&str>, Vec<&str>) = (
+                    old.split_whitespace().collect(),
+                    new.split_whitespace().collect(),
+                );
+                let differ: Vec<(&&str, &&str)> =
+                    a.iter().zip(&b).filter(|(x, y)| x != y).collect();
+                a.len() == b.len()
+                    && differ.len() <= 2
+                    && differ.iter().all(|(x, y)| respelled(x, y))
+            })
+}
+
+/// Whether `new` is `old` respelled: the same digits in the same order, and at most two
+/// characters inserted, deleted or replaced.
+fn respelled(old: &str, new: &str) -> bool {
+    let digits = |s: &str| s.chars().filter(char::is_ascii_digit).collect::<String>();
+    if digits(old) != digits(new) {
+        return false;
+    }
+    let (a, b): (Vec<char>, Vec<char>) = (old.chars().collect(), new.chars().collect());
+    if a.len().abs_diff(b.len()) > 2 {
+        return false;
+    }
+    // Levenshtein distance, one row at a time.
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let here = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(here + 1);
+            prev = here;
+        }
+    }
+    row[b.len()] <= 2
 }
 
 /// The `[section]` headers (INI, TOML) the lines `at` (1-based, ascending) are under, in one
@@ -79,4 +144,18 @@ fn sections_of<'a>(text: &'a str, at: &[(u32, &str)]) -> Vec<&'a str> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::respelled;
+
+    #[test]
+    fn a_typo_fix_respells_words_and_keeps_numbers() {
+        assert!(respelled("worklow", "workflow"));
+        assert!(respelled("Deperecated", "Deprecated"));
+        assert!(!respelled("8.4.dev", "8.4.1.dev"));
+        assert!(!respelled("requests>=2.31", "requests>=2.32"));
+        assert!(!respelled("test", "skip"));
+    }
 }

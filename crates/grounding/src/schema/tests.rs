@@ -58,6 +58,18 @@ fn workflow_unknown_key_and_typed_errors() {
 }
 
 #[test]
+fn workflow_strategy_without_matrix_runs() {
+    // psf/requests' run-tests.yml: GitHub runs it; the schema's `required: [matrix]` is
+    // stricter than GitHub's own workflow schema.
+    let text = "name: CI\non: [push]\njobs:\n  urllib3:\n    name: 'urllib3 1.x'\n    runs-on: 'ubuntu-latest'\n    strategy:\n      fail-fast: true\n    steps:\n      - uses: actions/checkout@v4\n      - run: make ci\n";
+    let v = check(".github/workflows/run-tests.yml", None, text);
+    assert!(v.is_empty(), "{v:?}");
+    // Other problems of the same job still count.
+    let bad = text.replace("fail-fast: true", "fail-fast: true\n      max_parallel: 2");
+    assert!(!check(".github/workflows/run-tests.yml", None, &bad).is_empty());
+}
+
+#[test]
 fn dependabot() {
     let good = "version: 2\nupdates:\n  - package-ecosystem: cargo\n    directory: /\n    schedule:\n      interval: weekly\n";
     assert!(

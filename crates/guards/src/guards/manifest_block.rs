@@ -1,7 +1,9 @@
 //! G1 manifest-block: build manifests and lockfiles change only when the task asks.
 
 use crate::text::file_name;
-use crate::{Context, Finding, Guard, GuardInfo, Severity};
+use slopguard_lang::word_positions;
+
+use crate::{Context, FileView, Finding, Guard, GuardInfo, Severity};
 
 /// The manifest-block guard.
 pub struct ManifestBlock;
@@ -83,7 +85,178 @@ const MANIFEST_WORDS: &[&str] = &[
     "classifier",
     "lockfile",
     "lock",
+    "prerelease",
+    // pre-commit.ci's `pre-commit autoupdate`.
+    "autoupdate",
+    // A security fix in a manifest or lockfile is a dependency update (`fix RUSTSEC-2026-0190`,
+    // `update vendor to fix CVE`).
+    "security",
+    "advisory",
+    "advisories",
+    "cve",
+    "rustsec",
+    "vulnerability",
+    "vulnerabilities",
+    "audit",
 ];
+
+/// Keys of manifests that name no package: a changed line that starts with one of them is
+/// not a dependency the change's code could use.
+const SETTING_KEYS: &[&str] = &[
+    "version",
+    "name",
+    "edition",
+    "rust-version",
+    "description",
+    "license",
+    "authors",
+    "features",
+    "default",
+    "dependencies",
+    "require",
+    "requires",
+    "files",
+    "include",
+    "exclude",
+    "readme",
+    "homepage",
+    "repository",
+    "keywords",
+    "categories",
+    "resolver",
+    "members",
+    "scripts",
+    "main",
+    "type",
+    "module",
+    "engines",
+    "node",
+    "toolchain",
+    "python",
+    "dynamic",
+    "classifiers",
+    "optional",
+    "path",
+    "workspace",
+];
+
+/// The package a manifest or lockfile line names, if it names one: its leading token
+/// (`tempfile = "3.23.0"`, `"depd": "^2.0.0"`, `github.com/modern-go/reflect2 v1.0.2`,
+/// `"pytest>=3",`).
+fn package_of_line(line: &str) -> Option<&str> {
+    let t = line.trim().trim_start_matches(['"', '\'']);
+    let end = t
+        .find(|c: char| {
+            c.is_whitespace()
+                || matches!(
+                    c,
+                    '=' | ':' | '"' | '\'' | '>' | '<' | '~' | '!' | '[' | ';' | ',' | '@' | '^'
+                )
+        })
+        .unwrap_or(t.len());
+    let name = &t[..end];
+    (name.len() >= 3
+        && name.chars().any(|c| c.is_ascii_alphabetic())
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'))
+        && !SETTING_KEYS.contains(&name.to_ascii_lowercase().as_str()))
+    .then_some(name)
+}
+
+/// Whether the change's own code uses a package the manifest's changed lines name (a commit
+/// message as the task only): the dependency `depd` added where `lib/response.js` starts to
+/// `require('depd')`, or dropped with the example that imported it. A reviewer reads the new
+/// import and the line that declares it as one edit.
+fn used_by_the_change(
+    cx: &Context<'_>,
+    task: &slopguard_change::Task,
+    file: &FileView<'_>,
+) -> bool {
+    if !task.from_commit_message {
+        return false;
+    }
+    let changes = file.line_changes();
+    let packages: Vec<&str> = changes
+        .added
+        .iter()
+        .chain(&changes.removed)
+        .filter_map(|(_, l)| package_of_line(l))
+        .collect();
+    if packages.is_empty() {
+        return false;
+    }
+    cx.files().iter().any(|f| {
+        if manifest_ecosystem(f.path()).is_some()
+            || !matches!(f.kind(), slopguard_lang::FileKind::Code(_))
+        {
+            return false;
+        }
+        let code = f.line_changes();
+        code.added.iter().chain(&code.removed).any(|(_, l)| {
+            packages.iter().any(|p| {
+                word_positions(l, p).next().is_some()
+                    || (p.contains('-') && word_positions(l, &p.replace('-', "_")).next().is_some())
+            })
+        })
+    })
+}
+
+/// Whether every changed line of the manifest sets its own version (`version = "8.4.1.dev"`,
+/// `"version": "15.0.0-0"`) and the commit message says it changes the version: a release or a
+/// version fix, whatever the new string is.
+fn version_only_edit_announced(task: &slopguard_change::Task, file: &FileView<'_>) -> bool {
+    if !task.from_commit_message {
+        return false;
+    }
+    let changes = file.line_changes();
+    let is_version_line = |l: &str| {
+        let t = l.trim().trim_start_matches('"');
+        ["version\"", "version ", "version=", "__version__"]
+            .iter()
+            .any(|k| t.starts_with(k))
+    };
+    let lines: Vec<&str> = changes
+        .added
+        .iter()
+        .chain(&changes.removed)
+        .map(|(_, l)| *l)
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    let said = task.text().to_lowercase();
+    !lines.is_empty()
+        && lines.iter().all(|l| is_version_line(l))
+        && ["version", "versions", "release", "prerelease"]
+            .iter()
+            .any(|w| word_positions(&said, w).next().is_some())
+}
+
+/// Whether the task explains this manifest edit: it names the file, its message announces the
+/// edit, the change's code uses what the edit declares, or the edit only sets a version the
+/// message says it changes.
+fn explained(cx: &Context<'_>, task: &slopguard_change::Task, file: &FileView<'_>) -> bool {
+    task.allows_manifest(file.path())
+        || crate::intent::announced_by_message(task, file, MANIFEST_WORDS)
+        || used_by_the_change(cx, task, file)
+        || version_only_edit_announced(task, file)
+        || removal_announced(task, file)
+}
+
+/// Whether the edit only removes (lines, or the whole manifest) and the message says the
+/// commit removes, drops or migrates something (`remove unused config` over a deleted
+/// `ignore-init-module-imports = true`; `Migrate build system to PEP 517` deleting setup.cfg).
+fn removal_announced(task: &slopguard_change::Task, file: &FileView<'_>) -> bool {
+    let changes = file.line_changes();
+    task.from_commit_message
+        && changes.added.iter().all(|(_, l)| l.trim().is_empty())
+        && !changes.removed.is_empty()
+        && task.announces(
+            &[],
+            &[
+                "remove", "removed", "delete", "deleted", "drop", "unused", "migrate", "cleanup",
+            ],
+        )
+}
 
 /// Whether `path` is a lockfile (written by the tool from the manifest, not by hand).
 fn is_lockfile(path: &str) -> bool {
@@ -106,8 +279,7 @@ fn lock_follows_announced_manifest(
     cx.files().iter().any(|f| {
         !is_lockfile(f.path())
             && manifest_ecosystem(f.path()) == Some(eco)
-            && (task.allows_manifest(f.path())
-                || crate::intent::announced_by_message(task, f, MANIFEST_WORDS))
+            && explained(cx, task, f)
     })
 }
 
@@ -128,10 +300,7 @@ impl Guard for ManifestBlock {
                 Some(t) if t.compile_fix => {
                     (Severity::Block, "compile-fix mode never edits manifests")
                 }
-                Some(t) if t.allows_manifest(path) => continue,
-                Some(t) if crate::intent::announced_by_message(t, file, MANIFEST_WORDS) => {
-                    continue;
-                }
+                Some(t) if explained(cx, t, file) => continue,
                 // A lockfile follows its manifest: announced with it.
                 Some(t) if is_lockfile(path) && lock_follows_announced_manifest(cx, t, eco) => {
                     continue;

@@ -174,9 +174,12 @@ struct Removed<'a> {
     /// A pytest fixture: test and fixture parameters of its name use it.
     fixture: bool,
     /// A member of a Rust trait implementation, or one whose namesake the change adds to
-    /// another owner: reported as removed, never as "still used" (see [`in_trait_impl`] and
+    /// another owner: reported as removed, never as "still used" (see [`trait_of_impl`] and
     /// [`member_moved`]).
     trait_member: bool,
+    /// A Rust trait member whose hand-written implementation the change replaced by a derive
+    /// of the trait (`impl Default for Mode` dropped, `#[derive(Default)]` on `Mode` added).
+    derived: bool,
 }
 
 /// The first line of `text` that uses `r` (1-based), skipping comments, strings, bindings,
@@ -371,6 +374,29 @@ fn never_a_user(path: &str) -> bool {
         || path.ends_with(".min.js")
 }
 
+/// Whether `r` is a Rust item of a proc-macro crate (`proc-macro = true` in the nearest
+/// `Cargo.toml` above it) that `user` lies outside of: such a crate exports its macros and
+/// nothing else, so a namesake in another crate (serde_derive's `deserialize_struct`, serde's
+/// `Deserializer::deserialize_struct`) is never a use of it.
+fn beyond_its_proc_macro_crate(cx: &Context<'_>, r: &Removed<'_>, user: &str) -> bool {
+    if r.lang != Language::Rust || r.def.kind == DefKind::Macro {
+        return false;
+    }
+    let mut dir = r.path;
+    while let Some(i) = dir.rfind('/') {
+        dir = &dir[..i];
+        let manifest = format!("{dir}/Cargo.toml");
+        if let Some(text) = cx.read_after(&manifest) {
+            let proc_macro = String::from_utf8_lossy(&text).lines().any(|l| {
+                let t: String = l.chars().filter(|c| !c.is_whitespace()).collect();
+                t == "proc-macro=true" || t == "proc_macro=true"
+            });
+            return proc_macro && !user.starts_with(&format!("{dir}/"));
+        }
+    }
+    false
+}
+
 /// For every removed definition, its uses after the change (same file first). `None` for a
 /// definition another file also defines at top level: uses may refer to that one.
 fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option<Vec<Use>>> {
@@ -460,6 +486,9 @@ fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option<Vec<Use>>>
                     }
                     continue;
                 }
+                if beyond_its_proc_macro_crate(cx, &removed[i], &path) {
+                    continue;
+                }
                 if let (Some(line), Some(v)) = (
                     scoped_use(u, text, other, &path, &removed[i]),
                     result[i].as_mut(),
@@ -476,6 +505,7 @@ fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option<Vec<Use>>>
                 || family(other) != family(r.lang)
                 || word_positions(text, r.rname).next().is_none()
                 || (resolved.is_some() && scoped.contains(&i))
+                || beyond_its_proc_macro_crate(cx, r, &path)
             {
                 continue;
             }
@@ -538,15 +568,15 @@ fn member_moved(cx: &Context<'_>, rname: &str, full: &str) -> bool {
 /// its name resolve through the trait, so which of them needed this impl is a question of
 /// types G7 cannot answer (a `#[derive(Default)]` replacing it, a `Connected` impl dropped
 /// while other types' `connect_info` stay).
-fn in_trait_impl(defs: &[Definition], text: &str, def: &Definition) -> bool {
-    if split_member(&def.name).0.is_none() {
-        return false;
-    }
+///
+/// Returns the trait (`Default`; `fmt::Display` as `Display`).
+fn trait_of_impl(defs: &[Definition], text: &str, def: &Definition) -> Option<String> {
+    split_member(&def.name).0?;
     defs.iter()
         .filter(|d| d.kind == DefKind::Impl)
         .filter(|d| d.start_line <= def.start_line && d.end_line >= def.end_line)
         .filter(|d| !(d.start_line == def.start_line && d.end_line == def.end_line))
-        .any(|imp| {
+        .find_map(|imp| {
             // The impl's header, up to its opening brace.
             let mut header = String::new();
             for l in text.lines().skip(imp.start_line.saturating_sub(1) as usize) {
@@ -556,8 +586,34 @@ fn in_trait_impl(defs: &[Definition], text: &str, def: &Definition) -> bool {
                     break;
                 }
             }
-            header.split_whitespace().any(|w| w == "for")
+            let words: Vec<&str> = header.split_whitespace().collect();
+            let at = words.iter().position(|w| *w == "for")?;
+            let tr = words.get(at.checked_sub(1)?)?;
+            let tr = tr.split('<').next().unwrap_or(tr);
+            Some(tr.rsplit("::").next().unwrap_or(tr).to_string())
         })
+}
+
+/// Whether the Rust type `owner` derives `trait_` in `text` (`#[derive(Debug, Default)]` on
+/// `enum Mode`): the derive replaces a hand-written implementation of that trait.
+fn derives(text: &str, owner: &str, trait_: &str) -> bool {
+    let lines: Vec<&str> = text.lines().collect();
+    lines.iter().enumerate().any(|(i, l)| {
+        let t = l.trim_start();
+        let t = t.strip_prefix("pub ").unwrap_or(t);
+        let t = t.strip_prefix("pub(crate) ").unwrap_or(t);
+        let declares = ["enum ", "struct ", "union "].iter().any(|k| {
+            t.strip_prefix(k).is_some_and(|rest| {
+                rest.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .next()
+                    .is_some_and(|n| n == owner)
+            })
+        });
+        declares
+            && lines[i.saturating_sub(8)..i]
+                .iter()
+                .any(|a| a.contains("derive(") && word_positions(a, trait_).next().is_some())
+    })
 }
 
 /// Whether a Rust line defines an item named `name` (`struct name`, `fn name<T>(...)`, ...).
@@ -772,6 +828,32 @@ fn is_test_name(name: &str) -> bool {
         || name.starts_with("test") && name.len() > 4 && name.as_bytes()[4].is_ascii_uppercase()
 }
 
+/// Whether the change removed lines that used `r` (outside its own definition): its author
+/// rewrote the callers along with it (`stripColor` dropped where its one call became
+/// `stripVTControlCharacters`), so the removal is deliberate.
+fn uses_removed_with_it(cx: &Context<'_>, r: &Removed<'_>) -> bool {
+    cx.files().iter().any(|f| {
+        let Some(before) = f.before_text() else {
+            return false;
+        };
+        let lang = match f.kind() {
+            FileKind::Code(l) => l,
+            _ => return false,
+        };
+        let own = f.path() == r.path;
+        let lines: Vec<&str> = before.lines().collect();
+        f.line_changes().removed.iter().any(|(n, _)| {
+            let Some(line) = lines.get(*n as usize - 1) else {
+                return false;
+            };
+            let in_its_definition = own && (r.def.start_line..=r.def.end_line).contains(n);
+            !in_its_definition
+                && !is_comment_line(lang, line)
+                && word_positions(line, r.rname).any(|p| !in_string(line, p))
+        })
+    })
+}
+
 impl SymbolPreservation {
     /// The definitions a modified file lost: not kept, not moved to another touched file, not
     /// re-bound in the file under the same name (an assignment, import or nested definition).
@@ -864,9 +946,18 @@ impl SymbolPreservation {
             {
                 continue;
             }
-            let trait_member = (lang == Language::Rust
-                && in_trait_impl(&before.definitions, before_text, def))
-                || (owner.is_some() && member_moved(cx, rname, &def.name));
+            let trait_name = (lang == Language::Rust)
+                .then(|| trait_of_impl(&before.definitions, before_text, def))
+                .flatten();
+            let derived = match (&trait_name, owner) {
+                (Some(t), Some(o)) => {
+                    let o = o.rsplit("::").next().unwrap_or(o);
+                    derives(after_text, o, t) && !derives(before_text, o, t)
+                }
+                _ => false,
+            };
+            let trait_member =
+                trait_name.is_some() || (owner.is_some() && member_moved(cx, rname, &def.name));
             let fixture = lang == Language::Python
                 && before_text
                     .lines()
@@ -894,6 +985,7 @@ impl SymbolPreservation {
                 quiet_unless_used,
                 fixture,
                 trait_member,
+                derived,
             });
         }
         out
@@ -943,15 +1035,20 @@ impl SymbolPreservation {
             );
             return;
         }
-        // A commit message that says it removes, moves or rewrites code announces this.
+        // A commit message that says it removes, moves or rewrites code announces this; so
+        // does a commit that removed the definition's uses along with it: nothing uses it
+        // after the change, and the commit's author is the one who stopped using it.
         let announced = |t: &slopguard_change::Task| {
-            t.from_commit_message && t.announces(&[], crate::intent::RESTRUCTURE_WORDS)
+            t.from_commit_message
+                && (t.announces(&[], crate::intent::RESTRUCTURE_WORDS)
+                    || uses_removed_with_it(cx, r))
         };
         if cx
             .task()
             .is_some_and(|t| t.mentions(name) || t.mentions(r.rname) || announced(t))
             || is_test_name(r.rname)
             || r.quiet_unless_used
+            || r.derived
         {
             return;
         }

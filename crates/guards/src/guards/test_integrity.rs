@@ -134,6 +134,27 @@ fn is_ident_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '$'
 }
 
+/// The escape a (lower-cased) line of a config or script holds, and what it does.
+fn escape_in(ll: &str) -> Option<(&'static str, &'static str)> {
+    ESCAPES
+        .iter()
+        .find(|(needle, _)| ll.contains(needle))
+        .copied()
+        .or_else(|| {
+            (runs_tests(ll) && (ll.contains("|| true") || ll.contains("|| exit 0")))
+                .then_some(("|| true", "makes a failing test command succeed"))
+        })
+}
+
+/// Whether a (lower-cased) shell line names a test command: a word that starts with `test`
+/// (`npm test`, `make tests`, `test:unit`) or a test runner (`pytest`, `cargo nextest`).
+/// `latest_release_url` holds "test" and runs none (helm's get-helm-3).
+fn runs_tests(line: &str) -> bool {
+    const RUNNERS: &[&str] = &["pytest", "unittest", "nextest", "vitest", "ctest", "gotest"];
+    line.split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| w.starts_with("test") || RUNNERS.contains(&w))
+}
+
 fn assertions(lower: &str) -> usize {
     // Comments are not assertions: drop `#`/`//` comment lines.
     lower
@@ -180,27 +201,58 @@ fn task_is_about_tests(cx: &Context<'_>) -> bool {
     PHRASES.iter().any(|p| text.contains(p))
 }
 
-/// A commit whose message is the task and whose author knew it touched tests: the message
-/// says so ("test", "fixture", ...), or the commit changes code or its manifests and tests
-/// together (a fix and its tests, a dependency bump and the tests it changes). Only for a task
-/// from a commit message: an agent's task says what to change, and an agent editing tests it
-/// was not asked to is the slop this guard is for.
-fn commit_touches_tests_knowingly(cx: &Context<'_>) -> bool {
-    let Some(task) = cx.task().filter(|t| t.from_commit_message) else {
-        return false;
-    };
+/// How a commit whose message is the task touched its tests (`None` for any other task: an
+/// agent's task says what to change, and an agent editing tests it was not asked to is the
+/// slop this guard is for).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum CommitTests {
+    /// The message says so ("test", "fixture", ...), or the commit changes code or its
+    /// manifests together with tests (a fix and its tests, a dependency bump and the tests it
+    /// changes): its test edits are its own, removed assertions included.
+    Knowingly,
+    /// The commit changes tests and no other code (`Fix typo`, `Lint`, `Make golangci-lint
+    /// happy` over a test file): the tests are its subject, so editing them is not flagged,
+    /// but under a message that does not say "test" it may not drop assertions (counted over
+    /// all its test files, so assertions moved from one test file to another are kept).
+    Only,
+}
+
+fn commit_touches_tests(cx: &Context<'_>) -> Option<CommitTests> {
+    let task = cx.task().filter(|t| t.from_commit_message)?;
     const TEST_WORDS: &[&str] = &[
         "test", "tests", "testing", "pytest", "conftest", "fixture", "fixtures", "spec", "specs",
         "unittest",
     ];
-    task.announces(&[], TEST_WORDS)
-        || cx.files().iter().any(|f| {
-            !is_test_path(f.path())
-                && matches!(
-                    f.kind(),
-                    slopguard_lang::FileKind::Code(_) | slopguard_lang::FileKind::Data(_)
-                )
-        })
+    let code_beside_tests = cx.files().iter().any(|f| {
+        !is_test_path(f.path())
+            && (matches!(
+                f.kind(),
+                slopguard_lang::FileKind::Code(_) | slopguard_lang::FileKind::Data(_)
+            ) || crate::guards::manifest_block::manifest_ecosystem(f.path()).is_some())
+    });
+    Some(if task.announces(&[], TEST_WORDS) || code_beside_tests {
+        CommitTests::Knowingly
+    } else {
+        CommitTests::Only
+    })
+}
+
+/// The assertions the change's test files lost, net: removed minus added over all of them (a
+/// deleted test file's lines are all removed).
+fn assertions_lost_over_test_files(cx: &Context<'_>) -> usize {
+    let (mut removed, mut added) = (0, 0);
+    for f in cx.files().iter().filter(|f| is_test_path(f.path())) {
+        let changes = f.line_changes();
+        let count = |lines: &[(u32, &str)]| -> usize {
+            lines
+                .iter()
+                .map(|(_, l)| assertions(&l.to_ascii_lowercase()))
+                .sum()
+        };
+        removed += count(&changes.removed);
+        added += count(&changes.added);
+    }
+    removed.saturating_sub(added)
 }
 
 /// Whether a (lower-cased) line defines a test: a test function or method (Python, Go, Rust,
@@ -233,7 +285,14 @@ impl Guard for TestIntegrity {
     }
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
-        let about_tests = task_is_about_tests(cx) || commit_touches_tests_knowingly(cx);
+        let commit_tests = commit_touches_tests(cx);
+        let about_tests = task_is_about_tests(cx) || commit_tests.is_some();
+        // Removed assertions warn when the task is about tests; a test-only commit whose
+        // message does not say "test" may only move them between its test files.
+        let may_drop_assertions = task_is_about_tests(cx)
+            || commit_tests == Some(CommitTests::Knowingly)
+            || (commit_tests == Some(CommitTests::Only)
+                && assertions_lost_over_test_files(cx) == 0);
         let skip_asked = task_mentions(cx, &["skip", "xfail", "ignore", "disable", "flaky"]);
         // Without a task nothing says whether a test edit weakens the suite or maintains it
         // (humans delete obsolete assertions and skip platform-specific tests): warn only.
@@ -244,6 +303,15 @@ impl Guard for TestIntegrity {
                 if_task
             }
         };
+        // Escapes on lines the change removes from configs and scripts, per escape.
+        let mut escapes_removed: std::collections::HashMap<&str, usize> = Default::default();
+        for file in cx.files().iter().filter(|f| !is_test_path(f.path())) {
+            for (_, l) in &file.line_changes().removed {
+                if let Some((needle, _)) = escape_in(&l.to_ascii_lowercase()) {
+                    *escapes_removed.entry(needle).or_default() += 1;
+                }
+            }
+        }
         for file in cx.files() {
             let path = file.path();
             let after = file.after_text();
@@ -331,7 +399,7 @@ impl Guard for TestIntegrity {
                     let before = file.before_text().unwrap_or("").to_ascii_lowercase();
                     let after = after.unwrap_or("").to_ascii_lowercase();
                     let (b, a) = (assertions(&before), assertions(&after));
-                    let severity = if about_tests {
+                    let severity = if may_drop_assertions {
                         Severity::Warn
                     } else {
                         weakening(Severity::Block)
@@ -380,22 +448,15 @@ impl Guard for TestIntegrity {
             // Escapes in configs and scripts.
             if !test_file {
                 for (n, l) in added {
-                    let ll = l.to_ascii_lowercase();
-                    let hit = ESCAPES
-                        .iter()
-                        .find(|(needle, _)| ll.contains(needle))
-                        .map(|(needle, what)| (needle.to_string(), *what))
-                        .or_else(|| {
-                            (ll.contains("test")
-                                && (ll.contains("|| true") || ll.contains("|| exit 0")))
-                            .then(|| {
-                                (
-                                    "|| true".to_string(),
-                                    "makes a failing test command succeed",
-                                )
-                            })
-                        });
-                    if let Some((needle, what)) = hit {
+                    if let Some((needle, what)) = escape_in(&l.to_ascii_lowercase()) {
+                        // The same escape on a line the change removed (a setting moved from
+                        // package.json to jest.config.js, a line reformatted) is not new.
+                        if let Some(left) = escapes_removed.get_mut(needle)
+                            && *left > 0
+                        {
+                            *left -= 1;
+                            continue;
+                        }
                         out.push(
                             Finding::new(
                                 &INFO,
@@ -442,6 +503,18 @@ mod tests {
         ] {
             assert!(!is_test_path(p), "{p}");
         }
+    }
+
+    #[test]
+    fn a_test_command_is_a_word_not_a_substring() {
+        assert!(runs_tests("npm test || true"));
+        assert!(runs_tests("python -m pytest tests/ || true"));
+        assert!(runs_tests("cargo nextest run || exit 0"));
+        assert!(runs_tests("make tests || true"));
+        // helm's scripts/get-helm-3: `latest` is no test.
+        assert!(!runs_tests(
+            "latest_release_response=$( curl -l --fail \"$latest_release_url\" 2>&1 || true )"
+        ));
     }
 
     #[test]

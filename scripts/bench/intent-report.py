@@ -1,0 +1,84 @@
+"""Compares two runs of scripts/bench/intent-calibration.sh: per repository the commits,
+blocked with the message as the task and without a task, before -> after; per guard; and,
+with --list, every commit still blocked in the after run with its findings.
+
+usage: intent-report.py BEFORE_OUTDIR AFTER_OUTDIR [--list] [--markdown]
+"""
+import json, os, sys
+
+args = [a for a in sys.argv[1:] if not a.startswith('--')]
+listing, markdown = '--list' in sys.argv, '--markdown' in sys.argv
+before, after = args
+
+
+def load(d, mode, f):
+    p = os.path.join(d, mode, f)
+    try:
+        return json.load(open(p))
+    except Exception:
+        return None
+
+
+def blocked_by_guard(d):
+    return {g: v['blocked_commits'] for g, v in d['guards'].items() if v['blocked_commits']}
+
+
+rows, per_guard = [], {}
+tot = [0, 0, 0, 0, 0]
+for f in sorted(os.listdir(os.path.join(after, 'task'))):
+    bt, at = load(before, 'task', f), load(after, 'task', f)
+    bn, an = load(before, 'notask', f), load(after, 'notask', f)
+    if not (bt and at):
+        continue
+    n = at['commits']
+    vals = [n, bt['blocked_commits'], at['blocked_commits'],
+            bn['blocked_commits'] if bn else 0, an['blocked_commits'] if an else 0]
+    tot = [x + y for x, y in zip(tot, vals)]
+    rows.append((f[:-5].replace('+', '/'), vals))
+    gb, ga = blocked_by_guard(bt), blocked_by_guard(at)
+    for g in set(gb) | set(ga):
+        x = per_guard.setdefault(g, [0, 0])
+        x[0] += gb.get(g, 0)
+        x[1] += ga.get(g, 0)
+
+pct = lambda x: f"{100 * x / max(tot[0], 1):.1f} %"
+if markdown:
+    print('| repo | commits | blocked before | blocked after | without a task before | without a task after |')
+    print('|---|---:|---:|---:|---:|---:|')
+    for name, v in rows:
+        print(f'| {name} | {v[0]} | {v[1]} | {v[2]} | {v[3]} | {v[4]} |')
+    print(f'| **all** | **{tot[0]:,}** | **{tot[1]} ({pct(tot[1])})** | **{tot[2]} ({pct(tot[2])})** '
+          f'| **{tot[3]} ({pct(tot[3])})** | **{tot[4]} ({pct(tot[4])})** |')
+    print()
+    print('| guard | before | after |')
+    print('|---|---:|---:|')
+    for g, (x, y) in sorted(per_guard.items(), key=lambda kv: (-kv[1][0], kv[0])):
+        print(f'| {g} | {x} | {y} |')
+else:
+    for name, v in rows:
+        print(f'{name:24} {v[0]:4} commits: task {v[1]:4} -> {v[2]:4}   no task {v[3]:3} -> {v[4]:3}')
+    print(f'all {tot[0]}: task {tot[1]} ({pct(tot[1])}) -> {tot[2]} ({pct(tot[2])}); '
+          f'no task {tot[3]} ({pct(tot[3])}) -> {tot[4]} ({pct(tot[4])})')
+    for g, (x, y) in sorted(per_guard.items(), key=lambda kv: (-kv[1][0], kv[0])):
+        print(f'  {g:22} {x:4} -> {y:4}')
+
+if listing:
+    for mode in ('task', 'notask'):
+        print(f'\n== still blocked ({mode})')
+        for f in sorted(os.listdir(os.path.join(after, mode))):
+            d = load(after, mode, f)
+            if not d:
+                continue
+            seen = {}
+            for g, v in d['guards'].items():
+                for c in v['commits']:
+                    if c['severity'] != 'block':
+                        continue
+                    for x in c['findings']:
+                        if x['severity'] == 'block':
+                            seen.setdefault((c['commit'], c['subject']), []).append(
+                                f"{g}: {x['path']}:{x['line']} {x['message'][:140]}")
+            for (h, s), fs in seen.items():
+                print(f'{f[:-5]} {h[:10]} {s[:72]}')
+                for x in fs[:4]:
+                    print('     ', x)
