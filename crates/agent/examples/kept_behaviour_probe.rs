@@ -39,11 +39,23 @@ fn main() {
     let limits = TestLimits::with_suite(Duration::from_secs(300));
     let record =
         |dir: &Path| slopguard_toolchain::per_test_coverage(&RepoFiles::walk(dir), &limits);
-    let (Some(before), Some(after)) = (record(before_dir), record(after_dir)) else {
+    let Some(before) = record(before_dir) else {
         println!("{}", serde_json::json!({"recorded": false}));
         return;
     };
-    let shifted = kept_behaviour::shifted_tests(&before, &after, &change.changes);
+    // Whether the fixed tree's first recording worked (a second one is made only to confirm
+    // a shift).
+    let mut recorded_after: Option<bool> = None;
+    let shifted = kept_behaviour::confirmed_shifts(&before, &change.changes, || {
+        let after = record(after_dir);
+        recorded_after.get_or_insert(after.is_some());
+        after
+    });
+    let recorded_after = recorded_after.unwrap_or(false);
+    if !recorded_after {
+        println!("{}", serde_json::json!({"recorded": false}));
+        return;
+    }
     let refusal = kept_behaviour::refusal(&shifted);
     println!(
         "{}",

@@ -11,7 +11,8 @@
 //! keep passing tests' behaviour, overfitting ones change it).
 //!
 //! The gate records each test's lines again on the written worktree (the same per-test
-//! coverage that localised the bug) and compares, for every test that passed at the baseline,
+//! coverage that localised the bug; twice when a test shifted, so that a test whose lines vary
+//! from run to run, with random inputs, is not taken for a shift) and compares, for every test that passed at the baseline,
 //! the lines it ran outside the patch's own changed lines, mapped through the patch. A test
 //! whose set differs is named with the first line it now runs or no longer runs, and the
 //! candidate is refused. Lines the patch itself changed or added are left out, so a new guard
@@ -39,6 +40,8 @@ const MAX_NAMED: usize = 3;
 pub struct Shift {
     /// The runner's id of the test.
     pub test: String,
+    /// Which test of that id (1 for the first): ids repeat across `describe` blocks.
+    pub occurrence: usize,
     /// The first line (in the patched file's numbering) it ran only with the patch.
     pub now_runs: Option<(String, u32)>,
     /// The first line (in the patched file's numbering) it ran only without the patch.
@@ -117,6 +120,7 @@ pub fn shifted_tests(before: &Spectrum, after: &Spectrum, changes: &[FileChange]
         if was != now {
             shifted.push(Shift {
                 test: old.id.clone(),
+                occurrence: key.1,
                 now_runs: now.difference(&was).next().cloned(),
                 no_longer_runs: was.difference(&now).next().cloned(),
             });
@@ -183,8 +187,38 @@ pub fn check(
     change: &ChangeSet,
     limits: &TestLimits,
 ) -> Option<Rejection> {
-    let after = slopguard_toolchain::per_test_coverage(&RepoFiles::walk(worktree), limits)?;
-    refusal(&shifted_tests(baseline, &after, &change.changes))
+    let record = || slopguard_toolchain::per_test_coverage(&RepoFiles::walk(worktree), limits);
+    refusal(&confirmed_shifts(baseline, &change.changes, record))
+}
+
+/// The tests that ran other lines with the patch than at `baseline`, from `record` (the
+/// suite recorded on the patched tree). A test whose lines differ from one recording to the
+/// next says nothing about the patch (random inputs, `testing/quick`, timing): when a test
+/// shifted, the patched tree is recorded once more and only the tests that ran the same lines
+/// both times count. Empty when the first recording fails.
+pub fn confirmed_shifts(
+    baseline: &Spectrum,
+    changes: &[FileChange],
+    mut record: impl FnMut() -> Option<Spectrum>,
+) -> Vec<Shift> {
+    let Some(after) = record() else {
+        return Vec::new();
+    };
+    let shifted = shifted_tests(baseline, &after, changes);
+    if shifted.is_empty() {
+        return shifted;
+    }
+    let Some(again) = record() else {
+        return shifted;
+    };
+    let (first, second) = (by_occurrence(&after), by_occurrence(&again));
+    shifted
+        .into_iter()
+        .filter(|s| {
+            let key = (s.test.as_str(), s.occurrence);
+            matches!((first.get(&key), second.get(&key)), (Some(a), Some(b)) if a.lines == b.lines)
+        })
+        .collect()
 }
 
 /// The refusal naming the shifted tests; `None` when there are none.
@@ -315,6 +349,7 @@ mod tests {
             shifted,
             vec![Shift {
                 test: "t_other".into(),
+                occurrence: 1,
                 now_runs: Some(("util.py".into(), 7)),
                 no_longer_runs: Some(("util.py".into(), 6)),
             }]
@@ -331,6 +366,29 @@ mod tests {
             ])
         };
         assert!(shifted_tests(&twice(), &twice(), &[change]).is_empty());
+    }
+
+    #[test]
+    fn a_shift_counts_only_when_a_second_recording_of_the_fix_repeats_it() {
+        let change = FileChange::modify("m.py", BUGGY, BUGGY.replace("x < lo", "x <= lo"));
+        let before = spectrum(vec![
+            test("t_steady", true, "util.py", &[5, 6]),
+            test("t_random", true, "util.py", &[5, 6]),
+        ]);
+        let mut recordings = vec![
+            spectrum(vec![
+                test("t_steady", true, "util.py", &[5, 7]),
+                test("t_random", true, "util.py", &[5, 9]),
+            ]),
+            spectrum(vec![
+                test("t_steady", true, "util.py", &[5, 7]),
+                test("t_random", true, "util.py", &[5, 8]),
+            ]),
+        ]
+        .into_iter();
+        let shifted = confirmed_shifts(&before, &[change], || recordings.next());
+        let tests: Vec<&str> = shifted.iter().map(|s| s.test.as_str()).collect();
+        assert_eq!(tests, ["t_steady"]);
     }
 
     #[test]
