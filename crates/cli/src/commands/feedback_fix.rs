@@ -112,8 +112,11 @@ pub fn fix(a: FixArgs) -> anyhow::Result<u8> {
     discard_interrupted_branch(inbox.root(), a.id);
     let mut opts = run_options(&a, &inbox, &t.intake, &plan);
     opts.step_critic = critic.on;
-    let summary =
-        super::run::execute_with_progress(&opts, a.quiet, a.store.format == ReportFormat::Json);
+    let summary = crate::run_view::execute_with_progress(
+        &opts,
+        a.quiet,
+        a.store.format == ReportFormat::Json,
+    );
     let summary = match summary {
         Ok(s) => s,
         Err(e) => {
