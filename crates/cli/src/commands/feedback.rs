@@ -5,7 +5,6 @@
 //! (`slopguard_agent::feedback::State`); every move is recorded with a note.
 
 use std::io::{IsTerminal, Read};
-use std::path::Path;
 
 use anyhow::{Context, bail};
 use slopguard_agent::feedback::github;
@@ -129,84 +128,48 @@ fn add(a: AddArgs) -> anyhow::Result<u8> {
 /// `slopguard feedback poll`: review comments addressed to the bot, each taken in once.
 fn poll(a: PollArgs) -> anyhow::Result<u8> {
     let inbox = open(&a.store)?;
-    let repo = match github_repo(inbox.root(), &a.remote) {
-        Ok(r) => r,
-        Err(e) => return usage_error(e),
-    };
     let forge = slopguard_agent::forge::ForgeConfig::from_env();
-    let Some(token) = forge.token.as_deref() else {
-        return usage_error(anyhow::anyhow!(
-            "no GitHub token: set GITHUB_TOKEN (or GH_TOKEN) to a token that can read the pull \
-             requests of {}",
-            repo.full_name()
-        ));
-    };
-    let request = github::PollRequest {
-        api_base: &forge.api_base,
-        token,
-        repo: &repo,
+    let request = steps::PollRequest {
+        remote: &a.remote,
         since: a.since.as_deref(),
-        mention: a.mention.trim_start_matches('@'),
+        mention: &a.mention,
     };
-    let comments = match github::poll(&request) {
-        Ok(c) => c,
-        Err(e) => {
-            return usage_error(anyhow::anyhow!(
-                "cannot read the review comments of {}: {e}",
-                repo.full_name()
-            ));
-        }
-    };
-    let taken: std::collections::BTreeSet<String> = inbox
-        .list(None, u32::MAX)?
-        .iter()
-        .filter_map(|r| Intake::from_row(r).map(|i| i.source))
-        .collect();
-    let mut added = Vec::new();
-    for c in comments
-        .iter()
-        .filter(|c| !taken.contains(&c.intake.source))
-    {
-        let id = inbox.add(&c.intake)?;
-        added.push(serde_json::json!({"id": id, "comment_id": c.id, "on": c.intake.on}));
-        if a.store.format == ReportFormat::Text {
+    let text = a.store.format == ReportFormat::Text;
+    let mut say_added = |id: i64, c: &github::BotComment| {
+        if text {
             let first = c.intake.text.lines().next().unwrap_or("");
             println!(
                 "feedback {id} recorded (pending) from review comment {}: {first}",
                 c.id
             );
         }
-    }
-    let skipped = comments.len() - added.len();
+    };
+    let polled = match steps::poll(&inbox, &forge, &request, &mut say_added) {
+        Ok(p) => p,
+        Err(e) => return step_failed(e, ""),
+    };
     match a.store.format {
-        ReportFormat::Json => println!(
-            "{}",
-            serde_json::json!({"repo": repo.full_name(), "added": added, "already_taken": skipped})
-        ),
+        ReportFormat::Json => {
+            let added: Vec<serde_json::Value> = polled
+                .added
+                .iter()
+                .map(|(id, c)| serde_json::json!({"id": id, "comment_id": c.id, "on": c.intake.on}))
+                .collect();
+            println!(
+                "{}",
+                serde_json::json!({"repo": polled.repo.full_name(), "added": added,
+                                   "already_taken": polled.already_taken})
+            )
+        }
         ReportFormat::Text => println!(
-            "{} new review comment(s) for @{} in {}; {skipped} taken in before",
-            added.len(),
-            request.mention,
-            repo.full_name()
+            "{} new review comment(s) for @{} in {}; {} taken in before",
+            polled.added.len(),
+            polled.mention,
+            polled.repo.full_name(),
+            polled.already_taken
         ),
     }
     Ok(crate::EXIT_OK)
-}
-
-/// The GitHub repository behind `remote` of the repository at `root`.
-fn github_repo(root: &Path, remote: &str) -> anyhow::Result<slopguard_agent::forge::GitHubRepo> {
-    let url = slopguard_agent::git::git(root, &["remote", "get-url", remote]).map_err(|_| {
-        anyhow::anyhow!(
-            "the repository has no remote `{remote}`: polling needs its GitHub remote \
-                 (--remote NAME)"
-        )
-    })?;
-    slopguard_agent::forge::parse_github_remote(url.trim()).ok_or_else(|| {
-        anyhow::anyhow!(
-            "remote `{remote}` ({}) is not a GitHub repository; name another with --remote",
-            url.trim()
-        )
-    })
 }
 
 fn list(a: ListArgs) -> anyhow::Result<u8> {

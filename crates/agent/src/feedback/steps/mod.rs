@@ -1,12 +1,14 @@
 //! The steps of the loop on one stored item, as `slopguard feedback triage|fix|approve|reject|
-//! refine|verify|resume` run them: each reads the item, checks that its state takes the step,
+//! refine|verify|resume|poll` run them: each reads the item, checks that its state takes the step,
 //! does the step, and moves the item with a note and its new [`Detail`]. They print nothing:
 //! each returns what happened, and the front end says it. A step that does not apply to the
 //! item leaves it untouched and says why ([`StepError::Refused`]).
 
 pub mod fixing;
+pub mod intake;
 
 pub use fixing::{CriticCost, FixHooks, FixRequest, Fixed, fix};
+pub use intake::{PollRequest, Polled, poll};
 
 use std::path::Path;
 
