@@ -11,7 +11,8 @@ use serde::Serialize;
 use serde_json::Value;
 use slopguard_llm::{BlockingClient, LlmConfig, Role};
 
-use super::{StepError, first_line, stored_plan, triaged_item};
+use super::error::StepError;
+use super::item::{first_line, stored_plan, triaged_item};
 use crate::dynamic::DynamicOptions;
 use crate::feedback::detail::Detail;
 use crate::feedback::fix::{self as fix_plan, FixPlan, LandedFix};

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use super::StepError;
+use super::error::StepError;
 use crate::feedback::Intake;
 use crate::feedback::github::{self, BotComment};
 use crate::feedback::inbox::Inbox;

@@ -4,143 +4,28 @@
 //! each returns what happened, and the front end says it. A step that does not apply to the
 //! item leaves it untouched and says why ([`StepError::Refused`]).
 
+mod error;
 pub mod fixing;
 pub mod intake;
+mod item;
 
+pub use error::StepError;
 pub use fixing::{CriticCost, FixHooks, FixRequest, Fixed, fix};
 pub use intake::{PollRequest, Polled, poll};
+pub use item::is_repo_file;
 
-use std::path::Path;
-
-use slopguard_llm::{BlockingClient, LlmConfig, LlmError, Role};
+use slopguard_llm::LlmConfig;
 use slopguard_store::{FeedbackRow, NewObservation, Outcome};
 
+use self::item::{first_line, reviewer_client, stored_plan, triaged_item};
 use super::detail::Detail;
 use super::fix::{self as fix_plan, FixPlan, LandedFix, Verification};
-use super::inbox::{Inbox, InboxError, REMEMBER_AGENT};
+use super::inbox::{Inbox, REMEMBER_AGENT};
 use super::localise::{self, Localisation};
 use super::refine::{self, RefineError, Round};
 use super::triage::{self, Triage, TriageError};
 use super::{Intake, State};
 use crate::git::short_id;
-
-/// Why a step stopped.
-#[derive(Debug, thiserror::Error)]
-pub enum StepError {
-    /// The step does not apply to the item as it is (its state, an empty note, a setting it
-    /// cannot read): nothing changed. The message says what to do instead.
-    #[error("{0}")]
-    Refused(String),
-    /// The store failed, or the item does not exist.
-    #[error(transparent)]
-    Inbox(#[from] InboxError),
-    /// `approve`/`reject`: the store refused the move (the loop does not make it, or another
-    /// process moved the item first).
-    #[error(transparent)]
-    NotMoved(InboxError),
-    /// The item's row holds no review feedback.
-    #[error("feedback {0} is not review feedback")]
-    NotReviewFeedback(i64),
-    /// What an earlier step should have left on the item is not there.
-    #[error("{what}")]
-    Missing {
-        /// What is missing and what to do.
-        what: String,
-        /// Why the stored value did not read.
-        #[source]
-        source: serde_json::Error,
-    },
-    /// The model client could not be built.
-    #[error(transparent)]
-    Client(LlmError),
-    /// The reviewer model is not reachable.
-    #[error("cannot reach the reviewer model at {url}: {source}")]
-    Unreachable {
-        /// The reviewer's base URL.
-        url: String,
-        /// The client's error.
-        #[source]
-        source: LlmError,
-    },
-    /// The triage answer was refused (the item stays pending).
-    #[error(transparent)]
-    Triage(TriageError),
-    /// The revised plan was refused (the plan stays as it was, still waiting).
-    #[error(transparent)]
-    Refine(RefineError),
-    /// A file of the fix could not be written.
-    #[error("cannot write {path}")]
-    Write {
-        /// The file.
-        path: String,
-        /// The write's error.
-        #[source]
-        source: std::io::Error,
-    },
-}
-
-impl StepError {
-    /// Whether the step refused the item as it is (or the command's input) rather than failed:
-    /// a usage error to the front end.
-    pub fn is_refusal(&self) -> bool {
-        matches!(self, StepError::Refused(_) | StepError::NotMoved(_))
-    }
-}
-
-/// A model client for the reviewer role that sends a malformed answer back once, then
-/// refuses it; and the reviewer's base URL, for the unreachable-endpoint message.
-fn reviewer_client(mut llm: LlmConfig) -> Result<(BlockingClient, String), StepError> {
-    llm.correction_turns = 1;
-    let url = llm.role(Role::Reviewer).base_url.clone();
-    let client = BlockingClient::new(llm).map_err(StepError::Client)?;
-    Ok((client, url))
-}
-
-/// Whether `p` names a file inside `root`: relative, no `..`, and a file there.
-pub fn is_repo_file(root: &Path, p: &str) -> bool {
-    let rel = Path::new(p);
-    !rel.is_absolute() && !p.split('/').any(|c| c == "..") && root.join(rel).is_file()
-}
-
-/// The first non-blank line of `s`, trimmed: a transition's note quotes one line.
-fn first_line(s: &str) -> &str {
-    s.lines()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("")
-        .trim()
-}
-
-/// What the triage left on an item: the feedback, the model's verdict and the localisation.
-struct TriagedItem {
-    intake: Intake,
-    triage: Triage,
-    loc: Localisation,
-}
-
-/// The triage's findings on `row`; refused when it was not triaged.
-fn triaged_item(row: &FeedbackRow, detail: &Detail) -> Result<TriagedItem, StepError> {
-    let intake = Intake::from_row(row).ok_or(StepError::NotReviewFeedback(row.id))?;
-    let triage = detail.triage.clone().ok_or_else(|| StepError::Missing {
-        what: format!(
-            "feedback {} has no triage: run `slopguard feedback triage {}` first",
-            row.id, row.id
-        ),
-        source: detail.field_error::<Triage>("triage"),
-    })?;
-    Ok(TriagedItem {
-        intake,
-        triage,
-        loc: detail.localisation.clone().unwrap_or_default(),
-    })
-}
-
-/// The stored fix plan; an item past planning without one cannot go on.
-fn stored_plan(detail: &Detail) -> Result<FixPlan, StepError> {
-    detail.plan.clone().ok_or_else(|| StepError::Missing {
-        what: "the item has no fix plan; reject it and add the feedback again".into(),
-        source: detail.field_error::<FixPlan>("plan"),
-    })
-}
 
 /// A triaged (or escalated) item.
 #[derive(Debug, Clone)]
@@ -511,70 +396,5 @@ mod tests {
             triage_note(&t),
             "out-of-scope, confidence 40: escalated to a person"
         );
-    }
-
-    #[test]
-    fn a_step_reads_the_triage_it_needs_and_says_how_to_get_it() {
-        let row = FeedbackRow {
-            id: 4,
-            ts_ms: 0,
-            feedback: Intake::new(
-                "mean() is off by one",
-                None,
-                super::super::Severity::Low,
-                "cli",
-            )
-            .unwrap()
-            .to_row("repo"),
-            state: "triaged".into(),
-            detail: serde_json::json!({}),
-            updated_ms: 0,
-        };
-        let err = triaged_item(&row, &Detail::from_value(&row.detail))
-            .err()
-            .expect("no triage stored");
-        assert_eq!(
-            err.to_string(),
-            "feedback 4 has no triage: run `slopguard feedback triage 4` first"
-        );
-        assert!(!err.is_refusal());
-        let detail = Detail::triaged(
-            Triage {
-                class: FixClass::Bug,
-                proposed_class: None,
-                root_cause: "r".into(),
-                files: vec!["a.py".into()],
-                confidence: 70,
-                escalated: false,
-                notes: vec![],
-            },
-            Localisation::default(),
-        );
-        let t = triaged_item(&row, &detail).expect("triaged");
-        assert_eq!(t.intake.text, "mean() is off by one");
-        assert_eq!(t.triage.files, ["a.py"]);
-        assert!(stored_plan(&detail).is_err(), "no plan before `fix` plans");
-    }
-
-    #[test]
-    fn repo_files_are_relative_inside_the_root_and_exist() {
-        let dir = std::env::temp_dir().join(format!("sg-steps-{}", std::process::id()));
-        std::fs::create_dir_all(dir.join("src")).unwrap();
-        std::fs::write(dir.join("src/a.py"), "x = 1\n").unwrap();
-        assert!(is_repo_file(&dir, "src/a.py"));
-        assert!(!is_repo_file(&dir, "src/b.py"));
-        assert!(!is_repo_file(&dir, "src/../src/a.py"));
-        assert!(!is_repo_file(&dir, &dir.join("src/a.py").to_string_lossy()));
-        assert!(!is_repo_file(&dir, "src"), "a directory is not a file");
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[test]
-    fn first_line_skips_blank_lines_and_trims() {
-        assert_eq!(
-            first_line("\n  \n  make it faster \nand more"),
-            "make it faster"
-        );
-        assert_eq!(first_line(""), "");
     }
 }
