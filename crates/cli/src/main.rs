@@ -6,6 +6,7 @@
 mod commands;
 mod help;
 mod progress;
+mod run_view;
 
 use std::process::ExitCode;
 

@@ -162,7 +162,7 @@ fn watch(
     json: bool,
 ) -> WatchReport {
     let forge = ForgeConfig::from_env();
-    let fix = |o: &RunOptions| super::run::execute_with_progress(o, quiet, json);
+    let fix = |o: &RunOptions| crate::run_view::execute_with_progress(o, quiet, json);
     let note = |line: &str| {
         if !quiet {
             eprintln!("{line}");

@@ -5,20 +5,19 @@
 //! (`slopguard_agent::feedback::State`); every move is recorded with a note.
 
 use std::io::{IsTerminal, Read};
-use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use slopguard_agent::feedback::github;
-use slopguard_agent::feedback::inbox::Inbox;
-use slopguard_agent::feedback::localise::{self, Localisation};
-use slopguard_agent::feedback::triage::{self, Triage};
-use slopguard_agent::feedback::{Intake, Severity, State};
-use slopguard_agent::gates::step_critic::CriticMode;
-use slopguard_llm::{BlockingClient, Role};
+use slopguard_agent::feedback::localise::Localisation;
+use slopguard_agent::feedback::steps::{self, Resume};
+use slopguard_agent::feedback::triage::Triage;
+use slopguard_agent::feedback::{Intake, State};
 
-use super::common::{LlmArgs, ReportFormat};
-use super::plan::endpoint_help;
-use crate::progress::StepProgress;
+use super::common::ReportFormat;
+use super::feedback_args::{
+    AddArgs, DecideArgs, FixArgs, ListArgs, PollArgs, RefineArgs, ShowArgs, TriageArgs, VerifyArgs,
+    Waiting, open, step_failed, usage_error,
+};
 
 /// `slopguard feedback`.
 #[derive(Debug, clap::Args)]
@@ -62,195 +61,6 @@ pub enum FeedbackCommand {
     Resume(FixArgs),
 }
 
-/// `slopguard feedback fix`.
-#[derive(Debug, clap::Args)]
-pub struct FixArgs {
-    /// The item's id.
-    pub id: i64,
-
-    #[command(flatten)]
-    pub llm: LlmArgs,
-
-    /// Attempts of the fix subtask.
-    #[arg(long, default_value_t = 3)]
-    pub max_attempts: u32,
-
-    /// Candidates per attempt: a number, or `auto`.
-    #[arg(long, default_value = "auto")]
-    pub candidates: slopguard_agent::run::candidates::CandidateCount,
-
-    /// Build and test timeout in seconds.
-    #[arg(long, default_value_t = 300)]
-    pub timeout: u64,
-
-    /// Wall budget of the fix in seconds.
-    #[arg(long, default_value_t = 600)]
-    pub budget: u64,
-
-    /// No progress output on stderr.
-    #[arg(long, short)]
-    pub quiet: bool,
-
-    /// The continuous critic: one reviewer-model call after each step (the plan, each attempt,
-    /// the landing) that may name one problem; 80+ is fed to the next attempt, 60-79 goes to
-    /// the PR body's self-review. auto (the default, unless slopguard.toml's `[feedback] critic`
-    /// says otherwise): on for reviewer models of 3B parameters or more.
-    #[arg(long, value_name = "auto|on|off")]
-    pub critic: Option<CriticMode>,
-
-    #[command(flatten)]
-    pub store: StoreArgs,
-}
-
-/// `slopguard feedback approve|reject`.
-#[derive(Debug, clap::Args)]
-pub struct DecideArgs {
-    /// The item's id.
-    pub id: i64,
-
-    /// Why (kept with the transition).
-    #[arg(long, default_value = "")]
-    pub note: String,
-
-    #[command(flatten)]
-    pub store: StoreArgs,
-}
-
-/// `slopguard feedback refine`.
-#[derive(Debug, clap::Args)]
-pub struct RefineArgs {
-    /// The item's id.
-    pub id: i64,
-
-    /// What to change in the plan, in plain words.
-    pub note: String,
-
-    #[command(flatten)]
-    pub llm: LlmArgs,
-
-    #[command(flatten)]
-    pub store: StoreArgs,
-}
-
-/// `slopguard feedback verify`.
-#[derive(Debug, clap::Args)]
-pub struct VerifyArgs {
-    /// The item's id.
-    pub id: i64,
-
-    /// The merged revision to check (default: HEAD of the repository).
-    #[arg(long, default_value = "HEAD")]
-    pub rev: String,
-
-    /// No progress output on stderr.
-    #[arg(long, short)]
-    pub quiet: bool,
-
-    #[command(flatten)]
-    pub store: StoreArgs,
-}
-
-/// Where the items are kept.
-#[derive(Debug, Clone, clap::Args)]
-pub struct StoreArgs {
-    /// The repository the feedback is about, any directory inside it (its `origin` URL, else
-    /// its work tree's top directory, is the key; the gateway's `POST /feedback` uses the same).
-    #[arg(long, short = 'C', default_value = ".")]
-    pub repo: PathBuf,
-
-    /// Store URL (`sqlite://...` or `postgres://...`; default: SLOPGUARD_DB, else the user
-    /// store).
-    #[arg(long, env = "SLOPGUARD_DB")]
-    pub db: Option<String>,
-
-    /// Output format.
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: ReportFormat,
-}
-
-/// `slopguard feedback add`.
-#[derive(Debug, clap::Args)]
-pub struct AddArgs {
-    /// The feedback; `-` reads stdin.
-    pub text: Option<String>,
-
-    /// Read the feedback from this file.
-    #[arg(long, value_name = "FILE", conflicts_with = "text")]
-    pub file: Option<PathBuf>,
-
-    /// What it is about: a pull request URL, `path:line`, `path:start-end`, or a run id.
-    #[arg(long, value_name = "TARGET")]
-    pub on: Option<String>,
-
-    /// How much it matters: low, medium or high.
-    #[arg(long, default_value = "medium")]
-    pub severity: Severity,
-
-    #[command(flatten)]
-    pub store: StoreArgs,
-}
-
-/// `slopguard feedback poll`.
-#[derive(Debug, clap::Args)]
-pub struct PollArgs {
-    /// Only comments updated at or after this time (ISO 8601, `2026-11-01T00:00:00Z`).
-    #[arg(long, value_name = "TIME")]
-    pub since: Option<String>,
-
-    /// The name the bot answers to in comments, without `@`.
-    #[arg(long, default_value = github::DEFAULT_MENTION)]
-    pub mention: String,
-
-    /// The git remote of the GitHub repository.
-    #[arg(long, default_value = "origin")]
-    pub remote: String,
-
-    #[command(flatten)]
-    pub store: StoreArgs,
-}
-
-/// `slopguard feedback list`.
-#[derive(Debug, clap::Args)]
-pub struct ListArgs {
-    /// Only items in this state (`pending`, `triaged`, `escalated`, ...).
-    #[arg(long)]
-    pub state: Option<String>,
-
-    /// At most this many items.
-    #[arg(long, default_value_t = 50)]
-    pub limit: u32,
-
-    #[command(flatten)]
-    pub store: StoreArgs,
-}
-
-/// `slopguard feedback show`.
-#[derive(Debug, clap::Args)]
-pub struct ShowArgs {
-    /// The item's id.
-    pub id: i64,
-
-    #[command(flatten)]
-    pub store: StoreArgs,
-}
-
-/// `slopguard feedback triage`.
-#[derive(Debug, clap::Args)]
-pub struct TriageArgs {
-    /// The item's id.
-    pub id: i64,
-
-    #[command(flatten)]
-    pub llm: LlmArgs,
-
-    /// No progress output on stderr.
-    #[arg(long, short)]
-    pub quiet: bool,
-
-    #[command(flatten)]
-    pub store: StoreArgs,
-}
-
 /// Runs `slopguard feedback`.
 pub fn run(args: FeedbackArgs, _global: &crate::Global) -> anyhow::Result<u8> {
     match args.command {
@@ -266,10 +76,6 @@ pub fn run(args: FeedbackArgs, _global: &crate::Global) -> anyhow::Result<u8> {
         FeedbackCommand::Verify(a) => super::feedback_fix::verify(a),
         FeedbackCommand::Resume(a) => resume(a),
     }
-}
-
-pub(crate) fn open(args: &StoreArgs) -> anyhow::Result<Inbox> {
-    Ok(Inbox::open(args.db.as_deref(), &args.repo)?)
 }
 
 fn read_text(a: &AddArgs) -> anyhow::Result<(String, &'static str)> {
@@ -322,89 +128,48 @@ fn add(a: AddArgs) -> anyhow::Result<u8> {
 /// `slopguard feedback poll`: review comments addressed to the bot, each taken in once.
 fn poll(a: PollArgs) -> anyhow::Result<u8> {
     let inbox = open(&a.store)?;
-    let repo = match github_repo(inbox.root(), &a.remote) {
-        Ok(r) => r,
-        Err(e) => return usage_error(e),
-    };
     let forge = slopguard_agent::forge::ForgeConfig::from_env();
-    let Some(token) = forge.token.as_deref() else {
-        return usage_error(anyhow::anyhow!(
-            "no GitHub token: set GITHUB_TOKEN (or GH_TOKEN) to a token that can read the pull \
-             requests of {}",
-            repo.full_name()
-        ));
-    };
-    let request = github::PollRequest {
-        api_base: &forge.api_base,
-        token,
-        repo: &repo,
+    let request = steps::PollRequest {
+        remote: &a.remote,
         since: a.since.as_deref(),
-        mention: a.mention.trim_start_matches('@'),
+        mention: &a.mention,
     };
-    let comments = match github::poll(&request) {
-        Ok(c) => c,
-        Err(e) => {
-            return usage_error(anyhow::anyhow!(
-                "cannot read the review comments of {}: {e}",
-                repo.full_name()
-            ));
-        }
-    };
-    let taken: std::collections::BTreeSet<String> = inbox
-        .list(None, u32::MAX)?
-        .iter()
-        .filter_map(|r| Intake::from_row(r).map(|i| i.source))
-        .collect();
-    let mut added = Vec::new();
-    for c in comments
-        .iter()
-        .filter(|c| !taken.contains(&c.intake.source))
-    {
-        let id = inbox.add(&c.intake)?;
-        added.push(serde_json::json!({"id": id, "comment_id": c.id, "on": c.intake.on}));
-        if a.store.format == ReportFormat::Text {
+    let text = a.store.format == ReportFormat::Text;
+    let mut say_added = |id: i64, c: &github::BotComment| {
+        if text {
             let first = c.intake.text.lines().next().unwrap_or("");
             println!(
                 "feedback {id} recorded (pending) from review comment {}: {first}",
                 c.id
             );
         }
-    }
-    let skipped = comments.len() - added.len();
+    };
+    let polled = match steps::poll(&inbox, &forge, &request, &mut say_added) {
+        Ok(p) => p,
+        Err(e) => return step_failed(e, ""),
+    };
     match a.store.format {
-        ReportFormat::Json => println!(
-            "{}",
-            serde_json::json!({"repo": repo.full_name(), "added": added, "already_taken": skipped})
-        ),
+        ReportFormat::Json => {
+            let added: Vec<serde_json::Value> = polled
+                .added
+                .iter()
+                .map(|(id, c)| serde_json::json!({"id": id, "comment_id": c.id, "on": c.intake.on}))
+                .collect();
+            println!(
+                "{}",
+                serde_json::json!({"repo": polled.repo.full_name(), "added": added,
+                                   "already_taken": polled.already_taken})
+            )
+        }
         ReportFormat::Text => println!(
-            "{} new review comment(s) for @{} in {}; {skipped} taken in before",
-            added.len(),
-            request.mention,
-            repo.full_name()
+            "{} new review comment(s) for @{} in {}; {} taken in before",
+            polled.added.len(),
+            polled.mention,
+            polled.repo.full_name(),
+            polled.already_taken
         ),
     }
     Ok(crate::EXIT_OK)
-}
-
-/// The GitHub repository behind `remote` of the repository at `root`.
-fn github_repo(root: &Path, remote: &str) -> anyhow::Result<slopguard_agent::forge::GitHubRepo> {
-    let url = slopguard_agent::git::git(root, &["remote", "get-url", remote]).map_err(|_| {
-        anyhow::anyhow!(
-            "the repository has no remote `{remote}`: polling needs its GitHub remote \
-                 (--remote NAME)"
-        )
-    })?;
-    slopguard_agent::forge::parse_github_remote(url.trim()).ok_or_else(|| {
-        anyhow::anyhow!(
-            "remote `{remote}` ({}) is not a GitHub repository; name another with --remote",
-            url.trim()
-        )
-    })
-}
-
-pub(crate) fn usage_error(e: anyhow::Error) -> anyhow::Result<u8> {
-    eprintln!("slopguard: error: {e:#}");
-    Ok(crate::EXIT_ERROR)
 }
 
 fn list(a: ListArgs) -> anyhow::Result<u8> {
@@ -478,112 +243,55 @@ fn show(a: ShowArgs) -> anyhow::Result<u8> {
     Ok(crate::EXIT_OK)
 }
 
+/// `slopguard feedback resume`: the step the item's state calls for.
 fn resume(a: FixArgs) -> anyhow::Result<u8> {
-    let row = open(&a.store)?.get(a.id)?;
-    match State::parse(&row.state) {
-        Some(State::Pending) => triage_item(TriageArgs {
+    let next = match steps::resume(&open(&a.store)?, a.id) {
+        Ok(next) => next,
+        Err(e) => return step_failed(e, ""),
+    };
+    match next {
+        Resume::Triage => triage_item(TriageArgs {
             id: a.id,
             llm: a.llm,
             quiet: a.quiet,
             store: a.store,
         }),
-        Some(State::Triaged | State::InFix) => super::feedback_fix::fix(a),
-        Some(State::Reopened) => {
-            let inbox = open(&a.store)?;
-            inbox.transition(
-                &row,
-                State::Triaged,
-                "resumed after a red verify",
-                row.detail.clone(),
-            )?;
-            super::feedback_fix::fix(a)
-        }
-        Some(State::AwaitingApproval) => {
+        Resume::Fix | Resume::ReopenAndFix => super::feedback_fix::fix(a),
+        Resume::WaitsForApproval => {
             println!(
                 "feedback {} waits for approval: `slopguard feedback approve {}`",
                 a.id, a.id
             );
             Ok(crate::EXIT_OK)
         }
-        Some(State::FixPrOpen) => {
+        Resume::HasFix => {
             println!(
                 "feedback {} has its fix; after the merge: `slopguard feedback verify {}`",
                 a.id, a.id
             );
             Ok(crate::EXIT_OK)
         }
-        _ => {
-            println!("feedback {} is {}: nothing to resume", a.id, row.state);
+        Resume::Nothing(state) => {
+            println!("feedback {} is {state}: nothing to resume", a.id);
             Ok(crate::EXIT_OK)
         }
     }
 }
 
+/// `slopguard feedback triage`.
 fn triage_item(a: TriageArgs) -> anyhow::Result<u8> {
     let inbox = open(&a.store)?;
-    let row = inbox.get(a.id)?;
-    if row.state != State::Pending.name() {
-        return usage_error(anyhow::anyhow!(
-            "feedback {} is {}, not pending: it was triaged already (`slopguard feedback show {}`)",
-            row.id,
-            row.state,
-            row.id
-        ));
-    }
-    let Some(intake) = Intake::from_row(&row) else {
-        bail!("feedback {} is not review feedback", row.id);
-    };
-    let loc = localise::localise(inbox.root(), &intake.text, intake.on.as_deref());
-    let mut cfg = a.llm.config();
-    // A malformed triage is sent back once, then refused.
-    cfg.correction_turns = 1;
-    let url = cfg.role(Role::Reviewer).base_url.clone();
-    let client = BlockingClient::new(cfg)?;
-    let root = inbox.root().to_path_buf();
-    let exists = move |p: &str| is_repo_file(&root, p);
-    // Earlier verified fixes of the same files (the failure memory) inform the triage.
-    let earlier = inbox.remembered_fixes(50).unwrap_or_default();
-    // A small local model can take minutes to answer: say what is awaited meanwhile.
-    let progress = StepProgress::start(a.quiet);
-    progress.step("triage (waiting for the reviewer model)");
-    let triaged = triage::triage(&client, &intake, &loc, &earlier, &exists);
-    progress.finish();
-    let t = match triaged {
+    let waiting = Waiting::new(a.quiet);
+    let kept = format!(
+        "feedback {} stays pending; run the triage again, or with another model (--model)",
+        a.id
+    );
+    let t = match steps::triage_item(&inbox, a.id, a.llm.config(), &|w| waiting.on(w)) {
         Ok(t) => t,
-        Err(triage::TriageError::Model(e)) if e.is_unreachable() => {
-            eprintln!("slopguard: error: {}", endpoint_help(&url, &e.to_string()));
-            return Ok(crate::EXIT_ERROR);
-        }
-        Err(e) => {
-            eprintln!(
-                "slopguard: error: {e}\nfeedback {} stays pending; run the triage again, or with another model (--model)",
-                row.id
-            );
-            return Ok(crate::EXIT_BLOCKED);
-        }
+        Err(e) => return step_failed(e, &kept),
     };
-    let to = if t.escalated {
-        State::Escalated
-    } else {
-        State::Triaged
-    };
-    let note = triage_note(&t);
-    let detail = serde_json::json!({"triage": t, "localisation": loc});
-    inbox.transition(&row, to, &note, detail)?;
-    report_triage(&a.store.format, row.id, to, &t, &loc)?;
+    report_triage(&a.store.format, a.id, t.state, &t.triage, &t.localisation)?;
     Ok(crate::EXIT_OK)
-}
-
-fn triage_note(t: &Triage) -> String {
-    let class = serde_json::to_value(t.class)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default();
-    let mut note = format!("{class}, confidence {}", t.confidence);
-    if t.escalated {
-        note.push_str(": escalated to a person");
-    }
-    note
 }
 
 fn report_triage(
@@ -601,7 +309,7 @@ fn report_triage(
             )?
         ),
         ReportFormat::Text => {
-            println!("feedback {id}: {} ({})", to.name(), triage_note(t));
+            println!("feedback {id}: {} ({})", to.name(), steps::triage_note(t));
             println!("root cause: {}", t.root_cause);
             if !t.files.is_empty() {
                 println!("files (model): {}", t.files.join(", "));
@@ -615,9 +323,4 @@ fn report_triage(
         }
     }
     Ok(())
-}
-
-pub(crate) fn is_repo_file(root: &Path, p: &str) -> bool {
-    let rel = Path::new(p);
-    !rel.is_absolute() && !p.split('/').any(|c| c == "..") && root.join(rel).is_file()
 }

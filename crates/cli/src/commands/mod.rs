@@ -7,6 +7,7 @@ pub mod ci_watch;
 pub mod common;
 pub mod doctor;
 pub mod feedback;
+pub mod feedback_args;
 pub mod feedback_fix;
 pub mod guards;
 pub mod hook;
