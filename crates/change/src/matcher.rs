@@ -549,6 +549,11 @@ pub fn similarity(a: &str, b: &str) -> f64 {
     if a.is_empty() && b.is_empty() {
         return 1.0;
     }
+    1.0 - edit_distance(&a, &b) as f64 / a.len().max(b.len()) as f64
+}
+
+/// The Levenshtein distance of `a` and `b`: characters inserted, deleted or replaced.
+pub fn edit_distance(a: &[char], b: &[char]) -> usize {
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     let mut cur = vec![0; b.len() + 1];
     for (x, ca) in a.iter().enumerate() {
@@ -559,7 +564,7 @@ pub fn similarity(a: &str, b: &str) -> f64 {
         }
         std::mem::swap(&mut prev, &mut cur);
     }
-    1.0 - prev[b.len()] as f64 / a.len().max(b.len()) as f64
+    prev[b.len()]
 }
 
 /// Most lines quoted back when a search is not found.

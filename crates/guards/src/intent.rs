@@ -108,21 +108,7 @@ fn respelled(old: &str, new: &str) -> bool {
         return false;
     }
     let (a, b): (Vec<char>, Vec<char>) = (old.chars().collect(), new.chars().collect());
-    if a.len().abs_diff(b.len()) > 2 {
-        return false;
-    }
-    // Levenshtein distance, one row at a time.
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let here = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(here + 1);
-            prev = here;
-        }
-    }
-    row[b.len()] <= 2
+    a.len().abs_diff(b.len()) <= 2 && slopguard_change::matcher::edit_distance(&a, &b) <= 2
 }
 
 /// The `[section]` headers (INI, TOML) the lines `at` (1-based, ascending) are under, in one

@@ -87,7 +87,8 @@ pub fn plan_fix(root: &Path, intake: &Intake, triage: &Triage, loc: &Localisatio
     }
 }
 
-fn first_line(text: &str) -> &str {
+/// The first non-blank line of `text`, trimmed: a title or a transition's note quotes one line.
+pub(crate) fn first_line(text: &str) -> &str {
     text.lines()
         .find(|l| !l.trim().is_empty())
         .unwrap_or("")

@@ -94,15 +94,9 @@ pub fn shifted_tests(before: &Spectrum, after: &Spectrum, changes: &[FileChange]
     let maps: BTreeMap<&str, LineMap> = changes
         .iter()
         .map(|c| {
-            let text = |b: &Option<Vec<u8>>| {
-                b.as_deref()
-                    .map(String::from_utf8_lossy)
-                    .unwrap_or_default()
-                    .into_owned()
-            };
             (
                 c.path.as_str(),
-                LineMap::between(&text(&c.before), &text(&c.after)),
+                LineMap::between(&lossy(&c.before), &lossy(&c.after)),
             )
         })
         .collect();
@@ -127,6 +121,14 @@ pub fn shifted_tests(before: &Spectrum, after: &Spectrum, changes: &[FileChange]
         }
     }
     shifted
+}
+
+/// A file version as text (invalid UTF-8 replaced; empty when the file is absent on that side).
+fn lossy(bytes: &Option<Vec<u8>>) -> std::borrow::Cow<'_, str> {
+    bytes
+        .as_deref()
+        .map(String::from_utf8_lossy)
+        .unwrap_or_default()
 }
 
 /// The tests of a recording by id and occurrence: two tests may share an id (`it('parses')`

@@ -286,10 +286,11 @@ impl Guard for TestIntegrity {
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Finding>) {
         let commit_tests = commit_touches_tests(cx);
-        let about_tests = task_is_about_tests(cx) || commit_tests.is_some();
+        let task_about_tests = task_is_about_tests(cx);
+        let about_tests = task_about_tests || commit_tests.is_some();
         // Removed assertions warn when the task is about tests; a test-only commit whose
         // message does not say "test" may only move them between its test files.
-        let may_drop_assertions = task_is_about_tests(cx)
+        let may_drop_assertions = task_about_tests
             || commit_tests == Some(CommitTests::Knowingly)
             || (commit_tests == Some(CommitTests::Only)
                 && assertions_lost_over_test_files(cx) == 0);

@@ -28,13 +28,7 @@ pub fn is_repo_file(root: &Path, p: &str) -> bool {
     !rel.is_absolute() && !p.split('/').any(|c| c == "..") && root.join(rel).is_file()
 }
 
-/// The first non-blank line of `s`, trimmed: a transition's note quotes one line.
-pub(super) fn first_line(s: &str) -> &str {
-    s.lines()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("")
-        .trim()
-}
+pub(super) use crate::feedback::fix::first_line;
 
 /// What the triage left on an item: the feedback, the model's verdict and the localisation.
 pub(super) struct TriagedItem {
