@@ -194,6 +194,22 @@ impl GitRepo {
         self.odb.as_ref()?.diff_commits(from, to)
     }
 
+    /// The working tree's changes against commit `head` (tracked raw entries, untracked
+    /// paths), read in-process (`None`: ask git).
+    pub(crate) fn worktree_changes(
+        &self,
+        head: Option<&str>,
+    ) -> Option<(Vec<RawEntry>, Vec<String>)> {
+        self.odb
+            .as_ref()?
+            .worktree_changes(head, self.work_dir.as_deref()?)
+    }
+
+    /// The index's changes against commit `head`, read in-process (`None`: ask git).
+    pub(crate) fn staged_changes(&self, head: Option<&str>) -> Option<Vec<RawEntry>> {
+        self.odb.as_ref()?.staged_changes(head)
+    }
+
     /// Every file in the tree of `commit`, read in-process (`None`: ask git).
     pub(crate) fn list_files(&self, commit: &str) -> Option<Vec<String>> {
         self.odb.as_ref()?.list_files(commit)

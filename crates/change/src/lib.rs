@@ -14,6 +14,7 @@ mod model;
 mod odb;
 mod patches;
 mod sources;
+mod status;
 mod task;
 mod tree;
 pub mod unified;

@@ -129,6 +129,30 @@ impl Odb {
         Some(out.into_iter().map(|e| e.new_path).collect())
     }
 
+    /// The working tree's changes against commit `head`: tracked (as `git diff --raw -M`
+    /// lists them) and untracked files (`None`: ask git; see [`crate::status`]).
+    pub(crate) fn worktree_changes(
+        &self,
+        head: Option<&str>,
+        root: &Path,
+    ) -> Option<(Vec<RawEntry>, Vec<String>)> {
+        let head = head
+            .map(|h| ObjectId::from_hex(h.as_bytes()))
+            .transpose()
+            .ok()?;
+        crate::status::worktree(&self.repo(), head, root)
+    }
+
+    /// The index's changes against commit `head`, as `git diff --cached --raw -M` lists them
+    /// (`None`: ask git).
+    pub(crate) fn staged_changes(&self, head: Option<&str>) -> Option<Vec<RawEntry>> {
+        let head = head
+            .map(|h| ObjectId::from_hex(h.as_bytes()))
+            .transpose()
+            .ok()?;
+        crate::status::staged(&self.repo(), head)
+    }
+
     /// The object a blob id or `<commit>:<path>` names (`None`: gitoxide could not say).
     pub(crate) fn read(&self, name: &str) -> Option<Object> {
         let repo = self.repo();
@@ -163,13 +187,14 @@ fn tree_of_commit(repo: &gix::Repository, commit: &str) -> Option<ObjectId> {
 }
 
 /// One entry of a tree, owned (the tree's buffer is reused while walking).
-struct Entry {
-    name: Vec<u8>,
-    mode: EntryMode,
-    id: ObjectId,
+pub(crate) struct Entry {
+    pub(crate) name: Vec<u8>,
+    pub(crate) mode: EntryMode,
+    pub(crate) id: ObjectId,
 }
 
-fn entries(repo: &gix::Repository, tree: Option<ObjectId>) -> Option<Vec<Entry>> {
+/// The entries of `tree` (none for `None`), in git's tree order.
+pub(crate) fn entries(repo: &gix::Repository, tree: Option<ObjectId>) -> Option<Vec<Entry>> {
     let Some(tree) = tree else {
         return Some(Vec::new());
     };
@@ -306,11 +331,12 @@ fn file_type(mode: EntryMode) -> u8 {
 }
 
 /// The mode as `git diff --raw` prints it (`100644`, `120000`, `160000`).
-fn mode_text(mode: EntryMode) -> String {
+pub(crate) fn mode_text(mode: EntryMode) -> String {
     format!("{:06o}", mode.value())
 }
 
-fn join(prefix: &str, name: &[u8]) -> String {
+/// `prefix/name`, or `name` at the top.
+pub(crate) fn join(prefix: &str, name: &[u8]) -> String {
     let name = String::from_utf8_lossy(name);
     if prefix.is_empty() {
         name.into_owned()

@@ -15,6 +15,7 @@ const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 const ZERO_OID: &str = "0000000000000000000000000000000000000000";
 
 /// One entry of `git diff --raw -z`.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct RawEntry {
     pub old_mode: String,
     pub new_mode: String,
@@ -180,23 +181,15 @@ pub fn from_worktree_paths(repo_path: &Path, paths: &[String]) -> Result<ChangeS
         })?
         .to_path_buf();
     let head = head_or_empty(&repo);
-    let against = head.clone().unwrap_or_else(|| EMPTY_TREE.to_string());
-    let mut args = vec![
-        "diff",
-        "--raw",
-        "-z",
-        "-M",
-        "--no-abbrev",
-        "--no-ext-diff",
-        &against,
-        "--",
-    ];
-    args.extend(paths.iter().map(String::as_str));
-    let raw = repo.run(&args)?;
-    let mut changes = changes_from_raw(&repo, parse_raw(&raw), AfterSource::Disk(&root))?;
-    let mut args = vec!["ls-files", "-z", "--others", "--exclude-standard", "--"];
-    args.extend(paths.iter().map(String::as_str));
-    let untracked = split_nul(&repo.run(&args)?);
+    let in_process = paths
+        .is_empty()
+        .then(|| repo.worktree_changes(head.as_deref()))
+        .flatten();
+    let (raw, untracked) = match in_process {
+        Some(found) => found,
+        None => worktree_changes_with_git(&repo, head.as_deref(), paths)?,
+    };
+    let mut changes = changes_from_raw(&repo, raw, AfterSource::Disk(&root))?;
     for path in untracked {
         let (after, is_link) = read_disk(&root, &path)?;
         if let Some(after) = after {
@@ -216,11 +209,53 @@ pub fn from_worktree_paths(repo_path: &Path, paths: &[String]) -> Result<ChangeS
     ))
 }
 
+/// The working tree's changes against `head`, limited to `paths` (all when empty), as `git
+/// diff --raw -M` and `git ls-files --others --exclude-standard` list them.
+pub(crate) fn worktree_changes_with_git(
+    repo: &GitRepo,
+    head: Option<&str>,
+    paths: &[String],
+) -> Result<(Vec<RawEntry>, Vec<String>), ChangeError> {
+    let against = head.unwrap_or(EMPTY_TREE);
+    let mut args = vec![
+        "diff",
+        "--raw",
+        "-z",
+        "-M",
+        "--no-abbrev",
+        "--no-ext-diff",
+        against,
+        "--",
+    ];
+    args.extend(paths.iter().map(String::as_str));
+    let raw = parse_raw(&repo.run(&args)?);
+    let mut args = vec!["ls-files", "-z", "--others", "--exclude-standard", "--"];
+    args.extend(paths.iter().map(String::as_str));
+    let untracked = split_nul(&repo.run(&args)?);
+    Ok((raw, untracked))
+}
+
 /// The index (staged changes) against HEAD.
 pub fn from_staged(repo_path: &Path) -> Result<ChangeSet, ChangeError> {
     let repo = Arc::new(GitRepo::open(repo_path)?);
     let head = head_or_empty(&repo);
-    let against = head.clone().unwrap_or_else(|| EMPTY_TREE.to_string());
+    let raw = match repo.staged_changes(head.as_deref()) {
+        Some(raw) => raw,
+        None => staged_changes_with_git(&repo, head.as_deref())?,
+    };
+    let changes = changes_from_raw(&repo, raw, AfterSource::Blobs)?;
+    Ok(ChangeSet::new(
+        base_tree(&repo, head.as_deref()),
+        changes,
+        "staged changes",
+    ))
+}
+
+/// The index's changes against `head`, as `git diff --cached --raw -M` lists them.
+pub(crate) fn staged_changes_with_git(
+    repo: &GitRepo,
+    head: Option<&str>,
+) -> Result<Vec<RawEntry>, ChangeError> {
     let raw = repo.run(&[
         "diff",
         "--cached",
@@ -229,15 +264,10 @@ pub fn from_staged(repo_path: &Path) -> Result<ChangeSet, ChangeError> {
         "-M",
         "--no-abbrev",
         "--no-ext-diff",
-        &against,
+        head.unwrap_or(EMPTY_TREE),
         "--",
     ])?;
-    let changes = changes_from_raw(&repo, parse_raw(&raw), AfterSource::Blobs)?;
-    Ok(ChangeSet::new(
-        base_tree(&repo, head.as_deref()),
-        changes,
-        "staged changes",
-    ))
+    Ok(parse_raw(&raw))
 }
 
 /// A commit against its first parent (against the empty tree for a root commit).
