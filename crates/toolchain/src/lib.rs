@@ -343,6 +343,10 @@ pub fn run_tests_limited(files: &RepoFiles, limits: &TestLimits) -> TestRun {
     all.failing.sort();
     all.failing.dedup();
     all.elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    let cut = limits.per_test * u32::try_from(all.timed_out()).unwrap_or(u32::MAX);
+    all.cut_ms = u64::try_from(cut.as_millis())
+        .unwrap_or(u64::MAX)
+        .min(all.elapsed_ms);
     all
 }
 
@@ -641,6 +645,27 @@ mod tests {
         assert_eq!((zero.per_test, zero.suite), (secs(10), secs(30)));
         assert_eq!(TestLimits::with_suite(secs(20)).per_test, secs(20));
         assert_eq!(TestLimits::default().per_test, TestLimits::DEFAULT_PER_TEST);
+    }
+
+    #[test]
+    fn tests_cut_at_the_per_test_limit_are_counted() {
+        let run = TestRun {
+            failing: vec![
+                FailingTest {
+                    id: "tests/t.py::test_loop".into(),
+                    file: None,
+                },
+                FailingTest {
+                    id: "tests/t.py::test_sum".into(),
+                    file: None,
+                },
+            ],
+            log: "E   Failed: tests/t.py::test_loop timed out after 60 s (slopguard per-test \
+                  limit)\nE   assert 3 == 4 in tests/t.py::test_sum"
+                .into(),
+            ..TestRun::default()
+        };
+        assert_eq!(run.timed_out(), 1);
     }
 
     #[test]

@@ -43,6 +43,11 @@ pub struct TestRun {
     /// can derive the next run's limits from it ([`crate::TestLimits::from_baseline`]).
     #[serde(default)]
     pub elapsed_ms: u64,
+    /// The part of [`TestRun::elapsed_ms`] spent in tests cut at the per-test limit (a hang
+    /// costs the limit, not the test's own time): the time the suite takes without its hangs
+    /// is the difference.
+    #[serde(default)]
+    pub cut_ms: u64,
 }
 
 /// Most bytes of runner output kept in [`TestRun::log`].
@@ -58,6 +63,21 @@ impl TestRun {
             details: vec![reason.to_string()],
             ..Self::default()
         }
+    }
+
+    /// The failing tests whose id the log names on a line saying it timed out: the runners'
+    /// per-test cuts ([`crate::per_test_timeout_message`], `go test -timeout`'s panic
+    /// naming the test, the Node runner's `test timed out`).
+    pub fn timed_out(&self) -> usize {
+        let lines: Vec<&str> = self
+            .log
+            .lines()
+            .filter(|l| l.contains("timed out"))
+            .collect();
+        self.failing
+            .iter()
+            .filter(|f| lines.iter().any(|l| l.contains(f.id.as_str())))
+            .count()
     }
 
     /// Tests that ran (passed + failed).

@@ -281,7 +281,11 @@ pub fn baseline_of(t: &TestRun) -> Baseline {
         failing_tests: t.failing.clone(),
         log: t.log.clone(),
         fixed: Default::default(),
-        suite_ms: t.elapsed_ms,
+        // A hang cost the per-test limit: the next runs' limits come from the rest.
+        suite_ms: match t.elapsed_ms {
+            0 => 0,
+            ms => ms.saturating_sub(t.cut_ms).max(1),
+        },
         failed: u64::from(t.failed),
     }
 }
@@ -586,6 +590,14 @@ mod tests {
             .suite_ms,
             7
         );
+        // A baseline with a hang cut at a minute: the limits come from the suite without it.
+        let hung = baseline_of(&TestRun {
+            elapsed_ms: 60_160,
+            cut_ms: 60_000,
+            ..TestRun::default()
+        });
+        assert_eq!(hung.suite_ms, 160);
+        assert_eq!(test_limits(Some(&hung), max).per_test.as_secs(), 10);
     }
 
     #[test]

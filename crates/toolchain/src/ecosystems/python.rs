@@ -745,13 +745,18 @@ fn pytest_verbose_line(l: &str) -> Option<(&str, &str)> {
 }
 
 /// pytest's summary: `==== 3 passed, 1 failed, 2 skipped in 0.12s ====`, `5 passed in 0.1s`,
-/// `no tests ran in 0.01s`.
+/// `no tests ran in 0.01s`; a run of a minute or more adds the clock time: `1 failed, 10
+/// passed in 60.16s (0:01:00)`.
 fn pytest_summary(l: &str) -> Option<(u32, u32, u32)> {
     let inner = l.trim_matches(|c: char| c == '=' || c == ' ');
     if inner.starts_with("no tests ran") {
         return Some((0, 0, 0));
     }
     let (body, time) = inner.rsplit_once(" in ")?;
+    let time = match time.split_once(" (") {
+        Some((secs, clock)) if clock.ends_with(')') => secs,
+        _ => time,
+    };
     if !time.trim_end().ends_with('s') {
         return None;
     }
@@ -1004,6 +1009,19 @@ ERROR tests/test_db.py::test_conn - fixture missing
         assert_eq!((run.passed, run.failed, run.skipped), (1, 1, 2));
         assert_eq!(run.passing, ["tests/test_x.py::test_a"]);
         assert_eq!(run.failing[0].id, "tests/test_x.py::test_b");
+    }
+
+    #[test]
+    fn a_summary_of_a_minute_or_more_is_read() {
+        // pytest adds the clock time from a minute on; a suite with a test cut at a
+        // minute's limit was read as one that never ran.
+        let text = "FAILED tests/test_it.py::test_partition_all - Failed: timed out\n\
+                    1 failed, 10 passed in 60.16s (0:01:00)";
+        let run = Python.parse_output(text);
+        assert!(run.ran);
+        assert_eq!((run.passed, run.failed), (10, 1));
+        let long = "==== 3 passed in 3725.01s (1:02:05) ====";
+        assert_eq!(Python.parse_output(long).passed, 3);
     }
 
     #[test]
