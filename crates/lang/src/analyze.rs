@@ -6,7 +6,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::ts::{self, K_IDENT, K_IMPORT, K_MACRO, K_SYMBOL, text};
 use crate::{Import, Language, MAX_ERRORS, SourceAnalysis, SyntaxError};
-use crate::{cfamily, defs, go_template, js_regex, python_check, rust_check};
+use crate::{cfamily, defs, go_template, js_regex, python_check, regex_calls, rust_check};
 
 /// A syntax error found by tree-sitter, with what the second checks need to judge it.
 pub struct RawError {
@@ -147,6 +147,9 @@ fn analyze_one(lang: Language, src: &str, tree: Option<&Tree>) -> SourceAnalysis
             certain.extend(js_regex::check(root, src));
         }
         _ => {}
+    }
+    if matches!(lang, Language::Python | Language::Rust | Language::Go) {
+        certain.extend(regex_calls::check(lang, root, src));
     }
     out.syntax_errors = finish(certain);
     out.uncertain_syntax_errors = finish(uncertain);

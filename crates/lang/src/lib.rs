@@ -36,6 +36,7 @@ mod imports;
 mod js_regex;
 pub mod paths;
 mod python_check;
+mod regex_calls;
 mod rust_check;
 mod scope;
 mod setup_py;
