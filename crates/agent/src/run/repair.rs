@@ -178,15 +178,22 @@ const FOCUS_LINES_ABOVE: usize = 2;
 /// lines just above it) first, then the definitions the failing tests call, then the
 /// definitions of the same file those call.
 fn places(run: &SubtaskRun, tree: &dyn Tree) -> Vec<(String, templates::Places)> {
+    let hung = run
+        .failure
+        .as_ref()
+        .is_some_and(|f| f.output.contains(HANG_MARK));
     let focus = run
         .fault_line
         .as_ref()
         .filter(|l| l.suspect_in.is_none())
         .map(|l| {
-            (
-                l.path.clone(),
-                (l.start.saturating_sub(FOCUS_LINES_ABOVE).max(1), l.end),
-            )
+            let around_the_frame = (l.start.saturating_sub(FOCUS_LINES_ABOVE).max(1), l.end);
+            let range = hung
+                .then(|| context::source_text(tree, &l.path))
+                .flatten()
+                .and_then(|text| enclosing_loop(&text, l.start))
+                .unwrap_or(around_the_frame);
+            (l.path.clone(), range)
         });
     // `regions` lists the frame's file first, so the focus always has its file.
     regions(run, tree)
@@ -196,6 +203,48 @@ fn places(run: &SubtaskRun, tree: &dyn Tree) -> Vec<(String, templates::Places)>
             (path, templates::Places { focus, regions })
         })
         .collect()
+}
+
+/// What the runners print for a test cut at the per-test limit (a hang).
+const HANG_MARK: &str = "timed out after";
+
+/// Longest loop taken as the focus of a hang.
+const MAX_LOOP_LINES: usize = 40;
+
+/// The loop a test hung in, as 1-based lines from its header to the end of its body: the
+/// nearest line at or above `frame` that opens a loop (`while`, `for`, `loop`, `do`, `until`)
+/// and is not indented deeper than the frame, through the last line indented deeper than that
+/// header. A test that never ends is a loop whose condition or progress is wrong; the frame
+/// where the runner cut it is anywhere in that loop, often not on the statement to change (a
+/// bisection's `lo = mid` below its `while lo < hi:`). `None` when no loop encloses the frame
+/// or it is longer than [`MAX_LOOP_LINES`].
+fn enclosing_loop(text: &str, frame: usize) -> Option<(usize, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let frame_indent = indent(lines.get(frame.checked_sub(1)?)?);
+    let header = (frame.saturating_sub(MAX_LOOP_LINES).max(1)..=frame)
+        .rev()
+        .find(|&n| {
+            let l = lines[n - 1];
+            let t = l.trim_start();
+            indent(l) <= frame_indent
+                && ["while", "for", "loop", "do", "until"].iter().any(|k| {
+                    t.strip_prefix(k)
+                        .is_some_and(|rest| rest.starts_with([' ', '(', '{', ':']))
+                })
+        })?;
+    let header_indent = indent(lines[header - 1]);
+    let mut end = header;
+    for (i, l) in lines.iter().enumerate().skip(header) {
+        if l.trim().is_empty() {
+            continue;
+        }
+        if indent(l) <= header_indent {
+            break;
+        }
+        end = i + 1;
+    }
+    (end > header && end - header < MAX_LOOP_LINES).then_some((header, end))
 }
 
 /// Line ranges to try, per file in order of first mention: the statement a frame names, the
@@ -273,6 +322,20 @@ fn callees(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_hang_is_looked_for_in_the_loop_it_hung_in() {
+        let python = "def f(seq, n):\n    lo, hi = 0, n\n    while lo < hi:\n        mid = (lo + hi) // 2\n        if seq[mid]:\n            hi = mid\n        else:\n            lo = mid\n    return lo\n";
+        // Cut at the loop's header, or anywhere in its body: the whole loop.
+        assert_eq!(enclosing_loop(python, 3), Some((3, 8)));
+        assert_eq!(enclosing_loop(python, 5), Some((3, 8)));
+        // Outside any loop.
+        assert_eq!(enclosing_loop(python, 2), None);
+        let go = "func f(xs []int) int {\n\ti := 0\n\tfor i < len(xs) {\n\t\tif xs[i] > 0 {\n\t\t\tbreak\n\t\t}\n\t}\n\treturn i\n}\n";
+        assert_eq!(enclosing_loop(go, 4), Some((3, 6)));
+        // A name that starts with a keyword is not a loop.
+        assert_eq!(enclosing_loop("format = 1\nfor_each(x)\n    y\n", 2), None);
+    }
 
     #[test]
     fn the_phase_takes_a_third_of_the_budget_at_most_three_minutes() {
