@@ -25,6 +25,7 @@ pub mod forge;
 pub mod gates;
 pub mod git;
 pub mod plan;
+pub mod records;
 pub use slopguard_toolchain::process;
 pub mod run;
 pub mod state;

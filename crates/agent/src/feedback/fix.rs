@@ -314,7 +314,7 @@ pub fn verify(repo: &Path, rev: &str, fix: &LandedFix) -> Result<Verification, S
         .filter_map(|f| std::fs::read_to_string(wt.join(f)).ok())
         .collect();
     for t in &fix.fails_without_fix {
-        let name = crate::worker::context::short_name(t);
+        let name = slopguard_toolchain::test_function_name(t);
         if !merged.contains(&name) {
             problems.push(format!(
                 "the regression test {name} is not in {rev}: the fix was not merged"

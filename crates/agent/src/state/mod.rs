@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::plan::Plan;
-use crate::run::summary::{RunRecord, SubtaskSummary, TaskSummary};
+use crate::records::{RunRecord, SubtaskSummary, TaskSummary};
 
 /// Version of the state file format.
 pub const STATE_VERSION: u32 = 1;

@@ -118,27 +118,9 @@ fn exercised_definitions(
     out
 }
 
-/// The last segment of a test id (`tests/t.py::C::test_x` -> `test_x`, `pkg::TestX` ->
-/// `TestX`, `stack peek` -> `stack peek`), without a pytest parameter set
-/// (`test_metric[1234.56-1.23 k]` -> `test_metric`) or a Go subtest (`TestParse/empty` ->
-/// `TestParse`): the name of the function that holds the test.
-pub fn short_name(id: &str) -> String {
-    let id = match id.find('[') {
-        Some(i) if id.ends_with(']') && i > 0 => &id[..i],
-        _ => id,
-    };
-    let id = id.rsplit("::").next().unwrap_or(id);
-    let id = match id.split_once('/') {
-        Some((func, _)) if func.starts_with("Test") && !func.contains(' ') => func,
-        _ => id,
-    };
-    let id = id.rsplit('#').next().unwrap_or(id);
-    let id = match id.rsplit_once('.') {
-        Some((_, last)) if !last.contains(' ') && !last.is_empty() => last,
-        _ => id,
-    };
-    id.trim().to_string()
-}
+/// The name of the function that holds a test (`tests/t.py::C::test_x` -> `test_x`): the
+/// toolchain reads test ids.
+pub use slopguard_toolchain::test_function_name as short_name;
 
 /// Lines of runner noise: separators, timing, runner internals, stack frames outside the
 /// repository.
@@ -568,21 +550,6 @@ FAILED tests/test_pages.py::test_last_partial_page - assert [81, 82, 83, 84, 85,
             got.contains("FAILED tests/test_pages.py::test_last_partial_page"),
             "{got}"
         );
-    }
-
-    #[test]
-    fn short_names_drop_pytest_parameters_and_go_subtests() {
-        assert_eq!(
-            short_name("tests/test_number.py::test_metric[[-1500, 'V']--1.50 kV]"),
-            "test_metric"
-        );
-        assert_eq!(short_name("t.py::C::test_x[a.b]"), "test_x");
-        assert_eq!(
-            short_name("example.com/ini::TestParse/empty_value"),
-            "TestParse"
-        );
-        assert_eq!(short_name("tests/t.py::C::test_x"), "test_x");
-        assert_eq!(short_name("stack peek / empty"), "stack peek / empty");
     }
 
     #[test]

@@ -22,11 +22,10 @@ use slopguard_change::{
     matcher,
 };
 use slopguard_fingerprint::Fingerprint;
-use slopguard_guards::{Config, GuardStatus, Report, run_static_with};
+use slopguard_guards::{Config, Report, run_static_with};
 use slopguard_lang::Definition;
 
 use crate::plan::Subtask;
-use crate::run::summary::GuardActivity;
 use reply::{FileEdit, ReplyFormat};
 
 /// Why a reply could not become a change. The text is written for the model's retry.
@@ -417,41 +416,6 @@ pub fn static_guards(
     })
 }
 
-/// The report as guard activity records of `attempt`.
-pub fn activity(report: &Report, attempt: u32) -> Vec<GuardActivity> {
-    report
-        .guards
-        .iter()
-        .filter(|g| g.status != GuardStatus::Disabled)
-        .map(|g| GuardActivity {
-            attempt,
-            phase: "static".into(),
-            guard: g.guard.to_string(),
-            code: g.code.map(str::to_string),
-            status: match g.status {
-                GuardStatus::Passed => "passed",
-                GuardStatus::Warned => "warned",
-                GuardStatus::Blocked => "blocked",
-                GuardStatus::Disabled => "disabled",
-            }
-            .into(),
-            messages: report
-                .findings
-                .iter()
-                .filter(|f| f.guard == g.guard)
-                .map(|f| {
-                    let loc = f.location();
-                    if loc.is_empty() {
-                        f.message.clone()
-                    } else {
-                        format!("{loc}: {}", f.message)
-                    }
-                })
-                .collect(),
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -733,10 +697,7 @@ mod tests {
         let gt = guard_task(&st(), "t");
         let r = static_guards(&a.change, &gt, &Config::default(), None);
         assert!(r.blocked(), "{}", r.feedback());
-        let act = activity(&r, 1);
-        assert!(
-            act.iter()
-                .any(|a| a.guard == "symbol-preservation" && a.status == "blocked")
-        );
+        assert!(r.guards.iter().any(|g| g.guard == "symbol-preservation"
+            && g.status == slopguard_guards::GuardStatus::Blocked));
     }
 }

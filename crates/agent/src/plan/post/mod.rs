@@ -177,7 +177,7 @@ pub fn tests_named_by(subtask: &Subtask, ids: &std::collections::BTreeSet<String
     let text = format!("{} {}", subtask.title, subtask.description).to_lowercase();
     ids.iter()
         .filter(|id| {
-            let name = crate::worker::context::short_name(id).to_lowercase();
+            let name = slopguard_toolchain::test_function_name(id).to_lowercase();
             name.len() >= 4 && text.contains(&name)
         })
         .cloned()
