@@ -16,7 +16,7 @@ use slopguard_llm::Message;
 
 use super::context::FailureContext;
 use super::fault_line::FaultLine;
-use crate::plan::Subtask;
+use slopguard_planning::plan::Subtask;
 
 mod brief;
 mod policy;

@@ -14,7 +14,7 @@ use regex::Regex;
 use slopguard_change::Tree;
 use slopguard_lang::{Definition, FileKind, analyze, detect, mentions_word};
 
-use crate::analysis::{FailingTest, is_test_file};
+use slopguard_toolchain::{FailingTest, is_test_file};
 
 /// The context of a subtask behind failing tests.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -206,7 +206,9 @@ pub fn excerpt(log: &str, names: &[String], budget: usize) -> String {
     out
 }
 
-pub(crate) fn frame_regex() -> &'static Regex {
+/// A file and line a log names: a Python frame (`File "x.py", line 3`: groups 1 and 2) or a
+/// `path.ext:line` of a known source extension (groups 3 and 4).
+pub fn frame_regex() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         Regex::new(
@@ -236,7 +238,7 @@ pub fn frame_paths(log: &str, tree: &dyn Tree) -> Vec<String> {
 
 /// `raw` as a path of the tree: as written, or the shortest suffix of an absolute path that
 /// exists.
-pub(crate) fn repo_path(raw: &str, tree: &dyn Tree) -> Option<String> {
+pub fn repo_path(raw: &str, tree: &dyn Tree) -> Option<String> {
     let raw = raw.trim_start_matches("./");
     let exists = |p: &str| tree.read(p).ok().flatten().is_some();
     if !raw.starts_with('/') && exists(raw) {

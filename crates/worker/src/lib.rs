@@ -25,8 +25,8 @@ use slopguard_fingerprint::Fingerprint;
 use slopguard_guards::{Config, Report, run_static_with};
 use slopguard_lang::Definition;
 
-use crate::plan::Subtask;
 use reply::{FileEdit, ReplyFormat};
+use slopguard_planning::plan::Subtask;
 
 /// Why a reply could not become a change. The text is written for the model's retry.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -436,7 +436,7 @@ mod tests {
             title: "fix add".into(),
             description: String::new(),
             file_hints: vec!["calc.py".into()],
-            action: crate::plan::Action::Modify,
+            action: slopguard_planning::plan::Action::Modify,
         }
     }
 

@@ -518,7 +518,7 @@ mod tests {
     fn analyze_brief_and_test_metric_agree_on_the_runner() {
         // Whichever runner this machine has, the brief's Test line and the test metric's
         // `runner:` detail name the same one.
-        if !crate::process::on_path("python3") {
+        if !slopguard_toolchain::process::on_path("python3") {
             eprintln!("NOTICE: python3 not on PATH: runner agreement not checked");
             return;
         }

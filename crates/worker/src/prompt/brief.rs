@@ -38,7 +38,7 @@ pub(super) fn line_format(l: &FaultLine) -> String {
 }
 
 /// The prompt for one statement of the definition the failing tests call, offered as the
-/// wrong one ([`crate::worker::fault_line::suspects`]): only what the failure printed, the
+/// wrong one ([`crate::fault_line::suspects`]): only what the failure printed, the
 /// failing tests, the definition with the comment above it, and the statement. No rules, no
 /// file listing, no earlier attempt's findings (they were about other statements): measured
 /// with the 0.5B model in plain chat (BENCHMARKS.md, the model probe), a prompt this short

@@ -8,7 +8,7 @@ fn subtask(hints: &[&str]) -> Subtask {
         title: "Fix find_user".into(),
         description: "parameterise the query in find_user".into(),
         file_hints: hints.iter().map(|s| s.to_string()).collect(),
-        action: crate::plan::Action::Modify,
+        action: slopguard_planning::plan::Action::Modify,
     }
 }
 

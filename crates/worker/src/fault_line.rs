@@ -14,11 +14,11 @@
 use slopguard_change::{Tree, matcher};
 use slopguard_lang::mentions_word;
 
-use crate::worker::prompt::FunctionTarget;
+use crate::prompt::FunctionTarget;
 
 use super::ApplyError;
 use super::context::{frame_regex, repo_path};
-use crate::analysis::is_test_file;
+use slopguard_toolchain::is_test_file;
 
 /// A statement (one line, or a few when its brackets span them) named by the failure's frames.
 #[derive(Debug, Clone, PartialEq, Eq)]
