@@ -118,6 +118,30 @@ fn exercised_definitions(
     out
 }
 
+/// A definition the model is asked to rewrite alone: the function the failing tests call.
+/// The smallest answer a small model can give, and one that cannot drop anything else.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FunctionTarget {
+    /// The file.
+    pub path: String,
+    /// The definition's name as the language layer gives it (`average`, `Stack::peek`).
+    pub name: String,
+    /// 1-based first line.
+    pub start: usize,
+    /// 1-based last line (inclusive).
+    pub end: usize,
+}
+
+impl FunctionTarget {
+    /// The name without its owner (`Stack::peek` -> `peek`).
+    pub fn simple_name(&self) -> &str {
+        self.name
+            .rsplit([':', '.', '#'])
+            .next()
+            .unwrap_or(&self.name)
+    }
+}
+
 /// The name of the function that holds a test (`tests/t.py::C::test_x` -> `test_x`): the
 /// toolchain reads test ids.
 pub use slopguard_toolchain::test_function_name as short_name;

@@ -14,7 +14,7 @@
 use slopguard_change::{Tree, matcher};
 use slopguard_lang::mentions_word;
 
-use crate::prompt::FunctionTarget;
+use crate::context::FunctionTarget;
 
 use super::ApplyError;
 use super::context::{frame_regex, repo_path};

@@ -15,6 +15,7 @@ use slopguard_change::Tree;
 use slopguard_llm::Message;
 
 use super::context::FailureContext;
+pub use super::context::FunctionTarget;
 use super::fault_line::FaultLine;
 use slopguard_planning::plan::Subtask;
 
@@ -53,30 +54,6 @@ pub enum Presented {
     Missing,
     /// Binary or unreadable: not shown, must not be edited.
     Unreadable,
-}
-
-/// A definition the model is asked to rewrite alone: the function the failing tests call.
-/// The smallest answer a small model can give, and one that cannot drop anything else.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FunctionTarget {
-    /// The file.
-    pub path: String,
-    /// The definition's name as the language layer gives it (`average`, `Stack::peek`).
-    pub name: String,
-    /// 1-based first line.
-    pub start: usize,
-    /// 1-based last line (inclusive).
-    pub end: usize,
-}
-
-impl FunctionTarget {
-    /// The name without its owner (`Stack::peek` -> `peek`).
-    pub fn simple_name(&self) -> &str {
-        self.name
-            .rsplit([':', '.', '#'])
-            .next()
-            .unwrap_or(&self.name)
-    }
 }
 
 /// The prompt with what it promised about each file.
