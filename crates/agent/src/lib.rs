@@ -1,6 +1,7 @@
 //! slopguard's agent: the guarded run loop over the analysis and planning of
 //! `slopguard-planning` and the worker of `slopguard-worker` (both re-exported here under
-//! their old paths, `analysis`, `plan`, `trace` and `worker`).
+//! their old paths, `analysis`, `plan`, `trace` and `worker`). The pull request and the CI
+//! watch (`slopguard-forge`) and the feedback loop (`slopguard-feedback`) build on it.
 //!
 //! * [`analysis::analyze`] — the eleven metrics, failing test ids, the repo brief.
 //! * [`plan::request_plan`] / [`plan::request_plan_blocking`] — the planner call.
@@ -22,8 +23,6 @@
 
 pub mod critics;
 pub mod dynamic;
-pub mod feedback;
-pub mod forge;
 pub mod gates;
 pub mod git;
 pub mod records;

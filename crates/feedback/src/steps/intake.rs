@@ -5,10 +5,10 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use super::error::StepError;
-use crate::feedback::Intake;
-use crate::feedback::github::{self, BotComment};
-use crate::feedback::inbox::Inbox;
-use crate::forge::{ForgeConfig, GitHubRepo, parse_github_remote};
+use crate::Intake;
+use crate::github::{self, BotComment};
+use crate::inbox::Inbox;
+use slopguard_forge::{ForgeConfig, GitHubRepo, parse_github_remote};
 
 /// What to poll.
 #[derive(Debug, Clone)]
@@ -89,7 +89,7 @@ pub fn poll(
 
 /// The GitHub repository behind `remote` of the repository at `root`.
 fn github_repo(root: &Path, remote: &str) -> Result<GitHubRepo, StepError> {
-    let url = crate::git::git(root, &["remote", "get-url", remote]).map_err(|_| {
+    let url = slopguard_agent::git::git(root, &["remote", "get-url", remote]).map_err(|_| {
         StepError::Refused(format!(
             "the repository has no remote `{remote}`: polling needs its GitHub remote \
              (--remote NAME)"

@@ -15,7 +15,7 @@
 //!   that do not exist are dropped with a note;
 //! - the fix plan, its approval rule and the fix with proof: [`fix`]; a waiting plan's
 //!   refinement rounds: [`refine`];
-//! - the continuous critic between the steps: `crate::gates::step_critic`;
+//! - the continuous critic between the steps: `slopguard_agent::gates::step_critic`;
 //! - the steps on a stored item as the CLI runs them (state checks, the moves, resume):
 //!   [`steps`]; what they keep on the item between them: [`detail::Detail`].
 

@@ -5,7 +5,7 @@
 //!
 //! * [`publish`] — the whole phase; never fails the run (errors become a local body file).
 //! * [`body::render_body`] / [`body::pr_title`] — the markdown body from the run's
-//!   [`RunSummary`](crate::run::summary::RunSummary).
+//!   [`RunSummary`](slopguard_agent::run::summary::RunSummary).
 //! * [`github::GitHubClient`] — `POST /repos/{owner}/{repo}/pulls` (plain reqwest).
 //! * [`remote::parse_github_remote`] — https and ssh remote forms.
 
@@ -20,9 +20,9 @@ use std::path::{Path, PathBuf};
 
 pub use body::{pr_title, render_body};
 
-use crate::run::summary::{RunSummary, SubtaskStatus};
 pub use github::{GitHubClient, NewPull, PullRequest};
 pub use remote::{GitHubRepo, parse_github_remote};
+use slopguard_agent::run::summary::{RunSummary, SubtaskStatus};
 pub use target::{PreparedTarget, prepare_target};
 
 /// Errors of the forge phase.

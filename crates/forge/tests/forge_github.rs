@@ -16,11 +16,11 @@ use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::IntoResponse;
 use serde_json::{Value, json};
-use slopguard_agent::forge::{
-    self, ForgeConfig, GitHubClient, GitHubRepo, NewPull, PrOutcome, PublishRequest,
-};
 use slopguard_agent::run::summary::{
     RunRecord, RunSummary, SubtaskStatus, SubtaskSummary, TaskSummary,
+};
+use slopguard_forge::{
+    self as forge, ForgeConfig, GitHubClient, GitHubRepo, NewPull, PrOutcome, PublishRequest,
 };
 
 /// One request the fake GitHub received.

@@ -2,8 +2,8 @@
 //! every task and subtask with its commit, guard activity per subtask, failed subtasks and why,
 //! the model used.
 
-use crate::git::short_id;
-use crate::run::summary::{MetricValue, RunSummary, SubtaskStatus, TaskSummary};
+use slopguard_agent::git::short_id;
+use slopguard_agent::run::summary::{MetricValue, RunSummary, SubtaskStatus, TaskSummary};
 
 /// A one-line PR title: the commit subject when one subtask landed (it names the fixed code,
 /// where the task's title may only name the failing tests), else the first landed task's
@@ -338,7 +338,7 @@ const MAX_REASON_CHARS: usize = 6000;
 /// What the critics found and did, when any ran: advisory findings, the refiner's and the Q&A
 /// revisions (kept or reverted, and why), the judge's verdict and the self-review.
 fn critics_section(summary: &RunSummary) -> String {
-    use crate::critics::RevisionOutcome;
+    use slopguard_agent::critics::RevisionOutcome;
     let Some(c) = summary.critics.as_ref().filter(|c| !c.ran.is_empty()) else {
         return String::new();
     };
@@ -469,7 +469,7 @@ fn one_line(s: &str, max: usize) -> String {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::run::summary::{GuardActivity, RunRecord, SubtaskSummary, TokenUsage};
+    use slopguard_agent::run::summary::{GuardActivity, RunRecord, SubtaskSummary, TokenUsage};
 
     pub(crate) fn sample() -> RunSummary {
         RunSummary {
@@ -576,11 +576,12 @@ pub(crate) mod tests {
     fn the_self_review_lists_the_step_critics_kept_findings_only_when_there_are_some() {
         let mut sum = sample();
         assert!(!render_body(&sum).contains("### Self-review"));
-        sum.self_review.push(crate::gates::step_critic::Finding {
-            message: "the test never passes a name with a quote | pipe".into(),
-            confidence: 70,
-            step: "landed".into(),
-        });
+        sum.self_review
+            .push(slopguard_agent::gates::step_critic::Finding {
+                message: "the test never passes a name with a quote | pipe".into(),
+                confidence: 70,
+                step: "landed".into(),
+            });
         let body = render_body(&sum);
         assert!(body.contains("### Self-review"));
         assert!(
@@ -649,7 +650,7 @@ pub(crate) mod tests {
         let mut sum = sample();
         let st = &mut sum.tasks[0].subtasks[1];
         st.error = Some("failed after 3 attempt(s); last findings:\n".into());
-        st.attempt_log = vec![crate::run::summary::AttemptRecord {
+        st.attempt_log = vec![slopguard_agent::run::summary::AttemptRecord {
             attempt: 3,
             outcome: "llm_error".into(),
             feedback: "the reply was cut off at max_tokens".into(),

@@ -70,7 +70,7 @@ impl Inbox {
         let dir = repo
             .canonicalize()
             .map_err(|e| InboxError::Repo(repo.to_path_buf(), e))?;
-        let root = crate::git::toplevel(&dir)
+        let root = slopguard_agent::git::toplevel(&dir)
             .ok()
             .and_then(|top| top.canonicalize().ok())
             .unwrap_or(dir);

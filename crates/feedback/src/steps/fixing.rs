@@ -13,15 +13,15 @@ use slopguard_llm::{BlockingClient, LlmConfig, Role};
 
 use super::error::StepError;
 use super::item::{first_line, stored_plan, triaged_item};
-use crate::dynamic::DynamicOptions;
-use crate::feedback::detail::Detail;
-use crate::feedback::fix::{self as fix_plan, FixPlan, LandedFix};
-use crate::feedback::inbox::Inbox;
-use crate::feedback::{Intake, State};
-use crate::gates::step_critic::{self as critic, CriticMode, Finding};
-use crate::git::short_id;
-use crate::run::candidates::CandidateCount;
-use crate::run::{PlanSource, RunError, RunOptions, RunSummary};
+use crate::detail::Detail;
+use crate::fix::{self as fix_plan, FixPlan, LandedFix};
+use crate::inbox::Inbox;
+use crate::{Intake, State};
+use slopguard_agent::dynamic::DynamicOptions;
+use slopguard_agent::gates::step_critic::{self as critic, CriticMode, Finding};
+use slopguard_agent::git::short_id;
+use slopguard_agent::run::candidates::CandidateCount;
+use slopguard_agent::run::{PlanSource, RunError, RunOptions, RunSummary};
 
 /// How to fix an item.
 #[derive(Debug, Clone)]
@@ -209,15 +209,16 @@ fn critique_plan(
 /// so they go before the fix starts again.
 fn discard_interrupted_branch(root: &Path, id: i64) {
     let name = branch(id);
-    if !crate::git::branch_exists(root, &name) {
+    if !slopguard_agent::git::branch_exists(root, &name) {
         return;
     }
-    let listing = crate::git::git(root, &["worktree", "list", "--porcelain"]).unwrap_or_default();
+    let listing =
+        slopguard_agent::git::git(root, &["worktree", "list", "--porcelain"]).unwrap_or_default();
     for path in worktrees_on_branch(&listing, &name) {
-        let _ = crate::git::git(root, &["worktree", "remove", "--force", &path]);
+        let _ = slopguard_agent::git::git(root, &["worktree", "remove", "--force", &path]);
     }
-    let _ = crate::git::git(root, &["worktree", "prune"]);
-    let _ = crate::git::git(root, &["branch", "-D", &name]);
+    let _ = slopguard_agent::git::git(root, &["worktree", "prune"]);
+    let _ = slopguard_agent::git::git(root, &["branch", "-D", &name]);
 }
 
 /// The worktrees of `git worktree list --porcelain`'s `listing` that have `branch` checked
@@ -278,7 +279,7 @@ fn landed_fix(
     let test_files: Vec<String> = st
         .touched_files
         .iter()
-        .filter(|f| crate::analysis::is_test_file(f))
+        .filter(|f| slopguard_planning::analysis::is_test_file(f))
         .cloned()
         .collect();
     let run_dir = Path::new(&summary.trace_path)

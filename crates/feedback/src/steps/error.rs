@@ -2,9 +2,9 @@
 
 use slopguard_llm::LlmError;
 
-use crate::feedback::inbox::InboxError;
-use crate::feedback::refine::RefineError;
-use crate::feedback::triage::TriageError;
+use crate::inbox::InboxError;
+use crate::refine::RefineError;
+use crate::triage::TriageError;
 
 /// Why a step stopped.
 #[derive(Debug, thiserror::Error)]

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::ForgeError;
-use crate::process;
+use slopguard_toolchain::process;
 
 /// How long a push or clone may take.
 pub const GIT_NETWORK_TIMEOUT: Duration = Duration::from_secs(600);

@@ -19,10 +19,10 @@ use axum::http::{StatusCode, Uri};
 use axum::response::{IntoResponse, Redirect, Response};
 use scripted_llm::{Script, ScriptedServer};
 use serde_json::{Value, json};
-use slopguard_agent::forge::ForgeConfig;
-use slopguard_agent::forge::ci::{self, Hooks, LogBudget, WatchOptions, WatchReport, WatchStatus};
 use slopguard_agent::run::candidates::CandidateCount;
 use slopguard_agent::run::{NoProgress, RunOptions, execute};
+use slopguard_forge::ForgeConfig;
+use slopguard_forge::ci::{self, Hooks, LogBudget, WatchOptions, WatchReport, WatchStatus};
 use slopguard_llm::LlmConfig;
 
 const CALC: &str = "def add(a, b):\n    return a - b\n\n\ndef helper():\n    return 5\n";

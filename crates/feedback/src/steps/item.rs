@@ -7,11 +7,11 @@ use slopguard_llm::{BlockingClient, LlmConfig, Role};
 use slopguard_store::FeedbackRow;
 
 use super::error::StepError;
-use crate::feedback::Intake;
-use crate::feedback::detail::Detail;
-use crate::feedback::fix::FixPlan;
-use crate::feedback::localise::Localisation;
-use crate::feedback::triage::Triage;
+use crate::Intake;
+use crate::detail::Detail;
+use crate::fix::FixPlan;
+use crate::localise::Localisation;
+use crate::triage::Triage;
 
 /// A model client for the reviewer role that sends a malformed answer back once, then
 /// refuses it; and the reviewer's base URL, for the unreachable-endpoint message.
@@ -28,7 +28,7 @@ pub fn is_repo_file(root: &Path, p: &str) -> bool {
     !rel.is_absolute() && !p.split('/').any(|c| c == "..") && root.join(rel).is_file()
 }
 
-pub(super) use crate::feedback::fix::first_line;
+pub(super) use crate::fix::first_line;
 
 /// What the triage left on an item: the feedback, the model's verdict and the localisation.
 pub(super) struct TriagedItem {
@@ -65,21 +65,16 @@ pub(super) fn stored_plan(detail: &Detail) -> Result<FixPlan, StepError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::feedback::triage::FixClass;
+    use crate::triage::FixClass;
 
     #[test]
     fn a_step_reads_the_triage_it_needs_and_says_how_to_get_it() {
         let row = FeedbackRow {
             id: 4,
             ts_ms: 0,
-            feedback: Intake::new(
-                "mean() is off by one",
-                None,
-                crate::feedback::Severity::Low,
-                "cli",
-            )
-            .unwrap()
-            .to_row("repo"),
+            feedback: Intake::new("mean() is off by one", None, crate::Severity::Low, "cli")
+                .unwrap()
+                .to_row("repo"),
             state: "triaged".into(),
             detail: serde_json::json!({}),
             updated_ms: 0,

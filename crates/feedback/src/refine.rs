@@ -15,7 +15,7 @@ use slopguard_llm::{BlockingClient, LlmError, Message, Role};
 use super::Intake;
 use super::fix::{FixPlan, approval_reason};
 use super::triage::Triage;
-use crate::analysis::is_test_file;
+use slopguard_planning::analysis::is_test_file;
 
 /// Refinement rounds one plan may have.
 pub const MAX_ROUNDS: usize = 3;
@@ -187,7 +187,7 @@ pub fn revised(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::feedback::triage::FixClass;
+    use crate::triage::FixClass;
 
     fn old() -> FixPlan {
         FixPlan {

@@ -11,8 +11,8 @@
 use serde_json::Value;
 
 use super::{Intake, Severity};
-use crate::forge::github::{API_VERSION, user_agent};
-use crate::forge::{ForgeError, GitHubRepo};
+use slopguard_forge::github::{API_VERSION, user_agent};
+use slopguard_forge::{ForgeError, GitHubRepo};
 
 /// The mention the bot answers to by default.
 pub const DEFAULT_MENTION: &str = "slopguard";

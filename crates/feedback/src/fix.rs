@@ -12,9 +12,9 @@ use serde::{Deserialize, Serialize};
 use super::Intake;
 use super::localise::Localisation;
 use super::triage::{FixClass, Triage};
-use crate::analysis::is_test_file;
-use crate::gates::step_critic::Finding;
-use crate::plan::{Action, Plan, Subtask, Task};
+use slopguard_agent::gates::step_critic::Finding;
+use slopguard_planning::analysis::is_test_file;
+use slopguard_planning::plan::{Action, Plan, Subtask, Task};
 
 /// Above this many estimated lines a fix waits for approval.
 pub const APPROVAL_LINES: usize = 200;
@@ -126,7 +126,7 @@ fn estimate_lines(root: &Path, files: &[String], loc: &Localisation) -> usize {
         .map(|f| {
             let text = std::fs::read_to_string(root.join(f)).unwrap_or_default();
             let total = text.lines().count();
-            let defs = crate::worker::context::definitions(f, &text);
+            let defs = slopguard_worker::context::definitions(f, &text);
             let named: usize = loc
                 .files
                 .iter()
@@ -295,19 +295,19 @@ pub struct Verification {
 /// those files' tests fail.
 pub fn verify(repo: &Path, rev: &str, fix: &LandedFix) -> Result<Verification, String> {
     let test_files = &fix.test_files;
-    let commit = crate::git::resolve(repo, rev).map_err(|e| e.to_string())?;
+    let commit = slopguard_agent::git::resolve(repo, rev).map_err(|e| e.to_string())?;
     let wt = std::env::temp_dir().join(format!(
         "slopguard-verify-{}-{}",
         std::process::id(),
-        crate::trace::now_ms()
+        slopguard_planning::trace::now_ms()
     ));
     let wt_str = wt.to_string_lossy().into_owned();
-    crate::git::git(
+    slopguard_agent::git::git(
         repo,
         &["worktree", "add", "--detach", "-q", &wt_str, &commit],
     )
     .map_err(|e| e.to_string())?;
-    let outcome = crate::dynamic::run_tests(&wt, VERIFY_TIMEOUT);
+    let outcome = slopguard_agent::dynamic::run_tests(&wt, VERIFY_TIMEOUT);
     let mut problems = Vec::new();
     let merged: String = test_files
         .iter()
@@ -327,11 +327,11 @@ pub fn verify(repo: &Path, rev: &str, fix: &LandedFix) -> Result<Verification, S
             outcome.details.join("; ")
         ));
     }
-    let base = crate::state::Baseline::default();
-    for id in crate::run::proof::new_failures_in(&base, &outcome, test_files) {
+    let base = slopguard_agent::state::Baseline::default();
+    for id in slopguard_agent::run::proof::new_failures_in(&base, &outcome, test_files) {
         problems.push(format!("{id} fails on {rev}"));
     }
-    let _ = crate::git::git(repo, &["worktree", "remove", "--force", &wt_str]);
+    let _ = slopguard_agent::git::git(repo, &["worktree", "remove", "--force", &wt_str]);
     let _ = std::fs::remove_dir_all(&wt);
     Ok(Verification {
         rev: commit,

@@ -29,11 +29,11 @@ use serde_json::json;
 use super::push;
 use super::remote::{GitHubRepo, parse_github_remote};
 use super::{ForgeConfig, ForgeError};
-use crate::git::{self, short_id};
-use crate::plan::{Action, Plan, Subtask, Task};
-use crate::run::{PlanSource, RunError, RunOptions, RunSummary, SubtaskStatus};
-use crate::state;
-use crate::trace::{Trace, TraceEvent};
+use slopguard_agent::git::{self, short_id};
+use slopguard_agent::run::{PlanSource, RunError, RunOptions, RunSummary, SubtaskStatus};
+use slopguard_agent::state;
+use slopguard_planning::plan::{Action, Plan, Subtask, Task};
+use slopguard_planning::trace::{Trace, TraceEvent};
 
 pub use api::{CheckRun, CiApi, PullInfo};
 pub use log::{LogBudget, LogExcerpt};
@@ -88,7 +88,7 @@ pub struct WatchRequest<'a> {
 /// The caller's side of the watch: how a fix run is executed (the CLI shows its progress) and
 /// where one-line notes go.
 pub struct Hooks<'a> {
-    /// Executes a run ([`crate::run::execute`] with some progress view).
+    /// Executes a run ([`slopguard_agent::run::execute`] with some progress view).
     pub fix: &'a dyn Fn(&RunOptions) -> Result<RunSummary, RunError>,
     /// Receives one line per poll verdict, fix and push.
     pub note: &'a dyn Fn(&str),

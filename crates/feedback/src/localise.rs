@@ -20,7 +20,7 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 use slopguard_change::{Tree, WorkTree};
 
-use crate::analysis::is_test_file;
+use slopguard_planning::analysis::is_test_file;
 
 /// A candidate file with the evidence for it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -93,7 +93,7 @@ pub fn localise_in(
 }
 
 fn tracked_files(repo: &Path) -> Vec<String> {
-    crate::git::git(repo, &["ls-files", "-z"])
+    slopguard_agent::git::git(repo, &["ls-files", "-z"])
         .map(|out| {
             out.split('\0')
                 .filter(|p| !p.is_empty())
@@ -160,7 +160,7 @@ fn explicit_locations(
 
 /// Stack frames pasted into the text.
 fn frames(tree: &dyn Tree, text: &str, found: &mut BTreeMap<String, Located>) {
-    for cap in crate::worker::context::frame_regex().captures_iter(text) {
+    for cap in slopguard_worker::context::frame_regex().captures_iter(text) {
         let raw = cap.get(1).or_else(|| cap.get(3)).map_or("", |m| m.as_str());
         let line = cap
             .get(2)
@@ -169,7 +169,7 @@ fn frames(tree: &dyn Tree, text: &str, found: &mut BTreeMap<String, Located>) {
         if !raw.starts_with('/') && !raw.contains("File") && found.contains_key(raw) {
             continue; // already an explicit location
         }
-        let Some(path) = crate::worker::context::repo_path(raw, tree) else {
+        let Some(path) = slopguard_worker::context::repo_path(raw, tree) else {
             continue;
         };
         add(found, &path, FRAME, format!("in a stack frame ({path})"));

@@ -25,7 +25,7 @@ use super::localise::{self, Localisation};
 use super::refine::{self, RefineError, Round};
 use super::triage::{self, Triage, TriageError};
 use super::{Intake, State};
-use crate::git::short_id;
+use slopguard_agent::git::short_id;
 
 /// A triaged (or escalated) item.
 #[derive(Debug, Clone)]
@@ -353,7 +353,7 @@ fn remember(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::feedback::triage::FixClass;
+    use crate::triage::FixClass;
 
     #[test]
     fn resume_goes_on_from_the_state_the_item_is_in() {
