@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use slopguard_agent::dynamic::DynamicOptions;
 use slopguard_agent::gates::step_critic::CriticMode;
-use slopguard_agent::plan::post::Scope;
 use slopguard_agent::run::{PlanSource, RunError, RunOptions, RunStatus, RunSummary};
 use slopguard_forge::{self as forge, ForgeConfig, PrOutcome, PublishRequest};
+use slopguard_planning::plan::post::Scope;
 
 use super::common::{LlmArgs, StoreArgs};
 use crate::run_view::execute_with_progress;
