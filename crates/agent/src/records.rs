@@ -1,11 +1,14 @@
 //! The records every phase of a run writes: how subtasks and the run stand
-//! ([`SubtaskStatus`], [`RunStatus`]), what each attempt and guard did ([`AttemptRecord`],
-//! [`GuardActivity`]), the run record kept in the state file and the summary
-//! ([`RunRecord`], [`TaskSummary`], [`SubtaskSummary`]), and what the critics found
-//! ([`CriticsReport`], [`StepFinding`]).
+//! ([`SubtaskStatus`], [`RunStatus`]), the test baseline ([`Baseline`]), what each attempt
+//! and guard did ([`AttemptRecord`], [`GuardActivity`]), the run record kept in the state file
+//! and the summary ([`RunRecord`], [`TaskSummary`], [`SubtaskSummary`]), and what the critics
+//! found ([`CriticsReport`], [`StepFinding`]).
 //!
-//! Plain data: this module depends on nothing of the run loop, so the state, the worker, the
-//! critics and the gates can all write these records without importing one another.
+//! Plain data: this module depends on nothing of the run loop, so the state, the dynamic
+//! checks, the critics, the gates and the run loop share these records without importing one
+//! another.
+
+use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 use slopguard_guards::{GuardStatus, Report};
@@ -46,6 +49,60 @@ impl SubtaskStatus {
             SubtaskStatus::Partial => "partial",
             SubtaskStatus::Skipped => "skipped",
         }
+    }
+}
+
+/// The test baseline G8 and test-integrity compare against.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Baseline {
+    /// Some runner ran tests.
+    pub ran: bool,
+    /// Ids of the tests failing at the baseline.
+    pub failing: BTreeSet<String>,
+    /// Tests collected (passed + failed).
+    pub total: u32,
+    /// The test run was broken at the baseline (compile or collection error).
+    pub broken: bool,
+    /// Why nothing ran (missing toolchain, timeout), when `ran` is false.
+    #[serde(default)]
+    pub reason: Vec<String>,
+    /// The failing tests with their files, for the worker's failure context.
+    #[serde(default)]
+    pub failing_tests: Vec<slopguard_toolchain::FailingTest>,
+    /// Ids of tests that failed at an earlier baseline of this run and pass now: a landed
+    /// subtask fixed them (see [`Baseline::advanced_to`]).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub fixed: BTreeSet<String>,
+    /// What the test runners printed at the baseline (capped), for the failing tests' messages.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub log: String,
+    /// How long the baseline's test run took (milliseconds; 0: not measured). The run's later
+    /// test runs derive their limits from it: a test that hangs is cut in seconds, not at the
+    /// suite's full timeout.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub suite_ms: u64,
+    /// How many tests failed at the baseline, as the runner counted them (its summary line);
+    /// more than `failing` names when the runner's output was too long to keep whole.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub failed: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+impl Baseline {
+    /// The baseline after something landed: `next`, remembering which of this baseline's
+    /// failing tests it fixed (and those fixed before).
+    pub fn advanced_to(&self, mut next: Baseline) -> Baseline {
+        next.fixed = self
+            .fixed
+            .iter()
+            .chain(self.failing.difference(&next.failing))
+            .filter(|id| !next.failing.contains(*id))
+            .cloned()
+            .collect();
+        next
     }
 }
 
@@ -501,4 +558,29 @@ pub struct StepFinding {
     pub confidence: u8,
     /// The step it is about (`plan`, `attempt 1`, `landed`).
     pub step: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_advanced_baseline_remembers_the_tests_that_landed_work_fixed() {
+        let set = |ids: &[&str]| ids.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>();
+        let start = Baseline {
+            failing: set(&["t::a", "t::b", "t::c"]),
+            ..Baseline::default()
+        };
+        let after_one = start.advanced_to(Baseline {
+            failing: set(&["t::c"]),
+            ..Baseline::default()
+        });
+        assert_eq!(after_one.fixed, set(&["t::a", "t::b"]));
+        // A test fixed earlier that fails again is not "fixed" any more.
+        let after_two = after_one.advanced_to(Baseline {
+            failing: set(&["t::a"]),
+            ..Baseline::default()
+        });
+        assert_eq!(after_two.fixed, set(&["t::b", "t::c"]));
+    }
 }

@@ -42,7 +42,7 @@ pub use findings::parse_findings;
 pub use crate::records::{CriticFinding, CriticsReport, QaExchange, RevisionOutcome, Severity};
 
 use crate::dynamic::DynamicOptions;
-use crate::state::Baseline;
+use crate::records::Baseline;
 
 /// The critics, in the order they run.
 pub const CRITICS: &[&str] = &["panel", "devil", "refiner", "judge", "qa", "self-critic"];
