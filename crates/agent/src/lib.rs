@@ -1,5 +1,7 @@
-//! slopguard's agent: repository analysis (phase 1) and planning with deterministic
-//! post-processors (phase 2). The worker loop (phase 3) builds on these.
+//! slopguard's agent: the guarded run loop over the analysis and planning of
+//! `slopguard-planning` and the worker of `slopguard-worker` (both re-exported here under
+//! their old paths, `analysis`, `plan`, `trace` and `worker`). The pull request and the CI
+//! watch (`slopguard-forge`) and the feedback loop (`slopguard-feedback`) build on it.
 //!
 //! * [`analysis::analyze`] — the eleven metrics, failing test ids, the repo brief.
 //! * [`plan::request_plan`] / [`plan::request_plan_blocking`] — the planner call.
@@ -16,17 +18,17 @@
 //! * [`dynamic`] — writes and exact reverts, build, G8 test-regression, test count.
 //! * [`git`] — the run's worktree and branch, commits with `Slopguard-Subtask:` trailers.
 //! * [`state`] — atomic run state and the repository lock.
+//! * [`records`] — the records every phase writes (statuses, attempts, guard activity, the
+//!   run record, the critics' reports): a leaf, depending on nothing of the run loop.
 
-pub mod analysis;
 pub mod critics;
 pub mod dynamic;
-pub mod feedback;
-pub mod forge;
 pub mod gates;
 pub mod git;
-pub mod plan;
-pub use slopguard_toolchain::process;
+pub mod records;
 pub mod run;
 pub mod state;
-pub mod trace;
-pub mod worker;
+
+pub use slopguard_planning::{analysis, plan, trace};
+pub use slopguard_toolchain::process;
+pub use slopguard_worker as worker;

@@ -593,7 +593,7 @@ fn the_panel_and_the_self_critic_report_findings_and_a_review() {
             .starts_with("Fixes add")
     );
     assert!(critics.tokens > 0 && critics.calls == 4, "{critics:?}");
-    let body = slopguard_agent::forge::render_body(&summary);
+    let body = slopguard_forge::render_body(&summary);
     assert!(body.contains("### Critics"), "{body}");
     assert!(body.contains("no test for negative numbers"), "{body}");
     assert!(body.contains("> Fixes add to return the sum"), "{body}");
@@ -657,7 +657,7 @@ fn the_step_critic_feeds_a_confident_finding_to_the_next_attempt_and_keeps_a_sof
     assert_eq!(summary.self_review.len(), 1, "{:?}", summary.self_review);
     assert_eq!(summary.self_review[0].step, "landed");
     assert_eq!(summary.self_review[0].confidence, 70);
-    let body = slopguard_agent::forge::render_body(&summary);
+    let body = slopguard_forge::render_body(&summary);
     assert!(body.contains("### Self-review"), "{body}");
     assert!(
         body.contains("| landed | 70 | no test adds negative numbers |"),

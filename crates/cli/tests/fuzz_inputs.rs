@@ -323,7 +323,7 @@ proptest! {
     #[test]
     fn model_replies_parse_and_apply_without_panicking(text in input(REPLIES)) {
         let expected = ["src/app.py".to_string()];
-        let _ = slopguard_agent::worker::reply::parse(&text, &expected);
+        let _ = slopguard_worker::reply::parse(&text, &expected);
     }
 
     #[test]

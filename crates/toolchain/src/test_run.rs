@@ -147,6 +147,28 @@ impl TestRun {
     }
 }
 
+/// The name of the function that holds a test, from its id as a runner names it: the last
+/// segment (`tests/t.py::C::test_x` -> `test_x`, `pkg::TestX` -> `TestX`, `stack peek` ->
+/// `stack peek`), without a pytest parameter set (`test_metric[1234.56-1.23 k]` ->
+/// `test_metric`) or a Go subtest (`TestParse/empty` -> `TestParse`).
+pub fn test_function_name(id: &str) -> String {
+    let id = match id.find('[') {
+        Some(i) if id.ends_with(']') && i > 0 => &id[..i],
+        _ => id,
+    };
+    let id = id.rsplit("::").next().unwrap_or(id);
+    let id = match id.split_once('/') {
+        Some((func, _)) if func.starts_with("Test") && !func.contains(' ') => func,
+        _ => id,
+    };
+    let id = id.rsplit('#').next().unwrap_or(id);
+    let id = match id.rsplit_once('.') {
+        Some((_, last)) if !last.contains(' ') && !last.is_empty() => last,
+        _ => id,
+    };
+    id.trim().to_string()
+}
+
 /// The last [`MAX_LOG_BYTES`] of `text`, cut at a line start.
 pub fn log_tail(text: &str) -> String {
     if text.len() <= MAX_LOG_BYTES {
@@ -265,6 +287,24 @@ pub fn plain_summary(line: &str) -> Option<(u32, u32, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_names_drop_pytest_parameters_and_go_subtests() {
+        assert_eq!(
+            test_function_name("tests/test_number.py::test_metric[[-1500, 'V']--1.50 kV]"),
+            "test_metric"
+        );
+        assert_eq!(test_function_name("t.py::C::test_x[a.b]"), "test_x");
+        assert_eq!(
+            test_function_name("example.com/ini::TestParse/empty_value"),
+            "TestParse"
+        );
+        assert_eq!(test_function_name("tests/t.py::C::test_x"), "test_x");
+        assert_eq!(
+            test_function_name("stack peek / empty"),
+            "stack peek / empty"
+        );
+    }
 
     #[test]
     fn merge_sums_and_keeps_each_failure_once() {

@@ -31,7 +31,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Instant;
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{Value, json};
 use slopguard_fingerprint::Fingerprint;
 use slopguard_guards::Config;
@@ -39,8 +39,10 @@ use slopguard_llm::{BlockingClient, LlmConfig, Message, Role, Sampling};
 
 pub use findings::parse_findings;
 
+pub use crate::records::{CriticFinding, CriticsReport, QaExchange, RevisionOutcome, Severity};
+
 use crate::dynamic::DynamicOptions;
-use crate::state::Baseline;
+use crate::records::Baseline;
 
 /// The critics, in the order they run.
 pub const CRITICS: &[&str] = &["panel", "devil", "refiner", "judge", "qa", "self-critic"];
@@ -169,85 +171,17 @@ fn enabled_list(value: &toml::Value) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-/// How much a finding matters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// A nit.
-    Low,
-    /// Worth a look.
-    Medium,
-    /// Likely wrong.
-    High,
-}
-
-/// One critic's finding.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CriticFinding {
-    /// `panel:developer`, `panel:architect`, `panel:contributor`, `devil`, `self-critic`.
-    pub critic: String,
-    /// How much it matters.
-    pub severity: Severity,
-    /// The file it is about, when named.
-    pub file: Option<String>,
-    /// The line, when named.
-    pub line: Option<u32>,
-    /// What is wrong.
-    pub message: String,
-}
-
-/// What happened to a revision (the refiner's, or one the Q&A defender proposed).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "outcome", rename_all = "snake_case")]
-pub enum RevisionOutcome {
-    /// Committed on the branch.
-    Kept {
-        /// The commit.
-        commit: String,
-        /// The files it changed.
-        files: Vec<String>,
-    },
-    /// Refused; the worker's version stays.
-    Reverted {
-        /// Why (the gate's finding, the judge's preference, an unreadable reply).
-        reason: String,
-    },
-}
-
-/// One question of the Q&A round and the defender's answer.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct QaExchange {
-    /// The question.
-    pub question: String,
-    /// The defender's answer.
-    pub answer: String,
-}
-
-/// Everything the critique phase did.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct CriticsReport {
-    /// The critics that ran.
-    pub ran: Vec<String>,
-    /// Their findings.
-    pub findings: Vec<CriticFinding>,
-    /// The refiner's revision, when one was proposed.
-    pub refiner: Option<RevisionOutcome>,
-    /// The judge's preference (`v0` or `v1`) and reason, when it ran.
-    pub judge: Option<String>,
-    /// The Q&A round.
-    pub qa: Vec<QaExchange>,
-    /// The Q&A defender's revision, when one was proposed.
-    pub qa_revision: Option<RevisionOutcome>,
-    /// The self-critic's review comment.
-    pub self_review: Option<String>,
-    /// Critics not run, and why (budget spent, model error, nothing to refine).
-    pub skipped: Vec<String>,
-    /// Model calls.
-    pub calls: u32,
-    /// Tokens (prompt + completion).
-    pub tokens: u64,
-    /// Wall time of the phase.
-    pub elapsed_ms: u64,
+/// What stops the critique phase: git or the worktree failed under a revision (a critic's
+/// unusable answer or a refused revision is no error: it is recorded and the phase goes on).
+/// The run loop turns it into its own error (`run::RunError`) where it calls [`critique`].
+#[derive(Debug, thiserror::Error)]
+pub enum CriticsError {
+    /// A git operation failed.
+    #[error(transparent)]
+    Git(#[from] crate::git::GitError),
+    /// Writing or reverting a revision in the worktree failed.
+    #[error(transparent)]
+    Write(#[from] crate::dynamic::WriteError),
 }
 
 /// What the critics read and where revisions go.
@@ -362,7 +296,7 @@ pub fn critique(
     cfg: &CriticsConfig,
     models: &mut Models<'_>,
     emit: &dyn Fn(&str, Value),
-) -> Result<(), crate::run::RunError> {
+) -> Result<(), CriticsError> {
     let started = Instant::now();
     let diff = branch_diff(ws)?;
     if diff.trim().is_empty() {
@@ -403,7 +337,7 @@ pub fn critique(
 const MAX_DIFF_CHARS: usize = 12_000;
 
 /// The branch's change under review: `git diff base..HEAD`, cut to [`MAX_DIFF_CHARS`].
-pub fn branch_diff(ws: &Workspace<'_>) -> Result<String, crate::run::RunError> {
+pub fn branch_diff(ws: &Workspace<'_>) -> Result<String, CriticsError> {
     let range = format!("{}..HEAD", ws.base_commit);
     let diff = crate::git::git(ws.worktree, &["diff", "--no-color", &range])?;
     Ok(cut(&diff, MAX_DIFF_CHARS))

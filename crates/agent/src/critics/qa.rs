@@ -5,9 +5,9 @@
 use serde_json::{Value, json};
 use slopguard_llm::Message;
 
+use super::CriticsError;
 use super::revision::try_revision;
 use super::{Models, QaExchange, Workspace, task_and_diff};
-use crate::run::RunError;
 
 /// Questions asked.
 const QUESTIONS: usize = 3;
@@ -18,7 +18,7 @@ pub fn round(
     diff: &str,
     models: &mut Models<'_>,
     emit: &dyn Fn(&str, Value),
-) -> Result<(), RunError> {
+) -> Result<(), CriticsError> {
     let ask = [
         Message::system(format!(
             "You test whether a change is consistent with itself and its task. Ask exactly \

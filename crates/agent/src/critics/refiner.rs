@@ -5,9 +5,9 @@
 use serde_json::{Value, json};
 use slopguard_llm::Message;
 
+use super::CriticsError;
 use super::revision::try_revision;
 use super::{CriticFinding, Models, RevisionOutcome, Severity, Workspace, judge};
-use crate::run::RunError;
 
 /// Most files shown to the refiner.
 const MAX_FILES: usize = 4;
@@ -21,7 +21,7 @@ pub fn refine(
     with_judge: bool,
     models: &mut Models<'_>,
     emit: &dyn Fn(&str, Value),
-) -> Result<(), RunError> {
+) -> Result<(), CriticsError> {
     let targets: Vec<CriticFinding> = to_refine(&models.report().findings)
         .into_iter()
         .cloned()
@@ -89,7 +89,7 @@ fn to_refine(findings: &[CriticFinding]) -> Vec<&CriticFinding> {
 }
 
 /// The branch's changed text files that still exist, with their contents.
-pub fn changed_files(ws: &Workspace<'_>) -> Result<Vec<(String, String)>, RunError> {
+pub fn changed_files(ws: &Workspace<'_>) -> Result<Vec<(String, String)>, CriticsError> {
     let range = format!("{}..HEAD", ws.base_commit);
     let names = crate::git::git(ws.worktree, &["diff", "--name-only", &range])?;
     Ok(names

@@ -9,9 +9,9 @@ use std::sync::Arc;
 use slopguard_change::{Tree, WorkTree};
 use slopguard_toolchain::TestRun;
 
+use super::CriticsError;
 use super::{RevisionOutcome, Workspace};
 use crate::dynamic;
-use crate::run::RunError;
 use crate::worker::{self, prompt};
 
 /// What a revision did, and the tests it left behind when it was kept (the run's baseline
@@ -92,7 +92,7 @@ pub fn try_revision(
     reply: &str,
     files: &[String],
     accept: &mut dyn FnMut(&str) -> Result<(), String>,
-) -> Result<Revised, RunError> {
+) -> Result<Revised, CriticsError> {
     let tree: Arc<dyn Tree> = Arc::new(WorkTree::new(ws.worktree));
     let applied = match worker::change_from_reply(tree, reply, &prompt_for(files)) {
         Ok(a) if !a.change.changes.is_empty() => a,

@@ -14,7 +14,7 @@ use slopguard_change::{ChangeSet, containment};
 
 use slopguard_toolchain::{BuildResult, RepoFiles, TestLimits, TestRun};
 
-use crate::state::Baseline;
+use crate::records::Baseline;
 
 /// Errors writing or reverting files.
 #[derive(Debug, thiserror::Error)]

@@ -23,6 +23,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use slopguard_llm::{BlockingClient, LlmError, Message, Role, Sampling};
 
+pub use crate::records::StepFinding as Finding;
+
 /// Findings below this confidence are dropped.
 pub const DROP_BELOW: u8 = 60;
 /// Findings at or above this confidence are fed back to the worker.
@@ -147,17 +149,6 @@ pub fn model_size_b(model: &str) -> Option<f64> {
         }
     }
     best
-}
-
-/// One finding of the critic.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Finding {
-    /// What is wrong or missing, one or two sentences.
-    pub message: String,
-    /// How sure the critic is, 0-100.
-    pub confidence: u8,
-    /// The step it is about (`plan`, `attempt 1`, `landed`).
-    pub step: String,
 }
 
 /// What becomes of a finding.

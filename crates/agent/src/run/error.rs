@@ -30,3 +30,13 @@ pub enum RunError {
     #[error(transparent)]
     Write(#[from] dynamic::WriteError),
 }
+
+impl From<crate::critics::CriticsError> for RunError {
+    /// The critique phase's failures are the run's: the same git or worktree error.
+    fn from(e: crate::critics::CriticsError) -> Self {
+        match e {
+            crate::critics::CriticsError::Git(e) => RunError::Git(e),
+            crate::critics::CriticsError::Write(e) => RunError::Write(e),
+        }
+    }
+}

@@ -315,7 +315,7 @@ pub(super) fn judge_statically(
         &cx.config,
         run.fingerprint.as_ref(),
     );
-    let act = worker::activity(&report, attempt);
+    let act = GuardActivity::from_static_report(&report, attempt);
     for a in &act {
         cx.progress.on(&ProgressEvent::Guard {
             id: run.id.clone(),

@@ -102,7 +102,10 @@ pub(super) fn try_templates(
                 written.revert()?;
                 continue;
             }
-            work.activity.extend(worker::activity(&report, attempt));
+            work.activity
+                .extend(crate::records::GuardActivity::from_static_report(
+                    &report, attempt,
+                ));
             work.activity.extend(dynamic_activity(attempt, &dynr));
             won = Some((fix, change, written, dynr));
             break;

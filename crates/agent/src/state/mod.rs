@@ -6,14 +6,14 @@
 //! either the previous state or the new one, never a torn file. `<repo>/.slopguard/run.lock`
 //! keeps two runs off one repository; a lock whose process is gone is stale and taken over.
 
-use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use crate::plan::Plan;
-use crate::run::summary::{RunRecord, SubtaskSummary, TaskSummary};
+pub use crate::records::Baseline;
+use crate::records::{RunRecord, SubtaskSummary, TaskSummary};
 
 /// Version of the state file format.
 pub const STATE_VERSION: u32 = 1;
@@ -39,60 +39,6 @@ pub enum StateError {
         /// The lock file.
         path: String,
     },
-}
-
-/// The test baseline G8 and test-integrity compare against.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Baseline {
-    /// Some runner ran tests.
-    pub ran: bool,
-    /// Ids of the tests failing at the baseline.
-    pub failing: BTreeSet<String>,
-    /// Tests collected (passed + failed).
-    pub total: u32,
-    /// The test run was broken at the baseline (compile or collection error).
-    pub broken: bool,
-    /// Why nothing ran (missing toolchain, timeout), when `ran` is false.
-    #[serde(default)]
-    pub reason: Vec<String>,
-    /// The failing tests with their files, for the worker's failure context.
-    #[serde(default)]
-    pub failing_tests: Vec<crate::analysis::FailingTest>,
-    /// Ids of tests that failed at an earlier baseline of this run and pass now: a landed
-    /// subtask fixed them (see [`Baseline::advanced_to`]).
-    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
-    pub fixed: BTreeSet<String>,
-    /// What the test runners printed at the baseline (capped), for the failing tests' messages.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub log: String,
-    /// How long the baseline's test run took (milliseconds; 0: not measured). The run's later
-    /// test runs derive their limits from it: a test that hangs is cut in seconds, not at the
-    /// suite's full timeout.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub suite_ms: u64,
-    /// How many tests failed at the baseline, as the runner counted them (its summary line);
-    /// more than `failing` names when the runner's output was too long to keep whole.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub failed: u64,
-}
-
-fn is_zero(n: &u64) -> bool {
-    *n == 0
-}
-
-impl Baseline {
-    /// The baseline after something landed: `next`, remembering which of this baseline's
-    /// failing tests it fixed (and those fixed before).
-    pub fn advanced_to(&self, mut next: Baseline) -> Baseline {
-        next.fixed = self
-            .fixed
-            .iter()
-            .chain(self.failing.difference(&next.failing))
-            .filter(|id| !next.failing.contains(*id))
-            .cloned()
-            .collect();
-        next
-    }
 }
 
 /// Everything a resumed run needs: the run's record, plus where it stopped and what it still
@@ -403,26 +349,6 @@ impl Drop for RepoLock {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_advanced_baseline_remembers_the_tests_that_landed_work_fixed() {
-        let set = |ids: &[&str]| ids.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>();
-        let start = Baseline {
-            failing: set(&["t::a", "t::b", "t::c"]),
-            ..Baseline::default()
-        };
-        let after_one = start.advanced_to(Baseline {
-            failing: set(&["t::c"]),
-            ..Baseline::default()
-        });
-        assert_eq!(after_one.fixed, set(&["t::a", "t::b"]));
-        // A test fixed earlier that fails again is not "fixed" any more.
-        let after_two = after_one.advanced_to(Baseline {
-            failing: set(&["t::a"]),
-            ..Baseline::default()
-        });
-        assert_eq!(after_two.fixed, set(&["t::b", "t::c"]));
-    }
 
     #[test]
     fn atomic_save_load_roundtrip() {

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use anyhow::Context;
-use slopguard_agent::analysis::{AnalysisReport, AnalyzeOptions, Status, analyze};
+use slopguard_planning::analysis::{AnalysisReport, AnalyzeOptions, Status, analyze};
 
 use super::common::ReportFormat;
 use crate::progress::StepProgress;

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use slopguard_agent::dynamic::DynamicOptions;
-use slopguard_agent::forge::ci::{self, Hooks, LogBudget, WatchOptions, WatchReport, WatchStatus};
-use slopguard_agent::forge::{ForgeConfig, PrOutcome};
 use slopguard_agent::run::RunOptions;
+use slopguard_forge::ci::{self, Hooks, LogBudget, WatchOptions, WatchReport, WatchStatus};
+use slopguard_forge::{ForgeConfig, PrOutcome};
 
 use super::common::{LlmArgs, ReportFormat, StoreArgs};
 

@@ -2,16 +2,16 @@
 //!
 //! Items live in the store (`--db`, else SLOPGUARD_DB, else the user store) under the
 //! repository's id, and move through the self-correction loop's states
-//! (`slopguard_agent::feedback::State`); every move is recorded with a note.
+//! (`slopguard_feedback::State`); every move is recorded with a note.
 
 use std::io::{IsTerminal, Read};
 
 use anyhow::{Context, bail};
-use slopguard_agent::feedback::github;
-use slopguard_agent::feedback::localise::Localisation;
-use slopguard_agent::feedback::steps::{self, Resume};
-use slopguard_agent::feedback::triage::Triage;
-use slopguard_agent::feedback::{Intake, State};
+use slopguard_feedback::github;
+use slopguard_feedback::localise::Localisation;
+use slopguard_feedback::steps::{self, Resume};
+use slopguard_feedback::triage::Triage;
+use slopguard_feedback::{Intake, State};
 
 use super::common::ReportFormat;
 use super::feedback_args::{
@@ -128,7 +128,7 @@ fn add(a: AddArgs) -> anyhow::Result<u8> {
 /// `slopguard feedback poll`: review comments addressed to the bot, each taken in once.
 fn poll(a: PollArgs) -> anyhow::Result<u8> {
     let inbox = open(&a.store)?;
-    let forge = slopguard_agent::forge::ForgeConfig::from_env();
+    let forge = slopguard_forge::ForgeConfig::from_env();
     let request = steps::PollRequest {
         remote: &a.remote,
         since: a.since.as_deref(),

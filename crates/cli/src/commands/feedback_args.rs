@@ -6,11 +6,11 @@ use std::cell::RefCell;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use slopguard_agent::feedback::Severity;
-use slopguard_agent::feedback::github;
-use slopguard_agent::feedback::inbox::Inbox;
-use slopguard_agent::feedback::steps::{FixRequest, StepError};
 use slopguard_agent::gates::step_critic::CriticMode;
+use slopguard_feedback::Severity;
+use slopguard_feedback::github;
+use slopguard_feedback::inbox::Inbox;
+use slopguard_feedback::steps::{FixRequest, StepError};
 
 use super::common::{LlmArgs, ReportFormat};
 use super::plan::endpoint_help;

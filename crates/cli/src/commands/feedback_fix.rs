@@ -1,12 +1,12 @@
 //! `slopguard feedback fix|approve|reject|refine|verify`: the steps after triage. The steps
-//! themselves are the agent's (`slopguard_agent::feedback::steps`); this module calls them
+//! themselves are the feedback crate's (`slopguard_feedback::steps`); this module calls them
 //! and prints what they did.
 
-use slopguard_agent::feedback::State;
-use slopguard_agent::feedback::fix::FixPlan;
-use slopguard_agent::feedback::refine::MAX_ROUNDS;
-use slopguard_agent::feedback::steps::{self, FixHooks, Fixed, Verified};
 use slopguard_agent::git::short_id;
+use slopguard_feedback::State;
+use slopguard_feedback::fix::FixPlan;
+use slopguard_feedback::refine::MAX_ROUNDS;
+use slopguard_feedback::steps::{self, FixHooks, Fixed, Verified};
 
 use super::common::ReportFormat;
 use super::feedback_args::{

@@ -6,12 +6,12 @@ use std::time::Instant;
 
 use anyhow::Context;
 use serde_json::json;
-use slopguard_agent::analysis::AnalyzeOptions;
-use slopguard_agent::plan::load_plan_file;
-use slopguard_agent::plan::pipeline::{self, PlanError, PlanRequest};
-use slopguard_agent::plan::post::Scope;
-use slopguard_agent::trace::Trace;
 use slopguard_llm::{BlockingClient, Role};
+use slopguard_planning::analysis::AnalyzeOptions;
+use slopguard_planning::plan::load_plan_file;
+use slopguard_planning::plan::pipeline::{self, PlanError, PlanRequest};
+use slopguard_planning::plan::post::Scope;
+use slopguard_planning::trace::Trace;
 
 use super::common::{LlmArgs, ReportFormat};
 use crate::progress::StepProgress;

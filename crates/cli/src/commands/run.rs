@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use slopguard_agent::dynamic::DynamicOptions;
-use slopguard_agent::forge::{self, ForgeConfig, PrOutcome, PublishRequest};
 use slopguard_agent::gates::step_critic::CriticMode;
-use slopguard_agent::plan::post::Scope;
 use slopguard_agent::run::{PlanSource, RunError, RunOptions, RunStatus, RunSummary};
+use slopguard_forge::{self as forge, ForgeConfig, PrOutcome, PublishRequest};
+use slopguard_planning::plan::post::Scope;
 
 use super::common::{LlmArgs, StoreArgs};
 use crate::run_view::execute_with_progress;
@@ -304,7 +304,7 @@ fn publish_pr(summary: &RunSummary) -> Result<PrOutcome, String> {
 fn print_summary(
     summary: &RunSummary,
     pr: Option<&Result<PrOutcome, String>>,
-    ci: Option<&Result<slopguard_agent::forge::ci::WatchReport, String>>,
+    ci: Option<&Result<slopguard_forge::ci::WatchReport, String>>,
     format: RunFormat,
 ) -> anyhow::Result<()> {
     match format {

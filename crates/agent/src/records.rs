@@ -1,0 +1,586 @@
+//! The records every phase of a run writes: how subtasks and the run stand
+//! ([`SubtaskStatus`], [`RunStatus`]), the test baseline ([`Baseline`]), what each attempt
+//! and guard did ([`AttemptRecord`], [`GuardActivity`]), the run record kept in the state file
+//! and the summary ([`RunRecord`], [`TaskSummary`], [`SubtaskSummary`]), and what the critics
+//! found ([`CriticsReport`], [`StepFinding`]).
+//!
+//! Plain data: this module depends on nothing of the run loop, so the state, the dynamic
+//! checks, the critics, the gates and the run loop share these records without importing one
+//! another.
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+use slopguard_guards::{GuardStatus, Report};
+
+/// How a subtask ended (or where it stands).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SubtaskStatus {
+    /// Not started yet.
+    #[default]
+    Pending,
+    /// Every guard passed and the change is committed on the branch.
+    Committed,
+    /// Every guard passed in a dry run; nothing was committed.
+    Passed,
+    /// Failed after the retry budget (or on an error that retrying cannot fix).
+    Failed,
+    /// Committed with `--allow-partial` although some of its failing tests still fail
+    /// ([`SubtaskSummary::still_failing`] names them).
+    Partial,
+    /// Not attempted (dropped, or the model produced no change).
+    Skipped,
+}
+
+impl SubtaskStatus {
+    /// Whether the subtask is finished (a resume does not redo it).
+    pub fn is_final(self) -> bool {
+        !matches!(self, SubtaskStatus::Pending)
+    }
+
+    /// Lower-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SubtaskStatus::Pending => "pending",
+            SubtaskStatus::Committed => "committed",
+            SubtaskStatus::Passed => "passed",
+            SubtaskStatus::Failed => "failed",
+            SubtaskStatus::Partial => "partial",
+            SubtaskStatus::Skipped => "skipped",
+        }
+    }
+}
+
+/// The test baseline G8 and test-integrity compare against.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Baseline {
+    /// Some runner ran tests.
+    pub ran: bool,
+    /// Ids of the tests failing at the baseline.
+    pub failing: BTreeSet<String>,
+    /// Tests collected (passed + failed).
+    pub total: u32,
+    /// The test run was broken at the baseline (compile or collection error).
+    pub broken: bool,
+    /// Why nothing ran (missing toolchain, timeout), when `ran` is false.
+    #[serde(default)]
+    pub reason: Vec<String>,
+    /// The failing tests with their files, for the worker's failure context.
+    #[serde(default)]
+    pub failing_tests: Vec<slopguard_toolchain::FailingTest>,
+    /// Ids of tests that failed at an earlier baseline of this run and pass now: a landed
+    /// subtask fixed them (see [`Baseline::advanced_to`]).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub fixed: BTreeSet<String>,
+    /// What the test runners printed at the baseline (capped), for the failing tests' messages.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub log: String,
+    /// How long the baseline's test run took (milliseconds; 0: not measured). The run's later
+    /// test runs derive their limits from it: a test that hangs is cut in seconds, not at the
+    /// suite's full timeout.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub suite_ms: u64,
+    /// How many tests failed at the baseline, as the runner counted them (its summary line);
+    /// more than `failing` names when the runner's output was too long to keep whole.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub failed: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+impl Baseline {
+    /// The baseline after something landed: `next`, remembering which of this baseline's
+    /// failing tests it fixed (and those fixed before).
+    pub fn advanced_to(&self, mut next: Baseline) -> Baseline {
+        next.fixed = self
+            .fixed
+            .iter()
+            .chain(self.failing.difference(&next.failing))
+            .filter(|id| !next.failing.contains(*id))
+            .cloned()
+            .collect();
+        next
+    }
+}
+
+/// One guard's verdict on one attempt of a subtask.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GuardActivity {
+    /// 1-based attempt number.
+    pub attempt: u32,
+    /// `static` (on the overlay, before writing), `dynamic` (build, tests on the written tree)
+    /// or `apply` (the reply could not be turned into a change).
+    pub phase: String,
+    /// Guard slug (`symbol-preservation`, `build`, `test-regression`, `test-integrity`, ...).
+    pub guard: String,
+    /// The seeds' code (`G7`), when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// `passed`, `warned`, `blocked`, `skipped` (toolchain missing, nothing to run).
+    pub status: String,
+    /// What the guard said (blocking and warning findings; the reason for a skip).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub messages: Vec<String>,
+}
+
+impl GuardActivity {
+    /// The `apply` phase's block: the reply could not become a committed change (`guard` is
+    /// `json`, `json-emit`, `apply` or `git`), for the reason `message`.
+    pub fn apply_blocked(attempt: u32, guard: &str, message: String) -> GuardActivity {
+        GuardActivity {
+            attempt,
+            phase: "apply".into(),
+            guard: guard.into(),
+            code: None,
+            status: "blocked".into(),
+            messages: vec![message],
+        }
+    }
+
+    /// The static guards' report as the records of `attempt`: one per guard that ran, with
+    /// its findings (located when they name a place).
+    pub fn from_static_report(report: &Report, attempt: u32) -> Vec<GuardActivity> {
+        report
+            .guards
+            .iter()
+            .filter(|g| g.status != GuardStatus::Disabled)
+            .map(|g| GuardActivity {
+                attempt,
+                phase: "static".into(),
+                guard: g.guard.to_string(),
+                code: g.code.map(str::to_string),
+                status: match g.status {
+                    GuardStatus::Passed => "passed",
+                    GuardStatus::Warned => "warned",
+                    GuardStatus::Blocked => "blocked",
+                    GuardStatus::Disabled => "disabled",
+                }
+                .into(),
+                messages: report
+                    .findings
+                    .iter()
+                    .filter(|f| f.guard == g.guard)
+                    .map(|f| {
+                        let loc = f.location();
+                        if loc.is_empty() {
+                            f.message.clone()
+                        } else {
+                            format!("{loc}: {}", f.message)
+                        }
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+}
+
+/// One attempt of a subtask.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct AttemptRecord {
+    /// 1-based.
+    pub attempt: u32,
+    /// `committed`, `passed` (dry run), `blocked`, `llm_error`, `apply_error`, `empty`.
+    pub outcome: String,
+    /// Files the attempt's change touched.
+    #[serde(default)]
+    pub touched: Vec<String>,
+    /// The feedback given to the next attempt (empty on success).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub feedback: String,
+    /// Milliseconds in the model call.
+    #[serde(default)]
+    pub llm_ms: u64,
+    /// Milliseconds in build and test runs.
+    #[serde(default)]
+    pub toolchain_ms: u64,
+    /// Milliseconds of everything else (prompt, parsing, static guards, writes, git, state).
+    #[serde(default)]
+    pub overhead_ms: f64,
+    /// One line per candidate sampled in this attempt (temperature, format, matchers, verdict).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub candidates: Vec<String>,
+}
+
+/// One subtask of the run, as it ended.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SubtaskSummary {
+    /// `T001-S01`.
+    pub id: String,
+    /// Title from the plan.
+    pub title: String,
+    /// Description from the plan.
+    #[serde(default)]
+    pub description: String,
+    /// File hints from the plan.
+    #[serde(default)]
+    pub file_hints: Vec<String>,
+    /// Where it stands.
+    pub status: SubtaskStatus,
+    /// The commit on the run branch (full id), when committed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    /// The commit message's first line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit_title: Option<String>,
+    /// Attempts made.
+    pub attempts: u32,
+    /// Files changed by the landed (or last) attempt.
+    #[serde(default)]
+    pub touched_files: Vec<String>,
+    /// Every guard verdict of every attempt.
+    #[serde(default)]
+    pub guard_activity: Vec<GuardActivity>,
+    /// Per-attempt details.
+    #[serde(default)]
+    pub attempt_log: Vec<AttemptRecord>,
+    /// Candidate replies sampled, over all attempts.
+    #[serde(default)]
+    pub candidates: u32,
+    /// How many other candidates the landed one beat (sampled minus one), when it landed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub candidates_beaten: Option<u32>,
+    /// Failure modes (the store's closed set, wire spelling) when it failed.
+    #[serde(default)]
+    pub failure_modes: Vec<String>,
+    /// Why it failed or was skipped, for humans.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The subtask's observation was recorded in the store.
+    #[serde(default)]
+    pub observed: bool,
+    /// Where the landed change came from: a reply format (`whole-file`, `search-replace`,
+    /// ...), `template` (a repair template, no model) or `salvaged` (a refused reply reduced
+    /// to the definitions it changed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fix_source: Option<String>,
+    /// The failing tests it was behind that still fail after it landed (a partial fix).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub still_failing: Vec<String>,
+}
+
+impl SubtaskSummary {
+    /// Why the subtask failed, never blank: the recorded error with its findings in full, or,
+    /// when the error names no findings (`last findings:` followed by nothing, as when every
+    /// attempt ended in a model or apply error without guard feedback), what the attempt log
+    /// and guard activity do say, and failing those, that nothing was recorded.
+    pub fn failure_reason(&self) -> String {
+        let error = self.error.as_deref().unwrap_or("").trim();
+        let findings_missing = error.is_empty() || error.ends_with("last findings:");
+        if !findings_missing {
+            return error.to_string();
+        }
+        let mut known: Vec<String> = Vec::new();
+        if let Some(last) = self
+            .attempt_log
+            .iter()
+            .rev()
+            .find(|a| !a.feedback.trim().is_empty())
+        {
+            known.push(format!(
+                "attempt {} ({}): {}",
+                last.attempt,
+                last.outcome,
+                last.feedback.trim()
+            ));
+        }
+        if known.is_empty() {
+            let blocked: Vec<String> = self
+                .guard_activity
+                .iter()
+                .filter(|a| a.status == "blocked")
+                .map(|a| {
+                    let what = a.messages.join("; ");
+                    format!(
+                        "attempt {}: {} blocked ({}) {what}",
+                        a.attempt, a.guard, a.phase
+                    )
+                    .trim_end()
+                    .to_string()
+                })
+                .collect();
+            known.extend(blocked);
+        }
+        if known.is_empty() {
+            let outcomes: Vec<&str> = self
+                .attempt_log
+                .iter()
+                .map(|a| a.outcome.as_str())
+                .collect();
+            known.push(if outcomes.is_empty() {
+                "no attempt was recorded; the run's trace has the details".to_string()
+            } else {
+                format!(
+                    "no findings were recorded (attempt outcomes: {}); the run's trace has the details",
+                    outcomes.join(", ")
+                )
+            });
+        }
+        let head = if error.is_empty() {
+            format!("failed after {} attempt(s); last findings:", self.attempts)
+        } else {
+            error.to_string()
+        };
+        format!("{head}\n{}", known.join("\n"))
+    }
+
+    /// Guards that blocked at least one attempt (slugs, deduplicated, in order).
+    pub fn guards_fired(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for a in &self.guard_activity {
+            if a.status == "blocked" && !out.contains(&a.guard) {
+                out.push(a.guard.clone());
+            }
+        }
+        out
+    }
+}
+
+/// One task of the run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TaskSummary {
+    /// `T001`.
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// Why it matters.
+    #[serde(default)]
+    pub description: String,
+    /// 1 (highest) ..
+    pub priority: u32,
+    /// Its subtasks, in order.
+    pub subtasks: Vec<SubtaskSummary>,
+}
+
+/// One metric value (before or after the run).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MetricValue {
+    /// Metric id (`build`, `test_results`, ...).
+    pub name: String,
+    /// Human title.
+    pub title: String,
+    /// 0..1, `None` when unknown.
+    pub score: Option<f64>,
+    /// `pass`, `warn`, `fail`, `unknown`.
+    pub status: String,
+}
+
+/// Token usage of the run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TokenUsage {
+    /// Prompt tokens.
+    pub prompt: u64,
+    /// Completion tokens.
+    pub completion: u64,
+}
+
+impl TokenUsage {
+    /// Adds what was spent between two readings of a client's running totals (prompt,
+    /// completion), so a call that failed still counts what it cost.
+    pub fn add_since(&mut self, before: (u64, u64), after: (u64, u64)) {
+        self.prompt += after.0.saturating_sub(before.0);
+        self.completion += after.1.saturating_sub(before.1);
+    }
+}
+
+/// Overall status of a run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    /// Still running (or killed: the state says where it stopped).
+    #[default]
+    Running,
+    /// Every subtask landed (or passed, in a dry run).
+    Completed,
+    /// Some subtasks landed, some failed.
+    Partial,
+    /// No subtask landed.
+    Failed,
+}
+
+impl RunStatus {
+    /// The status as the JSON output spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunStatus::Running => "running",
+            RunStatus::Completed => "completed",
+            RunStatus::Partial => "partial",
+            RunStatus::Failed => "failed",
+        }
+    }
+}
+
+/// What a run is and what it has done so far: kept in the state file while it runs
+/// (`state::RunState`) and reported in its summary (`run::RunSummary`), both of which
+/// flatten it (their JSON has these fields at the top level).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunRecord {
+    /// Run id (`20261121-142800-ab12`).
+    pub run_id: String,
+    /// The user's repository (absolute path).
+    pub repo: String,
+    /// Repository id used in the store (origin URL or path).
+    pub repo_id: String,
+    /// The run branch (empty in a dry run, or when nothing was committed and it was deleted).
+    pub branch: String,
+    /// The base ref as given (`HEAD`, `main`, ...).
+    pub base: String,
+    /// The base commit (full id).
+    pub base_commit: String,
+    /// The separate worktree the run works in.
+    pub worktree: String,
+    /// Dry run: nothing committed.
+    pub dry_run: bool,
+    /// Model used by the worker (as configured, or as the server listed it).
+    #[serde(default)]
+    pub model: String,
+    /// LLM base URL.
+    #[serde(default)]
+    pub llm_url: String,
+    /// Overall status.
+    #[serde(default)]
+    pub status: RunStatus,
+    /// Tasks and subtasks with their status, commits, attempts and guard activity.
+    #[serde(default)]
+    pub tasks: Vec<TaskSummary>,
+    /// Metrics at the base.
+    #[serde(default)]
+    pub metrics_before: Vec<MetricValue>,
+    /// Weighted overall score at the base.
+    #[serde(default)]
+    pub overall_before: Option<f64>,
+    /// Tokens used (summed over resumes).
+    #[serde(default)]
+    pub usage: TokenUsage,
+    /// Run start (ms since the epoch).
+    pub started_ms: i64,
+    /// Times the run was resumed.
+    #[serde(default)]
+    pub resumes: u32,
+    /// What the critics said and did after the subtasks landed (when any critic was on).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub critics: Option<CriticsReport>,
+    /// The continuous critic's findings kept for the self-review (confidence 60-79, or 80+
+    /// after a subtask's last step), when it was on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub self_review: Vec<StepFinding>,
+}
+
+/// How much a finding matters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// A nit.
+    Low,
+    /// Worth a look.
+    Medium,
+    /// Likely wrong.
+    High,
+}
+
+/// One critic's finding.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CriticFinding {
+    /// `panel:developer`, `panel:architect`, `panel:contributor`, `devil`, `self-critic`.
+    pub critic: String,
+    /// How much it matters.
+    pub severity: Severity,
+    /// The file it is about, when named.
+    pub file: Option<String>,
+    /// The line, when named.
+    pub line: Option<u32>,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// What happened to a revision (the refiner's, or one the Q&A defender proposed).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum RevisionOutcome {
+    /// Committed on the branch.
+    Kept {
+        /// The commit.
+        commit: String,
+        /// The files it changed.
+        files: Vec<String>,
+    },
+    /// Refused; the worker's version stays.
+    Reverted {
+        /// Why (the gate's finding, the judge's preference, an unreadable reply).
+        reason: String,
+    },
+}
+
+/// One question of the Q&A round and the defender's answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QaExchange {
+    /// The question.
+    pub question: String,
+    /// The defender's answer.
+    pub answer: String,
+}
+
+/// Everything the critique phase did.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CriticsReport {
+    /// The critics that ran.
+    pub ran: Vec<String>,
+    /// Their findings.
+    pub findings: Vec<CriticFinding>,
+    /// The refiner's revision, when one was proposed.
+    pub refiner: Option<RevisionOutcome>,
+    /// The judge's preference (`v0` or `v1`) and reason, when it ran.
+    pub judge: Option<String>,
+    /// The Q&A round.
+    pub qa: Vec<QaExchange>,
+    /// The Q&A defender's revision, when one was proposed.
+    pub qa_revision: Option<RevisionOutcome>,
+    /// The self-critic's review comment.
+    pub self_review: Option<String>,
+    /// Critics not run, and why (budget spent, model error, nothing to refine).
+    pub skipped: Vec<String>,
+    /// Model calls.
+    pub calls: u32,
+    /// Tokens (prompt + completion).
+    pub tokens: u64,
+    /// Wall time of the phase.
+    pub elapsed_ms: u64,
+}
+
+/// One finding of the step critic (`gates::step_critic`), kept for the self-review.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StepFinding {
+    /// What is wrong or missing, one or two sentences.
+    pub message: String,
+    /// How sure the critic is, 0-100.
+    pub confidence: u8,
+    /// The step it is about (`plan`, `attempt 1`, `landed`).
+    pub step: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_advanced_baseline_remembers_the_tests_that_landed_work_fixed() {
+        let set = |ids: &[&str]| ids.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>();
+        let start = Baseline {
+            failing: set(&["t::a", "t::b", "t::c"]),
+            ..Baseline::default()
+        };
+        let after_one = start.advanced_to(Baseline {
+            failing: set(&["t::c"]),
+            ..Baseline::default()
+        });
+        assert_eq!(after_one.fixed, set(&["t::a", "t::b"]));
+        // A test fixed earlier that fails again is not "fixed" any more.
+        let after_two = after_one.advanced_to(Baseline {
+            failing: set(&["t::a"]),
+            ..Baseline::default()
+        });
+        assert_eq!(after_two.fixed, set(&["t::b", "t::c"]));
+    }
+}

@@ -1,0 +1,599 @@
+//! The context for fixing failing tests, found without a model: what the failing tests printed
+//! (assertion, expected and actual, the frames inside the repository), the failing test
+//! functions' source, and the repository files the failures point at.
+//!
+//! Every runner prints a failing test's name near its message (pytest's `____ test_x ____`,
+//! unittest's `FAIL: test_x`, Go's `--- FAIL: TestX`, cargo's `---- x stdout ----`, TAP's
+//! `not ok 2 - x`), so the excerpt is the lines after each mention of a failing test's name,
+//! without the runners' noise, cut to a budget.
+
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+use regex::Regex;
+use slopguard_change::Tree;
+use slopguard_lang::{Definition, FileKind, analyze, detect, mentions_word};
+
+use slopguard_toolchain::{FailingTest, is_test_file};
+
+/// The context of a subtask behind failing tests.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FailureContext {
+    /// What the failing tests printed, trimmed to the budget.
+    pub output: String,
+    /// The failing test functions: (path, first line, source).
+    pub tests: Vec<(String, usize, String)>,
+    /// Non-test repository files named by the failures' frames, most mentioned first.
+    pub frame_files: Vec<String>,
+    /// Definitions of the files to change that the failing tests call: (path, name, first
+    /// line, last line). Where the bug most likely is.
+    pub exercised: Vec<(String, String, usize, usize)>,
+}
+
+impl FailureContext {
+    /// Nothing to show.
+    pub fn is_empty(&self) -> bool {
+        self.output.trim().is_empty() && self.tests.is_empty()
+    }
+}
+
+/// Lines kept after each mention of a failing test.
+const LINES_AFTER_MENTION: usize = 18;
+/// Longest test function shown (lines).
+const MAX_TEST_LINES: usize = 40;
+
+/// Builds the context from the baseline's failing tests and the runners' output `log`, reading
+/// test sources from `tree`; `sources` are the files to change (their definitions that the
+/// tests call are listed). `budget` bounds the output excerpt (characters).
+pub fn failure_context(
+    tree: &dyn Tree,
+    failing: &[FailingTest],
+    log: &str,
+    sources: &[String],
+    budget: usize,
+) -> FailureContext {
+    let names: Vec<String> = failing.iter().map(|f| short_name(&f.id)).collect();
+    let output = excerpt(log, &names, budget);
+    let frames = frame_paths(log, tree);
+    let mut tests = Vec::new();
+    let mut seen = BTreeSet::new();
+    for (f, name) in failing.iter().zip(&names) {
+        // The runner's file, then the test files the frames name, then the other frames'
+        // files: a Rust unit test's module (`src/test.rs`, `src/x.rs`'s `mod tests`) is named
+        // by its frame while the runner names the crate root.
+        let (test_frames, other_frames): (Vec<&String>, Vec<&String>) =
+            frames.iter().partition(|p| is_test_file(p));
+        let files: Vec<String> = f
+            .file
+            .iter()
+            .cloned()
+            .chain(test_frames.into_iter().cloned())
+            .chain(other_frames.into_iter().cloned())
+            .collect();
+        for file in files {
+            if let Some((line, src)) = function_source(tree, &file, name)
+                && seen.insert((file.clone(), line))
+            {
+                tests.push((file, line, src));
+                break;
+            }
+        }
+    }
+    let exercised = exercised_definitions(tree, &tests, sources);
+    FailureContext {
+        output,
+        tests,
+        frame_files: frames.into_iter().filter(|p| !is_test_file(p)).collect(),
+        exercised,
+    }
+}
+
+/// Definitions of `sources` whose names the test snippets use (functions, methods, types).
+fn exercised_definitions(
+    tree: &dyn Tree,
+    tests: &[(String, usize, String)],
+    sources: &[String],
+) -> Vec<(String, String, usize, usize)> {
+    let words: BTreeSet<&str> = tests
+        .iter()
+        .flat_map(|(_, _, src)| src.split(|c: char| !(c.is_alphanumeric() || c == '_')))
+        .filter(|w| w.len() >= 2)
+        .collect();
+    let mut out = Vec::new();
+    for path in sources {
+        let Some(text) = source_text(tree, path) else {
+            continue;
+        };
+        for d in definitions(path, &text) {
+            if words.contains(d.simple_name()) {
+                out.push((
+                    path.clone(),
+                    d.name.clone(),
+                    d.start_line as usize,
+                    d.end_line as usize,
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// A definition the model is asked to rewrite alone: the function the failing tests call.
+/// The smallest answer a small model can give, and one that cannot drop anything else.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FunctionTarget {
+    /// The file.
+    pub path: String,
+    /// The definition's name as the language layer gives it (`average`, `Stack::peek`).
+    pub name: String,
+    /// 1-based first line.
+    pub start: usize,
+    /// 1-based last line (inclusive).
+    pub end: usize,
+}
+
+impl FunctionTarget {
+    /// The name without its owner (`Stack::peek` -> `peek`).
+    pub fn simple_name(&self) -> &str {
+        self.name
+            .rsplit([':', '.', '#'])
+            .next()
+            .unwrap_or(&self.name)
+    }
+}
+
+/// The name of the function that holds a test (`tests/t.py::C::test_x` -> `test_x`): the
+/// toolchain reads test ids.
+pub use slopguard_toolchain::test_function_name as short_name;
+
+/// Lines of runner noise: separators, timing, runner internals, stack frames outside the
+/// repository.
+fn is_noise(line: &str) -> bool {
+    let t = line.trim();
+    t.is_empty()
+        || (t.len() >= 8 && t.chars().all(|c| "=-_~*".contains(c)))
+        || t.chars().all(|c| c == '^' || c == '~' || c == ' ')
+        || t.starts_with("duration_ms")
+        || t.starts_with("type: '")
+        || t.starts_with("failureType")
+        || t.starts_with("code: 'ERR_")
+        || t.starts_with("stack: |")
+        || t.starts_with("at async ")
+        || t.contains("node:internal")
+        || t.contains("/site-packages/")
+        || t.contains("/lib/python3")
+        || t.contains("/rustc/")
+        || t.contains("/usr/lib/go")
+        || t.starts_with("note: run with `RUST_BACKTRACE")
+        || t.starts_with("=== RUN")
+        || t.starts_with("=== PAUSE")
+        || t.starts_with("=== CONT")
+        || t.starts_with("Traceback (most recent call last)")
+}
+
+/// The lines after each mention of a failing test's name, de-duplicated, without noise, cut
+/// to `budget` characters (whole lines).
+pub fn excerpt(log: &str, names: &[String], budget: usize) -> String {
+    let lines: Vec<&str> = log.lines().collect();
+    let mut keep = vec![false; lines.len()];
+    for (i, l) in lines.iter().enumerate() {
+        if names
+            .iter()
+            .any(|n| !n.is_empty() && l.contains(n.as_str()))
+        {
+            for k in keep.iter_mut().skip(i).take(LINES_AFTER_MENTION + 1) {
+                *k = true;
+            }
+        }
+    }
+    // pytest repeats every failure in its closing summary, and spells an assertion's operands
+    // out again under "Full diff:": read once is enough.
+    if let Some(summary) = lines
+        .iter()
+        .position(|l| l.contains("short test summary info"))
+        && keep[..summary].iter().any(|k| *k)
+    {
+        keep[summary..].iter_mut().for_each(|k| *k = false);
+    }
+    let mut in_full_diff = false;
+    for (i, l) in lines.iter().enumerate() {
+        let t = l.trim_start();
+        if in_full_diff && t.starts_with("E ") {
+            keep[i] = false;
+        } else {
+            in_full_diff = t.starts_with("E ") && t.contains("Full diff:");
+            if in_full_diff {
+                keep[i] = false;
+            }
+        }
+    }
+    if !keep.iter().any(|k| *k) {
+        // No name found: the end of the log usually holds the summary and the error.
+        let from = lines.len().saturating_sub(30);
+        for k in keep.iter_mut().skip(from) {
+            *k = true;
+        }
+    }
+    let mut out = String::new();
+    let mut seen = BTreeSet::new();
+    for (i, l) in lines.iter().enumerate() {
+        if !keep[i] || is_noise(l) || !seen.insert(l.trim()) {
+            continue;
+        }
+        if out.len() + l.len() + 1 > budget {
+            out.push_str("[... more output cut ...]\n");
+            break;
+        }
+        out.push_str(l.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// A file and line a log names: a Python frame (`File "x.py", line 3`: groups 1 and 2) or a
+/// `path.ext:line` of a known source extension (groups 3 and 4).
+pub fn frame_regex() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r#"(?:File "([^"]+)", line (\d+))|([A-Za-z0-9_./\\-]+\.(?:py|rs|go|js|mjs|cjs|ts|tsx|jsx|rb|java)):(\d+)"#,
+        )
+        .expect("frame regex")
+    })
+}
+
+/// Repository files named in the log's frames (`File "x.py", line 3`, `src/lib.rs:12:5`,
+/// `/abs/repo/src/a.js:3:9`), most mentioned first.
+pub fn frame_paths(log: &str, tree: &dyn Tree) -> Vec<String> {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for cap in frame_regex().captures_iter(log) {
+        let raw = cap.get(1).or_else(|| cap.get(3)).map_or("", |m| m.as_str());
+        let Some(path) = repo_path(raw, tree) else {
+            continue;
+        };
+        match counts.iter_mut().find(|(p, _)| *p == path) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((path, 1)),
+        }
+    }
+    counts.sort_by_key(|c| std::cmp::Reverse(c.1));
+    counts.into_iter().map(|(p, _)| p).collect()
+}
+
+/// `raw` as a path of the tree: as written, or the shortest suffix of an absolute path that
+/// exists.
+pub fn repo_path(raw: &str, tree: &dyn Tree) -> Option<String> {
+    let raw = raw.trim_start_matches("./");
+    let exists = |p: &str| tree.read(p).ok().flatten().is_some();
+    if !raw.starts_with('/') && exists(raw) {
+        return Some(raw.to_string());
+    }
+    let parts: Vec<&str> = raw.split('/').filter(|s| !s.is_empty()).collect();
+    (0..parts.len())
+        .rev()
+        .map(|i| parts[i..].join("/"))
+        .find(|p| exists(p))
+}
+
+/// The definitions of `text` parsed as `path`'s language (none for a file that is not code).
+pub fn definitions(path: &str, text: &str) -> Vec<Definition> {
+    match detect(path, text.as_bytes()) {
+        FileKind::Code(lang) => analyze(lang, text).definitions,
+        _ => Vec::new(),
+    }
+}
+
+/// The text of `path` in `tree`: `None` when it is missing, unreadable or not UTF-8 (no
+/// definitions or statements can be read from it then).
+pub fn source_text(tree: &dyn Tree, path: &str) -> Option<String> {
+    tree.read(path)
+        .ok()
+        .flatten()
+        .and_then(|b| String::from_utf8(b).ok())
+}
+
+/// The other tests of the files the failing tests are in, as the words of their bodies: the
+/// functions named like tests (`test_x`, `TestX`) that are not among `failing_names`. The
+/// passing side of a spectrum: a function every passing test calls too is less suspect than
+/// one only the failing tests call. Empty where tests are not named functions (`it(...)`
+/// blocks), so a ranking by them falls back to the order of mention.
+pub fn passing_test_words(
+    tree: &dyn Tree,
+    fc: &FailureContext,
+    failing_names: &BTreeSet<String>,
+) -> Vec<BTreeSet<String>> {
+    let files: BTreeSet<&str> = fc.tests.iter().map(|(p, _, _)| p.as_str()).collect();
+    let mut out = Vec::new();
+    for path in files {
+        let Some(text) = source_text(tree, path) else {
+            continue;
+        };
+        let lines: Vec<&str> = text.lines().collect();
+        for d in definitions(path, &text) {
+            let name = d.simple_name();
+            let test_like = name.starts_with("test") || name.starts_with("Test");
+            if d.kind != slopguard_lang::DefKind::Function
+                || !test_like
+                || failing_names.contains(name)
+            {
+                continue;
+            }
+            let (a, b) = (
+                d.start_line as usize,
+                (d.end_line as usize).min(lines.len()),
+            );
+            if a >= 1 && a <= b {
+                out.push(identifier_words(&lines[a - 1..b].join("\n")));
+            }
+        }
+    }
+    out
+}
+
+/// The identifier-like words of `text`.
+pub fn identifier_words(text: &str) -> BTreeSet<String> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| w.len() >= 2)
+        .map(str::to_string)
+        .collect()
+}
+
+/// The definitions of `path` that the definition `name` (1-based lines `start`-`end`)
+/// mentions by name, itself left out: one hop down from a function the tests call, where the
+/// bug may sit in a helper.
+pub fn called_definitions(
+    tree: &dyn Tree,
+    path: &str,
+    name: &str,
+    (start, end): (usize, usize),
+) -> Vec<Definition> {
+    let Some(text) = source_text(tree, path) else {
+        return Vec::new();
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let body = lines
+        .get(start.saturating_sub(1)..end.min(lines.len()))
+        .map(|l| l.join("\n"))
+        .unwrap_or_default();
+    definitions(path, &text)
+        .into_iter()
+        .filter(|d| {
+            let range = (d.start_line as usize, d.end_line as usize);
+            d.name != name && range != (start, end) && mentions_word(&body, d.simple_name())
+        })
+        .collect()
+}
+
+/// The source of the definition named `name` in `path` (first line, text), capped at
+/// [`MAX_TEST_LINES`] lines.
+pub fn function_source(tree: &dyn Tree, path: &str, name: &str) -> Option<(usize, String)> {
+    let bytes = tree.read(path).ok().flatten()?;
+    let text = String::from_utf8(bytes).ok()?;
+    if !matches!(detect(path, text.as_bytes()), FileKind::Code(_)) {
+        return None;
+    }
+    let word = name.split_whitespace().last().unwrap_or(name);
+    let def = definitions(path, &text)
+        .into_iter()
+        .find(|d| d.simple_name() == name || d.simple_name() == word);
+    let lines: Vec<&str> = text.lines().collect();
+    let (start, end) = match def {
+        Some(d) => (d.start_line as usize, d.end_line as usize),
+        // Tests named by a string (node:test, jest): from the line that names them to the line
+        // that closes the call at the same indentation.
+        None => {
+            let i = lines.iter().position(|l| l.contains(name))?;
+            let indent = lines[i].len() - lines[i].trim_start().len();
+            let close = (i + 1..lines.len().min(i + MAX_TEST_LINES)).find(|&j| {
+                let l = lines[j];
+                l.len() - l.trim_start().len() == indent && l.trim_start().starts_with('}')
+            });
+            (i + 1, close.map_or((i + 16).min(lines.len()), |j| j + 1))
+        }
+    };
+    // A test whose decorators run long (a parametrize table of fifty cases) is shown from its
+    // own line: its body says what it calls, the table does not.
+    let start = if end.saturating_sub(start) >= MAX_TEST_LINES {
+        (start..=end.min(lines.len()))
+            .find(|&n| lines[n - 1].contains(word) && !lines[n - 1].trim_start().starts_with('@'))
+            .unwrap_or(start)
+    } else {
+        start
+    };
+    let end = end.min(start + MAX_TEST_LINES - 1).min(lines.len());
+    if start == 0 || start > end {
+        return None;
+    }
+    Some((start, lines[start - 1..end].join("\n")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use slopguard_change::MemTree;
+    use std::collections::BTreeMap;
+
+    fn tree(files: &[(&str, &str)]) -> MemTree {
+        MemTree::new(
+            files
+                .iter()
+                .map(|(p, c)| (p.to_string(), c.as_bytes().to_vec()))
+                .collect::<BTreeMap<_, _>>(),
+        )
+    }
+
+    #[test]
+    fn names() {
+        assert_eq!(
+            short_name("tests/test_stats.py::StatsTest::test_average_fraction"),
+            "test_average_fraction"
+        );
+        assert_eq!(
+            short_name("tests.test_db.DbTest.test_name_with_quote"),
+            "test_name_with_quote"
+        );
+        assert_eq!(short_name("example.com/wc::TestCount"), "TestCount");
+        assert_eq!(
+            short_name("collapses punctuation and spaces into one dash"),
+            "collapses punctuation and spaces into one dash"
+        );
+    }
+
+    #[test]
+    fn a_rust_unit_test_is_found_in_the_module_its_frame_names() {
+        let log = "test test::test_fractional_units ... FAILED\n\nfailures:\n\n---- test::test_fractional_units stdout ----\n\nthread 'test::test_fractional_units' panicked at src/test.rs:4:5:\nassertion `left == right` failed\n  left: 1\n right: 2\n";
+        let t = tree(&[
+            (
+                "src/lib.rs",
+                "mod test;\n\npub fn parse(s: &str) -> u32 {\n    s.len() as u32 - 1\n}\n",
+            ),
+            (
+                "src/test.rs",
+                "use super::parse;\n\n#[test]\nfn test_fractional_units() {\n    assert_eq!(parse(\"ab\"), 2);\n}\n",
+            ),
+        ]);
+        // cargo names the crate root, not the module.
+        let failing = [FailingTest {
+            id: "test::test_fractional_units".into(),
+            file: Some("src/lib.rs".into()),
+        }];
+        let cx = failure_context(&t, &failing, log, &["src/lib.rs".to_string()], 2000);
+        assert_eq!(cx.tests.len(), 1, "{cx:?}");
+        assert_eq!(cx.tests[0].0, "src/test.rs");
+        assert_eq!(cx.exercised.len(), 1, "{cx:?}");
+        assert_eq!(cx.exercised[0].1, "parse");
+    }
+
+    #[test]
+    fn unittest_output_test_source_and_frames() {
+        let log = "test_average (tests.test_stats.StatsTest.test_average) ... ok\n\
+test_average_fraction (tests.test_stats.StatsTest.test_average_fraction) ... FAIL\n\
+\n======================================================================\n\
+FAIL: test_average_fraction (tests.test_stats.StatsTest.test_average_fraction)\n\
+----------------------------------------------------------------------\n\
+Traceback (most recent call last):\n\
+  File \"/tmp/x/tests/test_stats.py\", line 8, in test_average_fraction\n\
+    self.assertEqual(average([1, 2]), 1.5)\n\
+AssertionError: 1 != 1.5\n\
+\n----------------------------------------------------------------------\nRan 2 tests in 0.001s\n\nFAILED (failures=1)\n";
+        let t = tree(&[
+            (
+                "tests/test_stats.py",
+                "import unittest\nfrom calc.stats import average\n\nclass StatsTest(unittest.TestCase):\n    def test_average(self):\n        self.assertEqual(average([2, 2]), 2)\n\n    def test_average_fraction(self):\n        self.assertEqual(average([1, 2]), 1.5)\n",
+            ),
+            (
+                "calc/stats.py",
+                "def average(v):\n    return sum(v) // len(v)\n",
+            ),
+        ]);
+        let failing = [FailingTest {
+            id: "tests.test_stats.StatsTest.test_average_fraction".into(),
+            file: Some("tests/test_stats.py".into()),
+        }];
+        let cx = failure_context(&t, &failing, log, &["calc/stats.py".to_string()], 2000);
+        assert!(
+            cx.output.contains("AssertionError: 1 != 1.5"),
+            "{}",
+            cx.output
+        );
+        assert!(!cx.output.contains("Traceback"), "{}", cx.output);
+        assert!(!cx.output.contains("====="), "{}", cx.output);
+        assert_eq!(cx.tests.len(), 1);
+        assert_eq!(cx.tests[0].1, 8);
+        assert!(cx.tests[0].2.contains("assertEqual(average([1, 2]), 1.5)"));
+        assert_eq!(
+            frame_paths(log, &t),
+            vec!["tests/test_stats.py".to_string()]
+        );
+    }
+
+    #[test]
+    fn a_test_named_by_a_string_ends_where_its_call_closes() {
+        let t = tree(&[(
+            "test/s.test.js",
+            "test('collapses dashes', () => {\n  assert.strictEqual(slugify('a  b'), 'a-b');\n});\n\ntest('unique', () => {\n  uniqueSlug('x');\n});\n",
+        )]);
+        let (line, src) = function_source(&t, "test/s.test.js", "collapses dashes").unwrap();
+        assert_eq!(line, 1);
+        assert!(src.ends_with("});") && !src.contains("uniqueSlug"), "{src}");
+    }
+
+    #[test]
+    fn budget_cuts_whole_lines() {
+        let log =
+            "--- FAIL: TestX\n".to_string() + "    x_test.go:3: got 1 want 2 padding padding\n";
+        let out = excerpt(&log, &["TestX".into()], 20);
+        assert!(out.ends_with("cut ...]\n"), "{out}");
+        assert!(
+            out.lines()
+                .all(|l| l == "--- FAIL: TestX" || l.starts_with("[..."))
+        );
+    }
+
+    #[test]
+    fn frames_of_rust_and_node() {
+        let t = tree(&[("tests/stack.rs", "x"), ("src/slugify.js", "y")]);
+        let log = "thread 'peek' panicked at tests/stack.rs:12:5:\n  at slugify (/home/u/repo/src/slugify.js:4:10)\n";
+        assert_eq!(
+            frame_paths(log, &t),
+            vec!["tests/stack.rs".to_string(), "src/slugify.js".to_string()]
+        );
+    }
+
+    #[test]
+    fn pytest_failures_are_shown_once_without_the_summary_or_the_full_diff() {
+        let log = "\
+___________________________ test_last_partial_page ____________________________
+    def test_last_partial_page():
+        p = paginate(ITEMS, 10, per_page=10)
+>       assert p.items == [91, 92, 93, 94, 95]
+E       assert [81, 82, 83, 84, 85, 86, ...] == [91, 92, 93, 94, 95]
+E
+E         At index 0 diff: 81 != 91
+E         Full diff: (-: missing in left side, +: extra in left side)
+E           [
+E         -     91,
+E         +     81,
+tests/test_pages.py:17: AssertionError
+=========================== short test summary info ============================
+FAILED tests/test_pages.py::test_last_partial_page - assert [81, 82, 83, 84, 85, 86, ...] == [91, 92, 93, 94, 95]
+  At index 0 diff: 81 != 91
+1 failed, 9 passed in 0.05s
+";
+        let got = excerpt(log, &["test_last_partial_page".to_string()], 4000);
+        assert!(got.contains("E         At index 0 diff: 81 != 91"), "{got}");
+        assert!(
+            got.contains("tests/test_pages.py:17: AssertionError"),
+            "{got}"
+        );
+        assert!(!got.contains("Full diff"), "{got}");
+        assert!(!got.contains("-     91,"), "{got}");
+        assert!(!got.contains("FAILED tests/"), "{got}");
+        // Without the failure blocks (pytest -q --tb=no), the summary is all there is.
+        let summary_only = &log[log.find("=====").unwrap()..];
+        let got = excerpt(summary_only, &["test_last_partial_page".to_string()], 4000);
+        assert!(
+            got.contains("FAILED tests/test_pages.py::test_last_partial_page"),
+            "{got}"
+        );
+    }
+
+    #[test]
+    fn a_test_with_a_long_parameter_table_is_shown_from_its_own_line() {
+        let mut src = String::from(
+            "import pytest\n\n\n@pytest.mark.parametrize(\n    \"args, expected\",\n    [\n",
+        );
+        for i in 0..60 {
+            src.push_str(&format!("        ([{i}], \"{i}.00\"),\n"));
+        }
+        src.push_str("    ],\n)\ndef test_metric(args, expected):\n    assert humanize.metric(*args) == expected\n");
+        let t = tree(&[("tests/test_number.py", &src)]);
+        let (line, text) = function_source(&t, "tests/test_number.py", "test_metric").unwrap();
+        assert!(
+            text.starts_with("def test_metric(args, expected):"),
+            "{text}"
+        );
+        assert!(text.contains("humanize.metric(*args)"), "{text}");
+        assert_eq!(line, 69);
+    }
+}

@@ -1,0 +1,631 @@
+//! The line where a failing test breaks inside the code to fix, and the "fix this line" answer.
+//!
+//! When a test fails with an exception raised in the code under test (`sqlite3.OperationalError`
+//! at `src/db.py:48`, a Rust panic at `src/lib.rs:12:5`, a Go or Node stack frame), the
+//! runner's output names the line. A small model asked for the whole file or the whole function
+//! often copies it back unchanged; asked for that one statement, fixed, it has nothing to copy
+//! but the bug. The reply is spliced in place of the statement (re-indented), and every gate
+//! still judges the result: a wrong guess fails the tests like any other candidate.
+//!
+//! Found without a model: the frames of the log that point into the files to change (not into
+//! tests), the innermost one (last in a Python traceback, first in Rust, Go and Node traces),
+//! widened to the whole statement when its brackets span several lines.
+
+use slopguard_change::{Tree, matcher};
+use slopguard_lang::mentions_word;
+
+use crate::context::FunctionTarget;
+
+use super::ApplyError;
+use super::context::{frame_regex, repo_path};
+use slopguard_toolchain::is_test_file;
+
+/// A statement (one line, or a few when its brackets span them) named by the failure's frames.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FaultLine {
+    /// The file.
+    pub path: String,
+    /// 1-based first line of the statement (the frame's line).
+    pub start: usize,
+    /// 1-based last line (inclusive).
+    pub end: usize,
+    /// The statement's text as it is in the file.
+    pub text: String,
+    /// The error the failure printed next to the frame (`sqlite3.OperationalError: near
+    /// "brien": syntax error`), when there is one.
+    pub error: Option<String>,
+    /// Set when no frame named this statement: it is one of the statements of this definition
+    /// (the one the failing tests call), offered in turn ([`suspects`]).
+    pub suspect_in: Option<FunctionTarget>,
+}
+
+/// Longest statement offered for a line fix (lines).
+const MAX_STATEMENT_LINES: usize = 8;
+/// Longest reply taken as a fixed statement (lines); longer ones are not a line fix.
+const MAX_REPLY_LINES: usize = 12;
+
+/// The innermost frame of `log` inside one of `sources` (the files to change, not tests), as
+/// the statement that starts there.
+pub fn fault_line(log: &str, tree: &dyn Tree, sources: &[String]) -> Option<FaultLine> {
+    let mut frames: Vec<(String, usize, usize)> = Vec::new();
+    for cap in frame_regex().captures_iter(log) {
+        let at = cap.get(0).map_or(0, |m| m.start());
+        let raw = cap.get(1).or_else(|| cap.get(3)).map_or("", |m| m.as_str());
+        let line = cap.get(2).or_else(|| cap.get(4)).map_or("", |m| m.as_str());
+        let (Some(path), Ok(line)) = (repo_path(raw, tree), line.parse::<usize>()) else {
+            continue;
+        };
+        if line > 0 && !is_test_file(&path) && sources.contains(&path) {
+            frames.push((path, line, at));
+        }
+    }
+    // Python prints the innermost frame last; Rust, Go and Node print it first.
+    let innermost_last = frames.first().is_some_and(|(p, _, _)| p.ends_with(".py"));
+    let (path, line, at) = if innermost_last {
+        frames.pop()?
+    } else {
+        frames.into_iter().next()?
+    };
+    let text = String::from_utf8(tree.read(&path).ok().flatten()?).ok()?;
+    let mut fault = statement_at(&path, &text, line)?;
+    fault.error = error_near(log, at);
+    Some(fault)
+}
+
+/// The error message printed within a few lines of byte offset `at` of `log`: pytest's `E   `
+/// lines, a Python `SomeError: ...` line, a Rust panic's message, Node's `Error: ...`.
+fn error_near(log: &str, at: usize) -> Option<String> {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let re = RE.get_or_init(|| {
+        regex::Regex::new(r"^(?:E\s+)?([A-Za-z_][\w.]*(?:Error|Exception|Panic)\b:?.*)$")
+            .expect("error regex")
+    });
+    let line_no = log[..at.min(log.len())].matches('\n').count();
+    let lines: Vec<&str> = log.lines().collect();
+    let near = line_no.saturating_sub(4)..(line_no + 4).min(lines.len());
+    let found = lines[near.clone()]
+        .iter()
+        .filter_map(|l| re.captures(l.trim()))
+        .map(|c| c[1].trim().to_string())
+        .find(|m| m.contains(':') && m.len() > 8);
+    found.map(|m| m.chars().take(200).collect())
+}
+
+/// The statement starting at `line` of `text`: that line, and the following ones while its
+/// brackets are open or a method chain goes on (at most [`MAX_STATEMENT_LINES`]). `None` for a blank line, a line past
+/// the end, or a statement too long to be a line fix.
+fn statement_at(path: &str, text: &str, line: usize) -> Option<FaultLine> {
+    let lines: Vec<&str> = text.lines().collect();
+    let first = *lines.get(line.checked_sub(1)?)?;
+    if first.trim().is_empty() {
+        return None;
+    }
+    let mut depth: i32 = 0;
+    let mut end = line;
+    for (i, l) in lines.iter().enumerate().skip(line - 1) {
+        depth += bracket_balance(l);
+        end = i + 1;
+        // A method chain written one call a line (`.replace(...)`) is one statement.
+        let chain_goes_on = lines.get(end).is_some_and(|next| {
+            let next = next.trim_start();
+            next.starts_with('.') && !next.starts_with("..")
+        });
+        if depth <= 0 && !chain_goes_on {
+            break;
+        }
+        if end - line + 1 >= MAX_STATEMENT_LINES {
+            return None;
+        }
+    }
+    Some(FaultLine {
+        path: path.to_string(),
+        start: line,
+        end,
+        text: lines[line - 1..end].join("\n"),
+        error: None,
+        suspect_in: None,
+    })
+}
+
+/// The statements of the definition the failing tests call, when no frame names one (a Go or
+/// JavaScript assertion fails in the test, not in the code): each is offered to the model
+/// alone, as "this code is wrong", one candidate each, and the tests pick. Small models that
+/// copy a whole function back unchanged fix a statement they are pointed at (BENCHMARKS.md,
+/// the model probe). At most `max`, statements with a call first and those that only raise
+/// last; the signature, comments, docstrings and bare control words (`}`, `continue`,
+/// `return x`, `else:`) are not offered.
+pub fn suspects(function: &FunctionTarget, tree: &dyn Tree, max: usize) -> Vec<FaultLine> {
+    let Some(text) = super::context::source_text(tree, &function.path) else {
+        return Vec::new();
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let body_end = function.end.min(lines.len());
+    let mut found: Vec<FaultLine> = Vec::new();
+    let mut in_docstring = false;
+    let mut line = function.start + 1;
+    while line <= body_end {
+        let trimmed = lines[line - 1].trim();
+        let docstring_line =
+            in_docstring || DOCSTRING_QUOTES.iter().any(|q| trimmed.starts_with(q));
+        if DOCSTRING_QUOTES
+            .iter()
+            .any(|q| trimmed.matches(q).count() == 1)
+        {
+            in_docstring = !in_docstring;
+        }
+        let statement = if docstring_line || !worth_offering(trimmed) {
+            None
+        } else if trimmed.ends_with('{') || trimmed.ends_with(':') {
+            // A block header alone: the block's body is offered line by line.
+            Some(FaultLine {
+                path: function.path.clone(),
+                start: line,
+                end: line,
+                text: lines[line - 1].to_string(),
+                error: None,
+                suspect_in: None,
+            })
+        } else {
+            statement_at(&function.path, &text, line).filter(|f| f.end <= body_end)
+        };
+        match statement {
+            Some(mut f) => {
+                line = f.end + 1;
+                f.suspect_in = Some(function.clone());
+                found.push(f);
+            }
+            None => line += 1,
+        }
+    }
+    // Statements that read a parameter first (the tests vary the input, so the wrong value is
+    // most likely made from it), then those with a call (where most one-line bugs are); those
+    // that only raise an error last (a wrong value is rarely made there); each group in file
+    // order.
+    let params = lines
+        .get(function.start.saturating_sub(1)..body_end)
+        .map(parameter_names)
+        .unwrap_or_default();
+    found.sort_by_key(|f| {
+        let raises = ["raise ", "throw ", "panic!("]
+            .iter()
+            .any(|r| f.text.trim_start().starts_with(r));
+        let reads_a_parameter = params.iter().any(|p| mentions_word(&f.text, p));
+        (raises, !reads_a_parameter, !f.text.contains('('))
+    });
+    found.truncate(max);
+    found
+}
+
+/// The parameter names of the definition whose first lines are `lines`: the identifiers that
+/// start each comma-separated part of the signature's parameter list (`text string` -> `text`,
+/// `values=None` -> `values`, `&mut self` -> `self`, `...rest` -> `rest`). A rough reading,
+/// enough to rank statements; empty when no list is found in the first lines.
+fn parameter_names(lines: &[&str]) -> Vec<String> {
+    let head: String = lines.iter().take(6).copied().collect::<Vec<_>>().join(" ");
+    let Some(open) = head.find('(') else {
+        return Vec::new();
+    };
+    let mut depth = 0;
+    let mut list = String::new();
+    for c in head[open..].chars() {
+        match c {
+            '(' | '[' | '<' | '{' => depth += 1,
+            ')' | ']' | '>' | '}' => depth -= 1,
+            ',' if depth == 1 => {
+                list.push('\u{0}');
+                continue;
+            }
+            _ => {}
+        }
+        if depth == 0 {
+            break;
+        }
+        if depth == 1 && c != '(' {
+            list.push(c);
+        } else if depth > 1 {
+            list.push(' ');
+        }
+    }
+    list.split('\u{0}')
+        .filter_map(|part| {
+            let part = part
+                .trim_start()
+                .trim_start_matches(['&', '*', '.'])
+                .trim_start_matches("mut ")
+                .trim_start();
+            let name: String = part
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
+                .collect();
+            (!name.is_empty() && !name.chars().next().is_some_and(|c| c.is_ascii_digit()))
+                .then_some(name)
+        })
+        .collect()
+}
+
+/// The quotes that open and close a Python docstring.
+const DOCSTRING_QUOTES: [&str; 2] = ["\"\"\"", "'''"];
+
+/// Whether a trimmed line of a body is worth offering as the wrong statement: not blank, not a
+/// comment, not a bare closing bracket or control word.
+fn worth_offering(trimmed: &str) -> bool {
+    const BARE: [&str; 9] = [
+        "continue",
+        "continue;",
+        "break",
+        "break;",
+        "else:",
+        "pass",
+        "return",
+        "return;",
+        "try:",
+    ];
+    let comment = ["//", "#", "/*", "*"]
+        .iter()
+        .any(|c| trimmed.starts_with(c));
+    let closing = trimmed.chars().all(|c| "}]);, ".contains(c));
+    let else_line = trimmed.trim_start_matches('}').trim() == "else {";
+    let returns_a_name = trimmed
+        .strip_prefix("return ")
+        .map(|r| r.trim_end_matches(';'))
+        .is_some_and(|r| r.chars().all(|c| c.is_alphanumeric() || c == '_'));
+    !(trimmed.is_empty()
+        || comment
+        || closing
+        || else_line
+        || returns_a_name
+        || BARE.contains(&trimmed))
+}
+
+/// Opening minus closing brackets on a line, outside string literals (a rough count: enough to
+/// know whether a call continues on the next line).
+fn bracket_balance(line: &str) -> i32 {
+    let mut depth = 0;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for c in line.chars() {
+        if let Some(q) = quote {
+            match c {
+                '\\' if !escaped => {
+                    escaped = true;
+                    continue;
+                }
+                c if c == q && !escaped => quote = None,
+                _ => {}
+            }
+            escaped = false;
+            continue;
+        }
+        match c {
+            '"' | '\'' | '`' => quote = Some(c),
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            '#' if line.trim_start().starts_with('#') => break,
+            _ => {}
+        }
+    }
+    depth
+}
+
+/// The file with the statement replaced by `reply` (the fixed statement, re-indented to where
+/// it sits). `None` when the reply is not a statement fix (longer than a statement can be), so
+/// the caller reads it another way.
+pub fn splice_statement(
+    f: &FaultLine,
+    current: &[u8],
+    reply: &str,
+) -> Option<Result<String, ApplyError>> {
+    let body: Vec<&str> = reply
+        .trim_matches('\n')
+        .lines()
+        .map(str::trim_end)
+        .collect();
+    if body.len() > MAX_REPLY_LINES {
+        return None;
+    }
+    let text = String::from_utf8_lossy(current);
+    let lines: Vec<&str> = text.lines().collect();
+    if f.end > lines.len() {
+        return Some(Err(ApplyError::apply(format!(
+            "{} has no line {} any more",
+            f.path, f.end
+        ))));
+    }
+    let body = without_copied_neighbours(body, &lines[..f.start - 1], &lines[f.end..]);
+    let Some(first) = body.iter().find(|l| !l.trim().is_empty()) else {
+        return Some(Err(ApplyError::apply("the answer is empty".into())));
+    };
+    let indent = matcher::indent_of(lines[f.start - 1]);
+    let body = with_block_opener_kept(body.join("\n"), &f.text);
+    let fixed = matcher::reindent(&body, matcher::indent_of(first), indent);
+    let mut out: Vec<&str> = lines[..f.start - 1].to_vec();
+    out.extend(fixed.lines());
+    out.extend(&lines[f.end..]);
+    let mut whole = out.join("\n");
+    if text.ends_with('\n') {
+        whole.push('\n');
+    }
+    Some(Ok(whole))
+}
+
+/// A block header answered as one line without the bracket or colon that opens its block
+/// (`for _, w := range strings.Fields(text)` for `for ... {`, `if x > 0` for `if x >= 0:`): the
+/// opener is put back, since the block's body and its closing line stay in the file. Small
+/// models drop it often; without it the splice only makes a syntax error. Any other answer is
+/// left as it is.
+fn with_block_opener_kept(body: String, statement: &str) -> String {
+    let old = statement.trim_end();
+    let new = body.trim_end();
+    if new.contains('\n') || new.trim().is_empty() {
+        return body;
+    }
+    if old.ends_with('{') && !new.ends_with('{') && bracket_balance(new) == bracket_balance(old) - 1
+    {
+        return format!("{new} {{");
+    }
+    const PYTHON_BLOCKS: [&str; 8] = [
+        "if ", "elif ", "for ", "while ", "with ", "def ", "except", "else",
+    ];
+    let keyword = PYTHON_BLOCKS
+        .iter()
+        .find(|k| old.trim_start().starts_with(**k));
+    if old.ends_with(':')
+        && !new.ends_with(':')
+        && keyword.is_some_and(|k| new.trim_start().starts_with(k))
+        && bracket_balance(new) == 0
+    {
+        return format!("{new}:");
+    }
+    body
+}
+
+/// Lines a model copied from around the statement (the line above it, the `return` below),
+/// dropped from the ends of its answer so the splice does not write them twice.
+fn without_copied_neighbours<'a>(
+    mut body: Vec<&'a str>,
+    before: &[&str],
+    after: &[&str],
+) -> Vec<&'a str> {
+    const NEAR: usize = 6;
+    let near_before: Vec<&str> = before.iter().rev().take(NEAR).map(|l| l.trim()).collect();
+    let near_after: Vec<&str> = after.iter().take(NEAR).map(|l| l.trim()).collect();
+    let copied = |l: &str, near: &[&str]| !l.trim().is_empty() && near.contains(&l.trim());
+    while body.len() > 1 && copied(body[0], &near_before) {
+        body.remove(0);
+    }
+    while body.len() > 1 && copied(body[body.len() - 1], &near_after) {
+        body.pop();
+    }
+    body
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use slopguard_change::MemTree;
+
+    fn tree(files: &[(&str, &str)]) -> MemTree {
+        MemTree::new(
+            files
+                .iter()
+                .map(|(p, c)| (p.to_string(), c.as_bytes().to_vec()))
+                .collect(),
+        )
+    }
+
+    const DB: &str = "import sqlite3\n\n\ndef find_user(conn, name):\n    \"\"\"Finds.\"\"\"\n    row = conn.execute(f\"SELECT id FROM users WHERE name = '{name}'\").fetchone()\n    return row\n";
+
+    #[test]
+    fn pytest_frame_in_the_source_names_the_statement() {
+        let t = tree(&[("src/db.py", DB), ("tests/test_db.py", "x\n")]);
+        let log = "tests/test_db.py:27:\n_ _ _\n    def find_user(conn, name):\n>       row = conn.execute(...)\nE   sqlite3.OperationalError: near \"brien\"\nsrc/db.py:6: OperationalError\n";
+        let f = fault_line(log, &t, &["src/db.py".into()]).expect("a fault line");
+        assert_eq!((f.path.as_str(), f.start, f.end), ("src/db.py", 6, 6));
+        assert!(f.text.contains("conn.execute"), "{}", f.text);
+        assert_eq!(
+            f.error.as_deref(),
+            Some("sqlite3.OperationalError: near \"brien\"")
+        );
+        // A file that is not to be changed, or only test frames: nothing.
+        assert_eq!(fault_line(log, &t, &["src/other.py".into()]), None);
+        assert_eq!(
+            fault_line("tests/test_db.py:27: AssertionError\n", &t, &[]),
+            None
+        );
+    }
+
+    #[test]
+    fn python_takes_the_innermost_frame_last_rust_the_first() {
+        let src = "def a():\n    return b()\n\ndef b():\n    return 1 / 0\n";
+        let t = tree(&[("m.py", src), ("src/lib.rs", "fn a() {\n    panic!()\n}\n")]);
+        let log = "  File \"/abs/m.py\", line 2, in a\n  File \"/abs/m.py\", line 5, in b\n";
+        assert_eq!(fault_line(log, &t, &["m.py".into()]).unwrap().start, 5);
+        let log = "thread 'x' panicked at src/lib.rs:2:5:\nat src/lib.rs:1:1\n";
+        assert_eq!(
+            fault_line(log, &t, &["src/lib.rs".into()]).unwrap().start,
+            2
+        );
+    }
+
+    #[test]
+    fn a_call_spanning_lines_is_one_statement() {
+        let src = "fn f() {\n    let x = g(\n        1,\n        \")\",\n    );\n}\n";
+        let f = statement_at("a.rs", src, 2).unwrap();
+        assert_eq!((f.start, f.end), (2, 5));
+        assert_eq!(statement_at("a.rs", src, 40), None);
+        assert_eq!(statement_at("a.rs", "\n\nx\n", 1), None);
+    }
+
+    #[test]
+    fn the_fixed_statement_is_spliced_reindented() {
+        let f = statement_at("src/db.py", DB, 6).unwrap();
+        let reply =
+            "row = conn.execute(\"SELECT id FROM users WHERE name = ?\", (name,)).fetchone()\n";
+        let whole = splice_statement(&f, DB.as_bytes(), reply).unwrap().unwrap();
+        assert!(whole.contains(
+            "\n    row = conn.execute(\"SELECT id FROM users WHERE name = ?\", (name,)).fetchone()\n    return row\n"
+        ));
+        assert_eq!(whole.lines().count(), DB.lines().count());
+        // The docstring above and the `return` below, copied around the fix, are not doubled.
+        let reply = format!("    \"\"\"Finds.\"\"\"\n    {reply}    return row\n");
+        let again = splice_statement(&f, DB.as_bytes(), &reply)
+            .unwrap()
+            .unwrap();
+        assert_eq!(again, whole);
+        // A whole file is not a statement fix; an empty one is refused.
+        let long = "x = 1\n".repeat(20);
+        assert!(splice_statement(&f, DB.as_bytes(), &long).is_none());
+        assert!(matches!(
+            splice_statement(&f, DB.as_bytes(), "\n\n"),
+            Some(Err(_))
+        ));
+    }
+
+    const WORDCOUNT: &str = "package wordcount\n\n// Count counts words.\nfunc Count(text string) map[string]int {\n\tcounts := make(map[string]int)\n\tfor _, w := range strings.Split(text, \" \") {\n\t\tif w == \"\" {\n\t\t\tcontinue\n\t\t}\n\t\t// count it\n\t\tcounts[strings.ToLower(w)]++\n\t}\n\treturn counts\n}\n";
+
+    fn target(path: &str, name: &str, start: usize, end: usize) -> FunctionTarget {
+        FunctionTarget {
+            path: path.into(),
+            name: name.into(),
+            start,
+            end,
+        }
+    }
+
+    #[test]
+    fn the_suspects_are_the_bodys_statements_reading_a_parameter_then_calls_first() {
+        let t = tree(&[("wordcount.go", WORDCOUNT)]);
+        let found = suspects(&target("wordcount.go", "Count", 4, 14), &t, 10);
+        let shown: Vec<(usize, &str)> = found.iter().map(|f| (f.start, f.text.trim())).collect();
+        // `text` is the parameter: the loop over it first, then the calls, the bare `if` last;
+        // no `continue`, `}`, comment or bare `return counts`.
+        assert_eq!(
+            shown,
+            [
+                (6, "for _, w := range strings.Split(text, \" \") {"),
+                (5, "counts := make(map[string]int)"),
+                (11, "counts[strings.ToLower(w)]++"),
+                (7, "if w == \"\" {"),
+            ]
+        );
+        assert!(
+            found.iter().all(
+                |f| f.suspect_in.as_ref().map(|t| t.simple_name()) == Some("Count")
+                    && f.start == f.end
+            )
+        );
+        assert_eq!(
+            suspects(&target("wordcount.go", "Count", 4, 14), &t, 2).len(),
+            2
+        );
+        assert!(suspects(&target("missing.go", "Count", 4, 14), &t, 4).is_empty());
+    }
+
+    #[test]
+    fn a_python_docstring_is_not_a_suspect_and_a_multi_line_call_is_one() {
+        let src = "def total(items):\n    \"\"\"Sums the\n    prices.\"\"\"\n    values = [\n        i.price for i in items\n    ]\n    return sum(values) - 1\n";
+        let t = tree(&[("cart.py", src)]);
+        let found = suspects(&target("cart.py", "total", 1, 7), &t, 4);
+        let spans: Vec<(usize, usize)> = found.iter().map(|f| (f.start, f.end)).collect();
+        // The comprehension reads the parameter `items`: it comes before the `return`.
+        assert_eq!(spans, [(4, 6), (7, 7)], "{found:#?}");
+    }
+
+    #[test]
+    fn a_suspect_is_spliced_back_as_a_line_fix() {
+        let t = tree(&[("wordcount.go", WORDCOUNT)]);
+        let found = suspects(&target("wordcount.go", "Count", 4, 14), &t, 4);
+        let header = found.iter().find(|f| f.start == 6).unwrap();
+        // The model wrote the whole loop back with the header fixed: only the header changes.
+        let reply =
+            "for _, w := range strings.Fields(text) {\n\tif w == \"\" {\n\t\tcontinue\n\t}\n";
+        let fixed = splice_statement(header, WORDCOUNT.as_bytes(), reply)
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            fixed,
+            WORDCOUNT.replace("strings.Split(text, \" \")", "strings.Fields(text)")
+        );
+    }
+
+    #[test]
+    fn parameter_names_of_each_languages_signature() {
+        let names = |sig: &str| parameter_names(&sig.lines().collect::<Vec<_>>());
+        assert_eq!(
+            names("func Count(text string, n int) map[string]int {"),
+            ["text", "n"]
+        );
+        assert_eq!(names("func Pair(a, b int) int {"), ["a", "b"]);
+        assert_eq!(
+            names("def average(values, *, default=None):"),
+            ["values", "default"]
+        );
+        assert_eq!(
+            names("pub fn peek(&mut self, at: Option<(usize, u8)>) -> Option<&T> {"),
+            ["self", "at"]
+        );
+        assert_eq!(
+            names("function slugify(title, { lower = true } = {}, ...rest) {"),
+            ["title", "rest"]
+        );
+        assert_eq!(
+            names("def f(\n    items: list[int],\n    key=len,\n):"),
+            ["items", "key"]
+        );
+        assert!(names("class Cart:").is_empty());
+    }
+
+    #[test]
+    fn a_block_header_answered_without_its_opener_gets_it_back() {
+        let t = tree(&[("wordcount.go", WORDCOUNT)]);
+        let found = suspects(&target("wordcount.go", "Count", 4, 14), &t, 4);
+        let header = found.iter().find(|f| f.start == 6).unwrap();
+        let fixed = splice_statement(
+            header,
+            WORDCOUNT.as_bytes(),
+            "\tfor _, w := range strings.Fields(text)\n",
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            fixed,
+            WORDCOUNT.replace("strings.Split(text, \" \")", "strings.Fields(text)")
+        );
+        // Python: the colon of an `if`.
+        let src = "def f(x):\n    if x > 0:\n        return 1\n    return 0\n";
+        let header = statement_at("f.py", src, 2).unwrap();
+        let fixed = splice_statement(&header, src.as_bytes(), "if x >= 0")
+            .unwrap()
+            .unwrap();
+        assert_eq!(fixed, src.replace("x > 0", "x >= 0"));
+        // A header answered with its opener, or a statement that opens nothing: as written.
+        assert_eq!(
+            with_block_opener_kept("if x >= 0:".into(), "if x > 0:"),
+            "if x >= 0:"
+        );
+        assert_eq!(with_block_opener_kept("y = 2".into(), "y = 1"), "y = 2");
+        // A different statement in its place (not the same block keyword) is not patched.
+        assert_eq!(
+            with_block_opener_kept("return 1".into(), "if x > 0:"),
+            "return 1"
+        );
+    }
+
+    #[test]
+    fn a_method_chain_one_call_a_line_is_one_suspect() {
+        let src = "function slugify(title) {\n  return String(title)\n    .toLowerCase()\n    .replace(/[^a-z0-9]/g, '-')\n    .replace(/^-+|-+$/g, '');\n}\n";
+        let t = tree(&[("src/slugify.js", src)]);
+        let found = suspects(&target("src/slugify.js", "slugify", 1, 6), &t, 4);
+        let spans: Vec<(usize, usize)> = found.iter().map(|f| (f.start, f.end)).collect();
+        assert_eq!(spans, [(2, 5)], "{found:#?}");
+    }
+
+    #[test]
+    fn a_statement_that_only_raises_is_offered_last() {
+        let src = "def average(values):\n    if not values:\n        raise ValueError(\"empty\")\n    return total(values) // len(values)\n";
+        let t = tree(&[("calc/stats.py", src)]);
+        let found = suspects(&target("calc/stats.py", "average", 1, 4), &t, 4);
+        let starts: Vec<usize> = found.iter().map(|f| f.start).collect();
+        assert_eq!(starts, [4, 2, 3]);
+    }
+}

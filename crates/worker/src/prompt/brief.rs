@@ -1,0 +1,220 @@
+//! The brief prompts: one definition, or one statement, asked for alone with the failure.
+
+use super::*;
+
+/// `line 48` or `lines 48-50`.
+pub(super) fn line_words(l: &FaultLine) -> String {
+    if l.start == l.end {
+        format!("line {}", l.start)
+    } else {
+        format!("lines {}-{}", l.start, l.end)
+    }
+}
+
+/// How to answer with one statement fixed: the statement where the failing tests break.
+pub(super) fn line_format(l: &FaultLine) -> String {
+    let lang = fence_language(&l.path);
+    let raises = l
+        .error
+        .as_deref()
+        .map(|e| format!(", which raises `{e}`"))
+        .unwrap_or_default();
+    let place = match &l.suspect_in {
+        Some(function) => format!(
+            "The failing tests call `{}`. This code of it, {} of {}",
+            function.simple_name(),
+            line_words(l),
+            l.path
+        ),
+        None => format!("The failing tests break at {} of {}", line_words(l), l.path),
+    };
+    format!(
+        "{place}{raises}:\n```{lang}\n{}\n```\nThis code is wrong. \
+         ANSWER FORMAT: plain text, no JSON. Write only that code, changed so the tests pass (it \
+         may become a few lines), in one ```{lang} fence. Nothing else of the file: the rest \
+         stays as it is.",
+        l.text,
+    )
+}
+
+/// The prompt for one statement of the definition the failing tests call, offered as the
+/// wrong one ([`crate::fault_line::suspects`]): only what the failure printed, the
+/// failing tests, the definition with the comment above it, and the statement. No rules, no
+/// file listing, no earlier attempt's findings (they were about other statements): measured
+/// with the 0.5B model in plain chat (BENCHMARKS.md, the model probe), a prompt this short
+/// gets the named line fixed where the full worker prompt gets it copied back unchanged.
+pub(super) fn focused_line_prompt(
+    input: &PromptInput<'_>,
+    line: &FaultLine,
+    function: &FunctionTarget,
+) -> WorkerPrompt {
+    let lang = fence_language(&line.path);
+    let shown = ShownDefinition::read(input.tree, function);
+    let mut user = String::new();
+    push_brief_failure(&mut user, input.failure);
+    push_definition(&mut user, function, &shown);
+    user.push_str(&format!(
+        "\nThis line of `{}` is wrong:\n```{lang}\n{}\n```\nWrite that line, fixed, in a \
+         ```{lang} fence (it may become a few lines). Nothing else: the rest of the file stays \
+         as it is.",
+        function.simple_name(),
+        line.text,
+    ));
+    let files = vec![(line.path.clone(), shown.presented())];
+    let reply_tokens = reply_budget(input, &files, 0);
+    WorkerPrompt {
+        messages: vec![Message::system(SYSTEM), Message::user(user)],
+        files,
+        function: None,
+        target: Some(function.clone()),
+        line: Some(line.clone()),
+        reply_tokens,
+    }
+}
+
+/// A definition as a brief prompt shows it: with the comment block above it.
+pub(super) struct ShownDefinition {
+    /// Its lines, comment first.
+    text: String,
+    /// 1-based first line shown (the comment's) and last line.
+    start: usize,
+    end: usize,
+    /// Lines in the file.
+    total_lines: usize,
+}
+
+impl ShownDefinition {
+    fn read(tree: &dyn Tree, function: &FunctionTarget) -> Self {
+        let text = read_text(tree, &function.path);
+        let lines: Vec<&str> = text.lines().collect();
+        let end = function.end.min(lines.len());
+        let start = comment_start(&lines, function.start).min(end);
+        Self {
+            text: lines[start.saturating_sub(1)..end].join("\n"),
+            start,
+            end,
+            total_lines: lines.len(),
+        }
+    }
+
+    /// How the file was presented: the shown lines only.
+    fn presented(&self) -> Presented {
+        Presented::Regions {
+            ranges: vec![(self.start.max(1), self.end)],
+            total_lines: self.total_lines,
+        }
+    }
+}
+
+/// The failure part that opens every prompt of a subtask behind failing tests, word for word
+/// the same in each (a shared prefix is read once by a caching server): what the tests
+/// printed, then each failing test's source.
+pub(super) fn push_brief_failure(user: &mut String, failure: Option<&FailureContext>) {
+    let Some(f) = failure.filter(|f| !f.is_empty()) else {
+        return;
+    };
+    if !f.output.trim().is_empty() {
+        user.push_str("These tests fail:\n");
+        user.push_str(f.output.trim_end());
+        user.push_str("\n\n");
+    }
+    for (path, at, src) in &f.tests {
+        user.push_str(&format!(
+            "TEST {path} (line {at}; it is right, do not change it):\n{}\n\n",
+            src.trim_end()
+        ));
+    }
+}
+
+/// A definition as the brief prompts show it, the same way in each: its name, place and
+/// lines, with the comment above it.
+pub(super) fn push_definition(
+    user: &mut String,
+    function: &FunctionTarget,
+    shown: &ShownDefinition,
+) {
+    user.push_str(&format!(
+        "`{}` in {} (lines {}-{}):\n```{}\n{}\n```\n",
+        function.simple_name(),
+        function.path,
+        function.start,
+        shown.end,
+        fence_language(&function.path),
+        shown.text,
+    ));
+}
+
+/// The file at `path` of `tree` as text (lossy), empty when it cannot be read.
+pub(super) fn read_text(tree: &dyn Tree, path: &str) -> String {
+    tree.read(path)
+        .ok()
+        .flatten()
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default()
+}
+
+/// The first line of the comment block (or decorators) directly above 1-based line `start`,
+/// or `start` when there is none: a definition's doc comment says what it should do.
+pub(super) fn comment_start(lines: &[&str], start: usize) -> usize {
+    const MAX_COMMENT_LINES: usize = 12;
+    let mut first = start;
+    while first > 1 && start - first < MAX_COMMENT_LINES {
+        let above = lines.get(first - 2).map_or("", |l| l.trim_start());
+        let comment = ["//", "#", "/*", "*", "@", "--"]
+            .iter()
+            .any(|c| above.starts_with(c));
+        if !comment || above.is_empty() {
+            break;
+        }
+        first -= 1;
+    }
+    first
+}
+
+/// Most characters of an earlier attempt's findings a brief prompt repeats.
+pub(super) const BRIEF_FEEDBACK_CHARS: usize = 1200;
+
+/// The prompt for one definition the failing tests call, rewritten whole: what the failure
+/// printed, the failing tests, the definition with the comment above it, and the question, in
+/// the words a peer uses ("this test fails; the bug is in this function"). No rules block and
+/// no file listing: the answer is one definition, spliced in place of the old one, so it
+/// cannot touch anything else. No explanation is asked for: asked to name the bug in one line
+/// first, the 1.5B model wrote a paragraph before and after the code (answers 1.7 times as long
+/// as whole files, two of them cut off at the reply cap; BENCHMARKS.md, session 11).
+pub(super) fn definition_prompt(
+    input: &PromptInput<'_>,
+    function: &FunctionTarget,
+) -> WorkerPrompt {
+    let lang = fence_language(&function.path);
+    let shown = ShownDefinition::read(input.tree, function);
+    let name = function.simple_name();
+    let mut user = String::new();
+    push_brief_failure(&mut user, input.failure);
+    push_definition(&mut user, function, &shown);
+    if !input.feedback.trim().is_empty() {
+        let feedback: String = input
+            .feedback
+            .trim()
+            .chars()
+            .take(BRIEF_FEEDBACK_CHARS)
+            .collect();
+        user.push_str(&format!(
+            "\nAn earlier fix was rejected (the code above is unchanged):\n{feedback}\n"
+        ));
+    }
+    user.push_str(&format!(
+        "\nThe bug that makes the tests fail is most likely in `{name}`. Write the complete fixed \
+         `{name}`, from its first line to its last, in one ```{lang} fence, and no explanation. \
+         Nothing else of the file: the rest stays as it is."
+    ));
+    let files = vec![(function.path.clone(), shown.presented())];
+    let reply_tokens = reply_budget(input, &files, 0);
+    WorkerPrompt {
+        messages: vec![Message::system(SYSTEM), Message::user(user)],
+        files,
+        function: Some(function.clone()),
+        target: Some(function.clone()),
+        line: None,
+        reply_tokens,
+    }
+}

@@ -1,0 +1,310 @@
+use super::*;
+use slopguard_change::MemTree;
+use std::collections::BTreeMap;
+
+fn subtask(hints: &[&str]) -> Subtask {
+    Subtask {
+        id: "T001-S01".into(),
+        title: "Fix find_user".into(),
+        description: "parameterise the query in find_user".into(),
+        file_hints: hints.iter().map(|s| s.to_string()).collect(),
+        action: slopguard_planning::plan::Action::Modify,
+    }
+}
+
+fn input<'a>(st: &'a Subtask, tree: &'a dyn Tree, budget: usize) -> PromptInput<'a> {
+    PromptInput {
+        subtask: st,
+        task_title: "t",
+        tree,
+        budget_tokens: budget,
+        feedback: "",
+        attempt: 1,
+        failure: None,
+        policy: FormatPolicy::default(),
+        function: None,
+        line: None,
+        regression_test: None,
+    }
+}
+
+#[test]
+fn small_files_whole_big_files_as_regions_with_blocks() {
+    let mut big = String::new();
+    for i in 0..400 {
+        big.push_str(&format!("def helper_{i}(x):\n    return x + {i}\n\n"));
+    }
+    big.push_str("def find_user(conn, name):\n    return conn.execute(\"SELECT * FROM u WHERE n = '%s'\" % name)\n");
+    let mut files = BTreeMap::new();
+    files.insert("db.py".to_string(), big.clone().into_bytes());
+    files.insert("small.py".to_string(), b"def a():\n    return 1\n".to_vec());
+    let tree = MemTree::new(files);
+    let st = subtask(&["small.py", "db.py", "new.py"]);
+    let p = build(&input(&st, &tree, 2000));
+    let user = &p.messages[1].content;
+    assert!(
+        user.contains("small.py\n```python\ndef a():\n    return 1\n```"),
+        "{user}"
+    );
+    assert!(p.whole_allowed("small.py"));
+    assert!(!p.whole_allowed("db.py"));
+    assert!(p.whole_allowed("new.py"));
+    assert!(user.contains("too large to show in full"));
+    assert!(user.contains("def find_user(conn, name):"));
+    assert!(!user.contains("def helper_10(x)"));
+    assert!(
+        user.contains("For small.py, new.py: write the path"),
+        "{user}"
+    );
+    assert!(user.contains("For db.py: write the path on its own line, then one or more blocks"));
+    // No placeholder prose and no other language's example to copy.
+    assert!(!user.contains("unchanged body"));
+    assert!(!user.contains("sqlite3"));
+    assert!(!user.contains("\"patches\""));
+    assert!(estimate_tokens(user) < 4000);
+    // SEARCH/REPLACE blocks have no known size: no reply cap.
+    assert_eq!(p.reply_tokens, None);
+    let only_small = subtask(&["small.py"]);
+    let p = build(&input(&only_small, &tree, 2000));
+    let small_tokens = estimate_tokens("def a():\n    return 1\n");
+    assert_eq!(p.reply_tokens, Some((small_tokens * 3 / 2 + 200) as u32));
+    // Asked for blocks on a file shown whole: twice the file is the most a reply needs.
+    let mut blocks = input(&only_small, &tree, 2000);
+    blocks.policy.blocks_only = true;
+    let p = build(&blocks);
+    assert_eq!(
+        p.reply_tokens,
+        Some((2 * small_tokens * 3 / 2 + 200) as u32)
+    );
+}
+
+#[test]
+fn failing_tests_and_feedback_are_shown() {
+    let tree = MemTree::new(BTreeMap::new());
+    let st = subtask(&[]);
+    let failure = FailureContext {
+        output: "AssertionError: 1 != 1.5\n".into(),
+        tests: vec![(
+            "tests/t.py".into(),
+            8,
+            "def test_avg(self):\n    ...".into(),
+        )],
+        frame_files: vec![],
+        exercised: vec![("calc.py".into(), "average".into(), 3, 6)],
+    };
+    let mut i = input(&st, &tree, 100);
+    i.failure = Some(&failure);
+    i.feedback = "- [G7] dropped get_conn";
+    i.attempt = 2;
+    let user = build(&i).messages[1].content.clone();
+    assert!(user.starts_with("These tests fail:"), "{user}");
+    assert!(user.contains("AssertionError: 1 != 1.5"));
+    assert!(user.contains("TEST tests/t.py (line 8"));
+    assert!(user.contains("call `average` (calc.py, lines 3-6)"));
+    assert!(user.contains("WAS REJECTED"));
+    assert!(user.contains("dropped get_conn"));
+}
+
+#[test]
+fn a_function_target_gets_the_brief_prompt_with_the_failure_and_the_definition() {
+    let src = "import math\n\n\n# The mean of xs.\ndef average(xs):\n    return sum(xs) / (len(xs) - 1)\n\n\ndef other():\n    return 2\n";
+    let tree = MemTree::new([("calc.py".to_string(), src.as_bytes().to_vec())].into());
+    let st = subtask(&["calc.py"]);
+    let failure = FailureContext {
+        output: "AssertionError: 3.0 != 2.0\n".into(),
+        tests: vec![(
+            "tests/t.py".into(),
+            8,
+            "def test_avg():\n    assert average([1, 2, 3]) == 2.0".into(),
+        )],
+        frame_files: vec![],
+        exercised: vec![("calc.py".into(), "average".into(), 5, 6)],
+    };
+    let target = FunctionTarget {
+        path: "calc.py".into(),
+        name: "average".into(),
+        start: 5,
+        end: 6,
+    };
+    let mut i = input(&st, &tree, 4000);
+    i.failure = Some(&failure);
+    i.function = Some(&target);
+    let p = build(&i);
+    let user = &p.messages[1].content;
+    assert!(user.contains("AssertionError: 3.0 != 2.0"), "{user}");
+    assert!(user.contains("def test_avg():"), "{user}");
+    // The definition with its comment, not the rest of the file, no rules block.
+    assert!(
+        user.contains("# The mean of xs.\ndef average(xs):"),
+        "{user}"
+    );
+    assert!(!user.contains("def other()"), "{user}");
+    assert!(!user.contains("import math"), "{user}");
+    assert!(!user.contains("Rules:"), "{user}");
+    assert!(
+        user.contains("in one ```python fence, and no explanation"),
+        "{user}"
+    );
+    assert!(
+        user.ends_with("Nothing else of the file: the rest stays as it is."),
+        "{user}"
+    );
+    assert!(p.is_focused());
+    assert_eq!(p.function.as_ref(), Some(&target));
+    assert!(!p.whole_allowed("calc.py"));
+    // A copy of the definition sent back is answered in the same conversation: the
+    // prompt as it was (a cached prefix), the copy, and the request to change it.
+    assert!(p.is_brief() && !p.is_continued());
+    let copy = "```python\ndef average(xs):\n    return sum(xs) / (len(xs) - 1)\n```";
+    let next = p.after_unchanged_reply(copy);
+    assert!(next.is_continued());
+    assert_eq!(next.messages[..2], p.messages[..]);
+    assert_eq!(next.messages[2].role, "assistant");
+    assert_eq!(next.messages[2].content, copy);
+    assert!(next.messages[3].content.contains("still fail"));
+    assert_eq!(next.function, p.function);
+    // A later attempt repeats what was wrong with the earlier one, briefly.
+    i.feedback = "- [tests] test_avg still fails";
+    i.attempt = 2;
+    let user = build(&i).messages[1].content.clone();
+    assert!(user.contains("An earlier fix was rejected"), "{user}");
+    assert!(user.contains("test_avg still fails"), "{user}");
+}
+
+#[test]
+fn a_suspect_statement_gets_the_short_prompt_with_the_definition_and_its_comment() {
+    let src = "package wc\n\n// Count counts words separated by any whitespace.\nfunc Count(text string) int {\n\treturn len(strings.Split(text, \" \"))\n}\n\nfunc Other() {}\n";
+    let tree = MemTree::new(BTreeMap::from([(
+        "wc.go".to_string(),
+        src.as_bytes().to_vec(),
+    )]));
+    let st = subtask(&["wc.go"]);
+    let function = FunctionTarget {
+        path: "wc.go".into(),
+        name: "Count".into(),
+        start: 4,
+        end: 6,
+    };
+    let line = FaultLine {
+        path: "wc.go".into(),
+        start: 5,
+        end: 5,
+        text: "\treturn len(strings.Split(text, \" \"))".into(),
+        error: None,
+        suspect_in: Some(function.clone()),
+    };
+    let failure = FailureContext {
+        output: "wc_test.go:9: Count = 1, want 2\n".into(),
+        tests: vec![(
+            "wc_test.go".into(),
+            7,
+            "func TestCount(t *testing.T) {}".into(),
+        )],
+        frame_files: vec![],
+        exercised: vec![],
+    };
+    let mut i = input(&st, &tree, 2000);
+    i.failure = Some(&failure);
+    i.line = Some(&line);
+    i.feedback = "- [build] undefined: counts";
+    i.attempt = 2;
+    let p = build(&i);
+    let user = &p.messages[1].content;
+    assert!(p.is_focused());
+    assert!(user.contains("Count = 1, want 2"), "{user}");
+    assert!(user.contains("TEST wc_test.go (line 7;"), "{user}");
+    assert!(user.contains("// Count counts words separated by any whitespace.\nfunc Count"));
+    // The same opening as the definition prompt for the same function: a caching server
+    // reads it once.
+    let definition = build(&PromptInput {
+        line: None,
+        function: Some(line.suspect_in.as_ref().unwrap()),
+        ..i
+    });
+    let opening = user.find("This line of").unwrap();
+    assert!(
+        definition.messages[1].content.starts_with(&user[..opening]),
+        "{}",
+        definition.messages[1].content
+    );
+    assert!(user.contains("This line of `Count` is wrong:"), "{user}");
+    // Not the rest of the file, no rules, no findings about another statement.
+    assert!(!user.contains("func Other"), "{user}");
+    assert!(
+        !user.contains("Rules:") && !user.contains("FILES:"),
+        "{user}"
+    );
+    assert!(!user.contains("undefined: counts"), "{user}");
+    // The file was not shown whole: only the line (or the definition) is spliced back.
+    assert!(!p.whole_allowed("wc.go"));
+    assert_eq!(p.target.as_ref(), Some(&function));
+    // A frame's line (not a suspect) keeps the full prompt.
+    let framed = FaultLine {
+        suspect_in: None,
+        ..line.clone()
+    };
+    i.line = Some(&framed);
+    let full = build(&i);
+    assert!(!full.is_focused());
+    assert!(full.messages[1].content.contains("FILES:"));
+}
+
+#[test]
+fn a_change_that_brings_its_own_test_is_asked_for_one_new_test() {
+    let tree = MemTree::new(BTreeMap::from([
+        (
+            "src/db.py".to_string(),
+            b"def f():\n    return 1\n".to_vec(),
+        ),
+        (
+            "tests/test_db.py".to_string(),
+            b"def test_f():\n    pass\n".to_vec(),
+        ),
+    ]));
+    let st = subtask(&["src/db.py", "tests/test_db.py"]);
+    let plain = build(&input(&st, &tree, 4000)).messages[1].content.clone();
+    assert!(
+        plain.contains("Never change, skip or delete tests"),
+        "{plain}"
+    );
+    let proof = build(&PromptInput {
+        regression_test: Some("tests/test_db.py"),
+        ..input(&st, &tree, 4000)
+    })
+    .messages[1]
+        .content
+        .clone();
+    assert!(
+        !proof.contains("Never change, skip or delete tests"),
+        "{proof}"
+    );
+    assert!(
+        proof.contains("Add ONE new test to tests/test_db.py that fails on the code as it is now"),
+        "{proof}"
+    );
+    assert!(
+        proof.contains(
+            "Keep every test and import tests/test_db.py has; add the new test at its end."
+        ),
+        "{proof}"
+    );
+}
+
+#[test]
+fn model_sizes() {
+    assert_eq!(model_billions("qwen2.5-coder-1.5b-instruct"), Some(1.5));
+    assert_eq!(model_billions("Qwen/Qwen2.5-Coder-7B-Instruct"), Some(7.0));
+    assert_eq!(model_billions("qwen2.5-coder:14b"), Some(14.0));
+    assert_eq!(model_billions("scripted-model"), None);
+    assert_eq!(
+        FormatPolicy::for_model("x-7b", 4096).whole_file_max_lines,
+        80
+    );
+    assert_eq!(
+        FormatPolicy::for_model("x-0.5b", 4096).whole_file_max_lines,
+        250
+    );
+    // A file that would not fit in one reply takes blocks.
+    let p = FormatPolicy::for_model("x-0.5b", 100);
+    assert!(!p.whole(&"x = 1\n".repeat(200)));
+}
