@@ -116,7 +116,32 @@ fn body_lines<'l, 's>(lines: &'l [&'s str], start: u32, end: u32) -> Option<&'l 
 
 /// Whether `line` is a placeholder comment in a file with comment style `style`.
 pub fn is_placeholder_comment(style: CommentStyle, line: &str) -> bool {
-    starts_with_leader(style, line) && placeholder_comment(style).is_match(line)
+    starts_with_leader(style, line)
+        && names_a_placeholder(line)
+        && placeholder_comment(style).is_match(line)
+}
+
+/// Words one of which every phrase of [`PLACEHOLDER_BODY`] holds: checked before the regex,
+/// so an ordinary comment (`# matches the charset of a meta tag`) does not compile it either.
+const PLACEHOLDER_WORDS: &[&str] = &[
+    "...",
+    "…",
+    "rest",
+    "existing",
+    "previous",
+    "original",
+    "other",
+    "remaining",
+    "unchanged",
+    "same",
+    "omitted",
+    "before",
+];
+
+/// Whether `line` holds one of [`PLACEHOLDER_WORDS`], in any case.
+fn names_a_placeholder(line: &str) -> bool {
+    let lower = line.to_lowercase();
+    PLACEHOLDER_WORDS.iter().any(|w| lower.contains(w))
 }
 
 /// Whether `line`, after leading whitespace, starts with a comment leader of `style`: what
@@ -337,6 +362,9 @@ mod tests {
             "/* existing methods here */",
             "// Rest of implementation unchanged",
             "{/* ... existing code ... */}",
+            "// helpers stay as before",
+            "// OMITTED FOR BREVITY",
+            "// … other methods …",
         ] {
             assert!(is_placeholder_comment(CommentStyle::Slash, l), "{l}");
         }
