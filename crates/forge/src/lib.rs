@@ -17,6 +17,7 @@ pub mod remote;
 pub mod target;
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 pub use body::{pr_title, render_body};
 
@@ -145,6 +146,38 @@ pub struct PublishRequest<'a> {
     pub summary: &'a RunSummary,
     /// Where to write `PR.md` (e.g. `<repo>/.slopguard/runs/<id>`).
     pub out_dir: &'a Path,
+}
+
+/// The PR phase of `slopguard run` for the finished run `summary`: the body goes to
+/// `<repo>/.slopguard/runs/<run id>/PR.md`, and with a GitHub remote and a token the branch is
+/// pushed and a PR opened against the run's base. A run on `HEAD` targets the branch `HEAD`
+/// names (GitHub needs a branch name as the base), or `HEAD` itself when it is detached.
+pub fn publish_run(summary: &RunSummary, cfg: &ForgeConfig) -> Result<PrOutcome, ForgeError> {
+    let repo = Path::new(&summary.repo);
+    let out_dir = repo.join(".slopguard/runs").join(&summary.run_id);
+    let base = match summary.base.as_str() {
+        "HEAD" => push::git(
+            repo,
+            &["symbolic-ref", "--short", "-q", "HEAD"],
+            &[],
+            Duration::from_secs(30),
+        )
+        .ok()
+        .map(|b| b.trim().to_string())
+        .filter(|b| !b.is_empty())
+        .unwrap_or_else(|| summary.base.clone()),
+        other => other.to_string(),
+    };
+    publish(
+        &PublishRequest {
+            repo_dir: repo,
+            branch: &summary.branch,
+            base: &base,
+            summary,
+            out_dir: &out_dir,
+        },
+        cfg,
+    )
 }
 
 /// Writes the body to `out_dir/PR.md`, then — with a GitHub `origin` and a token — pushes the

@@ -192,14 +192,8 @@ pub(crate) fn after_run(
     quiet: bool,
     json: bool,
 ) -> Result<WatchReport, String> {
-    match pr {
-        Some(Ok(PrOutcome::Opened { url, .. })) => {
-            Ok(watch(url, &template.path, template, tuning, quiet, json))
-        }
-        Some(Ok(PrOutcome::Local { reason, .. })) => Err(format!("no pull request ({reason})")),
-        Some(Err(e)) => Err(format!("no pull request ({e})")),
-        None => Err("no pull request (dry run)".into()),
-    }
+    let url = ci::pr_to_watch(pr)?;
+    Ok(watch(url, &template.path, template, tuning, quiet, json))
 }
 
 /// The `ci_watch` member of `run --format json`: the report, or `{"skipped": reason}`.

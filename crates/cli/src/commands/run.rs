@@ -7,7 +7,7 @@ use std::time::Duration;
 use slopguard_agent::dynamic::DynamicOptions;
 use slopguard_agent::gates::step_critic::CriticMode;
 use slopguard_agent::run::{PlanSource, RunError, RunOptions, RunStatus, RunSummary};
-use slopguard_forge::{self as forge, ForgeConfig, PrOutcome, PublishRequest};
+use slopguard_forge::{self as forge, ForgeConfig, PrOutcome};
 use slopguard_planning::plan::post::Scope;
 
 use super::common::{LlmArgs, StoreArgs};
@@ -243,8 +243,6 @@ pub fn run(args: RunArgs, global: &crate::Global) -> anyhow::Result<u8> {
     })
 }
 
-/// The PR phase: push and open a PR when the repository has a GitHub remote and a token, else
-/// write the PR body to `.slopguard/runs/<id>/PR.md`. Never fails the run.
 /// Whether the step critic runs: `--step-critic`, else `[feedback] critic` of the
 /// repository's slopguard.toml, else auto (by the reviewer model's size). Says so on stderr
 /// when it is on, since it costs one model call per attempt.
@@ -270,35 +268,10 @@ fn step_critic_setting(
     Ok(on)
 }
 
+/// The PR phase: push and open a PR when the repository has a GitHub remote and a token, else
+/// write the PR body to `.slopguard/runs/<id>/PR.md`. Never fails the run.
 fn publish_pr(summary: &RunSummary) -> Result<PrOutcome, String> {
-    let repo = Path::new(&summary.repo);
-    let out_dir = repo.join(".slopguard/runs").join(&summary.run_id);
-    // GitHub needs a branch name as the PR base, not `HEAD`.
-    let base = if summary.base == "HEAD" {
-        std::process::Command::new("git")
-            .arg("-C")
-            .arg(repo)
-            .args(["symbolic-ref", "--short", "-q", "HEAD"])
-            .output()
-            .ok()
-            .filter(|o| o.status.success())
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-            .filter(|b| !b.is_empty())
-            .unwrap_or_else(|| summary.base.clone())
-    } else {
-        summary.base.clone()
-    };
-    forge::publish(
-        &PublishRequest {
-            repo_dir: repo,
-            branch: &summary.branch,
-            base: &base,
-            summary,
-            out_dir: &out_dir,
-        },
-        &ForgeConfig::from_env(),
-    )
-    .map_err(|e| e.to_string())
+    forge::publish_run(summary, &ForgeConfig::from_env()).map_err(|e| e.to_string())
 }
 
 fn print_summary(

@@ -367,8 +367,52 @@ fn fix_error(e: impl ToString) -> FixOutcome {
     }
 }
 
+/// The pull request a `run --ci-watch` watches: the one the run opened; `Err(reason)` when it
+/// opened none (the branch stayed local, the PR phase failed, or it was a dry run).
+pub fn pr_to_watch(pr: Option<&Result<crate::PrOutcome, String>>) -> Result<&str, String> {
+    match pr {
+        Some(Ok(crate::PrOutcome::Opened { url, .. })) => Ok(url),
+        Some(Ok(crate::PrOutcome::Local { reason, .. })) => {
+            Err(format!("no pull request ({reason})"))
+        }
+        Some(Err(e)) => Err(format!("no pull request ({e})")),
+        None => Err("no pull request (dry run)".into()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_run_is_watched_only_through_the_pull_request_it_opened() {
+        use crate::PrOutcome;
+        use std::path::PathBuf;
+        let opened = Ok(PrOutcome::Opened {
+            number: 3,
+            url: "https://github.com/o/r/pull/3".into(),
+            body_path: PathBuf::from("PR.md"),
+        });
+        assert_eq!(
+            super::pr_to_watch(Some(&opened)),
+            Ok("https://github.com/o/r/pull/3")
+        );
+        let local = Ok(PrOutcome::Local {
+            body_path: PathBuf::from("PR.md"),
+            reason: "no token".into(),
+        });
+        assert_eq!(
+            super::pr_to_watch(Some(&local)),
+            Err("no pull request (no token)".to_string())
+        );
+        assert_eq!(
+            super::pr_to_watch(Some(&Err("push failed".into()))),
+            Err("no pull request (push failed)".to_string())
+        );
+        assert_eq!(
+            super::pr_to_watch(None),
+            Err("no pull request (dry run)".to_string())
+        );
+    }
+
     use super::*;
 
     fn run(name: &str, status: &str, conclusion: Option<&str>) -> CheckRun {
