@@ -6,7 +6,7 @@
 //! would offer on a real file; `--json` prints one object per fix (line, operator, before,
 //! after) for scripts such as `scripts/bench/template-coverage.py`.
 
-use slopguard_agent::worker::{context, templates};
+use slopguard_worker::{context, templates};
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();

@@ -13,9 +13,9 @@ use std::process::Command;
 
 use scripted_llm::{Script, ScriptedServer};
 use slopguard_agent::dynamic::DynamicOptions;
-use slopguard_agent::plan::{Action, Plan, Subtask, Task};
 use slopguard_agent::run::{NoProgress, PlanSource, RunOptions, RunStatus, SubtaskStatus, execute};
 use slopguard_llm::LlmConfig;
+use slopguard_planning::plan::{Action, Plan, Subtask, Task};
 
 fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")

@@ -7,8 +7,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use slopguard_agent::analysis::{AnalyzeOptions, Status, analyze};
-use slopguard_agent::process::on_path;
+use slopguard_planning::analysis::{AnalyzeOptions, Status, analyze};
+use slopguard_toolchain::process::on_path;
 
 fn sample(lang: &str) -> (tempfile::TempDir, PathBuf) {
     let src = Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -110,7 +110,7 @@ pub fn show_files(files: &[(String, String)]) -> String {
         .map(|(p, text)| {
             format!(
                 "{p}\n```{}\n{text}```",
-                crate::worker::prompt::fence_language(p)
+                slopguard_worker::prompt::fence_language(p)
             )
         })
         .collect::<Vec<_>>()
@@ -132,7 +132,7 @@ fn prompt(
         })
         .collect();
     vec![
-        Message::system(crate::worker::prompt::SYSTEM),
+        Message::system(slopguard_worker::prompt::SYSTEM),
         Message::user(format!(
             "A change was made for: {}\n\n```diff\n{diff}```\n\nA reviewer says:\n{}\n\nIf a \
              point is right, fix it in the files below; keep every existing function and test. \

@@ -12,7 +12,7 @@ use slopguard_toolchain::TestRun;
 use super::CriticsError;
 use super::{RevisionOutcome, Workspace};
 use crate::dynamic;
-use crate::worker::{self, prompt};
+use slopguard_worker::{self as worker, prompt};
 
 /// What a revision did, and the tests it left behind when it was kept (the run's baseline
 /// advances to them).

@@ -462,8 +462,8 @@ pub fn run_dynamic(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::FailingTest;
     use slopguard_change::{FileChange, MemTree};
+    use slopguard_planning::analysis::FailingTest;
     use std::sync::Arc;
 
     #[test]

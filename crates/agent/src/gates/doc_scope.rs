@@ -13,7 +13,7 @@ use slopguard_change::{ChangeKind, ChangeSet, FileChange};
 use slopguard_lang::{FileKind, Language};
 
 use super::{Phase, Rejection, RejectionFinding};
-use crate::plan::Subtask;
+use slopguard_planning::plan::Subtask;
 
 /// The gate's slug.
 pub const SLUG: &str = "doc-scope";
@@ -132,7 +132,7 @@ fn first_code_difference(language: Language, before: &str, after: &str) -> Optio
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::Action;
+    use slopguard_planning::plan::Action;
 
     fn subtask(title: &str) -> Subtask {
         Subtask {

@@ -349,7 +349,7 @@ pub struct AttemptReview {
 pub fn review_attempt(
     client: &BlockingClient,
     id: &str,
-    subtask: &crate::plan::Subtask,
+    subtask: &slopguard_planning::plan::Subtask,
     attempt: u32,
     outcome: Attempt<'_>,
     next_step: bool,

@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 use slopguard_change::ChangeSet;
 
 use super::{Phase, Rejection, RejectionFinding};
-use crate::analysis::is_test_file;
+use slopguard_planning::analysis::is_test_file;
 
 /// The gate's slug.
 pub const SLUG: &str = "test-values";

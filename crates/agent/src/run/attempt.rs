@@ -18,7 +18,7 @@ use crate::dynamic;
 use crate::gates::{self, Phase};
 use crate::run::candidates::{self, Reached};
 use crate::run::summary::*;
-use crate::worker::{self, prompt};
+use slopguard_worker::{self as worker, prompt};
 
 use super::context::{Ctx, tokens_spent};
 use super::error::RunError;
@@ -226,7 +226,7 @@ pub(super) fn fixed_count(count: candidates::CandidateCount) -> u32 {
 /// files in the format their sizes call for (whole files for small files); the other
 /// functions the tests call, alone; then SEARCH/REPLACE blocks when the files prompt rewrites
 /// them whole. When no frame names a statement, the target functions' most suspect statements
-/// ([`fault_line::suspects`](crate::worker::fault_line::suspects)) are interleaved, the first
+/// ([`fault_line::suspects`](slopguard_worker::fault_line::suspects)) are interleaved, the first
 /// of them before a long first function ([`LONG_FUNCTION_LINES`]). The formats fail
 /// differently, and the tests pick.
 pub(super) fn attempt_prompts(
@@ -257,7 +257,7 @@ pub(super) fn attempt_prompts(
                 run.subtask
                     .file_hints
                     .iter()
-                    .find(|h| crate::analysis::is_test_file(h))
+                    .find(|h| slopguard_planning::analysis::is_test_file(h))
                     .map(String::as_str)
             })
             .flatten(),
@@ -624,7 +624,7 @@ mod tests {
             files: Vec::new(),
             function: None,
             target: None,
-            line: Some(crate::worker::fault_line::FaultLine {
+            line: Some(slopguard_worker::fault_line::FaultLine {
                 path: "m.py".into(),
                 start,
                 end: start,

@@ -122,7 +122,7 @@ pub fn normalised_key(change: &ChangeSet) -> String {
         key.push('\0');
         match &c.after {
             Some(bytes) => {
-                for line in crate::worker::significant_lines(&String::from_utf8_lossy(bytes)) {
+                for line in slopguard_worker::significant_lines(&String::from_utf8_lossy(bytes)) {
                     key.push_str(line);
                     key.push('\n');
                 }

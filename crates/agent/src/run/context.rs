@@ -11,7 +11,7 @@ use slopguard_guards::Config;
 use slopguard_llm::BlockingClient;
 
 use crate::state::{self, RunState};
-use crate::trace::{Trace, TraceEvent};
+use slopguard_planning::trace::{Trace, TraceEvent};
 
 use super::error::RunError;
 use super::observe::Observations;

@@ -17,7 +17,7 @@ use crate::gates::{self, Phase, fail_event};
 use crate::run::candidates::{self, Reached};
 use crate::run::proof;
 use crate::run::summary::*;
-use crate::worker::{self, context, prompt};
+use slopguard_worker::{self as worker, context, prompt};
 
 use super::context::{Ctx, tokens_spent};
 use super::error::RunError;
@@ -31,7 +31,7 @@ pub(super) struct Refused {
     pub(super) reached: Reached,
     pub(super) feedback: String,
     /// The reply was the code as it already was (the next candidate may continue the
-    /// conversation: [`crate::worker::prompt::WorkerPrompt::after_unchanged_reply`]).
+    /// conversation: [`slopguard_worker::prompt::WorkerPrompt::after_unchanged_reply`]).
     pub(super) unchanged: bool,
 }
 
@@ -158,7 +158,7 @@ pub(super) fn still_failing(
     now: Option<&slopguard_toolchain::TestRun>,
     activity: &mut Vec<GuardActivity>,
 ) -> Refused {
-    let failing: Vec<crate::analysis::FailingTest> =
+    let failing: Vec<slopguard_planning::analysis::FailingTest> =
         now.map(|n| n.failing.clone()).unwrap_or_default();
     let names: Vec<String> = failing.iter().map(|f| context::short_name(&f.id)).collect();
     let printed = now.map_or_else(String::new, |n| {

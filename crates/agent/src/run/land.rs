@@ -12,7 +12,7 @@ use slopguard_store::FailureMode;
 use crate::dynamic;
 use crate::git;
 use crate::run::summary::*;
-use crate::worker;
+use slopguard_worker as worker;
 
 use super::attempt::{AttemptEnd, AttemptWork};
 use super::context::Ctx;

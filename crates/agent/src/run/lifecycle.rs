@@ -11,12 +11,12 @@ use serde_json::json;
 use slopguard_guards::Config;
 use slopguard_llm::{BlockingClient, Role};
 
-use crate::analysis::{AnalysisReport, AnalyzeOptions, analyze};
 use crate::git;
-use crate::plan::load_plan_file;
 use crate::run::summary::*;
 use crate::state::{self, RepoLock, RunState, STATE_VERSION};
-use crate::trace::{Trace, TraceEvent, now_ms};
+use slopguard_planning::analysis::{AnalysisReport, AnalyzeOptions, analyze};
+use slopguard_planning::plan::load_plan_file;
+use slopguard_planning::trace::{Trace, TraceEvent, now_ms};
 
 use super::context::Ctx;
 use super::critique::critique_phase;

@@ -9,9 +9,9 @@ use std::time::Duration;
 use slopguard_llm::LlmConfig;
 
 use crate::dynamic::DynamicOptions;
-use crate::plan::Plan;
-use crate::plan::post::Scope;
 use crate::run::candidates;
+use slopguard_planning::plan::Plan;
+use slopguard_planning::plan::post::Scope;
 
 /// Where the plan comes from.
 #[derive(Debug, Clone, Default)]

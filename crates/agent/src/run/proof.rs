@@ -18,9 +18,9 @@ use std::time::Duration;
 
 use slopguard_change::{ChangeSet, FileChange, MemTree};
 
-use crate::analysis::is_test_file;
 use crate::dynamic::{self, WriteError};
 use crate::state::Baseline;
+use slopguard_planning::analysis::is_test_file;
 use slopguard_toolchain::TestRun;
 
 /// Characters of the failing regression test's output quoted in the feedback.
@@ -95,14 +95,14 @@ pub fn fail_on_both(change: &ChangeSet, base: &Baseline, now: &TestRun) -> Optio
         .collect();
     let own: Vec<String> = new_failures_in(base, now, &files)
         .into_iter()
-        .filter(|id| !before.contains(crate::worker::context::short_name(id).as_str()))
+        .filter(|id| !before.contains(slopguard_worker::context::short_name(id).as_str()))
         .collect();
     (!newly.is_empty() && own.len() == newly.len()).then(|| {
         let names: Vec<String> = own
             .iter()
-            .map(|id| crate::worker::context::short_name(id))
+            .map(|id| slopguard_worker::context::short_name(id))
             .collect();
-        let printed = crate::worker::context::excerpt(&now.log, &names, FAIL_OUTPUT_CHARS);
+        let printed = slopguard_worker::context::excerpt(&now.log, &names, FAIL_OUTPUT_CHARS);
         format!(
             "fail-on-both: your regression test fails with your fix too ({}), so the fix does not \
              fix what the test checks. Fix the code so the test passes (or correct the test if it \
@@ -176,7 +176,7 @@ pub fn feedback(proof: &Proof, change: &ChangeSet) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::FailingTest;
+    use slopguard_planning::analysis::FailingTest;
 
     fn change() -> ChangeSet {
         ChangeSet::new(

@@ -1,6 +1,6 @@
 //! The repair-template phase: candidates that need no model, tried before the first sample.
 //!
-//! For a subtask behind failing tests, [`crate::worker::templates`] writes one-token changes
+//! For a subtask behind failing tests, [`slopguard_worker::templates`] writes one-token changes
 //! (a comparison, a bound, a negation, swapped arguments, another variable in scope...) at the
 //! statements the failing tests reach: the statement a frame of the failure names first, then
 //! the definitions the failing tests call, then the definitions those call in the same file.
@@ -22,9 +22,9 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use slopguard_change::{ChangeSet, FileChange, Tree, WorkTree};
 
-use crate::analysis::is_test_file;
 use crate::dynamic;
-use crate::worker::{self, context, reply::ReplyFormat, templates};
+use slopguard_planning::analysis::is_test_file;
+use slopguard_worker::{self as worker, context, reply::ReplyFormat, templates};
 
 use super::attempt::AttemptWork;
 use super::context::Ctx;

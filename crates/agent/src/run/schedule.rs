@@ -9,13 +9,13 @@ use serde_json::json;
 use slopguard_llm::BlockingClient;
 use slopguard_store::{NewObservation, Outcome};
 
-use crate::analysis::AnalyzeOptions;
 use crate::git;
-use crate::plan::pipeline::{self, PlanError, PlanRequest};
-use crate::plan::post::{is_about_failing_tests, tests_named_by};
-use crate::plan::{Plan, Subtask};
 use crate::run::summary::*;
 use crate::state::Baseline;
+use slopguard_planning::analysis::AnalyzeOptions;
+use slopguard_planning::plan::pipeline::{self, PlanError, PlanRequest};
+use slopguard_planning::plan::post::{is_about_failing_tests, tests_named_by};
+use slopguard_planning::plan::{Plan, Subtask};
 
 use super::context::{Ctx, tokens_spent};
 use super::error::RunError;
@@ -131,7 +131,10 @@ pub(super) fn plan_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Result<()
 /// The analysis ran the suite on the worktree as it is before any subtask: its run is the test
 /// baseline, so the first subtask does not run the suite again (a second full run cost a
 /// compile on Rust, and a hanging test's limit twice).
-fn adopt_analysis_baseline(cx: &mut Ctx<'_>, report: &crate::analysis::AnalysisReport) {
+fn adopt_analysis_baseline(
+    cx: &mut Ctx<'_>,
+    report: &slopguard_planning::analysis::AnalysisReport,
+) {
     let Some(run) = report.test_run.as_ref() else {
         return;
     };
@@ -313,7 +316,7 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
-    use crate::plan::Task;
+    use slopguard_planning::plan::Task;
 
     fn subtask(id: &str, title: &str) -> Subtask {
         Subtask {

@@ -13,10 +13,10 @@ use slopguard_llm::BlockingClient;
 use slopguard_store::FailureMode;
 
 use crate::dynamic;
-use crate::plan::Subtask;
-use crate::plan::post::is_about_failing_tests;
-use crate::worker::fault_line::{self, FaultLine};
-use crate::worker::{self, context, context::FailureContext, prompt};
+use slopguard_planning::plan::Subtask;
+use slopguard_planning::plan::post::is_about_failing_tests;
+use slopguard_worker::fault_line::{self, FaultLine};
+use slopguard_worker::{self as worker, context, context::FailureContext, prompt};
 
 use super::attempt::{AttemptEnd, run_attempt};
 use super::context::Ctx;

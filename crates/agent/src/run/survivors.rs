@@ -14,7 +14,7 @@ use slopguard_llm::BlockingClient;
 use crate::dynamic;
 use crate::run::candidates;
 use crate::run::proof;
-use crate::worker;
+use slopguard_worker as worker;
 
 use super::attempt::AttemptWork;
 use super::context::Ctx;
@@ -318,7 +318,7 @@ mod tests {
     use slopguard_toolchain::{FailingTest, TestRun};
 
     use super::*;
-    use crate::worker::reply::ReplyFormat;
+    use slopguard_worker::reply::ReplyFormat;
 
     #[test]
     fn targets_are_not_fixed_when_the_output_lost_failure_names() {

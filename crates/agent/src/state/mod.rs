@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::plan::Plan;
 pub use crate::records::Baseline;
 use crate::records::{RunRecord, SubtaskSummary, TaskSummary};
+use slopguard_planning::plan::Plan;
 
 /// Version of the state file format.
 pub const STATE_VERSION: u32 = 1;
@@ -284,7 +284,7 @@ impl RepoLock {
         let body = serde_json::to_vec(&LockBody {
             pid: std::process::id(),
             run_id: run_id.to_string(),
-            started_ms: crate::trace::now_ms(),
+            started_ms: slopguard_planning::trace::now_ms(),
         })
         .unwrap_or_default();
         let mut stale = None;
@@ -364,17 +364,17 @@ mod tests {
             ..Default::default()
         };
         st.set_plan(Plan {
-            tasks: vec![crate::plan::Task {
+            tasks: vec![slopguard_planning::plan::Task {
                 id: "T001".into(),
                 title: "t".into(),
                 priority: 1,
                 description: String::new(),
-                subtasks: vec![crate::plan::Subtask {
+                subtasks: vec![slopguard_planning::plan::Subtask {
                     id: "T001-S01".into(),
                     title: "s".into(),
                     description: String::new(),
                     file_hints: vec!["a.py".into()],
-                    action: crate::plan::Action::Modify,
+                    action: slopguard_planning::plan::Action::Modify,
                 }],
             }],
         });

@@ -17,8 +17,8 @@ use slopguard_toolchain::{RepoFiles, Spectrum, TestLimits, ochiai};
 
 use crate::dynamic;
 use crate::state::Baseline;
-use crate::worker::fault_line::FaultLine;
-use crate::worker::{context, context::FailureContext, prompt};
+use slopguard_worker::fault_line::FaultLine;
+use slopguard_worker::{context, context::FailureContext, prompt};
 
 use super::context::Ctx;
 use super::progress::ProgressEvent;
@@ -120,7 +120,7 @@ impl Localisation {
     fn most_suspect(&self) -> Option<(&(String, u32), f64)> {
         self.lines
             .iter()
-            .filter(|((path, _), _)| !crate::analysis::is_test_file(path))
+            .filter(|((path, _), _)| !slopguard_planning::analysis::is_test_file(path))
             .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(a.0)))
             .map(|(key, score)| (key, *score))
     }
@@ -256,7 +256,7 @@ fn covered_functions(
         .lines
         .keys()
         .map(|(p, _)| p.as_str())
-        .filter(|p| !crate::analysis::is_test_file(p))
+        .filter(|p| !slopguard_planning::analysis::is_test_file(p))
         .collect();
     let mut scored: Vec<(prompt::FunctionTarget, (bool, f64, usize, f64))> = Vec::new();
     for path in paths {
@@ -364,7 +364,8 @@ fn function_targets_by_source(
         .exercised
         .iter()
         .filter(|(path, _, start, _)| {
-            !crate::analysis::is_test_file(path) && kinds.is_function(tree, path, *start)
+            !slopguard_planning::analysis::is_test_file(path)
+                && kinds.is_function(tree, path, *start)
         })
         .map(|(path, name, start, end)| prompt::FunctionTarget {
             path: path.clone(),
