@@ -24,7 +24,7 @@ use super::context::{Ctx, tokens_spent};
 use super::error::RunError;
 use super::judge::{Refused, judge_statically, record_rejections};
 use super::land::{finish_attempt, land};
-use super::progress::{CandidateLine, ProgressEvent, candidate_line};
+use super::progress::ProgressEvent;
 use super::repair::{self, TemplateWin, try_templates};
 use super::subtask::SubtaskRun;
 use super::survivors::{Survivor, evaluate_survivors, judge_survivor_now, keep_survivor};
@@ -612,6 +612,49 @@ fn judge_reply(
     };
     candidate_line(cx, &mut work.record, run, &line, what, &verdict);
     Ok(unchanged.then_some(text))
+}
+
+/// What the progress line of a sampled candidate says about its model call.
+pub(super) struct CandidateLine {
+    pub(super) attempt: u32,
+    pub(super) index: u32,
+    pub(super) sampling: Sampling,
+    pub(super) took: Duration,
+    pub(super) completion_tokens: u64,
+}
+
+/// One progress line and one attempt-log line for a sampled candidate.
+pub(super) fn candidate_line(
+    cx: &Ctx<'_>,
+    record: &mut AttemptRecord,
+    run: &SubtaskRun,
+    c: &CandidateLine,
+    what: &str,
+    verdict: &str,
+) {
+    let secs = c.took.as_secs_f64();
+    let rate = if secs > 0.0 {
+        c.completion_tokens as f64 / secs
+    } else {
+        0.0
+    };
+    let line = format!(
+        "{} attempt {} candidate {} (t={:.1}): {what}, {} tokens in {secs:.1} s ({rate:.1} tok/s): {verdict}",
+        run.id,
+        c.attempt,
+        c.index + 1,
+        c.sampling.temperature.unwrap_or_default(),
+        c.completion_tokens,
+    );
+    cx.progress.on(&ProgressEvent::Candidate(line.clone()));
+    cx.emit(
+        "execution",
+        "worker.candidate",
+        json!({"subtask_id": run.id, "attempt": c.attempt, "candidate": c.index + 1,
+               "temperature": c.sampling.temperature, "seed": c.sampling.seed, "ms": c.took.as_millis() as u64,
+               "completion_tokens": c.completion_tokens, "verdict": verdict}),
+    );
+    record.candidates.push(line);
 }
 
 #[cfg(test)]

@@ -14,9 +14,9 @@ use crate::state::{self, RunState};
 use slopguard_planning::trace::{Trace, TraceEvent};
 
 use super::error::RunError;
-use super::observe::Observations;
 use super::options::RunOptions;
 use super::progress::{Progress, ProgressEvent};
+use super::store::Observations;
 
 pub(super) struct Ctx<'a> {
     pub(super) opts: &'a RunOptions,

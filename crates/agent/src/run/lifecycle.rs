@@ -21,10 +21,10 @@ use slopguard_planning::trace::{Trace, TraceEvent, now_ms};
 use super::context::Ctx;
 use super::critique::critique_phase;
 use super::error::RunError;
-use super::observe::Observations;
 use super::options::{PlanSource, RunOptions};
 use super::progress::{Progress, ProgressEvent};
 use super::schedule::{execution_phase, plan_phase};
+use super::store::Observations;
 
 pub(super) fn metric_values(report: &AnalysisReport) -> Vec<MetricValue> {
     report

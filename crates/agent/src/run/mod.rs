@@ -25,7 +25,8 @@
 //! ```
 //!
 //! Around it: `options` ([`RunOptions`], [`PlanSource`]), `error` ([`RunError`]), `progress`
-//! ([`Progress`], [`ProgressEvent`]), `context` (the run context every step works on),
+//! ([`Progress`], [`ProgressEvent`]), `store` (the observation store adapter), `context` (the
+//! run context every step works on),
 //! [`candidates`] (sampling schedule, votes), [`proof`] (the regression proof), [`summary`].
 
 pub mod summary;
@@ -50,6 +51,7 @@ mod progress;
 pub mod proof;
 mod repair;
 mod schedule;
+mod store;
 mod subtask;
 mod survivors;
 

@@ -1,12 +1,12 @@
-//! The observation store adapter ([`Observations`], fail-open) and what the run records in
-//! it: after each subtask its outcome ([`record_outcome`]: state, trace, progress, then
-//! [`observe_subtask`]) and, after the critics, their report ([`observe_critics`]). In the
-//! pipeline: ... -> land -> **observe** -> critics -> finish.
+//! What the run records in the observation store (`store`'s adapter): after each subtask its
+//! outcome ([`record_outcome`]: state, trace, progress, then [`observe_subtask`]) and, after
+//! the critics, their report ([`observe_critics`]). In the pipeline: ... -> land ->
+//! **observe** -> critics -> finish.
 
 use std::time::Instant;
 
 use serde_json::json;
-use slopguard_store::{NewObservation, Outcome, Store};
+use slopguard_store::{NewObservation, Outcome};
 
 use crate::run::summary::*;
 
@@ -14,64 +14,6 @@ use super::context::Ctx;
 use super::error::RunError;
 use super::progress::ProgressEvent;
 use super::subtask::SubtaskRun;
-
-/// Records observations in the store, fail-open.
-pub(super) struct Observations {
-    pub(super) rt: Option<tokio::runtime::Runtime>,
-    pub(super) store: Option<Store>,
-}
-
-impl Observations {
-    pub(super) fn open(db: Option<&str>, disabled: bool) -> Self {
-        if disabled {
-            return Self {
-                rt: None,
-                store: None,
-            };
-        }
-        let Ok(rt) = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-        else {
-            return Self {
-                rt: None,
-                store: None,
-            };
-        };
-        let store = rt.block_on(async {
-            let r = match db {
-                Some(u) if !u.trim().is_empty() => Store::open(u.trim()).await,
-                _ => Store::open_default().await,
-            };
-            match r {
-                Ok(s) => Some(s),
-                Err(e) => {
-                    tracing::warn!(%e, "store unavailable; observations not recorded");
-                    None
-                }
-            }
-        });
-        Self {
-            rt: Some(rt),
-            store,
-        }
-    }
-
-    pub(super) fn record(&self, obs: &NewObservation) -> Option<i64> {
-        let (Some(rt), Some(store)) = (&self.rt, &self.store) else {
-            return None;
-        };
-        rt.block_on(store.record_observation(obs))
-            .map_err(|e| tracing::warn!(%e, "observation not recorded"))
-            .ok()
-    }
-
-    pub(super) fn close(&self) {
-        if let (Some(rt), Some(store)) = (&self.rt, &self.store) {
-            rt.block_on(store.close());
-        }
-    }
-}
 
 /// The critics' report as one observation in the store (agent `slopguard-critics`): the files
 /// their findings name, and the findings and revisions as data, for later runs to read.
