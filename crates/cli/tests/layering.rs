@@ -196,3 +196,68 @@ fn every_crate_takes_the_workspace_lints() {
         );
     }
 }
+
+/// The sibling modules a file of `run/` names (`super::x`) in its code, outside comments and
+/// its tests.
+fn run_module_imports(run_dir: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let mut graph = BTreeMap::new();
+    for entry in std::fs::read_dir(run_dir).expect("run/ is readable") {
+        let path = entry.expect("an entry").path();
+        let (name, file) = if path.is_dir() {
+            let name = path
+                .file_name()
+                .expect("a name")
+                .to_string_lossy()
+                .to_string();
+            (name, path.join("mod.rs"))
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let name = path
+                .file_stem()
+                .expect("a stem")
+                .to_string_lossy()
+                .to_string();
+            (name, path)
+        } else {
+            continue;
+        };
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        let uses: BTreeSet<String> = code
+            .lines()
+            .map(str::trim_start)
+            .filter(|l| !l.starts_with("//"))
+            .flat_map(|l| l.match_indices("super::").map(move |(at, _)| &l[at + 7..]))
+            .filter_map(|rest| {
+                let end = rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len());
+                (end > 0).then(|| rest[..end].to_string())
+            })
+            .filter(|m| *m != name)
+            .collect();
+        graph.insert(name, uses);
+    }
+    graph
+}
+
+/// The run loop's steps import each other in one direction only: no file of `run/` reaches
+/// itself through the modules it imports. The shared types live in `carry`, `context`,
+/// `progress` and `store`, which import no step.
+#[test]
+fn the_run_loop_has_no_file_cycle() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let graph = run_module_imports(&root.join("crates/agent/src/run"));
+    assert!(graph.len() > 10, "run/ was read: {graph:?}");
+    for start in graph.keys() {
+        let mut seen = BTreeSet::new();
+        let mut stack: Vec<&String> = graph[start].iter().collect();
+        while let Some(m) = stack.pop() {
+            assert!(m != start, "run/{start} imports itself through {seen:?}");
+            if seen.insert(m.clone()) {
+                stack.extend(graph.get(m).into_iter().flatten());
+            }
+        }
+    }
+}

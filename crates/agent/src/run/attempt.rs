@@ -20,33 +20,14 @@ use crate::run::candidates::{self, Reached};
 use crate::run::summary::*;
 use slopguard_worker::{self as worker, prompt};
 
+use super::carry::{AttemptEnd, AttemptWork, Refused, SubtaskRun};
 use super::context::{Ctx, tokens_spent};
 use super::error::RunError;
-use super::judge::{Refused, judge_statically, record_rejections};
+use super::judge::{judge_statically, record_rejections};
 use super::land::{finish_attempt, land};
 use super::progress::ProgressEvent;
 use super::repair::{self, TemplateWin, try_templates};
-use super::subtask::SubtaskRun;
-use super::survivors::{Survivor, evaluate_survivors, judge_survivor_now, keep_survivor};
-
-/// How an attempt ended.
-pub(super) enum AttemptEnd {
-    /// A candidate landed: (status, commit, touched paths, commit title).
-    Landed(SubtaskStatus, Option<String>, Vec<String>, String),
-    /// Every candidate was rejected; the feedback for the next attempt.
-    Rejected(String),
-}
-
-/// What one attempt collects while its candidates are sampled and judged.
-pub(super) struct AttemptWork {
-    pub(super) start: Instant,
-    pub(super) record: AttemptRecord,
-    pub(super) activity: Vec<GuardActivity>,
-    pub(super) rejections: Vec<Refused>,
-    pub(super) survivors: Vec<Survivor>,
-    pub(super) llm: Duration,
-    pub(super) tool: Duration,
-}
+use super::survivors::{evaluate_survivors, judge_survivor_now, keep_survivor};
 
 pub(super) fn run_attempt(
     cx: &mut Ctx<'_>,

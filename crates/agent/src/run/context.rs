@@ -13,6 +13,8 @@ use slopguard_llm::BlockingClient;
 use crate::state::{self, RunState};
 use slopguard_planning::trace::{Trace, TraceEvent};
 
+use crate::records::Baseline;
+
 use super::error::RunError;
 use super::options::RunOptions;
 use super::progress::{Progress, ProgressEvent};
@@ -86,4 +88,12 @@ pub(super) fn tokens_spent(client: &BlockingClient) -> (u64, u64) {
     client.usage().values().fold((0, 0), |(p, c), u| {
         (p + u.prompt_tokens, c + u.completion_tokens)
     })
+}
+
+/// The test baseline after something landed, remembering the tests it fixed.
+pub(super) fn advance_baseline(cx: &mut Ctx<'_>, next: Baseline) {
+    cx.state.baseline = Some(match cx.state.baseline.as_ref() {
+        Some(old) => old.advanced_to(next),
+        None => next,
+    });
 }

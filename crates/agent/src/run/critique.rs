@@ -9,12 +9,12 @@ use crate::dynamic;
 use crate::gates::{self};
 use crate::run::summary::*;
 
-use super::attempt::AttemptEnd;
+use super::carry::AttemptEnd;
+use super::carry::SubtaskRun;
 use super::context::Ctx;
+use super::context::advance_baseline;
 use super::error::RunError;
 use super::observe::observe_critics;
-use super::schedule::advance_baseline;
-use super::subtask::SubtaskRun;
 
 /// The critics (`crate::critics`) over the branch, once every subtask is final: when one is
 /// on, something landed, and this is not a dry run. A revision they keep is a commit on the

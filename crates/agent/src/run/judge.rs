@@ -19,21 +19,10 @@ use crate::run::proof;
 use crate::run::summary::*;
 use slopguard_worker::{self as worker, context, prompt};
 
+use super::carry::{FAILURE_OUTPUT_CHARS, Refused, SubtaskRun, push_mode};
 use super::context::{Ctx, tokens_spent};
 use super::error::RunError;
 use super::progress::ProgressEvent;
-use super::subtask::{FAILURE_OUTPUT_CHARS, SubtaskRun, push_mode};
-
-/// A rejected candidate: how far it got and what the next attempt should hear about it.
-/// Why a candidate was turned down: how far it got, the gates that refused it, and the
-/// feedback its attempt's retry hears.
-pub(super) struct Refused {
-    pub(super) reached: Reached,
-    pub(super) feedback: String,
-    /// The reply was the code as it already was (the next candidate may continue the
-    /// conversation: [`slopguard_worker::prompt::WorkerPrompt::after_unchanged_reply`]).
-    pub(super) unchanged: bool,
-}
 
 /// Runs the enabled model-backed gates on a candidate the static guards passed; the first that
 /// refuses it rejects it. A critic whose call fails lets the candidate through (the trace says

@@ -14,12 +14,12 @@ use crate::git;
 use crate::run::summary::*;
 use slopguard_worker as worker;
 
-use super::attempt::{AttemptEnd, AttemptWork};
+use super::carry::still_failing_targets;
+use super::carry::{AttemptEnd, AttemptWork};
+use super::carry::{SubtaskRun, push_mode};
 use super::context::Ctx;
+use super::context::advance_baseline;
 use super::error::RunError;
-use super::schedule::advance_baseline;
-use super::subtask::{SubtaskRun, push_mode};
-use super::survivors::still_failing_targets;
 
 /// Commits the winning candidate (already written, every gate passed).
 pub(super) fn land(

@@ -14,7 +14,7 @@ use slopguard_llm::{BlockingClient, Role};
 use crate::git;
 use crate::run::summary::*;
 use crate::state::{self, RepoLock, RunState, STATE_VERSION};
-use slopguard_planning::analysis::{AnalysisReport, AnalyzeOptions, analyze};
+use slopguard_planning::analysis::{AnalyzeOptions, analyze};
 use slopguard_planning::plan::load_plan_file;
 use slopguard_planning::trace::{Trace, TraceEvent, now_ms};
 
@@ -23,21 +23,8 @@ use super::critique::critique_phase;
 use super::error::RunError;
 use super::options::{PlanSource, RunOptions};
 use super::progress::{Progress, ProgressEvent};
-use super::schedule::{execution_phase, plan_phase};
+use super::schedule::{execution_phase, metric_values, plan_phase};
 use super::store::Observations;
-
-pub(super) fn metric_values(report: &AnalysisReport) -> Vec<MetricValue> {
-    report
-        .metrics
-        .iter()
-        .map(|m| MetricValue {
-            name: m.name.clone(),
-            title: m.title.clone(),
-            score: m.score,
-            status: m.status.as_str().to_string(),
-        })
-        .collect()
-}
 
 /// The summary of a state.
 pub fn summarize(st: &RunState, trace_path: &Path, state_path: &Path) -> RunSummary {

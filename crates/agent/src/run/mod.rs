@@ -38,6 +38,7 @@ pub use summary::{
 
 mod attempt;
 pub mod candidates;
+mod carry;
 mod context;
 mod critique;
 mod error;

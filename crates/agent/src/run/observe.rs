@@ -10,10 +10,10 @@ use slopguard_store::{NewObservation, Outcome};
 
 use crate::run::summary::*;
 
+use super::carry::SubtaskRun;
 use super::context::Ctx;
 use super::error::RunError;
 use super::progress::ProgressEvent;
-use super::subtask::SubtaskRun;
 
 /// The critics' report as one observation in the store (agent `slopguard-critics`): the files
 /// their findings name, and the findings and revisions as data, for later runs to read.

@@ -26,13 +26,13 @@ use crate::dynamic;
 use slopguard_planning::analysis::is_test_file;
 use slopguard_worker::{self as worker, context, reply::ReplyFormat, templates};
 
-use super::attempt::AttemptWork;
+use super::carry::AttemptWork;
+use super::carry::SubtaskRun;
+use super::carry::fixed_targets;
 use super::context::Ctx;
 use super::error::RunError;
 use super::judge::{behaviour_changed, dynamic_activity};
 use super::progress::ProgressEvent;
-use super::subtask::SubtaskRun;
-use super::survivors::fixed_targets;
 
 /// Most template candidates judged per subtask.
 pub(super) const MAX_TEMPLATES: usize = 80;

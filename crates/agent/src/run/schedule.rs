@@ -12,14 +12,14 @@ use slopguard_store::{NewObservation, Outcome};
 use crate::git;
 use crate::run::summary::*;
 use crate::state::Baseline;
-use slopguard_planning::analysis::AnalyzeOptions;
+use slopguard_planning::analysis::{AnalysisReport, AnalyzeOptions};
+use slopguard_planning::plan::Plan;
 use slopguard_planning::plan::pipeline::{self, PlanError, PlanRequest};
 use slopguard_planning::plan::post::{is_about_failing_tests, tests_named_by};
-use slopguard_planning::plan::{Plan, Subtask};
 
+use super::carry::find_subtask;
 use super::context::{Ctx, tokens_spent};
 use super::error::RunError;
-use super::lifecycle::metric_values;
 use super::progress::ProgressEvent;
 use super::subtask::run_subtask;
 
@@ -217,14 +217,6 @@ pub(super) fn reconcile(cx: &mut Ctx<'_>) -> Result<(), RunError> {
     Ok(())
 }
 
-/// The test baseline after something landed, remembering the tests it fixed.
-pub(super) fn advance_baseline(cx: &mut Ctx<'_>, next: Baseline) {
-    cx.state.baseline = Some(match cx.state.baseline.as_ref() {
-        Some(old) => old.advanced_to(next),
-        None => next,
-    });
-}
-
 /// The tests subtask `id` is about that an earlier landed subtask fixed, when none of the
 /// tests it is about still fails: the planner often makes one subtask per failing test, and
 /// one fix makes several pass. Such a subtask has nothing left to do; asked anyway, the model
@@ -302,13 +294,18 @@ pub(super) fn skip_for_budget(cx: &mut Ctx<'_>, id: &str) -> Result<(), RunError
     skip_subtask(cx, id, why, data)
 }
 
-pub(super) fn find_subtask(plan: &Plan, id: &str) -> Option<(String, Subtask)> {
-    plan.tasks.iter().find_map(|t| {
-        t.subtasks
-            .iter()
-            .find(|s| s.id == id)
-            .map(|s| (t.title.clone(), s.clone()))
-    })
+/// The analysis metrics as the run records them.
+pub(super) fn metric_values(report: &AnalysisReport) -> Vec<MetricValue> {
+    report
+        .metrics
+        .iter()
+        .map(|m| MetricValue {
+            name: m.name.clone(),
+            title: m.title.clone(),
+            score: m.score,
+            status: m.status.as_str().to_string(),
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -316,7 +313,7 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
-    use slopguard_planning::plan::Task;
+    use slopguard_planning::plan::{Subtask, Task};
 
     fn subtask(id: &str, title: &str) -> Subtask {
         Subtask {

@@ -10,63 +10,21 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use slopguard_change::WorkTree;
 use slopguard_llm::BlockingClient;
-use slopguard_store::FailureMode;
 
 use crate::dynamic;
 use slopguard_planning::plan::Subtask;
 use slopguard_planning::plan::post::is_about_failing_tests;
-use slopguard_worker::fault_line::{self, FaultLine};
-use slopguard_worker::{self as worker, context, context::FailureContext, prompt};
+use slopguard_worker::fault_line;
+use slopguard_worker::{self as worker, context};
 
-use super::attempt::{AttemptEnd, run_attempt};
+use super::attempt::run_attempt;
+use super::carry::{AttemptEnd, FAILURE_OUTPUT_CHARS, SubtaskRun, find_subtask};
 use super::context::Ctx;
 use super::critique::critique_attempt;
 use super::error::RunError;
 use super::localise;
 use super::observe::record_outcome;
 use super::progress::ProgressEvent;
-use super::schedule::find_subtask;
-use super::survivors::Survivor;
-
-/// What one subtask carries from attempt to attempt.
-pub(super) struct SubtaskRun {
-    pub(super) id: String,
-    pub(super) task_title: String,
-    pub(super) subtask: Subtask,
-    pub(super) guard_task: slopguard_change::Task,
-    pub(super) fingerprint: Option<slopguard_fingerprint::Fingerprint>,
-    /// Baseline failing tests this subtask is behind (empty: only "no regression" counts).
-    pub(super) targets: BTreeSet<String>,
-    /// Their output and source, for the prompt.
-    pub(super) failure: Option<FailureContext>,
-    /// The functions they call, most likely first
-    /// ([`function_targets`](super::localise::function_targets)): each is offered
-    /// alone to the model, and the first is the target a reply is salvaged into.
-    pub(super) functions: Vec<prompt::FunctionTarget>,
-    /// The statement of the files to change where they break, when a frame names one.
-    pub(super) fault_line: Option<FaultLine>,
-    /// When no frame names a statement: the statements of `function`, each offered alone.
-    pub(super) suspects: Vec<FaultLine>,
-    pub(super) modes: Vec<FailureMode>,
-    pub(super) started: Instant,
-    /// Wall-clock budget: no attempt or candidate starts after it.
-    pub(super) budget: Duration,
-    pub(super) llm_time: Duration,
-    pub(super) tool_time: Duration,
-    /// Candidates sampled so far, over all attempts.
-    pub(super) sampled: u32,
-    pub(super) dynamic_failed_before: bool,
-    /// The candidate that fixed the most targets (not all) in an earlier attempt: it competes
-    /// again with the next attempt's candidates, and lands at the last attempt if none of
-    /// them fixes every target ([`evaluate_survivors`](super::survivors::evaluate_survivors)).
-    pub(super) carried: Option<Survivor>,
-    /// Which lines each test ran at the baseline, when the suite could record it: the
-    /// kept-behaviour gate compares a fix's recording with it.
-    pub(super) spectrum: Option<slopguard_toolchain::Spectrum>,
-    /// The brief requests ([`prompt::WorkerPrompt::asks_for`]) the model answered with the
-    /// code as it was: later attempts ask the others first.
-    pub(super) copied_back: BTreeSet<String>,
-}
 
 /// Runs one subtask: attempts until a candidate lands, the attempts run out or `budget` (its
 /// wall-clock time) is spent. `position` is (index, total) in the plan.
@@ -255,12 +213,3 @@ pub(super) fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
 
 /// Most statements of the target definition offered alone when no frame names one.
 pub(super) const MAX_SUSPECTS: usize = 4;
-
-/// Characters of failing-test output shown to the worker.
-pub(super) const FAILURE_OUTPUT_CHARS: usize = 1800;
-
-pub(super) fn push_mode(modes: &mut Vec<FailureMode>, m: FailureMode) {
-    if !modes.contains(&m) {
-        modes.push(m);
-    }
-}

@@ -5,7 +5,6 @@
 //! the pipeline: ... -> candidates -> static judge -> **survivors: review -> dynamic judge ->
 //! proof** -> land.
 
-use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
@@ -16,27 +15,13 @@ use crate::run::candidates;
 use crate::run::proof;
 use slopguard_worker as worker;
 
-use super::attempt::AttemptWork;
+use super::carry::{AttemptWork, Refused, SubtaskRun, Survivor, fixed_targets};
 use super::context::Ctx;
 use super::error::RunError;
 use super::judge::{
-    Refused, behaviour_changed, judge_dynamically, prove_candidate, record_behaviour, refuse_proof,
+    behaviour_changed, judge_dynamically, prove_candidate, record_behaviour, refuse_proof,
     review_candidate, still_failing,
 };
-use super::subtask::SubtaskRun;
-
-/// A candidate that passed the static gates, waiting for the toolchain.
-pub(super) struct Survivor {
-    pub(super) index: u32,
-    pub(super) applied: worker::AppliedReply,
-    pub(super) key: String,
-    pub(super) votes: u32,
-    pub(super) size: usize,
-    /// Already refused by the toolchain or the review as soon as it arrived
-    /// ([`judge_survivor_now`]): never evaluated again, and an identical later candidate only
-    /// counts as a vote for it.
-    pub(super) refused: bool,
-}
 
 /// Adds a candidate that passed the static gates, or counts it as a vote for an identical
 /// one (same normalised diff); returns the verdict line.
@@ -279,39 +264,9 @@ pub(super) fn evaluation_order(survivors: &[Survivor]) -> Vec<usize> {
     )
 }
 
-/// Targets (baseline failing tests) that pass in `now`. None when the runner counted more
-/// failures than its output names (output too long to keep whole): a target missing from
-/// the names may then still fail, and only a run with no failure at all fixes them.
-pub(super) fn fixed_targets(
-    targets: &BTreeSet<String>,
-    now: Option<&slopguard_toolchain::TestRun>,
-) -> usize {
-    match now {
-        Some(now) if now.failed as usize <= now.failing.len() => {
-            targets.len() - still_failing_targets(targets, Some(now)).len()
-        }
-        _ => 0,
-    }
-}
-
-/// The targets that still fail in `now` (by name), sorted; none when the tests did not run.
-pub(super) fn still_failing_targets(
-    targets: &BTreeSet<String>,
-    now: Option<&slopguard_toolchain::TestRun>,
-) -> Vec<String> {
-    let Some(now) = now else {
-        return Vec::new();
-    };
-    let failing: BTreeSet<&str> = now.failing.iter().map(|f| f.id.as_str()).collect();
-    targets
-        .iter()
-        .filter(|t| failing.contains(t.as_str()))
-        .cloned()
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
     use std::sync::Arc;
 
     use slopguard_change::{ChangeSet, FileChange, MemTree};

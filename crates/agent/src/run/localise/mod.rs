@@ -20,9 +20,9 @@ use crate::state::Baseline;
 use slopguard_worker::fault_line::FaultLine;
 use slopguard_worker::{context, context::FailureContext, prompt};
 
+use super::carry::SubtaskRun;
 use super::context::Ctx;
 use super::progress::ProgressEvent;
-use super::subtask::SubtaskRun;
 
 /// What the tests' coverage says about where the bug is.
 pub(super) struct Localisation {

@@ -1,0 +1,149 @@
+//! What a subtask carries from attempt to attempt, and what an attempt collects: the data
+//! every step of the run loop reads and writes ([`SubtaskRun`], [`AttemptWork`],
+//! [`Survivor`], [`Refused`], [`AttemptEnd`]) with the small pure helpers over it. A leaf of
+//! `run/`: the steps depend on it, it depends on none of them, so the steps' modules do not
+//! import each other for their types.
+
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+use slopguard_planning::plan::{Plan, Subtask};
+use slopguard_store::FailureMode;
+use slopguard_worker::fault_line::FaultLine;
+use slopguard_worker::{self as worker, context::FailureContext, prompt};
+
+use crate::run::candidates::Reached;
+use crate::run::summary::{AttemptRecord, GuardActivity, SubtaskStatus};
+
+/// What one subtask carries from attempt to attempt.
+pub(super) struct SubtaskRun {
+    pub(super) id: String,
+    pub(super) task_title: String,
+    pub(super) subtask: Subtask,
+    pub(super) guard_task: slopguard_change::Task,
+    pub(super) fingerprint: Option<slopguard_fingerprint::Fingerprint>,
+    /// Baseline failing tests this subtask is behind (empty: only "no regression" counts).
+    pub(super) targets: BTreeSet<String>,
+    /// Their output and source, for the prompt.
+    pub(super) failure: Option<FailureContext>,
+    /// The functions they call, most likely first
+    /// ([`function_targets`](super::localise::function_targets)): each is offered
+    /// alone to the model, and the first is the target a reply is salvaged into.
+    pub(super) functions: Vec<prompt::FunctionTarget>,
+    /// The statement of the files to change where they break, when a frame names one.
+    pub(super) fault_line: Option<FaultLine>,
+    /// When no frame names a statement: the statements of `function`, each offered alone.
+    pub(super) suspects: Vec<FaultLine>,
+    pub(super) modes: Vec<FailureMode>,
+    pub(super) started: Instant,
+    /// Wall-clock budget: no attempt or candidate starts after it.
+    pub(super) budget: Duration,
+    pub(super) llm_time: Duration,
+    pub(super) tool_time: Duration,
+    /// Candidates sampled so far, over all attempts.
+    pub(super) sampled: u32,
+    pub(super) dynamic_failed_before: bool,
+    /// The candidate that fixed the most targets (not all) in an earlier attempt: it competes
+    /// again with the next attempt's candidates, and lands at the last attempt if none of
+    /// them fixes every target ([`evaluate_survivors`](super::survivors::evaluate_survivors)).
+    pub(super) carried: Option<Survivor>,
+    /// Which lines each test ran at the baseline, when the suite could record it: the
+    /// kept-behaviour gate compares a fix's recording with it.
+    pub(super) spectrum: Option<slopguard_toolchain::Spectrum>,
+    /// The brief requests ([`prompt::WorkerPrompt::asks_for`]) the model answered with the
+    /// code as it was: later attempts ask the others first.
+    pub(super) copied_back: BTreeSet<String>,
+}
+
+/// How an attempt ended.
+pub(super) enum AttemptEnd {
+    /// A candidate landed: (status, commit, touched paths, commit title).
+    Landed(SubtaskStatus, Option<String>, Vec<String>, String),
+    /// Every candidate was rejected; the feedback for the next attempt.
+    Rejected(String),
+}
+
+/// What one attempt collects while its candidates are sampled and judged.
+pub(super) struct AttemptWork {
+    pub(super) start: Instant,
+    pub(super) record: AttemptRecord,
+    pub(super) activity: Vec<GuardActivity>,
+    pub(super) rejections: Vec<Refused>,
+    pub(super) survivors: Vec<Survivor>,
+    pub(super) llm: Duration,
+    pub(super) tool: Duration,
+}
+
+/// A candidate that passed the static gates, waiting for the toolchain.
+pub(super) struct Survivor {
+    pub(super) index: u32,
+    pub(super) applied: worker::AppliedReply,
+    pub(super) key: String,
+    pub(super) votes: u32,
+    pub(super) size: usize,
+    /// Already refused by the toolchain or the review as soon as it arrived
+    /// ([`judge_survivor_now`]): never evaluated again, and an identical later candidate only
+    /// counts as a vote for it.
+    pub(super) refused: bool,
+}
+
+/// Why a candidate was turned down: how far it got, the gates that refused it, and the
+/// feedback its attempt's retry hears.
+pub(super) struct Refused {
+    pub(super) reached: Reached,
+    pub(super) feedback: String,
+    /// The reply was the code as it already was (the next candidate may continue the
+    /// conversation: [`slopguard_worker::prompt::WorkerPrompt::after_unchanged_reply`]).
+    pub(super) unchanged: bool,
+}
+
+/// Characters of failing-test output shown to the worker.
+pub(super) const FAILURE_OUTPUT_CHARS: usize = 1800;
+
+/// Records failure mode `m` once.
+pub(super) fn push_mode(modes: &mut Vec<FailureMode>, m: FailureMode) {
+    if !modes.contains(&m) {
+        modes.push(m);
+    }
+}
+
+/// Targets (baseline failing tests) that pass in `now`. None when the runner counted more
+/// failures than its output names (output too long to keep whole): a target missing from
+/// the names may then still fail, and only a run with no failure at all fixes them.
+pub(super) fn fixed_targets(
+    targets: &BTreeSet<String>,
+    now: Option<&slopguard_toolchain::TestRun>,
+) -> usize {
+    match now {
+        Some(now) if now.failed as usize <= now.failing.len() => {
+            targets.len() - still_failing_targets(targets, Some(now)).len()
+        }
+        _ => 0,
+    }
+}
+
+/// The targets that still fail in `now` (by name), sorted; none when the tests did not run.
+pub(super) fn still_failing_targets(
+    targets: &BTreeSet<String>,
+    now: Option<&slopguard_toolchain::TestRun>,
+) -> Vec<String> {
+    let Some(now) = now else {
+        return Vec::new();
+    };
+    let failing: BTreeSet<&str> = now.failing.iter().map(|f| f.id.as_str()).collect();
+    targets
+        .iter()
+        .filter(|t| failing.contains(t.as_str()))
+        .cloned()
+        .collect()
+}
+
+/// The task title and the subtask with id `id` in `plan`.
+pub(super) fn find_subtask(plan: &Plan, id: &str) -> Option<(String, Subtask)> {
+    plan.tasks.iter().find_map(|t| {
+        t.subtasks
+            .iter()
+            .find(|s| s.id == id)
+            .map(|s| (t.title.clone(), s.clone()))
+    })
+}
