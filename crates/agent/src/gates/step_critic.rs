@@ -102,6 +102,21 @@ impl CriticMode {
         }
     }
 
+    /// Whether the critic runs for a run or a fix in the repository at `root`, and why: `flag`
+    /// (`--step-critic`, `--critic`), else `[feedback] critic` of its `slopguard.toml` (or of
+    /// `config`, an explicit file), else auto, decided by `reviewer_model`'s size. The one
+    /// place `run` and `feedback fix` take the setting from.
+    pub fn for_repository(
+        flag: Option<CriticMode>,
+        root: &std::path::Path,
+        config: Option<&std::path::Path>,
+        reviewer_model: &str,
+    ) -> Result<(bool, String), String> {
+        let config = slopguard_guards::Config::discover(root, config).map_err(|e| e.to_string())?;
+        let mode = CriticMode::chosen(flag, &config).map_err(|e| format!("slopguard.toml: {e}"))?;
+        Ok(mode.resolve(reviewer_model))
+    }
+
     /// `critic` of the `[feedback]` table of `slopguard.toml`, when it is set.
     pub fn from_config(config: &slopguard_guards::Config) -> Result<Option<CriticMode>, String> {
         let Some(mode) = config.raw.get("feedback").and_then(|t| t.get("critic")) else {
@@ -467,6 +482,32 @@ mod tests {
                 .unwrap_err()
                 .contains("expected")
         );
+    }
+
+    #[test]
+    fn a_repository_s_setting_comes_from_the_flag_then_its_slopguard_toml() {
+        let dir = tempfile::tempdir().unwrap();
+        let small = "qwen2.5-coder-0.5b-instruct";
+        // Nothing set: auto, by the model's size.
+        let (on, why) = CriticMode::for_repository(None, dir.path(), None, small).unwrap();
+        assert!(!on && why.starts_with("off:"), "{why}");
+        std::fs::write(
+            dir.path().join("slopguard.toml"),
+            "[feedback]\ncritic = \"on\"\n",
+        )
+        .unwrap();
+        let (on, _) = CriticMode::for_repository(None, dir.path(), None, small).unwrap();
+        assert!(on);
+        // The flag wins over the file.
+        let off = CriticMode::for_repository(Some(CriticMode::Off), dir.path(), None, small);
+        assert_eq!(off, Ok((false, "off (asked for)".to_string())));
+        std::fs::write(
+            dir.path().join("slopguard.toml"),
+            "[feedback]\ncritic = 3\n",
+        )
+        .unwrap();
+        let bad = CriticMode::for_repository(None, dir.path(), None, small).unwrap_err();
+        assert!(bad.starts_with("slopguard.toml:"), "{bad}");
     }
 
     #[test]

@@ -251,17 +251,15 @@ fn step_critic_setting(
     repo: &Path,
     global: &crate::Global,
 ) -> anyhow::Result<bool> {
-    let config = slopguard_guards::Config::discover(repo, global.config.as_deref())
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
-    let mode = CriticMode::chosen(args.step_critic, &config)
-        .map_err(|e| anyhow::anyhow!("slopguard.toml: {e}"))?;
     let model = args
         .llm
         .config()
         .role(slopguard_llm::Role::Reviewer)
         .model
         .clone();
-    let (on, why) = mode.resolve(&model);
+    let (on, why) =
+        CriticMode::for_repository(args.step_critic, repo, global.config.as_deref(), &model)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
     if on && !args.quiet {
         eprintln!("slopguard: step critic {why}");
     }

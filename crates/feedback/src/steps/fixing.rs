@@ -167,11 +167,9 @@ struct CriticSetting {
 /// `--critic`, else `[feedback] critic` in the repository's slopguard.toml, else auto; auto
 /// decides by the reviewer model's size.
 fn critic_setting(req: &FixRequest, root: &Path) -> Result<CriticSetting, StepError> {
-    let config = slopguard_guards::Config::discover(root, None)
-        .map_err(|e| StepError::Refused(e.to_string()))?;
-    let mode = CriticMode::chosen(req.critic, &config)
-        .map_err(|e| StepError::Refused(format!("slopguard.toml: {e}")))?;
-    let (on, why) = mode.resolve(&req.llm.role(Role::Reviewer).model);
+    let (on, why) =
+        CriticMode::for_repository(req.critic, root, None, &req.llm.role(Role::Reviewer).model)
+            .map_err(StepError::Refused)?;
     Ok(CriticSetting { on, why })
 }
 
