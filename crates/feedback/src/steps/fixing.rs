@@ -203,8 +203,9 @@ fn critique_plan(
     Ok(review.trace_data(true))
 }
 
-/// A killed fix can leave its branch and worktree behind: they are ours (the item is in-fix),
-/// so they go before the fix starts again.
+/// A killed fix can leave its branch and worktree behind, the worktree locked when the kill
+/// came inside `git worktree add`: they are ours (the item is in-fix), so they go before the
+/// fix starts again.
 fn discard_interrupted_branch(root: &Path, id: i64) {
     let name = branch(id);
     if !slopguard_agent::git::branch_exists(root, &name) {
@@ -213,7 +214,11 @@ fn discard_interrupted_branch(root: &Path, id: i64) {
     let listing =
         slopguard_agent::git::git(root, &["worktree", "list", "--porcelain"]).unwrap_or_default();
     for path in worktrees_on_branch(&listing, &name) {
-        let _ = slopguard_agent::git::git(root, &["worktree", "remove", "--force", &path]);
+        // A fix killed inside `git worktree add` leaves the worktree locked ("initializing"),
+        // and git removes or prunes a locked worktree only when unlocked or forced twice.
+        let _ = slopguard_agent::git::git(root, &["worktree", "unlock", &path]);
+        let _ =
+            slopguard_agent::git::git(root, &["worktree", "remove", "--force", "--force", &path]);
     }
     let _ = slopguard_agent::git::git(root, &["worktree", "prune"]);
     let _ = slopguard_agent::git::git(root, &["branch", "-D", &name]);
@@ -379,6 +384,35 @@ impl CriticReviews {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_fix_branch_left_in_a_locked_worktree_is_discarded() {
+        let repo = tempfile::tempdir().unwrap();
+        let wt = tempfile::tempdir().unwrap();
+        let wt_path = wt.path().join("fix");
+        let git = |args: &[&str]| {
+            let out = std::process::Command::new("git")
+                .arg("-C")
+                .arg(repo.path())
+                .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+                .args(args)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "git {args:?}: {out:?}");
+        };
+        git(&["init", "-q"]);
+        git(&["commit", "-q", "--allow-empty", "-m", "init"]);
+        let path = wt_path.to_string_lossy().to_string();
+        git(&["worktree", "add", "-q", "-b", &branch(7), &path]);
+        // As `git worktree add` leaves it when killed half-way.
+        git(&["worktree", "lock", "--reason", "initializing", &path]);
+        discard_interrupted_branch(repo.path(), 7);
+        assert!(!slopguard_agent::git::branch_exists(
+            repo.path(),
+            &branch(7)
+        ));
+        assert!(!wt_path.exists());
+    }
 
     #[test]
     fn only_the_worktrees_on_the_fix_branch_are_found() {
