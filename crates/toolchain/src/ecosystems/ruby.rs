@@ -285,6 +285,8 @@ impl Ecosystem for Ruby {
                 // `  1) Failure:` then `CalcTest#test_sub [test/calc_test.rb:10]:`
                 if let Some(next) = lines.next() {
                     let (id, file) = minitest_failure_header(next);
+                    // An `Error:` header names no file; its backtrace does.
+                    let file = file.or_else(|| test_file_in_backtrace(lines.clone()));
                     run.push_failing(id, file);
                 }
             } else if l.contains(" runs, ") && l.contains(" assertions, ") {
@@ -416,6 +418,21 @@ fn minitest_failure_header(l: &str) -> (&str, Option<String>) {
     }
 }
 
+/// The first test file (`*_test.rb`, `test_*.rb`) a failure's backtrace runs through, as
+/// printed (absolute; the caller makes it relative to the root), reading `lines` up to the
+/// next failure or the summary.
+fn test_file_in_backtrace<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
+    lines
+        .take_while(|l| !(l.ends_with(") Failure:") || l.ends_with(") Error:")))
+        .take_while(|l| !(l.contains(" runs, ") && l.contains(" assertions, ")))
+        .find_map(|l| {
+            let end = l.find(".rb:")? + 3;
+            let path = &l[..end];
+            let name = path.rsplit('/').next()?;
+            (name.ends_with("_test.rb") || name.starts_with("test_")).then(|| path.to_string())
+        })
+}
+
 /// `3 examples, 1 failure, 1 pending`: (examples, failures, pending).
 fn rspec_summary(l: &str) -> Option<(u32, u32, u32)> {
     let (examples, rest) = l.split_once(" example")?;
@@ -488,6 +505,7 @@ Finished in 0.000540s, 7414.0938 runs/s, 3707.0469 assertions/s.
 CalcTest#test_div:
 ZeroDivisionError: divided by 0
     /tmp/rb/lib/calc.rb:4:in `/'
+    /tmp/rb/test/calc_test.rb:14:in `test_div'
 
   2) Failure:
 CalcTest#test_sub [/tmp/rb/test/calc_test.rb:10]:
@@ -511,7 +529,7 @@ Expected: 2
         assert_eq!(
             ids,
             [
-                ("CalcTest#test_div", None),
+                ("CalcTest#test_div", Some("/tmp/rb/test/calc_test.rb")),
                 ("CalcTest#test_sub", Some("/tmp/rb/test/calc_test.rb"))
             ]
         );
