@@ -18,7 +18,8 @@ use gix::objs::tree::{EntryKind, EntryMode};
 use crate::git::Object;
 use crate::sources::RawEntry;
 
-const ZERO_MODE: &str = "000000";
+/// The mode `git diff --raw` prints for a side that does not exist.
+pub(crate) const ZERO_MODE: &str = "000000";
 const OBJECT_CACHE_BYTES: usize = 4 << 20;
 
 /// A repository opened by gitoxide for reads. One handle serves one thread at a time (the

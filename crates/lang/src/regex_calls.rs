@@ -13,7 +13,7 @@
 
 use tree_sitter::Node;
 
-use crate::ts::{line_col, text};
+use crate::ts::{line_col, python_string, text};
 use crate::{Language, SyntaxError};
 
 /// Errors of the regex-constructor calls under `root`.
@@ -186,19 +186,10 @@ fn catches_regex_errors(try_statement: Node<'_>, src: &str) -> bool {
 fn literal_value(node: Node<'_>, src: &str) -> Option<String> {
     let raw_text = text(node, src);
     match node.kind() {
-        // Python: `string` with a prefix; f-strings hold `interpolation` children.
+        // Python: `string` with a prefix (raw or not); f-strings are pieces.
         "string" => {
-            let mut c = node.walk();
-            if node.children(&mut c).any(|k| k.kind() == "interpolation") {
-                return None;
-            }
-            let quote = raw_text.find(['"', '\''])?;
-            let prefix = raw_text[..quote].to_ascii_lowercase();
-            if prefix.contains('f') {
-                return None;
-            }
-            let body = strip_quotes(&raw_text[quote..])?;
-            Some(if prefix.contains('r') {
+            let (prefix, body) = python_string(node, src)?;
+            Some(if prefix.contains(['r', 'R']) {
                 body.to_string()
             } else {
                 unescape(body)
@@ -214,16 +205,13 @@ fn literal_value(node: Node<'_>, src: &str) -> Option<String> {
     }
 }
 
-/// The text between a literal's quotes: `"""..."""`, `'...'`, `"..."` or `` `...` ``.
+/// The text between a Rust or Go literal's quotes: `"..."` or `` `...` ``.
 fn strip_quotes(s: &str) -> Option<&str> {
-    for q in ["\"\"\"", "'''", "\"", "'", "`"] {
-        if s.len() >= 2 * q.len()
-            && let Some(inner) = s.strip_prefix(q).and_then(|r| r.strip_suffix(q))
-        {
-            return Some(inner);
-        }
-    }
-    None
+    ["\"", "`"].iter().find_map(|q| {
+        (s.len() >= 2)
+            .then(|| s.strip_prefix(q)?.strip_suffix(q))
+            .flatten()
+    })
 }
 
 /// A string literal's body with `\\` and escaped quotes resolved; other escapes are kept as

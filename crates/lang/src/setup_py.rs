@@ -56,13 +56,7 @@ fn requirement_value<'t>(node: Node<'t>, src: &str) -> Option<Node<'t>> {
 /// The text of a plain string literal, without prefix and quotes; `None` for an f-string or
 /// a string with interpolations.
 fn string_value<'s>(node: Node<'_>, src: &'s str) -> Option<&'s str> {
-    if node.kind() != "string" || named_kids(node).iter().any(|c| c.kind() == "interpolation") {
-        return None;
-    }
-    let t = text(node, src).trim_start_matches(['r', 'R', 'b', 'B', 'u', 'U']);
-    ["\"\"\"", "'''", "\"", "'"]
-        .iter()
-        .find_map(|q| t.strip_prefix(q).and_then(|t| t.strip_suffix(q)))
+    ts::python_string(node, src).map(|(_, body)| body)
 }
 
 /// The module-level bindings a requirement value may name: `name = value`,

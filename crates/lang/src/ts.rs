@@ -235,6 +235,25 @@ pub fn text<'a>(node: Node<'_>, src: &'a str) -> &'a str {
     src.get(node.byte_range()).unwrap_or("")
 }
 
+/// A Python string literal without interpolations, as (prefix, body): the prefix as written
+/// (`r`, `b`, `Rb`, empty) and the text between its quotes, escapes unresolved. `None` for
+/// anything else, f-strings included.
+pub fn python_string<'s>(node: Node<'_>, src: &'s str) -> Option<(&'s str, &'s str)> {
+    if node.kind() != "string" || named_kids(node).iter().any(|c| c.kind() == "interpolation") {
+        return None;
+    }
+    let t = text(node, src);
+    let quote = t.find(['"', '\''])?;
+    let (prefix, quoted) = t.split_at(quote);
+    if prefix.contains(['f', 'F']) {
+        return None;
+    }
+    ["\"\"\"", "\'\'\'", "\"", "\'"]
+        .iter()
+        .find_map(|q| quoted.strip_prefix(q).and_then(|t| t.strip_suffix(q)))
+        .map(|body| (prefix, body))
+}
+
 /// The node's children, collected with a cursor (linear, unlike repeated `child(i)`).
 pub fn kids<'t>(node: Node<'t>) -> Vec<Node<'t>> {
     let mut cursor = node.walk();

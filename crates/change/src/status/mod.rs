@@ -28,10 +28,8 @@ use gix::ObjectId;
 use gix::index::entry::{Flags, Mode, Stat};
 use gix::objs::tree::EntryMode;
 
-use crate::odb::{entries, join, mode_text};
+use crate::odb::{ZERO_MODE, entries, join, mode_text};
 use crate::sources::RawEntry;
-
-const ZERO_MODE: &str = "000000";
 
 /// The tracked files the working tree changes against `head` (the empty tree when `None`), as
 /// `git diff --raw -M` lists them (the "after" side is always read from disk: its id is the
