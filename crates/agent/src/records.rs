@@ -466,6 +466,11 @@ pub struct RunRecord {
     /// after a subtask's last step), when it was on.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub self_review: Vec<StepFinding>,
+    /// Tests that failed at the start of a planned run and still fail at its end although no
+    /// subtask of the plan was about them (the planner left them out, or its subtask was
+    /// dropped): the run is then not `completed`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unaddressed_failing_tests: Vec<String>,
 }
 
 /// How much a finding matters.

@@ -12,10 +12,12 @@ use slopguard_guards::Config;
 use slopguard_llm::{BlockingClient, Role};
 
 use crate::git;
+use crate::records::Baseline;
 use crate::run::summary::*;
 use crate::state::{self, RepoLock, RunState, STATE_VERSION};
 use slopguard_planning::analysis::{AnalyzeOptions, analyze};
-use slopguard_planning::plan::load_plan_file;
+use slopguard_planning::plan::post::is_about_failing_tests;
+use slopguard_planning::plan::{Plan, load_plan_file};
 use slopguard_planning::trace::{Trace, TraceEvent, now_ms};
 
 use super::context::Ctx;
@@ -269,7 +271,20 @@ pub(super) fn finish(mut cx: Ctx<'_>) -> Result<RunSummary, RunError> {
             matches!(s, SubtaskStatus::Committed | SubtaskStatus::Passed)
         });
     let failed = count(&cx, &|s| s == SubtaskStatus::Failed);
-    cx.state.status = run_status(landed, partial, failed);
+    cx.state.unaddressed_failing_tests = unaddressed_failing_tests(
+        matches!(opts.plan, PlanSource::Llm),
+        cx.state.baseline.as_ref(),
+        cx.state.plan.as_ref(),
+    );
+    let unaddressed = usize::from(!cx.state.unaddressed_failing_tests.is_empty());
+    cx.state.status = run_status(landed, partial, failed + unaddressed);
+    if unaddressed > 0 {
+        cx.emit(
+            "done",
+            "run.failing_tests_unaddressed",
+            json!({"tests": cx.state.unaddressed_failing_tests}),
+        );
+    }
     let mut metrics_after = Vec::new();
     let mut overall_after = None;
     if opts.measure_after && landed > 0 && !cx.state.dry_run {
@@ -325,6 +340,30 @@ pub(super) fn finish(mut cx: Ctx<'_>) -> Result<RunSummary, RunError> {
     Ok(summary)
 }
 
+/// Tests of a planned run's baseline that still fail while no subtask of the plan is about
+/// them: a run that leaves its repository's failing tests alone did not finish its job, even
+/// with every planned subtask landed. Empty for an operator's plan (`planned` false: it says
+/// what the run is for) and a baseline whose tests could not run.
+pub(super) fn unaddressed_failing_tests(
+    planned: bool,
+    baseline: Option<&Baseline>,
+    plan: Option<&Plan>,
+) -> Vec<String> {
+    let Some(baseline) = baseline.filter(|b| planned && b.ran && !b.broken) else {
+        return Vec::new();
+    };
+    let addressed = plan.is_some_and(|plan| {
+        plan.tasks
+            .iter()
+            .flat_map(|t| t.subtasks.iter())
+            .any(|st| is_about_failing_tests(st, &baseline.failing))
+    });
+    if addressed {
+        return Vec::new();
+    }
+    baseline.failing.iter().cloned().collect()
+}
+
 /// The run's status from its subtasks: completed when none failed and none landed partly
 /// (skipped ones asked nothing of the run), partial when something landed but not everything,
 /// failed when nothing landed. `landed` counts the partial ones too.
@@ -353,5 +392,48 @@ mod status_tests {
         assert_eq!(run_status(1, 1, 0), RunStatus::Partial);
         assert_eq!(run_status(1, 0, 1), RunStatus::Partial);
         assert_eq!(run_status(0, 0, 1), RunStatus::Failed);
+    }
+
+    fn plan_of(subtasks: &[(&str, &str)]) -> Plan {
+        serde_json::from_value(json!({"tasks": [{"id": "T001", "title": "t", "subtasks":
+            subtasks.iter().map(|(id, title)| json!({"id": id, "title": title})).collect::<Vec<_>>()}]}))
+        .expect("a plan")
+    }
+
+    #[test]
+    fn failing_tests_no_subtask_was_about_are_named() {
+        let baseline = Baseline {
+            ran: true,
+            failing: ["tests/test_a.py::test_sum".to_string()].into(),
+            ..Default::default()
+        };
+        let docs = plan_of(&[("T001-S01", "Document the parser")]);
+        assert_eq!(
+            unaddressed_failing_tests(true, Some(&baseline), Some(&docs)),
+            vec!["tests/test_a.py::test_sum".to_string()]
+        );
+        assert_eq!(
+            unaddressed_failing_tests(true, Some(&baseline), None),
+            vec!["tests/test_a.py::test_sum".to_string()],
+            "an empty plan left them too"
+        );
+        let about = plan_of(&[("T001-S01", "Fix test_sum in tests/test_a.py")]);
+        assert!(unaddressed_failing_tests(true, Some(&baseline), Some(&about)).is_empty());
+        let synthesized = plan_of(&[("T000-S01", "Fix the bug behind the failing tests")]);
+        assert!(unaddressed_failing_tests(true, Some(&baseline), Some(&synthesized)).is_empty());
+        assert!(
+            unaddressed_failing_tests(false, Some(&baseline), Some(&docs)).is_empty(),
+            "an operator's plan says what the run is for"
+        );
+        let broken = Baseline {
+            broken: true,
+            ..baseline.clone()
+        };
+        assert!(unaddressed_failing_tests(true, Some(&broken), Some(&docs)).is_empty());
+        let all_pass = Baseline {
+            failing: Default::default(),
+            ..baseline
+        };
+        assert!(unaddressed_failing_tests(true, Some(&all_pass), Some(&docs)).is_empty());
     }
 }

@@ -156,6 +156,12 @@ impl RunSummary {
                 }
             }
         }
+        if !self.unaddressed_failing_tests.is_empty() {
+            s.push_str(&format!(
+                "Tests failing before the run still fail, and no subtask was about them: {}\n",
+                self.unaddressed_failing_tests.join(", ")
+            ));
+        }
         if let (Some(b), Some(a)) = (self.overall_before, self.overall_after) {
             s.push_str(&format!("Overall score {b:.2} -> {a:.2}\n"));
         }
