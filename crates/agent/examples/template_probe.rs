@@ -1,4 +1,5 @@
-//! Lists the repair templates for a file, and the definitions the worker sees in it.
+//! Lists the repair templates for a file (one-token fixes, then statement insertions, best
+//! first), and the definitions the worker sees in it.
 //!
 //!     cargo run -p slopguard-agent --example template_probe -- [--json] FILE [START END]
 //!
@@ -37,7 +38,10 @@ fn main() {
         (Some(a), Some(b)) => (a.parse().unwrap_or(1), b.parse().unwrap_or(usize::MAX)),
         _ => (1, text.lines().count()),
     };
-    for f in templates::fixes(path, &text, &templates::Places::regions(&[range]), 10_000) {
+    let places = templates::Places::regions(&[range]);
+    let fixes = templates::fixes(path, &text, &places, 10_000);
+    let insertions = templates::insertions(path, &text, &places, 10_000);
+    for f in fixes.into_iter().chain(insertions) {
         if json {
             let line = serde_json::json!({
                 "line": f.line, "operator": f.operator.name(), "before": f.before, "after": f.after,

@@ -161,16 +161,45 @@ pub(super) fn time_limit(budget: Duration) -> Duration {
     (budget / 3).min(MAX_TIME)
 }
 
-/// The template fixes for `run`, most suspicious places first, at most [`MAX_TEMPLATES`].
+/// Most statement insertions among the [`MAX_TEMPLATES`].
+const MAX_INSERTIONS: usize = 16;
+
+/// One-token fixes tried before each statement insertion: a missing statement is a rarer
+/// bug than a wrong token, and an insertion needs a test run as often.
+const TOKEN_FIXES_PER_INSERTION: usize = 3;
+
+/// The template fixes for `run`, most suspicious places first, at most [`MAX_TEMPLATES`]:
+/// one-token changes, with a statement copied from elsewhere in the file
+/// ([`templates::insertions`]) after every [`TOKEN_FIXES_PER_INSERTION`] of them.
 fn candidate_fixes(run: &SubtaskRun, tree: &dyn Tree) -> Vec<templates::TemplateFix> {
-    let mut out = Vec::new();
+    let mut token_fixes = Vec::new();
+    let mut insertions = Vec::new();
     for (path, places) in places(run, tree) {
         let Some(text) = context::source_text(tree, &path) else {
             continue;
         };
-        let room = MAX_TEMPLATES.saturating_sub(out.len());
-        out.extend(templates::fixes(&path, &text, &places, room));
+        let room = (MAX_TEMPLATES - MAX_INSERTIONS).saturating_sub(token_fixes.len());
+        token_fixes.extend(templates::fixes(&path, &text, &places, room));
+        let room = MAX_INSERTIONS.saturating_sub(insertions.len());
+        insertions.extend(templates::insertions(&path, &text, &places, room));
     }
+    interleave(token_fixes, insertions, TOKEN_FIXES_PER_INSERTION)
+}
+
+/// `first` with one item of `second` after every `every` of its items; what is left of
+/// either at the end.
+fn interleave<T>(first: Vec<T>, second: Vec<T>, every: usize) -> Vec<T> {
+    let mut out = Vec::with_capacity(first.len() + second.len());
+    let mut second = second.into_iter();
+    for (i, item) in first.into_iter().enumerate() {
+        out.push(item);
+        if (i + 1) % every.max(1) == 0
+            && let Some(other) = second.next()
+        {
+            out.push(other);
+        }
+    }
+    out.extend(second);
     out
 }
 
@@ -338,6 +367,16 @@ mod tests {
         assert_eq!(enclosing_loop(go, 4), Some((3, 6)));
         // A name that starts with a keyword is not a loop.
         assert_eq!(enclosing_loop("format = 1\nfor_each(x)\n    y\n", 2), None);
+    }
+
+    #[test]
+    fn insertions_come_after_every_few_token_fixes_and_the_rest_at_the_end() {
+        assert_eq!(
+            interleave(vec![1, 2, 3, 4, 5, 6, 7], vec![10, 20, 30], 3),
+            vec![1, 2, 3, 10, 4, 5, 6, 20, 7, 30]
+        );
+        assert_eq!(interleave(vec![1], Vec::new(), 3), vec![1]);
+        assert_eq!(interleave(Vec::new(), vec![10, 20], 3), vec![10, 20]);
     }
 
     #[test]

@@ -24,12 +24,14 @@
 use std::collections::BTreeSet;
 
 mod conditions;
+mod insertions;
 mod lexer;
 #[cfg(test)]
 mod tests;
 mod values;
 
 use conditions::*;
+pub use insertions::insertions;
 use lexer::*;
 use values::*;
 
@@ -65,6 +67,9 @@ pub enum Operator {
     OtherLiteral,
     /// Another variable of the definition in place of one.
     OtherVariable,
+    /// A statement of the file inserted where one is probably missing
+    /// ([`insertions::insertions`]); not a one-token change, so not in [`Operator::ALL`].
+    InsertedStatement,
 }
 
 impl Operator {
@@ -84,6 +89,7 @@ impl Operator {
             Operator::ValueBound => "value-bound",
             Operator::OtherLiteral => "other-literal",
             Operator::OtherVariable => "other-variable",
+            Operator::InsertedStatement => "inserted-statement",
         }
     }
 
@@ -105,7 +111,7 @@ impl Operator {
     ];
 }
 
-/// One candidate fix: a whole new file text with one line changed.
+/// One candidate fix: a whole new file text with one line changed or inserted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TemplateFix {
     /// The file.
@@ -114,7 +120,7 @@ pub struct TemplateFix {
     pub line: usize,
     /// The template.
     pub operator: Operator,
-    /// The line before (trimmed).
+    /// The line before (trimmed; empty for an inserted line).
     pub before: String,
     /// The line after (trimmed).
     pub after: String,
@@ -123,8 +129,12 @@ pub struct TemplateFix {
 }
 
 impl TemplateFix {
-    /// One line for traces, progress and the commit subject: `` `a < b` -> `a <= b` ``.
+    /// One line for traces, progress and the commit subject: `` `a < b` -> `a <= b` ``, or
+    /// `` `x = sorted(x)` inserted ``.
     pub fn describe(&self) -> String {
+        if self.operator == Operator::InsertedStatement {
+            return format!("`{}` inserted", self.after);
+        }
         format!("`{}` -> `{}`", self.before, self.after)
     }
 }
@@ -385,6 +395,7 @@ fn mutate(line: &str, toks: &[Token], lang: Lang, op: Operator, scope: &Scope) -
             }
             out.truncate(PER_LINE);
         }
+        Operator::InsertedStatement => {}
     }
     out
 }

@@ -273,3 +273,124 @@ fn the_focus_gets_every_operator_before_the_regions_get_any() {
             .any(|f| f.operator == Operator::Negation)
     );
 }
+
+#[test]
+fn a_statement_a_sibling_definition_does_is_inserted_where_it_is_missing_first() {
+    // `median` forgets to sort; `percentile` beside it sorts first.
+    let py = "\
+import math
+
+
+def percentile(values, q):
+    values = sorted(values)
+    k = (len(values) - 1) * q
+    return values[int(k)]
+
+
+def median(values):
+    if not values:
+        raise ValueError(\"empty\")
+    k = (len(values) - 1) * 0.5
+    return values[int(k)]
+";
+    let places = Places::regions(&[(10, 14)]);
+    let got = insertions("stats.py", py, &places, 10);
+    let first = got.first().expect("an insertion");
+    assert_eq!(first.operator, Operator::InsertedStatement);
+    assert_eq!(first.after, "values = sorted(values)");
+    assert_eq!(first.describe(), "`values = sorted(values)` inserted");
+    assert!(
+        first
+            .text
+            .contains("        raise ValueError(\"empty\")\n    values = sorted(values)\n    k = (len"),
+        "{}",
+        first.text
+    );
+    // Never before the signature, never a block opener or a return copied.
+    assert!(got.iter().all(|f| f.line > 10), "{got:?}");
+    assert!(
+        got.iter()
+            .all(|f| !f.after.starts_with("return") && !f.after.starts_with("if")),
+        "{got:?}"
+    );
+}
+
+#[test]
+fn an_inserted_statement_reads_only_names_in_scope_and_keeps_blocks_whole() {
+    // Go: the branch that updates an entry forgets to refresh it; `Get` shows how.
+    let go = "\
+package lru
+
+func (c *Cache) Get(key string) (int, bool) {
+\tif el, ok := c.items[key]; ok {
+\t\tc.ll.MoveToFront(el)
+\t\treturn el.Value.(*entry).value, true
+\t}
+\treturn 0, false
+}
+
+func (c *Cache) Put(key string, value int) {
+\tif el, ok := c.items[key]; ok {
+\t\tel.Value.(*entry).value = value
+\t\treturn
+\t}
+\tc.items[key] = c.ll.PushFront(&entry{key: key, value: value})
+\tc.evict(total)
+}
+";
+    let got = insertions("lru.go", go, &Places::regions(&[(11, 18)]), 20);
+    assert!(
+        got.iter().any(|f| f.after == "c.ll.MoveToFront(el)" && f.line == 14),
+        "{got:?}"
+    );
+    // `total` is not a name of `Put`... it is used there, so `c.evict(total)` is visible; but a
+    // statement reading a name `Put` never mentions is not offered.
+    let go2 = go.replace("\tc.evict(total)\n", "");
+    let got2 = insertions("lru.go", &go2, &Places::regions(&[(11, 17)]), 20);
+    assert!(got2.iter().all(|f| !f.after.contains("total")), "{got2:?}");
+    // Nothing goes before `} else {` or inside a call spread over lines.
+    let js = "\
+function put(map, key, value) {
+  if (map.has(key)) {
+    map.delete(key);
+  } else {
+    log(key,
+        value);
+  }
+  map.set(key, value);
+}
+";
+    let got = insertions("lru.js", js, &Places::regions(&[(1, 9)]), 20);
+    assert!(got.iter().all(|f| f.line != 4 && f.line != 6), "{got:?}");
+    // Rust: a line without `;` is a value, never copied.
+    let rs = "fn f(v: &mut Vec<u8>) -> usize {\n    v.sort();\n    v.len()\n}\n\nfn g(v: &mut Vec<u8>) -> usize {\n    v.dedup();\n    v.len()\n}\n";
+    let got = insertions("lib.rs", rs, &Places::regions(&[(6, 9)]), 20);
+    assert!(got.iter().any(|f| f.after == "v.sort();"), "{got:?}");
+    assert!(got.iter().all(|f| f.after != "v.len()"), "{got:?}");
+}
+
+#[test]
+fn a_method_takes_statements_of_its_class_siblings() {
+    // The class is a region too; what `replace` lacks is judged against `replace` alone.
+    let js = "\
+class Registry {
+  #items = new Map();
+  #order = [];
+
+  add(name, item) {
+    this.#items.set(name, item);
+    this.#order.push(name);
+  }
+
+  replace(name, item) {
+    this.#items.set(name, item);
+  }
+}
+";
+    let got = insertions("registry.js", js, &Places::regions(&[(1, 13), (10, 12)]), 20);
+    assert!(
+        got.iter()
+            .any(|f| f.after == "this.#order.push(name);" && f.line == 11),
+        "{got:?}"
+    );
+}

@@ -1,0 +1,355 @@
+//! Statements copied from elsewhere in the file: the repair for a missing call or assignment.
+//!
+//! A bug is often a statement left out (`c.ll.MoveToFront(el)` in one branch of two, the
+//! `options = sorted(options)` that a sibling function does first). The program-repair
+//! literature finds the missing statement in the same program most of the time (GenProg's
+//! insertion, the "plastic surgery" hypothesis): the file already holds it, in another
+//! definition doing the same kind of work. So a candidate inserts one simple statement of the
+//! file (a call or an assignment on one line, no block, no new variable) before a statement of
+//! the places the failing tests reach, when every variable it reads is in scope there. The
+//! candidates are ranked by how much the donor's surroundings look like the place's (the lines
+//! around each), so the statement that did the same job elsewhere comes first.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::lexer::*;
+use super::{Operator, Places, TemplateFix};
+
+/// Code lines on each side compared when ranking a donor for a place.
+const CONTEXT_LINES: usize = 2;
+
+/// What each later group of places (the focus, then the regions in order) loses in rank:
+/// the places the failing tests point at first are tried first, unless a later place fits a
+/// donor much better.
+const GROUP_PENALTY: f64 = 0.1;
+
+/// Longest donor statement, in bytes.
+const MAX_DONOR_LEN: usize = 120;
+
+/// Candidate insertions for `text` (the file at `path`) at `places`, at most `max`, best
+/// first. Each inserts one statement of the file, with the indentation of its new place,
+/// before one code line of the places (never before the first line of a region: that is its
+/// signature).
+pub fn insertions(path: &str, text: &str, places: &Places, max: usize) -> Vec<TemplateFix> {
+    if max == 0 {
+        return Vec::new();
+    }
+    let lang = Lang::of(path);
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let code = code_lines(&lines, lang);
+    let body = |n: usize| split_ending(lines[n - 1]).0;
+    // A Rust line without `;` is a block's value, not a statement.
+    let needs_semicolon = path.ends_with(".rs");
+    let donors: Vec<usize> = (1..=lines.len())
+        .filter(|&n| {
+            let donor = body(n).trim();
+            code[n - 1]
+                && is_simple_statement(donor, lang)
+                && (!needs_semicolon || donor.ends_with(';'))
+                && !continues_a_statement(&lines, &code, n)
+        })
+        .collect();
+    if donors.is_empty() {
+        return Vec::new();
+    }
+    let mut scored: Vec<(f64, usize, usize)> = Vec::new();
+    let mut seen_places = BTreeSet::new();
+    // Per definition: the line first mentioning each variable, and its statements.
+    let mut scopes: BTreeMap<(usize, usize), (BTreeMap<String, usize>, BTreeSet<&str>)> =
+        BTreeMap::new();
+    for (group, (start, end)) in places.focus.iter().chain(places.regions.iter()).enumerate() {
+        for n in (*start).max(1)..=(*end).min(lines.len()) {
+            // The place's own definition: the narrowest region around it.
+            let region = places
+                .regions
+                .iter()
+                .filter(|(a, b)| *a <= n && n <= *b)
+                .min_by_key(|(a, b)| b - a)
+                .copied()
+                .unwrap_or((*start, *end));
+            if n == region.0
+                || !code[n - 1]
+                || !seen_places.insert(n)
+                || opens_a_branch(body(n).trim(), lang)
+                || continues_a_statement(&lines, &code, n)
+            {
+                continue;
+            }
+            let (mentioned, present) = scopes.entry(region).or_insert_with(|| {
+                // A statement the definition already has is not the one missing from it.
+                let present = (region.0.max(1)..=region.1.min(lines.len()))
+                    .map(|m| body(m).trim())
+                    .collect();
+                (first_mentions(&lines, region, lang), present)
+            });
+            // The inserted line goes between line n - 1 and line n.
+            let around = context(&lines, &code, n, n, lang);
+            let near: BTreeSet<&str> = neighbours(&code, n)
+                .flat_map(|m| variables(body(m), lang))
+                .collect();
+            for &d in &donors {
+                let donor = body(d).trim();
+                let next_to = |m: usize| (1..=lines.len()).contains(&m) && body(m).trim() == donor;
+                if next_to(n)
+                    || next_to(n - 1)
+                    || present.contains(donor)
+                    || !reads_only(donor, lang, |v| mentioned.get(v).is_some_and(|&m| m < n))
+                {
+                    continue;
+                }
+                let score = similarity(&context(&lines, &code, d, d + 1, lang), &around)
+                    + relevance(donor, lang, &near)
+                    - GROUP_PENALTY * group as f64;
+                scored.push((score, d, n));
+            }
+        }
+    }
+    // Best context first; a tie keeps the places' order (focus first) and the file's order.
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut out = Vec::new();
+    let mut seen_texts = BTreeSet::new();
+    for (_, d, n) in scored {
+        let donor = body(d).trim();
+        let indent = leading_space(body(n));
+        let ending = split_ending(lines[n - 1]).1;
+        let ending = if ending.is_empty() { "\n" } else { ending };
+        let mut new_text = String::with_capacity(text.len() + donor.len() + indent.len() + 2);
+        for (i, l) in lines.iter().enumerate() {
+            if i + 1 == n {
+                new_text.push_str(indent);
+                new_text.push_str(donor);
+                new_text.push_str(ending);
+            }
+            new_text.push_str(l);
+        }
+        if !seen_texts.insert(new_text.clone()) {
+            continue;
+        }
+        out.push(TemplateFix {
+            path: path.to_string(),
+            line: n,
+            operator: Operator::InsertedStatement,
+            before: String::new(),
+            after: donor.to_string(),
+            text: new_text,
+        });
+        if out.len() >= max {
+            break;
+        }
+    }
+    out
+}
+
+/// Whether `line` (trimmed) is a statement worth copying: one line, a call or an assignment to
+/// something that exists, no block, no control flow, no new variable.
+fn is_simple_statement(line: &str, lang: Lang) -> bool {
+    if line.len() > MAX_DONOR_LEN || line.len() < 4 {
+        return false;
+    }
+    let toks = tokens(line, lang);
+    let text = |t: &Token| &line[t.start..t.end];
+    let words: Vec<&Token> = toks.iter().filter(|t| t.kind != Kind::Space).collect();
+    let Some(first) = words.first() else {
+        return false;
+    };
+    let starts_with_a_name = first.kind == Kind::Ident && !KEYWORDS.contains(&text(first))
+        || matches!(text(first), "self" | "this" | "@");
+    if !starts_with_a_name {
+        return false;
+    }
+    // Opens or continues a block, or goes on to the next line.
+    let last = line.trim_end_matches(';').trim_end();
+    if last.ends_with(['{', ':', '(', '[', ',', '\\', '=', '+', '-', '|', '&', '.'])
+        || last.ends_with(" do")
+        || last.contains(" do |")
+    {
+        return false;
+    }
+    if !balanced(line) {
+        return false;
+    }
+    // A new variable (`:=`) is not in scope where it would go; a Rust expression without `;`
+    // is a block's value.
+    if words.iter().any(|t| text(t) == ":=") || lang == Lang::Braces && line.ends_with('}') {
+        return false;
+    }
+    let assigns = words.iter().any(|t| {
+        t.kind == Kind::Op && matches!(text(t), "=" | "+=" | "-=" | "*=" | "/=" | "||=" | "&&=")
+    });
+    let calls = words.iter().any(|t| text(t) == "(");
+    assigns || calls
+}
+
+/// Whether `line` (trimmed) is where a statement cannot go before: a branch of the block
+/// above (`else`, `elif`, `except`, `case`, `when`, `rescue`, `end`, a closing brace that
+/// continues: `} else {`).
+fn opens_a_branch(line: &str, lang: Lang) -> bool {
+    let word = line
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .next()
+        .unwrap_or("");
+    let branch = matches!(
+        word,
+        "else" | "elif" | "except" | "finally" | "case" | "default" | "when" | "rescue" | "ensure"
+    ) || lang == Lang::Ruby && word == "end";
+    branch || line.starts_with('}') && line.len() > 1
+}
+
+/// Whether code line `n` is the middle of a statement or follows a jump: it continues a chain
+/// or closes a bracket, or the code line above it does not end its statement (an argument
+/// list, an operator, a line continuation) or leaves the block (`return`, `break`, ...).
+fn continues_a_statement(lines: &[&str], code: &[bool], n: usize) -> bool {
+    let own_line = split_ending(lines[n - 1]).0;
+    let own = own_line.trim();
+    if own.starts_with(['.', ')', ']', '?', '&', '|', '+']) {
+        return true;
+    }
+    let above = (1..n)
+        .rev()
+        .find(|&m| code[m - 1])
+        .map(|m| split_ending(lines[m - 1]).0.trim_end());
+    above.is_some_and(|l| {
+        l.ends_with([',', '(', '[', '\\', '+', '-', '*', '/', '=', '&', '|', '.'])
+            || l.ends_with(" and")
+            || l.ends_with(" or")
+            || after_a_jump(l.trim_start())
+                && leading_space(own_line).len() >= leading_space(l).len()
+    })
+}
+
+/// Whether a statement after `line` (trimmed) would never run: it leaves the block.
+fn after_a_jump(line: &str) -> bool {
+    let word = line
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .next()
+        .unwrap_or("");
+    matches!(word, "return" | "break" | "continue" | "raise" | "throw" | "panic")
+}
+
+/// Whether every variable `line` reads is `in_scope` (`c` and `el` of
+/// `c.ll.MoveToFront(el)`).
+fn reads_only(line: &str, lang: Lang, in_scope: impl Fn(&str) -> bool) -> bool {
+    variables(line, lang).all(in_scope)
+}
+
+/// The names a statement in `region` may read, with the line that first mentions each: every
+/// variable the region's code mentions (its parameters, its locals, the module names it uses;
+/// not the fields and methods it reaches through them). A name is read only after that line
+/// (`el` of `if el, ok := c.items[key]; ok {` exists below it, not above).
+fn first_mentions(lines: &[&str], region: (usize, usize), lang: Lang) -> BTreeMap<String, usize> {
+    let mut names = BTreeMap::new();
+    for n in region.0.max(1)..=region.1.min(lines.len()) {
+        for v in variables(split_ending(lines[n - 1]).0, lang) {
+            names.entry(v.to_string()).or_insert(n);
+        }
+    }
+    names
+}
+
+/// The names `line` reads as variables: identifiers that are not keywords (`self` and `this`
+/// are), not reached through `.`/`::` (fields, methods), not called and not a keyword
+/// argument's name (`key=value` in a call is the callee's).
+fn variables(line: &str, lang: Lang) -> impl Iterator<Item = &str> {
+    let toks: Vec<Token> = tokens(line, lang)
+        .into_iter()
+        .filter(|t| t.kind != Kind::Space)
+        .collect();
+    let text = move |t: &Token| &line[t.start..t.end];
+    (0..toks.len()).filter_map(move |k| {
+        let t = &toks[k];
+        let prev = k.checked_sub(1).map(|p| text(&toks[p]));
+        let next = toks.get(k + 1).map(text);
+        let variable = t.kind == Kind::Ident
+            && !KEYWORDS.contains(&text(t))
+            && !matches!(prev, Some("." | "::" | "@" | "#" | "?."))
+            && next != Some("(")
+            && !(matches!(prev, Some("(" | ",")) && next == Some("="));
+        variable.then(|| text(t))
+    })
+}
+
+/// The identifiers and operators of the code lines around a line: up to [`CONTEXT_LINES`]
+/// before line `above` and from line `below` on, each side tagged so that "above" only meets
+/// "above".
+fn context(
+    lines: &[&str],
+    code: &[bool],
+    above: usize,
+    below: usize,
+    lang: Lang,
+) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut add = |m: usize, side: char| {
+        let line = split_ending(lines[m - 1]).0;
+        for t in tokens(line, lang) {
+            if matches!(t.kind, Kind::Ident | Kind::Op) {
+                out.insert(format!("{side}{}", &line[t.start..t.end]));
+            }
+        }
+    };
+    (1..above)
+        .rev()
+        .filter(|&m| code[m - 1])
+        .take(CONTEXT_LINES)
+        .for_each(|m| add(m, '<'));
+    (below..=lines.len())
+        .filter(|&m| code[m - 1])
+        .take(CONTEXT_LINES)
+        .for_each(|m| add(m, '>'));
+    out
+}
+
+/// The code lines around a place before line `n`: up to [`CONTEXT_LINES`] above it and from
+/// `n` on.
+fn neighbours(code: &[bool], n: usize) -> impl Iterator<Item = usize> + '_ {
+    let above = (1..n).rev().filter(|&m| code[m - 1]).take(CONTEXT_LINES);
+    let below = (n..=code.len()).filter(|&m| code[m - 1]).take(CONTEXT_LINES);
+    above.chain(below)
+}
+
+/// The share of the variables `donor` reads that the lines around a place (`near`) read too:
+/// a statement about the variables at hand (`c.ll.MoveToFront(el)` just after `el` is found).
+fn relevance(donor: &str, lang: Lang, near: &BTreeSet<&str>) -> f64 {
+    let names: BTreeSet<&str> = variables(donor, lang).collect();
+    if names.is_empty() {
+        return 0.0;
+    }
+    names.intersection(near).count() as f64 / names.len() as f64
+}
+
+/// Jaccard similarity of two contexts.
+fn similarity(a: &BTreeSet<String>, b: &BTreeSet<String>) -> f64 {
+    let union = a.union(b).count();
+    if union == 0 {
+        return 0.0;
+    }
+    a.intersection(b).count() as f64 / union as f64
+}
+
+/// The line's leading whitespace.
+fn leading_space(line: &str) -> &str {
+    &line[..line.len() - line.trim_start().len()]
+}
+
+/// Whether the brackets of `line` close in order (strings are not looked into by callers'
+/// lines of code often enough to matter; a quote inside a string only costs a candidate).
+fn balanced(line: &str) -> bool {
+    let mut stack = Vec::new();
+    for c in line.chars() {
+        match c {
+            '(' | '[' | '{' => stack.push(c),
+            ')' | ']' | '}' => {
+                let open = match c {
+                    ')' => '(',
+                    ']' => '[',
+                    _ => '{',
+                };
+                if stack.pop() != Some(open) {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    stack.is_empty()
+}
