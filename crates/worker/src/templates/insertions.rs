@@ -13,7 +13,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::lexer::*;
-use super::{Operator, Places, TemplateFix};
+use super::{Edit, Operator, Places, TemplateFix, with_line};
 
 /// Code lines on each side compared when ranking a donor for a place.
 const CONTEXT_LINES: usize = 2;
@@ -25,6 +25,15 @@ const GROUP_PENALTY: f64 = 0.1;
 
 /// Longest donor statement, in bytes.
 const MAX_DONOR_LEN: usize = 120;
+
+/// What an insertion into one definition must respect.
+struct Definition<'a> {
+    /// The line first mentioning each variable ([`first_mentions`]).
+    mentioned: BTreeMap<String, usize>,
+    /// Its statements, trimmed: a statement the definition already has is not the one
+    /// missing from it.
+    present: BTreeSet<&'a str>,
+}
 
 /// Candidate insertions for `text` (the file at `path`) at `places`, at most `max`, best
 /// first. Each inserts one statement of the file, with the indentation of its new place,
@@ -54,9 +63,7 @@ pub fn insertions(path: &str, text: &str, places: &Places, max: usize) -> Vec<Te
     }
     let mut scored: Vec<(f64, usize, usize)> = Vec::new();
     let mut seen_places = BTreeSet::new();
-    // Per definition: the line first mentioning each variable, and its statements.
-    let mut scopes: BTreeMap<(usize, usize), (BTreeMap<String, usize>, BTreeSet<&str>)> =
-        BTreeMap::new();
+    let mut scopes: BTreeMap<(usize, usize), Definition> = BTreeMap::new();
     for (group, (start, end)) in places.focus.iter().chain(places.regions.iter()).enumerate() {
         for n in (*start).max(1)..=(*end).min(lines.len()) {
             // The place's own definition: the narrowest region around it.
@@ -75,13 +82,13 @@ pub fn insertions(path: &str, text: &str, places: &Places, max: usize) -> Vec<Te
             {
                 continue;
             }
-            let (mentioned, present) = scopes.entry(region).or_insert_with(|| {
-                // A statement the definition already has is not the one missing from it.
-                let present = (region.0.max(1)..=region.1.min(lines.len()))
-                    .map(|m| body(m).trim())
-                    .collect();
-                (first_mentions(&lines, region, lang), present)
-            });
+            let Definition { mentioned, present } =
+                scopes.entry(region).or_insert_with(|| Definition {
+                    mentioned: first_mentions(&lines, region, lang),
+                    present: (region.0.max(1)..=region.1.min(lines.len()))
+                        .map(|m| body(m).trim())
+                        .collect(),
+                });
             // The inserted line goes between line n - 1 and line n.
             let around = context(&lines, &code, n, n, lang);
             let near: BTreeSet<&str> = neighbours(&code, n)
@@ -113,15 +120,13 @@ pub fn insertions(path: &str, text: &str, places: &Places, max: usize) -> Vec<Te
         let indent = leading_space(body(n));
         let ending = split_ending(lines[n - 1]).1;
         let ending = if ending.is_empty() { "\n" } else { ending };
-        let mut new_text = String::with_capacity(text.len() + donor.len() + indent.len() + 2);
-        for (i, l) in lines.iter().enumerate() {
-            if i + 1 == n {
-                new_text.push_str(indent);
-                new_text.push_str(donor);
-                new_text.push_str(ending);
-            }
-            new_text.push_str(l);
-        }
+        let new_text = with_line(
+            &lines,
+            n,
+            &format!("{indent}{donor}"),
+            ending,
+            Edit::InsertBefore,
+        );
         if !seen_texts.insert(new_text.clone()) {
             continue;
         }
@@ -223,7 +228,10 @@ fn after_a_jump(line: &str) -> bool {
         .split(|c: char| !c.is_alphanumeric() && c != '_')
         .next()
         .unwrap_or("");
-    matches!(word, "return" | "break" | "continue" | "raise" | "throw" | "panic")
+    matches!(
+        word,
+        "return" | "break" | "continue" | "raise" | "throw" | "panic"
+    )
 }
 
 /// Whether every variable `line` reads is `in_scope` (`c` and `el` of
@@ -303,7 +311,9 @@ fn context(
 /// `n` on.
 fn neighbours(code: &[bool], n: usize) -> impl Iterator<Item = usize> + '_ {
     let above = (1..n).rev().filter(|&m| code[m - 1]).take(CONTEXT_LINES);
-    let below = (n..=code.len()).filter(|&m| code[m - 1]).take(CONTEXT_LINES);
+    let below = (n..=code.len())
+        .filter(|&m| code[m - 1])
+        .take(CONTEXT_LINES);
     above.chain(below)
 }
 

@@ -230,15 +230,7 @@ pub fn fixes(path: &str, text: &str, places: &Places, max: usize) -> Vec<Templat
             if after == body {
                 continue;
             }
-            let mut new_text = String::with_capacity(text.len() + 8);
-            for (i, l) in lines.iter().enumerate() {
-                if i + 1 == n {
-                    new_text.push_str(&after);
-                    new_text.push_str(ending);
-                } else {
-                    new_text.push_str(l);
-                }
-            }
+            let new_text = with_line(&lines, n, &after, ending, Edit::Replace);
             if !seen_texts.insert(new_text.clone()) {
                 continue;
             }
@@ -254,6 +246,31 @@ pub fn fixes(path: &str, text: &str, places: &Places, max: usize) -> Vec<Templat
                 return out;
             }
         }
+    }
+    out
+}
+
+/// What [`with_line`] does with the line it is given.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Edit {
+    /// The new line takes the old one's place.
+    Replace,
+    /// The new line goes before the old one.
+    InsertBefore,
+}
+
+/// The text of `lines` with `new_line` (ended by `ending`) at 1-based line `n`.
+fn with_line(lines: &[&str], n: usize, new_line: &str, ending: &str, edit: Edit) -> String {
+    let mut out = String::with_capacity(lines.iter().map(|l| l.len()).sum::<usize>() + 80);
+    for (i, l) in lines.iter().enumerate() {
+        if i + 1 == n {
+            out.push_str(new_line);
+            out.push_str(ending);
+            if edit == Edit::Replace {
+                continue;
+            }
+        }
+        out.push_str(l);
     }
     out
 }

@@ -300,9 +300,9 @@ def median(values):
     assert_eq!(first.after, "values = sorted(values)");
     assert_eq!(first.describe(), "`values = sorted(values)` inserted");
     assert!(
-        first
-            .text
-            .contains("        raise ValueError(\"empty\")\n    values = sorted(values)\n    k = (len"),
+        first.text.contains(
+            "        raise ValueError(\"empty\")\n    values = sorted(values)\n    k = (len"
+        ),
         "{}",
         first.text
     );
@@ -340,7 +340,8 @@ func (c *Cache) Put(key string, value int) {
 ";
     let got = insertions("lru.go", go, &Places::regions(&[(11, 18)]), 20);
     assert!(
-        got.iter().any(|f| f.after == "c.ll.MoveToFront(el)" && f.line == 14),
+        got.iter()
+            .any(|f| f.after == "c.ll.MoveToFront(el)" && f.line == 14),
         "{got:?}"
     );
     // `total` is not a name of `Put`... it is used there, so `c.evict(total)` is visible; but a
@@ -387,7 +388,12 @@ class Registry {
   }
 }
 ";
-    let got = insertions("registry.js", js, &Places::regions(&[(1, 13), (10, 12)]), 20);
+    let got = insertions(
+        "registry.js",
+        js,
+        &Places::regions(&[(1, 13), (10, 12)]),
+        20,
+    );
     assert!(
         got.iter()
             .any(|f| f.after == "this.#order.push(name);" && f.line == 11),
