@@ -385,6 +385,49 @@ impl TokenUsage {
     }
 }
 
+/// Where a run is: its phases in order. The state file and the trace spell them in snake
+/// case (`"execution"`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunPhase {
+    /// Locking the repository, the worktree, the store.
+    #[default]
+    Preflight,
+    /// The audit: metrics and the test baseline.
+    Analysis,
+    /// The plan: the planner's, an operator's, or the failing tests' own task.
+    Planning,
+    /// The subtasks: candidates, gates, landing.
+    Execution,
+    /// The critics after the subtasks landed.
+    Critique,
+    /// The metrics again on the branch.
+    Measure,
+    /// Finished (the state of a run that stopped earlier says where).
+    Done,
+}
+
+impl RunPhase {
+    /// The phase as the state file, the trace and the progress line spell it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunPhase::Preflight => "preflight",
+            RunPhase::Analysis => "analysis",
+            RunPhase::Planning => "planning",
+            RunPhase::Execution => "execution",
+            RunPhase::Critique => "critique",
+            RunPhase::Measure => "measure",
+            RunPhase::Done => "done",
+        }
+    }
+}
+
+impl std::fmt::Display for RunPhase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// Overall status of a run.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

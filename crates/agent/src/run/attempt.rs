@@ -5,6 +5,7 @@
 //! returns the feedback of the furthest refusal ([`AttemptEnd`]). In the pipeline: ... -> per subtask: **attempts -> candidates** ->
 //! static judge -> review -> dynamic judge -> proof -> land.
 
+use crate::records::RunPhase;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -54,7 +55,7 @@ pub(super) fn run_attempt(
         max: cx.state.max_attempts.max(1),
     });
     cx.emit(
-        "execution",
+        RunPhase::Execution,
         "worker.attempt.begin",
         json!({"subtask_id": run.id, "attempt": attempt}),
     );
@@ -521,6 +522,8 @@ fn judge_reply(
     } = called;
     let used = tokens_spent(client);
     cx.state.usage.add_since(spent, used);
+    // The tokens are on disk at once: a run killed at a time limit still says what it spent.
+    cx.save()?;
     work.llm += took;
     run.sampled += 1;
     let line = CandidateLine {
@@ -629,7 +632,7 @@ pub(super) fn candidate_line(
     );
     cx.progress.on(&ProgressEvent::Candidate(line.clone()));
     cx.emit(
-        "execution",
+        RunPhase::Execution,
         "worker.candidate",
         json!({"subtask_id": run.id, "attempt": c.attempt, "candidate": c.index + 1,
                "temperature": c.sampling.temperature, "seed": c.sampling.seed, "ms": c.took.as_millis() as u64,

@@ -3,6 +3,7 @@
 //! the part timers, the fingerprint) with its small helpers (save, time, emit, phase), and
 //! [`tokens_spent`], the client's running token tally.
 
+use crate::records::RunPhase;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -51,15 +52,16 @@ impl Ctx<'_> {
         }
     }
 
-    pub(super) fn emit(&self, phase: &str, event: &str, data: serde_json::Value) {
-        self.trace.emit(TraceEvent::new(phase, event, data));
+    pub(super) fn emit(&self, phase: RunPhase, event: &str, data: serde_json::Value) {
+        self.trace
+            .emit(TraceEvent::new(phase.as_str(), event, data));
     }
 
     /// Takes the test run `run` as the run's test baseline and says so in the trace (`phase`;
     /// `from`: the analysis' run or one of its own).
     pub(super) fn set_baseline(
         &mut self,
-        phase: &str,
+        phase: RunPhase,
         run: &slopguard_toolchain::TestRun,
         from: &str,
     ) {
@@ -73,9 +75,9 @@ impl Ctx<'_> {
         self.state.baseline = Some(b);
     }
 
-    pub(super) fn phase(&mut self, phase: &'static str) -> Result<(), RunError> {
+    pub(super) fn phase(&mut self, phase: RunPhase) -> Result<(), RunError> {
         self.progress.on(&ProgressEvent::Phase(phase));
-        self.state.phase = phase.to_string();
+        self.state.phase = phase;
         self.emit(phase, "run.phase", json!({"phase": phase}));
         self.save()
     }

@@ -3,6 +3,7 @@
 //! each attempt (`gates::step_critic`), whose note the next attempt hears. In the pipeline:
 //! ... -> land -> observe -> **critics** -> finish.
 
+use crate::records::RunPhase;
 use slopguard_llm::BlockingClient;
 
 use crate::dynamic;
@@ -36,7 +37,7 @@ pub(super) fn critique_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Resul
     if !cfg.any() || landed.is_empty() || cx.state.dry_run || cx.state.critics.is_some() {
         return Ok(());
     }
-    cx.phase("critique")?;
+    cx.phase(RunPhase::Critique)?;
     let mut report = crate::critics::CriticsReport::default();
     let baseline = cx.state.baseline.clone();
     let ws = crate::critics::Workspace {
@@ -50,7 +51,7 @@ pub(super) fn critique_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Resul
     };
     let mut models = crate::critics::Models::new(client, &cx.opts.llm, &cfg, &mut report)
         .map_err(RunError::Input)?;
-    let emit = |event: &str, data: serde_json::Value| cx.emit("critique", event, data);
+    let emit = |event: &str, data: serde_json::Value| cx.emit(RunPhase::Critique, event, data);
     crate::critics::critique(&ws, &cfg, &mut models, &emit)?;
     // A kept revision's tests are the branch head's: the baseline follows them.
     if let Some(tests) = models.take_kept_tests() {
@@ -91,7 +92,7 @@ pub(super) fn critique_attempt(
         outcome,
         next_step,
     );
-    cx.emit("execution", "critic.review", review.data);
+    cx.emit(RunPhase::Execution, "critic.review", review.data);
     cx.state.run.self_review.extend(review.kept);
     review.note
 }

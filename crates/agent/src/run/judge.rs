@@ -5,6 +5,7 @@
 //! In the pipeline: ... -> candidates -> **static judge -> review -> dynamic judge -> proof**
 //! -> land.
 
+use crate::records::RunPhase;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -42,7 +43,7 @@ pub(super) fn prove_candidate(
     )?;
     if let proof::Proof::Proven(ids) = &found {
         cx.emit(
-            "execution",
+            RunPhase::Execution,
             "worker.regression_proof.proven",
             json!({"subtask_id": run.id, "fails_without_fix": ids,
                    "test_files": proof::test_files(&applied.change)}),
@@ -129,7 +130,7 @@ pub(super) fn review_candidate(
                 )));
             }
             Err(e) => cx.emit(
-                "execution",
+                RunPhase::Execution,
                 "critic.error",
                 json!({"subtask_id": run.id, "attempt": attempt, "gate": slug, "error": e.to_string()}),
             ),
@@ -252,7 +253,7 @@ pub(super) fn record_rejections(
         let event = fail_event(&r.gate);
         for f in &r.findings {
             cx.emit(
-                "execution",
+                RunPhase::Execution,
                 &event,
                 json!({"subtask_id": run.id, "attempt": attempt, "phase": r.phase.trace_name(),
                        "path": f.path, "error": f.message, "data": f.data}),
@@ -294,7 +295,7 @@ pub(super) fn judge_statically(
         }
     })?;
     cx.emit(
-        "execution",
+        RunPhase::Execution,
         "worker.edits.applied",
         json!({"subtask_id": run.id, "attempt": attempt, "format": applied.format.name(), "matchers": applied.matchers}),
     );
@@ -315,7 +316,7 @@ pub(super) fn judge_statically(
     activity.extend(act);
     if let Some(psi) = report.metrics.get("psi") {
         cx.emit(
-            "execution",
+            RunPhase::Execution,
             "psi_lite.scored",
             json!({"subtask_id": run.id, "attempt": attempt, "psi": psi}),
         );
@@ -398,7 +399,7 @@ fn salvage(
         return None;
     }
     cx.emit(
-        "execution",
+        RunPhase::Execution,
         "worker.candidate.salvaged",
         json!({"subtask_id": run.id, "attempt": attempt, "definitions": taken,
                "format": applied.format.name()}),
@@ -480,7 +481,7 @@ pub(super) fn judge_dynamically(
         None => dynr.feedback(),
     };
     cx.emit(
-        "execution",
+        RunPhase::Execution,
         "worker.revert",
         json!({"subtask_id": run.id, "attempt": attempt, "files": written.paths()}),
     );

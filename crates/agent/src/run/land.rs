@@ -3,6 +3,7 @@
 //! again), and the attempt's record ([`finish_attempt`]). In the pipeline: ... -> proof ->
 //! **land** -> observe -> critics -> finish.
 
+use crate::records::RunPhase;
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
@@ -49,13 +50,13 @@ pub(super) fn land(
         .collect();
     if run.dynamic_failed_before {
         cx.emit(
-            "execution",
+            RunPhase::Execution,
             "critic_build_retry.success",
             json!({"subtask_id": id, "attempt": attempt}),
         );
     }
     cx.emit(
-        "execution",
+        RunPhase::Execution,
         "worker.candidate.chosen",
         json!({"subtask_id": id, "attempt": attempt, "format": applied.format.name(),
                "matchers": applied.matchers, "beat": considered.saturating_sub(1)}),

@@ -5,6 +5,7 @@
 //! candidates -> static judge -> review -> dynamic judge -> proof -> land -> observe ->
 //! critics -> finish.
 
+use crate::records::RunPhase;
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
@@ -60,7 +61,7 @@ pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary,
     let (_lock, stale) = RepoLock::acquire(&repo, &run_id)?;
     // Resuming a run that already finished (killed during its clean-up): finish the clean-up
     // and report it.
-    if let Some(st) = resumed.as_ref().filter(|s| s.phase == "done") {
+    if let Some(st) = resumed.as_ref().filter(|s| s.phase == RunPhase::Done) {
         return Ok(finish_cleanup(&repo, st, opts));
     }
     git::exclude_slopguard_dir(&repo)?;
@@ -69,7 +70,7 @@ pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary,
     let trace = Trace::new(&run_id).with_file(&trace_path);
     if let Some(pid) = stale {
         trace.emit(TraceEvent::new(
-            "preflight",
+            RunPhase::Preflight.as_str(),
             "run.lock.stale_removed",
             json!({"pid": pid}),
         ));
@@ -104,7 +105,7 @@ pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary,
     if let Err(e) = client.set_transcript(&exchanges) {
         tracing::warn!(%e, path = %exchanges.display(), "model exchanges not kept");
     }
-    progress.on(&ProgressEvent::Phase("preflight"));
+    progress.on(&ProgressEvent::Phase(RunPhase::Preflight));
     let branch = (!cx.state.dry_run).then(|| cx.state.branch.clone());
     git::ensure_worktree(&repo, &worktree, branch.as_deref(), &cx.state.base_commit)?;
     if cx.state.model.is_empty()
@@ -181,7 +182,7 @@ pub(super) fn check_endpoint(
 pub(super) fn resume_state(mut st: RunState, trace: &Trace) -> RunState {
     st.resumes += 1;
     trace.emit(TraceEvent::new(
-        "preflight",
+        RunPhase::Preflight.as_str(),
         "run.resume",
         json!({"resumes": st.resumes, "phase": st.phase, "next": st.first_unfinished()}),
     ));
@@ -240,12 +241,12 @@ pub(super) fn new_state(
             ..Default::default()
         },
         operator_plan,
-        phase: "preflight".into(),
+        phase: RunPhase::Preflight,
         max_attempts: opts.max_attempts.max(1),
         ..Default::default()
     };
     trace.emit(TraceEvent::new(
-        "preflight",
+        RunPhase::Preflight.as_str(),
         "run.begin",
         json!({"repo": st.repo, "repo_id": st.repo_id, "branch": st.branch, "base": st.base,
                "base_commit": st.base_commit, "dry_run": st.dry_run, "worktree": st.worktree}),
@@ -280,7 +281,7 @@ pub(super) fn finish(mut cx: Ctx<'_>) -> Result<RunSummary, RunError> {
     cx.state.status = run_status(landed, partial, failed + unaddressed);
     if unaddressed > 0 {
         cx.emit(
-            "done",
+            RunPhase::Done,
             "run.failing_tests_unaddressed",
             json!({"tests": cx.state.unaddressed_failing_tests}),
         );
@@ -288,7 +289,7 @@ pub(super) fn finish(mut cx: Ctx<'_>) -> Result<RunSummary, RunError> {
     let mut metrics_after = Vec::new();
     let mut overall_after = None;
     if opts.measure_after && landed > 0 && !cx.state.dry_run {
-        cx.progress.on(&ProgressEvent::Phase("measure"));
+        cx.progress.on(&ProgressEvent::Phase(RunPhase::Measure));
         let report = analyze(
             &cx.worktree,
             &AnalyzeOptions {
@@ -300,10 +301,10 @@ pub(super) fn finish(mut cx: Ctx<'_>) -> Result<RunSummary, RunError> {
         metrics_after = metric_values(&report);
         overall_after = Some(report.overall);
     }
-    cx.state.phase = "done".into();
+    cx.state.phase = RunPhase::Done;
     cx.save()?;
     cx.emit(
-        "done",
+        RunPhase::Done,
         "run.exit_clean",
         json!({"status": cx.state.status, "landed": landed, "failed": failed}),
     );
@@ -322,7 +323,7 @@ pub(super) fn finish(mut cx: Ctx<'_>) -> Result<RunSummary, RunError> {
         && git::git(&cx.repo, &["branch", "-D", &cx.state.branch]).is_ok();
     if branch_deleted {
         cx.emit(
-            "done",
+            RunPhase::Done,
             "run.branch_deleted",
             json!({"branch": cx.state.branch, "reason": "nothing was committed"}),
         );

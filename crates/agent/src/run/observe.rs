@@ -3,6 +3,7 @@
 //! the critics, their report ([`observe_critics`]). In the pipeline: ... -> land ->
 //! **observe** -> critics -> finish.
 
+use crate::records::RunPhase;
 use std::time::Instant;
 
 use serde_json::json;
@@ -77,7 +78,7 @@ pub(super) fn record_outcome(
     cx.save()?;
     if status == SubtaskStatus::Failed {
         cx.emit(
-            "execution",
+            RunPhase::Execution,
             "worker.subtask.failed",
             json!({"task_id": id.split('-').next().unwrap_or(""), "subtask_id": id, "title": run.subtask.title,
                    "file_hints": run.subtask.file_hints, "error": feedback.chars().take(2000).collect::<String>(),
@@ -85,7 +86,7 @@ pub(super) fn record_outcome(
         );
     } else {
         cx.emit(
-            "execution",
+            RunPhase::Execution,
             if commit.is_some() {
                 "worker.subtask.committed"
             } else {
@@ -106,7 +107,7 @@ pub(super) fn record_outcome(
         .saturating_sub(run.llm_time)
         .saturating_sub(run.tool_time);
     cx.emit(
-        "execution",
+        RunPhase::Execution,
         "worker.subtask.timing",
         json!({"subtask_id": id, "total_ms": run.started.elapsed().as_secs_f64() * 1000.0,
                "llm_ms": run.llm_time.as_secs_f64() * 1000.0, "toolchain_ms": run.tool_time.as_secs_f64() * 1000.0,

@@ -2,13 +2,14 @@
 //! attempts, guard verdicts, one line per sampled candidate), the [`Progress`] sink the CLI
 //! implements, and [`NoProgress`].
 
+use crate::records::RunPhase;
 use crate::run::summary::SubtaskStatus;
 
 /// What the terminal view is told.
 #[derive(Debug, Clone)]
 pub enum ProgressEvent {
     /// A phase starts.
-    Phase(&'static str),
+    Phase(RunPhase),
     /// The plan is known.
     Planned {
         /// Subtasks in the plan.

@@ -15,6 +15,7 @@
 //! In the pipeline: ... -> per subtask -> **templates** (attempt 1, before sampling) ->
 //! candidates -> static judge -> ... -> land.
 
+use crate::records::RunPhase;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -116,7 +117,7 @@ pub(super) fn try_templates(
         .as_ref()
         .map(|(f, ..)| format!("{}:{} {}", f.path, f.line, f.describe()));
     cx.emit(
-        "execution",
+        RunPhase::Execution,
         "worker.templates",
         json!({"subtask_id": run.id, "offered": fixes.len(), "static_refused": refused_statically,
                "evaluated": evaluated, "changed_behaviour": changed_behaviour, "landed": described, "ms": started.elapsed().as_millis() as u64}),

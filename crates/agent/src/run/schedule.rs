@@ -3,6 +3,7 @@
 //! branch's commits), and the skips (already fixed by an earlier subtask, run budget spent).
 //! In the pipeline: **analyse -> plan -> per subtask** -> ... -> finish.
 
+use crate::records::RunPhase;
 use std::time::Instant;
 
 use serde_json::json;
@@ -26,7 +27,7 @@ use super::subtask::run_subtask;
 /// The execution phase: every unfinished subtask in plan order; once the run budget is spent,
 /// only the subtasks behind failing tests still run.
 pub(super) fn execution_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Result<(), RunError> {
-    cx.phase("execution")?;
+    cx.phase(RunPhase::Execution)?;
     reconcile(cx)?;
     let ids = cx.state.subtask_ids();
     let total = ids.len();
@@ -100,17 +101,17 @@ pub(super) fn plan_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Result<()
         repo_id: &repo_id,
         g9_threshold: opts.g9_threshold,
     };
-    cx.phase("analysis")?;
+    cx.phase(RunPhase::Analysis)?;
     let report = pipeline::analyse(&req);
     adopt_analysis_baseline(cx, &report);
     cx.state.metrics_before = metric_values(&report);
     cx.state.overall_before = Some(report.overall);
     cx.emit(
-        "analysis",
+        RunPhase::Analysis,
         "analysis.done",
         json!({"overall": report.overall, "failing_tests": report.failing_tests.len(), "elapsed_ms": report.elapsed_ms}),
     );
-    cx.phase("planning")?;
+    cx.phase(RunPhase::Planning)?;
     let spent = tokens_spent(client);
     let planned = pipeline::plan(&req, &report, Some(client), &cx.trace);
     cx.state.usage.add_since(spent, tokens_spent(client));
@@ -120,7 +121,7 @@ pub(super) fn plan_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Result<()
         Err(e) => return Err(RunError::Llm(e.to_string())),
     };
     cx.emit(
-        "planning",
+        RunPhase::Planning,
         "plan.final",
         json!({"tasks": plan.tasks.len(), "subtasks": plan.subtask_count()}),
     );
@@ -141,7 +142,7 @@ fn adopt_analysis_baseline(
     if cx.state.baseline.is_some() || !cx.opts.dynamic.tests || !(run.ran || run.broken) {
         return;
     }
-    cx.set_baseline("analysis", run, "analysis");
+    cx.set_baseline(RunPhase::Analysis, run, "analysis");
 }
 
 /// Marks subtasks whose commit is on the branch (a crash after the commit, before the state
@@ -167,7 +168,7 @@ pub(super) fn reconcile(cx: &mut Ctx<'_>) -> Result<(), RunError> {
             changed = true;
             let id = st.id.clone();
             cx.emit(
-                "execution",
+                RunPhase::Execution,
                 "run.reconciled",
                 json!({"subtask_id": id, "commit": c.commit}),
             );
@@ -266,7 +267,7 @@ pub(super) fn skip_subtask(
         s.status = SubtaskStatus::Skipped;
         s.error = Some(why);
     }
-    cx.emit("execution", "worker.subtask.skipped", data);
+    cx.emit(RunPhase::Execution, "worker.subtask.skipped", data);
     cx.progress.on(&ProgressEvent::SubtaskEnd {
         id: id.to_string(),
         status: SubtaskStatus::Skipped,

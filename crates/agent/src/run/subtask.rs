@@ -4,6 +4,7 @@
 //! tests (targets, the function and statement they point at). In the pipeline: ... -> **per
 //! subtask** -> attempts -> ... -> land -> observe.
 
+use crate::records::RunPhase;
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
@@ -77,7 +78,7 @@ pub(super) fn run_subtask(
     for attempt in 1..=max {
         if attempt > 1 && run.started.elapsed() >= run.budget {
             cx.emit(
-                "execution",
+                RunPhase::Execution,
                 "worker.budget.exhausted",
                 json!({"subtask_id": id, "attempt": attempt, "budget_s": run.budget.as_secs()}),
             );
@@ -114,7 +115,7 @@ pub(super) fn announce_subtask(
         title: subtask.title.clone(),
     });
     cx.emit(
-        "execution",
+        RunPhase::Execution,
         "worker.subtask.begin",
         json!({"subtask_id": id, "title": subtask.title, "file_hints": subtask.file_hints, "index": index + 1, "total": total}),
     );
@@ -137,7 +138,7 @@ pub(super) fn ensure_baseline(cx: &mut Ctx<'_>) -> Result<Duration, RunError> {
     let t = Instant::now();
     let out = dynamic::run_tests(&cx.worktree, cx.opts.dynamic.test_timeout);
     let spent = t.elapsed();
-    cx.set_baseline("execution", &out, "tests");
+    cx.set_baseline(RunPhase::Execution, &out, "tests");
     cx.save()?;
     Ok(spent)
 }
@@ -160,7 +161,7 @@ pub(super) fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
         FAILURE_OUTPUT_CHARS,
     );
     cx.emit(
-        "execution",
+        RunPhase::Execution,
         "worker.failure_context",
         json!({"subtask_id": run.id, "targets": run.targets, "output_chars": fc.output.len(),
                "tests": fc.tests.iter().map(|(p, l, _)| format!("{p}:{l}")).collect::<Vec<_>>(),
@@ -170,7 +171,7 @@ pub(super) fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
     run.functions = localise::function_targets(&fc, &run.targets, &tree, coverage.as_ref());
     if !run.functions.is_empty() {
         cx.emit(
-            "execution",
+            RunPhase::Execution,
             "worker.function_target",
             json!({"subtask_id": run.id,
                    "functions": run.functions.iter().map(|f| json!({"path": f.path, "name": f.name, "lines": [f.start, f.end]})).collect::<Vec<_>>()}),
@@ -179,7 +180,7 @@ pub(super) fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
     run.fault_line = fault_line::fault_line(&base.log, &tree, &run.subtask.file_hints);
     if let Some(l) = &run.fault_line {
         cx.emit(
-            "execution",
+            RunPhase::Execution,
             "worker.fault_line",
             json!({"subtask_id": run.id, "path": l.path, "lines": [l.start, l.end]}),
         );
@@ -200,7 +201,7 @@ pub(super) fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
         };
         if !run.suspects.is_empty() {
             cx.emit(
-                "execution",
+                RunPhase::Execution,
                 "worker.suspect_lines",
                 json!({"subtask_id": run.id, "path": f.path,
                        "lines": run.suspects.iter().map(|l| [l.start, l.end]).collect::<Vec<_>>()}),

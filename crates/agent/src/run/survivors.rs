@@ -5,6 +5,7 @@
 //! the pipeline: ... -> candidates -> static judge -> **survivors: review -> dynamic judge ->
 //! proof** -> land.
 
+use crate::records::RunPhase;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
@@ -221,7 +222,7 @@ pub(super) fn evaluate_survivors(
         );
         work.rejections.push(r);
         cx.emit(
-            "execution",
+            RunPhase::Execution,
             if carried {
                 "worker.partial.carried"
             } else {

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 pub use crate::records::Baseline;
-use crate::records::{RunRecord, SubtaskSummary, TaskSummary};
+use crate::records::{RunPhase, RunRecord, SubtaskSummary, TaskSummary};
 use slopguard_planning::plan::Plan;
 
 /// Version of the state file format.
@@ -50,8 +50,8 @@ pub struct RunState {
     /// The run and what it has done so far.
     #[serde(flatten)]
     pub run: RunRecord,
-    /// `preflight`, `analysis`, `planning`, `execution`, `done`.
-    pub phase: String,
+    /// Where the run is (or stopped).
+    pub phase: RunPhase,
     /// The final plan (after the post-processors), once planned.
     #[serde(default)]
     pub plan: Option<Plan>,
@@ -195,7 +195,7 @@ pub fn load(path: &Path) -> Result<RunState, StateError> {
 
 /// The most recent run of `repo` that is not done, if any.
 pub fn latest_unfinished(repo: &Path) -> Option<RunState> {
-    latest_where(repo, |st| st.phase != "done")
+    latest_where(repo, |st| st.phase != RunPhase::Done)
 }
 
 /// The most recent run of `repo`, finished or not.

@@ -9,6 +9,7 @@
 //! first. In the pipeline: ... -> per subtask -> failure context -> **localise** -> templates
 //! and prompts.
 
+use crate::records::RunPhase;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
@@ -62,7 +63,7 @@ pub(super) fn localise_by_coverage(
         .most_suspect()
         .map(|((path, line), score)| format!("{path}:{line} ({score:.2})"));
     cx.emit(
-        "execution",
+        RunPhase::Execution,
         "worker.coverage",
         json!({"subtask_id": run.id, "tests": cov.spectrum.tests.len(),
                "failing": cov.spectrum.tests.iter().filter(|t| !t.passed).count(),
