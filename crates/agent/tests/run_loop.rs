@@ -211,7 +211,7 @@ fn guards_block_then_retry_lands_and_bad_json_fails_cleanly() {
     )
     .unwrap();
 
-    let s1 = &summary.tasks[0].subtasks[0];
+    let s1 = &summary.run.tasks[0].subtasks[0];
     assert_eq!(s1.status, SubtaskStatus::Committed, "{s1:#?}");
     assert_eq!(s1.attempts, 3);
     let fired = s1.guards_fired();
@@ -220,14 +220,14 @@ fn guards_block_then_retry_lands_and_bad_json_fails_cleanly() {
         "{fired:?}"
     );
     assert!(fired.contains(&"test-regression".to_string()), "{fired:?}");
-    let s2 = &summary.tasks[0].subtasks[1];
+    let s2 = &summary.run.tasks[0].subtasks[1];
     assert_eq!(s2.status, SubtaskStatus::Failed);
     assert!(
         s2.failure_modes.contains(&"json_parse_bad".to_string()),
         "{:?}",
         s2.failure_modes
     );
-    assert_eq!(summary.status, RunStatus::Partial);
+    assert_eq!(summary.run.status, RunStatus::Partial);
 
     // The branch holds exactly the guarded commit; the fix is in it.
     let log = git(r, &["log", "--format=%s", "main..sg/loop"]);
@@ -269,7 +269,7 @@ fn guards_block_then_retry_lands_and_bad_json_fails_cleanly() {
         let store = slopguard_store::Store::open(&db).await.unwrap();
         store
             .agent_log(&slopguard_store::LogQuery {
-                run_id: Some(summary.run_id.clone()),
+                run_id: Some(summary.run.run_id.clone()),
                 ..Default::default()
             })
             .await
@@ -295,7 +295,7 @@ fn dry_run_commits_nothing() {
     // The tests run: the first subtask fixes `test_add` and is reverted, so the second one is
     // judged against the unchanged tree, where `test_add` still fails (not a regression).
     let summary = execute(&o, &NoProgress).unwrap();
-    assert!(summary.dry_run);
+    assert!(summary.run.dry_run);
     assert!(
         summary
             .subtasks()
@@ -468,7 +468,7 @@ fn a_refiner_patch_that_drops_a_definition_or_breaks_syntax_is_reverted() {
         };
         let replies = [DEVIL.to_string(), calc_file("Tidy calc", refined)];
         let (summary, server) = run_with_critics(&fx, &["devil", "refiner", "judge"], &replies);
-        let critics = summary.critics.as_ref().expect("critics ran");
+        let critics = summary.run.critics.as_ref().expect("critics ran");
         match critics.refiner.as_ref().expect("a revision was proposed") {
             slopguard_agent::critics::RevisionOutcome::Reverted { reason } => {
                 assert!(reason.contains(gate), "{gate}: {reason}")
@@ -513,7 +513,7 @@ fn the_judge_decides_between_the_workers_and_the_refiners_version() {
             4,
             "worker, devil, refiner, judge"
         );
-        let critics = summary.critics.as_ref().unwrap();
+        let critics = summary.run.critics.as_ref().unwrap();
         assert_eq!(critics.judge.as_deref(), Some(verdict));
         let log = branch_log(&fx);
         let calc = git(fx.dir.path(), &["show", "sg/loop:calc.py"]);
@@ -553,7 +553,7 @@ fn a_qa_revision_that_fails_the_tests_is_not_applied() {
     );
     let (summary, server) = run_with_critics(&fx, &["qa"], &[questions, defence]);
     assert_eq!(server.chat_requests().len(), 3);
-    let critics = summary.critics.as_ref().unwrap();
+    let critics = summary.run.critics.as_ref().unwrap();
     assert_eq!(critics.qa.len(), 3);
     assert_eq!(critics.qa[0].answer, "5");
     match critics.qa_revision.as_ref().unwrap() {
@@ -582,7 +582,7 @@ fn the_panel_and_the_self_critic_report_findings_and_a_review() {
         5,
         "worker, three personas, self-critic"
     );
-    let critics = summary.critics.as_ref().unwrap();
+    let critics = summary.run.critics.as_ref().unwrap();
     let by: Vec<&str> = critics.findings.iter().map(|f| f.critic.as_str()).collect();
     assert_eq!(by, ["panel:developer", "panel:contributor", "self-critic"]);
     assert!(
@@ -654,9 +654,14 @@ fn the_step_critic_feeds_a_confident_finding_to_the_next_attempt_and_keeps_a_sof
         second_attempt.contains("[critic] a reviewer's note on attempt 1 (confidence 85)"),
         "{second_attempt}"
     );
-    assert_eq!(summary.self_review.len(), 1, "{:?}", summary.self_review);
-    assert_eq!(summary.self_review[0].step, "landed");
-    assert_eq!(summary.self_review[0].confidence, 70);
+    assert_eq!(
+        summary.run.self_review.len(),
+        1,
+        "{:?}",
+        summary.run.self_review
+    );
+    assert_eq!(summary.run.self_review[0].step, "landed");
+    assert_eq!(summary.run.self_review[0].confidence, 70);
     let body = slopguard_forge::render_body(&summary);
     assert!(body.contains("### Self-review"), "{body}");
     assert!(
@@ -727,7 +732,7 @@ fn a_subtask_whose_tests_an_earlier_subtask_fixed_is_skipped_without_a_model_cal
         "{why}"
     );
     assert!(why.contains("test_add"), "{why}");
-    assert_eq!(summary.status, RunStatus::Completed);
+    assert_eq!(summary.run.status, RunStatus::Completed);
     assert_eq!(
         server.chat_requests().len(),
         1,
@@ -816,7 +821,7 @@ fn a_partial_fix_lands_at_the_last_attempt_only_when_allowed_and_then_says_so() 
     assert_eq!(s.still_failing.len(), 1, "{s:#?}");
     assert!(s.still_failing[0].contains("test_add_zero"), "{s:#?}");
     assert_eq!(
-        summary.status,
+        summary.run.status,
         RunStatus::Partial,
         "a partial fix never completes a run"
     );
@@ -832,10 +837,10 @@ fn by_default_a_partial_fix_does_not_land_and_the_subtask_fails() {
         return;
     };
     // Nothing landed, so the run left no branch behind.
-    assert!(summary.branch.is_empty(), "{}", summary.branch);
+    assert!(summary.run.branch.is_empty(), "{}", summary.run.branch);
     let branches = git(fx.dir.path(), &["branch", "--list", "sg/loop"]);
     assert!(branches.trim().is_empty(), "{branches}");
-    assert_eq!(summary.status, RunStatus::Failed);
+    assert_eq!(summary.run.status, RunStatus::Failed);
     assert!(trace_events(&summary).contains("worker.partial.refused"));
 }
 
@@ -856,7 +861,7 @@ fn failing_tests_define_the_task_so_no_planner_call_is_made() {
     assert_eq!(all.len(), 1, "{all:#?}");
     assert_eq!(all[0].status, SubtaskStatus::Committed, "{:#?}", all[0]);
     assert_eq!(all[0].file_hints, ["calc.py"], "{:#?}", all[0]);
-    assert_eq!(summary.status, RunStatus::Completed);
+    assert_eq!(summary.run.status, RunStatus::Completed);
     let requests = server.chat_requests();
     assert_eq!(requests.len(), 1, "one worker call, no planner call");
     assert!(

@@ -10,6 +10,7 @@ use slopguard_agent::run::summary::{MetricValue, RunSummary, SubtaskStatus, Task
 /// title and how many more.
 pub fn pr_title(summary: &RunSummary) -> String {
     let subjects: Vec<&str> = summary
+        .run
         .tasks
         .iter()
         .flat_map(|t| t.subtasks.iter())
@@ -20,6 +21,7 @@ pub fn pr_title(summary: &RunSummary) -> String {
         return format!("slopguard: {}", one_line(one, 100));
     }
     let landed: Vec<&TaskSummary> = summary
+        .run
         .tasks
         .iter()
         .filter(|t| {
@@ -61,24 +63,27 @@ fn header(summary: &RunSummary) -> String {
         .subtasks()
         .filter(|s| s.status == SubtaskStatus::Committed)
         .count();
-    out.push_str(&format!("## slopguard run `{}`\n\n", cell(&summary.run_id)));
+    out.push_str(&format!(
+        "## slopguard run `{}`\n\n",
+        cell(&summary.run.run_id)
+    ));
     out.push_str(&format!(
         "**{committed} of {total} subtasks committed.** Model: `{}` · base `{}` ({}) · {}",
-        cell(&summary.model),
-        cell(&summary.base),
-        short_id(&summary.base_commit),
+        cell(&summary.run.model),
+        cell(&summary.run.base),
+        short_id(&summary.run.base_commit),
         branch_text(summary),
     ));
-    if summary.usage.prompt + summary.usage.completion > 0 {
+    if summary.run.usage.prompt + summary.run.usage.completion > 0 {
         out.push_str(&format!(
             " · tokens {} prompt / {} completion",
-            summary.usage.prompt, summary.usage.completion
+            summary.run.usage.prompt, summary.run.usage.completion
         ));
     }
     out.push_str("\n\n");
     // Say what happened: the guarantee about "every commit" only means something when there
     // are commits.
-    if summary.dry_run {
+    if summary.run.dry_run {
         out.push_str(
             "_Dry run: nothing was committed._ Subtasks marked `passed` passed slopguard's guard \
              stack (static guards on the patch, then build, test-regression and test-integrity on \
@@ -106,8 +111,8 @@ fn header(summary: &RunSummary) -> String {
 /// The branch the run committed to, or why there is none (a run that committed nothing
 /// leaves no branch; an empty name would read as a missing field).
 fn branch_text(summary: &RunSummary) -> String {
-    match (summary.branch.is_empty(), summary.dry_run) {
-        (false, _) => format!("branch `{}`", cell(&summary.branch)),
+    match (summary.run.branch.is_empty(), summary.run.dry_run) {
+        (false, _) => format!("branch `{}`", cell(&summary.run.branch)),
         (true, true) => "no branch (dry run)".into(),
         (true, false) => "no branch (nothing was committed)".into(),
     }
@@ -117,11 +122,11 @@ fn branch_text(summary: &RunSummary) -> String {
 /// measure after (a column of dashes would read as lost data).
 fn metrics_section(summary: &RunSummary) -> String {
     let mut out = String::from("### Metrics\n\n");
-    if summary.metrics_before.is_empty() && summary.metrics_after.is_empty() {
+    if summary.run.metrics_before.is_empty() && summary.metrics_after.is_empty() {
         out.push_str("_not measured_\n\n");
     } else if summary.metrics_after.is_empty() {
         out.push_str("| metric | before |\n|---|---|\n");
-        for m in &summary.metrics_before {
+        for m in &summary.run.metrics_before {
             let label = if m.title.is_empty() {
                 &m.name
             } else {
@@ -129,7 +134,7 @@ fn metrics_section(summary: &RunSummary) -> String {
             };
             out.push_str(&format!("| {} | {} |\n", cell(label), metric_cell(Some(m))));
         }
-        if let Some(b) = summary.overall_before {
+        if let Some(b) = summary.run.overall_before {
             out.push_str(&format!("| **overall** | {b:.2} |\n"));
         }
         out.push_str("\n_After: not measured, because nothing was committed._\n\n");
@@ -137,6 +142,7 @@ fn metrics_section(summary: &RunSummary) -> String {
         out.push_str("| metric | before | after | change |\n|---|---|---|---|\n");
         let mut names: Vec<(&str, &str)> = Vec::new();
         for m in summary
+            .run
             .metrics_before
             .iter()
             .chain(summary.metrics_after.iter())
@@ -146,7 +152,7 @@ fn metrics_section(summary: &RunSummary) -> String {
             }
         }
         for (name, title) in names {
-            let before = summary.metrics_before.iter().find(|m| m.name == name);
+            let before = summary.run.metrics_before.iter().find(|m| m.name == name);
             let after = summary.metrics_after.iter().find(|m| m.name == name);
             let change = match (before.and_then(|m| m.score), after.and_then(|m| m.score)) {
                 (Some(b), Some(a)) if (a - b).abs() < 0.005 => "=".to_string(),
@@ -162,7 +168,7 @@ fn metrics_section(summary: &RunSummary) -> String {
                 change
             ));
         }
-        if let (Some(b), Some(a)) = (summary.overall_before, summary.overall_after) {
+        if let (Some(b), Some(a)) = (summary.run.overall_before, summary.overall_after) {
             out.push_str(&format!(
                 "| **overall** | {b:.2} | {a:.2} | {:+.2} |\n",
                 a - b
@@ -176,10 +182,10 @@ fn metrics_section(summary: &RunSummary) -> String {
 /// Every task and subtask with its status, commit, attempts and files.
 fn tasks_section(summary: &RunSummary) -> String {
     let mut out = String::from("### Tasks\n\n");
-    if summary.tasks.is_empty() {
+    if summary.run.tasks.is_empty() {
         out.push_str("_no tasks_\n\n");
     }
-    for task in &summary.tasks {
+    for task in &summary.run.tasks {
         out.push_str(&format!(
             "#### {} {}\n\n",
             cell(&task.id),
@@ -339,7 +345,7 @@ const MAX_REASON_CHARS: usize = 6000;
 /// revisions (kept or reverted, and why), the judge's verdict and the self-review.
 fn critics_section(summary: &RunSummary) -> String {
     use slopguard_agent::critics::RevisionOutcome;
-    let Some(c) = summary.critics.as_ref().filter(|c| !c.ran.is_empty()) else {
+    let Some(c) = summary.run.critics.as_ref().filter(|c| !c.ran.is_empty()) else {
         return String::new();
     };
     let mut out = format!(
@@ -394,14 +400,14 @@ Ran: {} ({} model calls, {} tokens). Advisory: they never block; a \
 /// The continuous critic's findings kept for the self-review (`gates::step_critic`), when it
 /// ran and kept any: advisory notes a reviewer should check, never a verdict.
 fn self_review_section(summary: &RunSummary) -> String {
-    if summary.self_review.is_empty() {
+    if summary.run.self_review.is_empty() {
         return String::new();
     }
     let mut out = String::from(
         "### Self-review\n\nThe step critic's findings (advisory; the guards and the tests \
          decided what landed):\n\n| step | confidence | finding |\n|---|---|---|\n",
     );
-    for f in &summary.self_review {
+    for f in &summary.run.self_review {
         out.push_str(&format!(
             "| {} | {} | {} |\n",
             cell(&f.step),
@@ -576,7 +582,8 @@ pub(crate) mod tests {
     fn the_self_review_lists_the_step_critics_kept_findings_only_when_there_are_some() {
         let mut sum = sample();
         assert!(!render_body(&sum).contains("### Self-review"));
-        sum.self_review
+        sum.run
+            .self_review
             .push(slopguard_agent::gates::step_critic::Finding {
                 message: "the test never passes a name with a quote | pipe".into(),
                 confidence: 70,
@@ -592,7 +599,7 @@ pub(crate) mod tests {
     #[test]
     fn a_run_that_committed_nothing_does_not_claim_its_commits_passed() {
         let mut sum = sample();
-        for st in sum.tasks.iter_mut().flat_map(|t| t.subtasks.iter_mut()) {
+        for st in sum.run.tasks.iter_mut().flat_map(|t| t.subtasks.iter_mut()) {
             st.status = SubtaskStatus::Failed;
             st.commit = None;
             st.error = Some(
@@ -615,7 +622,7 @@ pub(crate) mod tests {
             "{body}"
         );
         // No branch is named as such, and the metrics show only what was measured.
-        sum.branch.clear();
+        sum.run.branch.clear();
         sum.metrics_after.clear();
         let body = render_body(&sum);
         assert!(!body.contains("branch ``"), "{body}");
@@ -634,8 +641,8 @@ pub(crate) mod tests {
         // A committed run keeps the guarantee; a dry run says nothing was committed.
         assert!(render_body(&sample()).contains("Every commit on this branch passed"));
         let mut dry = sample();
-        dry.dry_run = true;
-        dry.branch.clear();
+        dry.run.dry_run = true;
+        dry.run.branch.clear();
         let body = render_body(&dry);
         assert!(body.contains("_Dry run: nothing was committed._"));
         assert!(body.contains(" · no branch (dry run)"), "{body}");
@@ -648,7 +655,7 @@ pub(crate) mod tests {
     #[test]
     fn a_failure_without_findings_still_says_why() {
         let mut sum = sample();
-        let st = &mut sum.tasks[0].subtasks[1];
+        let st = &mut sum.run.tasks[0].subtasks[1];
         st.error = Some("failed after 3 attempt(s); last findings:\n".into());
         st.attempt_log = vec![slopguard_agent::run::summary::AttemptRecord {
             attempt: 3,

@@ -153,9 +153,9 @@ pub struct PublishRequest<'a> {
 /// pushed and a PR opened against the run's base. A run on `HEAD` targets the branch `HEAD`
 /// names (GitHub needs a branch name as the base), or `HEAD` itself when it is detached.
 pub fn publish_run(summary: &RunSummary, cfg: &ForgeConfig) -> Result<PrOutcome, ForgeError> {
-    let repo = Path::new(&summary.repo);
-    let out_dir = repo.join(".slopguard/runs").join(&summary.run_id);
-    let base = match summary.base.as_str() {
+    let repo = Path::new(&summary.run.repo);
+    let out_dir = repo.join(".slopguard/runs").join(&summary.run.run_id);
+    let base = match summary.run.base.as_str() {
         "HEAD" => push::git(
             repo,
             &["symbolic-ref", "--short", "-q", "HEAD"],
@@ -165,13 +165,13 @@ pub fn publish_run(summary: &RunSummary, cfg: &ForgeConfig) -> Result<PrOutcome,
         .ok()
         .map(|b| b.trim().to_string())
         .filter(|b| !b.is_empty())
-        .unwrap_or_else(|| summary.base.clone()),
+        .unwrap_or_else(|| summary.run.base.clone()),
         other => other.to_string(),
     };
     publish(
         &PublishRequest {
             repo_dir: repo,
-            branch: &summary.branch,
+            branch: &summary.run.branch,
             base: &base,
             summary,
             out_dir: &out_dir,
@@ -218,7 +218,7 @@ pub async fn publish_async(
         .subtasks()
         .filter(|s| s.status == SubtaskStatus::Committed)
         .count();
-    if req.summary.dry_run || committed == 0 {
+    if req.summary.run.dry_run || committed == 0 {
         return Ok(local("no commit to push".into()));
     }
     if let Err(e) = push::push_branch(req.repo_dir, &cfg.remote, req.branch, Some(token)) {
@@ -250,6 +250,7 @@ pub async fn publish_async(
 /// Writes the self-critic's review comment beside the body (`REVIEW.md`), when it wrote one.
 fn write_self_review(out_dir: &Path, summary: &RunSummary) -> Result<(), ForgeError> {
     let Some(review) = summary
+        .run
         .critics
         .as_ref()
         .and_then(|c| c.self_review.as_ref())
@@ -259,7 +260,7 @@ fn write_self_review(out_dir: &Path, summary: &RunSummary) -> Result<(), ForgeEr
     let path = out_dir.join("REVIEW.md");
     std::fs::write(
         &path,
-        format!("# Self-review of run {}\n\n{review}\n", summary.run_id),
+        format!("# Self-review of run {}\n\n{review}\n", summary.run.run_id),
     )
     .map_err(|e| ForgeError::Io(path.display().to_string(), e))
 }

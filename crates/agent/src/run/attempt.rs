@@ -220,7 +220,7 @@ pub(super) fn attempt_prompts(
 ) -> Vec<prompt::WorkerPrompt> {
     let t_prompt = Instant::now();
     let worker_cfg = cx.opts.llm.role(Role::Worker);
-    let policy = prompt::FormatPolicy::for_model(&cx.state.model, worker_cfg.max_tokens);
+    let policy = prompt::FormatPolicy::for_model(&cx.state.run.model, worker_cfg.max_tokens);
     let input = prompt::PromptInput {
         subtask: &run.subtask,
         task_title: &run.task_title,
@@ -353,7 +353,12 @@ fn sampling_for(
 ) -> Sampling {
     Sampling {
         temperature: Some(candidates::temperature_for(attempt, index, pr.is_focused())),
-        seed: Some(candidates::seed(&cx.state.run_id, &run.id, attempt, index)),
+        seed: Some(candidates::seed(
+            &cx.state.run.run_id,
+            &run.id,
+            attempt,
+            index,
+        )),
         max_tokens: pr.reply_tokens,
     }
 }
@@ -521,7 +526,7 @@ fn judge_reply(
         spent_before: spent,
     } = called;
     let used = tokens_spent(client);
-    cx.state.usage.add_since(spent, used);
+    cx.state.run.usage.add_since(spent, used);
     // The tokens are on disk at once: a run killed at a time limit still says what it spent.
     cx.save()?;
     work.llm += took;

@@ -28,13 +28,14 @@ pub(super) fn critique_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Resul
     }
     let landed = cx
         .state
+        .run
         .tasks
         .iter()
         .flat_map(|t| t.subtasks.iter())
         .filter(|s| s.status == SubtaskStatus::Committed)
         .map(|s| s.title.clone())
         .collect::<Vec<_>>();
-    if !cfg.any() || landed.is_empty() || cx.state.dry_run || cx.state.critics.is_some() {
+    if !cfg.any() || landed.is_empty() || cx.state.run.dry_run || cx.state.run.critics.is_some() {
         return Ok(());
     }
     cx.phase(RunPhase::Critique)?;
@@ -42,7 +43,7 @@ pub(super) fn critique_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Resul
     let baseline = cx.state.baseline.clone();
     let ws = crate::critics::Workspace {
         worktree: &cx.worktree,
-        base_commit: &cx.state.base_commit,
+        base_commit: &cx.state.run.base_commit,
         baseline: baseline.as_ref(),
         dynamic: &cx.opts.dynamic,
         guards: &cx.config,
@@ -59,7 +60,7 @@ pub(super) fn critique_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Resul
     }
     drop(models);
     observe_critics(cx, &report);
-    cx.state.critics = Some(report);
+    cx.state.run.critics = Some(report);
     cx.save()
 }
 

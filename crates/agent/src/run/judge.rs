@@ -95,7 +95,7 @@ pub(super) fn review_candidate(
         };
         let spent = tokens_spent(client);
         let verdict = gate.review(&input, client);
-        cx.state.usage.add_since(spent, tokens_spent(client));
+        cx.state.run.usage.add_since(spent, tokens_spent(client));
         let (status, messages) = match &verdict {
             Ok(None) => ("passed", vec![]),
             Ok(Some(r)) => ("blocked", vec![r.text()]),

@@ -68,7 +68,7 @@ pub(super) fn land(
         worker::subject::commit_subject(&applied.change, applied.change.message.as_deref())
             .unwrap_or_else(|| run.subtask.title.clone());
     let still_failing = still_failing_targets(&run.targets, dynr.tests.as_ref());
-    let status = if cx.state.dry_run {
+    let status = if cx.state.run.dry_run {
         written.revert()?;
         record.outcome = "passed".into();
         (SubtaskStatus::Passed, None)
@@ -91,7 +91,7 @@ pub(super) fn land(
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        let msg = git::commit_message(&commit_title, &why, &paths, &id, &cx.state.run_id);
+        let msg = git::commit_message(&commit_title, &why, &paths, &id, &cx.state.run.run_id);
         let t_git = Instant::now();
         let committed = git::commit_paths(&cx.worktree, &paths, &msg);
         cx.time("git_commit", t_git);
@@ -122,7 +122,7 @@ pub(super) fn land(
     };
     // The baseline advances with what landed: fixed tests leave the failing set. A dry run
     // reverted the change, so the tree (and its failing tests) are as before.
-    if let Some(t) = dynr.tests.as_ref().filter(|_| !cx.state.dry_run) {
+    if let Some(t) = dynr.tests.as_ref().filter(|_| !cx.state.run.dry_run) {
         advance_baseline(cx, dynamic::baseline_of(t));
     }
     if let Some(s) = cx.state.subtask_mut(&id) {

@@ -34,12 +34,13 @@ pub fn summarize(st: &RunState, trace_path: &Path, state_path: &Path) -> RunSumm
     RunSummary {
         run: st.run.clone(),
         head_commit: st
+            .run
             .tasks
             .iter()
             .flat_map(|t| t.subtasks.iter())
             .filter_map(|s| s.commit.clone())
             .next_back()
-            .unwrap_or_else(|| st.base_commit.clone()),
+            .unwrap_or_else(|| st.run.base_commit.clone()),
         metrics_after: Vec::new(),
         overall_after: None,
         finished_ms: now_ms(),
@@ -56,7 +57,7 @@ pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary,
     let resumed = run_to_resume(&repo, opts)?;
     let run_id = resumed
         .as_ref()
-        .map(|s| s.run_id.clone())
+        .map(|s| s.run.run_id.clone())
         .unwrap_or_else(state::new_run_id);
     let (_lock, stale) = RepoLock::acquire(&repo, &run_id)?;
     // Resuming a run that already finished (killed during its clean-up): finish the clean-up
@@ -85,7 +86,7 @@ pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary,
         Some(st) => resume_state(st, &trace),
         None => new_state(opts, &repo, &run_id, &trace)?,
     };
-    let worktree = PathBuf::from(&state.worktree);
+    let worktree = PathBuf::from(&state.run.worktree);
     let mut cx = Ctx {
         opts,
         progress,
@@ -106,12 +107,17 @@ pub fn execute(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary,
         tracing::warn!(%e, path = %exchanges.display(), "model exchanges not kept");
     }
     progress.on(&ProgressEvent::Phase(RunPhase::Preflight));
-    let branch = (!cx.state.dry_run).then(|| cx.state.branch.clone());
-    git::ensure_worktree(&repo, &worktree, branch.as_deref(), &cx.state.base_commit)?;
-    if cx.state.model.is_empty()
+    let branch = (!cx.state.run.dry_run).then(|| cx.state.run.branch.clone());
+    git::ensure_worktree(
+        &repo,
+        &worktree,
+        branch.as_deref(),
+        &cx.state.run.base_commit,
+    )?;
+    if cx.state.run.model.is_empty()
         && let Some(m) = listed_model
     {
-        cx.state.model = m;
+        cx.state.run.model = m;
     }
     if cx.state.plan.is_none() {
         plan_phase(&mut cx, &client)?;
@@ -138,16 +144,16 @@ pub(super) fn run_to_resume(repo: &Path, opts: &RunOptions) -> Result<Option<Run
 /// A resumed run that had already finished: its worktree is removed (when not kept) and its
 /// summary returned.
 pub(super) fn finish_cleanup(repo: &Path, st: &RunState, opts: &RunOptions) -> RunSummary {
-    let wt = PathBuf::from(&st.worktree);
+    let wt = PathBuf::from(&st.run.worktree);
     if !opts.keep_worktree && wt.exists() {
         let _ = git::remove_worktree(repo, &wt);
     }
-    let state_path = state::state_path(repo, &st.run_id);
-    let trace_path = state::run_dir(repo, &st.run_id).join("trace.jsonl");
+    let state_path = state::state_path(repo, &st.run.run_id);
+    let trace_path = state::run_dir(repo, &st.run.run_id).join("trace.jsonl");
     let mut summary = summarize(st, &trace_path, &state_path);
-    if !st.dry_run {
+    if !st.run.dry_run {
         summary.head_commit =
-            git::resolve(repo, &st.branch).unwrap_or_else(|_| summary.head_commit.clone());
+            git::resolve(repo, &st.run.branch).unwrap_or_else(|_| summary.head_commit.clone());
     }
     summary
 }
@@ -180,11 +186,11 @@ pub(super) fn check_endpoint(
 
 /// The state of a resumed run, its resume counted.
 pub(super) fn resume_state(mut st: RunState, trace: &Trace) -> RunState {
-    st.resumes += 1;
+    st.run.resumes += 1;
     trace.emit(TraceEvent::new(
         RunPhase::Preflight.as_str(),
         "run.resume",
-        json!({"resumes": st.resumes, "phase": st.phase, "next": st.first_unfinished()}),
+        json!({"resumes": st.run.resumes, "phase": st.phase, "next": st.first_unfinished()}),
     ));
     st
 }
@@ -248,8 +254,8 @@ pub(super) fn new_state(
     trace.emit(TraceEvent::new(
         RunPhase::Preflight.as_str(),
         "run.begin",
-        json!({"repo": st.repo, "repo_id": st.repo_id, "branch": st.branch, "base": st.base,
-               "base_commit": st.base_commit, "dry_run": st.dry_run, "worktree": st.worktree}),
+        json!({"repo": st.run.repo, "repo_id": st.run.repo_id, "branch": st.run.branch, "base": st.run.base,
+               "base_commit": st.run.base_commit, "dry_run": st.run.dry_run, "worktree": st.run.worktree}),
     ));
     Ok(st)
 }
@@ -260,6 +266,7 @@ pub(super) fn finish(mut cx: Ctx<'_>) -> Result<RunSummary, RunError> {
     let opts = cx.opts;
     let count = |cx: &Ctx<'_>, wanted: &dyn Fn(SubtaskStatus) -> bool| {
         cx.state
+            .run
             .tasks
             .iter()
             .flat_map(|t| t.subtasks.iter())
@@ -272,23 +279,23 @@ pub(super) fn finish(mut cx: Ctx<'_>) -> Result<RunSummary, RunError> {
             matches!(s, SubtaskStatus::Committed | SubtaskStatus::Passed)
         });
     let failed = count(&cx, &|s| s == SubtaskStatus::Failed);
-    cx.state.unaddressed_failing_tests = unaddressed_failing_tests(
+    cx.state.run.unaddressed_failing_tests = unaddressed_failing_tests(
         matches!(opts.plan, PlanSource::Llm),
         cx.state.baseline.as_ref(),
         cx.state.plan.as_ref(),
     );
-    let unaddressed = usize::from(!cx.state.unaddressed_failing_tests.is_empty());
-    cx.state.status = run_status(landed, partial, failed + unaddressed);
+    let unaddressed = usize::from(!cx.state.run.unaddressed_failing_tests.is_empty());
+    cx.state.run.status = run_status(landed, partial, failed + unaddressed);
     if unaddressed > 0 {
         cx.emit(
             RunPhase::Done,
             "run.failing_tests_unaddressed",
-            json!({"tests": cx.state.unaddressed_failing_tests}),
+            json!({"tests": cx.state.run.unaddressed_failing_tests}),
         );
     }
     let mut metrics_after = Vec::new();
     let mut overall_after = None;
-    if opts.measure_after && landed > 0 && !cx.state.dry_run {
+    if opts.measure_after && landed > 0 && !cx.state.run.dry_run {
         cx.progress.on(&ProgressEvent::Phase(RunPhase::Measure));
         let report = analyze(
             &cx.worktree,
@@ -306,7 +313,7 @@ pub(super) fn finish(mut cx: Ctx<'_>) -> Result<RunSummary, RunError> {
     cx.emit(
         RunPhase::Done,
         "run.exit_clean",
-        json!({"status": cx.state.status, "landed": landed, "failed": failed}),
+        json!({"status": cx.state.run.status, "landed": landed, "failed": failed}),
     );
     cx.obs.close();
     let worktree_removed = !opts.keep_worktree && {
@@ -318,24 +325,24 @@ pub(super) fn finish(mut cx: Ctx<'_>) -> Result<RunSummary, RunError> {
     };
     // A run that committed nothing leaves no branch behind (an empty branch says nothing).
     let branch_deleted = landed == 0
-        && !cx.state.dry_run
+        && !cx.state.run.dry_run
         && worktree_removed
-        && git::git(&cx.repo, &["branch", "-D", &cx.state.branch]).is_ok();
+        && git::git(&cx.repo, &["branch", "-D", &cx.state.run.branch]).is_ok();
     if branch_deleted {
         cx.emit(
             RunPhase::Done,
             "run.branch_deleted",
-            json!({"branch": cx.state.branch, "reason": "nothing was committed"}),
+            json!({"branch": cx.state.run.branch, "reason": "nothing was committed"}),
         );
     }
     let mut summary = summarize(&cx.state, &cx.trace_path, &cx.state_path);
     if branch_deleted {
-        summary.branch.clear();
+        summary.run.branch.clear();
     }
     summary.metrics_after = metrics_after;
     summary.overall_after = overall_after;
-    if !cx.state.dry_run && !branch_deleted {
-        summary.head_commit = git::resolve(&cx.repo, &cx.state.branch)
+    if !cx.state.run.dry_run && !branch_deleted {
+        summary.head_commit = git::resolve(&cx.repo, &cx.state.run.branch)
             .unwrap_or_else(|_| summary.head_commit.clone());
     }
     Ok(summary)

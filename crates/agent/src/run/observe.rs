@@ -20,13 +20,13 @@ use super::progress::ProgressEvent;
 /// their findings name, and the findings and revisions as data, for later runs to read.
 pub(super) fn observe_critics(cx: &Ctx<'_>, report: &crate::critics::CriticsReport) {
     let mut obs = NewObservation::new(
-        &cx.state.repo_id,
-        &cx.state.run_id,
+        &cx.state.run.repo_id,
+        &cx.state.run.run_id,
         "slopguard-critics",
         Outcome::Success,
     );
-    obs.model = (!cx.state.model.is_empty()).then(|| cx.state.model.clone());
-    obs.branch = (!cx.state.branch.is_empty()).then(|| cx.state.branch.clone());
+    obs.model = (!cx.state.run.model.is_empty()).then(|| cx.state.run.model.clone());
+    obs.branch = (!cx.state.run.branch.is_empty()).then(|| cx.state.run.branch.clone());
     let mut files: Vec<String> = report
         .findings
         .iter()
@@ -126,8 +126,8 @@ pub(super) fn observe_subtask(
 ) {
     let id = run.id.as_str();
     let mut obs = NewObservation::new(
-        &cx.state.repo_id,
-        &cx.state.run_id,
+        &cx.state.run.repo_id,
+        &cx.state.run.run_id,
         "slopguard-worker",
         if status == SubtaskStatus::Failed {
             Outcome::Fail
@@ -136,8 +136,8 @@ pub(super) fn observe_subtask(
         },
     );
     obs.subtask_id = Some(id.to_string());
-    obs.model = (!cx.state.model.is_empty()).then(|| cx.state.model.clone());
-    obs.branch = (!cx.state.branch.is_empty()).then(|| cx.state.branch.clone());
+    obs.model = (!cx.state.run.model.is_empty()).then(|| cx.state.run.model.clone());
+    obs.branch = (!cx.state.run.branch.is_empty()).then(|| cx.state.run.branch.clone());
     obs.commit_sha = commit;
     obs.touched_files = cx
         .state

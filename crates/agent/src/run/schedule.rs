@@ -36,6 +36,7 @@ pub(super) fn execution_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Resu
     for (i, id) in ids.iter().enumerate() {
         let done = cx
             .state
+            .run
             .tasks
             .iter()
             .flat_map(|t| t.subtasks.iter())
@@ -87,7 +88,7 @@ pub(super) fn execution_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Resu
 pub(super) fn plan_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Result<(), RunError> {
     let opts = cx.opts;
     let worktree = cx.worktree.clone();
-    let repo_id = cx.state.repo_id.clone();
+    let repo_id = cx.state.run.repo_id.clone();
     let req = PlanRequest {
         root: &worktree,
         analysis: AnalyzeOptions {
@@ -104,8 +105,8 @@ pub(super) fn plan_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Result<()
     cx.phase(RunPhase::Analysis)?;
     let report = pipeline::analyse(&req);
     adopt_analysis_baseline(cx, &report);
-    cx.state.metrics_before = metric_values(&report);
-    cx.state.overall_before = Some(report.overall);
+    cx.state.run.metrics_before = metric_values(&report);
+    cx.state.run.overall_before = Some(report.overall);
     cx.emit(
         RunPhase::Analysis,
         "analysis.done",
@@ -114,7 +115,7 @@ pub(super) fn plan_phase(cx: &mut Ctx<'_>, client: &BlockingClient) -> Result<()
     cx.phase(RunPhase::Planning)?;
     let spent = tokens_spent(client);
     let planned = pipeline::plan(&req, &report, Some(client), &cx.trace);
-    cx.state.usage.add_since(spent, tokens_spent(client));
+    cx.state.run.usage.add_since(spent, tokens_spent(client));
     let plan = match planned {
         Ok(p) => p.plan,
         Err(PlanError::Unreachable(e)) => return Err(RunError::LlmUnreachable(e.to_string())),
@@ -148,13 +149,13 @@ fn adopt_analysis_baseline(
 /// Marks subtasks whose commit is on the branch (a crash after the commit, before the state
 /// was saved) as committed, so they are neither redone nor duplicated.
 pub(super) fn reconcile(cx: &mut Ctx<'_>) -> Result<(), RunError> {
-    if cx.state.dry_run {
+    if cx.state.run.dry_run {
         return Ok(());
     }
-    let commits = git::subtask_commits(&cx.repo, &cx.state.base_commit, &cx.state.branch)?;
+    let commits = git::subtask_commits(&cx.repo, &cx.state.run.base_commit, &cx.state.run.branch)?;
     let mut changed = false;
     for c in commits {
-        if c.run.as_deref().is_some_and(|r| r != cx.state.run_id) {
+        if c.run.as_deref().is_some_and(|r| r != cx.state.run.run_id) {
             continue;
         }
         let Some(st) = cx.state.subtask_mut(&c.subtask) else {
@@ -182,6 +183,7 @@ pub(super) fn reconcile(cx: &mut Ctx<'_>) -> Result<(), RunError> {
     // A run killed between a commit and its observation records it now (at least once).
     let pending: Vec<(String, Option<String>, Vec<String>, u32)> = cx
         .state
+        .run
         .tasks
         .iter()
         .flat_map(|t| t.subtasks.iter())
@@ -197,14 +199,14 @@ pub(super) fn reconcile(cx: &mut Ctx<'_>) -> Result<(), RunError> {
         .collect();
     for (id, commit, files, attempts) in pending {
         let mut obs = NewObservation::new(
-            &cx.state.repo_id,
-            &cx.state.run_id,
+            &cx.state.run.repo_id,
+            &cx.state.run.run_id,
             "slopguard-worker",
             Outcome::Success,
         );
         obs.subtask_id = Some(id.clone());
-        obs.model = (!cx.state.model.is_empty()).then(|| cx.state.model.clone());
-        obs.branch = Some(cx.state.branch.clone());
+        obs.model = (!cx.state.run.model.is_empty()).then(|| cx.state.run.model.clone());
+        obs.branch = Some(cx.state.run.branch.clone());
         obs.commit_sha = commit;
         obs.touched_files = files;
         obs.extra = Some(json!({"attempts": attempts, "reconciled": true}));

@@ -35,23 +35,10 @@ pub struct RunSummary {
     pub state_path: String,
 }
 
-impl std::ops::Deref for RunSummary {
-    type Target = RunRecord;
-    fn deref(&self) -> &RunRecord {
-        &self.run
-    }
-}
-
-impl std::ops::DerefMut for RunSummary {
-    fn deref_mut(&mut self) -> &mut RunRecord {
-        &mut self.run
-    }
-}
-
 impl RunSummary {
     /// Every subtask, in plan order.
     pub fn subtasks(&self) -> impl Iterator<Item = &SubtaskSummary> {
-        self.tasks.iter().flat_map(|t| t.subtasks.iter())
+        self.run.tasks.iter().flat_map(|t| t.subtasks.iter())
     }
 
     /// Commits on the branch, in order: (subtask id, commit id).
@@ -89,37 +76,37 @@ impl RunSummary {
             .count();
         s.push_str(&format!(
             "Run {} ({}): {landed}/{n} subtasks {}\n",
-            self.run_id,
-            self.status.as_str(),
-            if self.dry_run {
+            self.run.run_id,
+            self.run.status.as_str(),
+            if self.run.dry_run {
                 "passed (dry run, nothing committed)"
             } else {
                 "committed"
             }
         ));
-        if self.branch.is_empty() {
+        if self.run.branch.is_empty() {
             // A dry run creates no branch; say so rather than print an empty name.
             s.push_str(&format!(
                 "No branch ({}) on {} ({}); worktree {}\n",
-                if self.dry_run {
+                if self.run.dry_run {
                     "dry run"
                 } else {
                     "nothing was committed"
                 },
-                self.base,
-                short_id(&self.base_commit),
-                self.worktree
+                self.run.base,
+                short_id(&self.run.base_commit),
+                self.run.worktree
             ));
         } else {
             s.push_str(&format!(
                 "Branch {} on {} ({}), head {}\n",
-                self.branch,
-                self.base,
-                short_id(&self.base_commit),
+                self.run.branch,
+                self.run.base,
+                short_id(&self.run.base_commit),
                 short_id(&self.head_commit)
             ));
         }
-        for t in &self.tasks {
+        for t in &self.run.tasks {
             s.push_str(&format!("{} {}\n", t.id, t.title));
             for st in &t.subtasks {
                 let what = match (&st.status, &st.commit) {
@@ -156,13 +143,13 @@ impl RunSummary {
                 }
             }
         }
-        if !self.unaddressed_failing_tests.is_empty() {
+        if !self.run.unaddressed_failing_tests.is_empty() {
             s.push_str(&format!(
                 "Tests failing before the run still fail, and no subtask was about them: {}\n",
-                self.unaddressed_failing_tests.join(", ")
+                self.run.unaddressed_failing_tests.join(", ")
             ));
         }
-        if let (Some(b), Some(a)) = (self.overall_before, self.overall_after) {
+        if let (Some(b), Some(a)) = (self.run.overall_before, self.overall_after) {
             s.push_str(&format!("Overall score {b:.2} -> {a:.2}\n"));
         }
         s.push_str(&format!("Trace: {}\n", self.trace_path));
@@ -183,7 +170,7 @@ mod tests {
             },
             ..Default::default()
         };
-        sum.tasks.push(TaskSummary {
+        sum.run.tasks.push(TaskSummary {
             id: "T001".into(),
             title: "t".into(),
             subtasks: vec![

@@ -65,23 +65,11 @@ pub struct RunState {
     pub max_attempts: u32,
 }
 
-impl std::ops::Deref for RunState {
-    type Target = RunRecord;
-    fn deref(&self) -> &RunRecord {
-        &self.run
-    }
-}
-
-impl std::ops::DerefMut for RunState {
-    fn deref_mut(&mut self) -> &mut RunRecord {
-        &mut self.run
-    }
-}
-
 impl RunState {
     /// The subtask `id`, mutably.
     pub fn subtask_mut(&mut self, id: &str) -> Option<&mut SubtaskSummary> {
-        self.tasks
+        self.run
+            .tasks
             .iter_mut()
             .flat_map(|t| t.subtasks.iter_mut())
             .find(|s| s.id == id)
@@ -89,7 +77,8 @@ impl RunState {
 
     /// Ids of every subtask in plan order.
     pub fn subtask_ids(&self) -> Vec<String> {
-        self.tasks
+        self.run
+            .tasks
             .iter()
             .flat_map(|t| t.subtasks.iter().map(|s| s.id.clone()))
             .collect()
@@ -97,7 +86,8 @@ impl RunState {
 
     /// The first subtask that is not finished.
     pub fn first_unfinished(&self) -> Option<String> {
-        self.tasks
+        self.run
+            .tasks
             .iter()
             .flat_map(|t| t.subtasks.iter())
             .find(|s| !s.status.is_final())
@@ -106,7 +96,7 @@ impl RunState {
 
     /// Fills [`RunState::tasks`] from the plan (every subtask pending).
     pub fn set_plan(&mut self, plan: Plan) {
-        self.tasks = plan
+        self.run.tasks = plan
             .tasks
             .iter()
             .map(|t| TaskSummary {
@@ -209,7 +199,9 @@ fn latest_where(repo: &Path, keep: impl Fn(&RunState) -> bool) -> Option<RunStat
     for e in std::fs::read_dir(runs).ok()?.flatten() {
         if let Ok(st) = load(&e.path().join("state.json"))
             && keep(&st)
-            && best.as_ref().is_none_or(|b| st.started_ms > b.started_ms)
+            && best
+                .as_ref()
+                .is_none_or(|b| st.run.started_ms > b.run.started_ms)
         {
             best = Some(st);
         }
@@ -388,7 +380,7 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names.len(), 1);
-        assert_eq!(latest_unfinished(dir.path()).unwrap().run_id, "r1");
+        assert_eq!(latest_unfinished(dir.path()).unwrap().run.run_id, "r1");
     }
 
     #[test]

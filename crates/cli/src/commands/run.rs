@@ -231,13 +231,13 @@ pub fn run(args: RunArgs, global: &crate::Global) -> anyhow::Result<u8> {
             });
         }
     };
-    let pr = (!summary.dry_run).then(|| publish_pr(&summary));
+    let pr = (!summary.run.dry_run).then(|| publish_pr(&summary));
     let json = args.format == RunFormat::Json;
     let ci = args
         .ci_watch
         .then(|| super::ci_watch::after_run(pr.as_ref(), &opts, &args.ci, args.quiet, json));
     print_summary(&summary, pr.as_ref(), ci.as_ref(), args.format)?;
-    Ok(match summary.status {
+    Ok(match summary.run.status {
         RunStatus::Completed => crate::EXIT_OK,
         _ => crate::EXIT_BLOCKED,
     })

@@ -289,7 +289,7 @@ fn landed_fix(
         .parent()
         .unwrap_or(Path::new("."));
     let landed = LandedFix {
-        branch: summary.branch.clone(),
+        branch: summary.run.branch.clone(),
         commit: st.commit.clone().unwrap_or_default(),
         test_files,
         fails_without_fix: proven_tests(trace),

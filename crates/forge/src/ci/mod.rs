@@ -338,13 +338,13 @@ fn outcome_of(summary: &RunSummary) -> FixOutcome {
     blocked_by.sort();
     blocked_by.dedup();
     FixOutcome {
-        run_id: summary.run_id.clone(),
-        status: serde_json::to_value(summary.status)
+        run_id: summary.run.run_id.clone(),
+        status: serde_json::to_value(summary.run.status)
             .ok()
             .and_then(|v| v.as_str().map(str::to_string))
             .unwrap_or_default(),
         branch: if landed {
-            summary.branch.clone()
+            summary.run.branch.clone()
         } else {
             String::new()
         },
