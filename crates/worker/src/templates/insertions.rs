@@ -55,7 +55,7 @@ pub fn insertions(path: &str, text: &str, places: &Places, max: usize) -> Vec<Te
             code[n - 1]
                 && is_simple_statement(donor, lang)
                 && (!needs_semicolon || donor.ends_with(';'))
-                && !continues_a_statement(&lines, &code, n)
+                && !continues_a_statement(&lines, &code, n, lang)
         })
         .collect();
     if donors.is_empty() {
@@ -78,7 +78,7 @@ pub fn insertions(path: &str, text: &str, places: &Places, max: usize) -> Vec<Te
                 || !code[n - 1]
                 || !seen_places.insert(n)
                 || opens_a_branch(body(n).trim(), lang)
-                || continues_a_statement(&lines, &code, n)
+                || continues_a_statement(&lines, &code, n, lang)
             {
                 continue;
             }
@@ -203,7 +203,7 @@ fn opens_a_branch(line: &str, lang: Lang) -> bool {
 /// Whether code line `n` is the middle of a statement or follows a jump: it continues a chain
 /// or closes a bracket, or the code line above it does not end its statement (an argument
 /// list, an operator, a line continuation) or leaves the block (`return`, `break`, ...).
-fn continues_a_statement(lines: &[&str], code: &[bool], n: usize) -> bool {
+fn continues_a_statement(lines: &[&str], code: &[bool], n: usize, lang: Lang) -> bool {
     let own_line = split_ending(lines[n - 1]).0;
     let own = own_line.trim();
     if own.starts_with(['.', ')', ']', '?', '&', '|', '+']) {
@@ -217,21 +217,24 @@ fn continues_a_statement(lines: &[&str], code: &[bool], n: usize) -> bool {
         l.ends_with([',', '(', '[', '\\', '+', '-', '*', '/', '=', '&', '|', '.'])
             || l.ends_with(" and")
             || l.ends_with(" or")
-            || after_a_jump(l.trim_start())
+            || after_a_jump(l.trim_start(), lang)
                 && leading_space(own_line).len() >= leading_space(l).len()
     })
 }
 
-/// Whether a statement after `line` (trimmed) would never run: it leaves the block.
-fn after_a_jump(line: &str) -> bool {
+/// Whether a statement after `line` (trimmed) would never run: it leaves the block (Ruby's
+/// `return nil if x.empty?` leaves it only sometimes).
+fn after_a_jump(line: &str, lang: Lang) -> bool {
     let word = line
         .split(|c: char| !c.is_alphanumeric() && c != '_')
         .next()
         .unwrap_or("");
-    matches!(
-        word,
-        "return" | "break" | "continue" | "raise" | "throw" | "panic"
-    )
+    let modifier = lang == Lang::Ruby && (line.contains(" if ") || line.contains(" unless "));
+    !modifier
+        && matches!(
+            word,
+            "return" | "break" | "continue" | "raise" | "throw" | "panic"
+        )
 }
 
 /// Whether every variable `line` reads is `in_scope` (`c` and `el` of

@@ -400,3 +400,25 @@ class Registry {
         "{got:?}"
     );
 }
+
+#[test]
+fn a_ruby_guard_clause_is_not_a_jump_and_instance_variables_are_in_scope() {
+    let rb = "\
+class Stack
+  def push(x)
+    @items.push(x)
+    @size += 1
+  end
+
+  def pop
+    return nil if @items.empty?
+    @items.pop
+  end
+end
+";
+    let got = insertions("stack.rb", rb, &Places::regions(&[(7, 10)]), 10);
+    assert!(
+        got.iter().any(|f| f.after == "@size += 1" && f.line == 9),
+        "{got:?}"
+    );
+}
