@@ -7,7 +7,8 @@
 //! name or word of the changed lines, the changed definitions or the file);
 //! otherwise the subject says what changed, from the diff: the definition that holds the
 //! change and, when one line was replaced, the line before and after
-//! (`` Fix `average`: `/ (n - 1)` -> `/ n` ``).
+//! (`` Fix `average`: `/ (n - 1)` -> `/ n` ``), or the one line added or removed
+//! (`` Add `xs = sorted(xs)` to `median` ``).
 
 use slopguard_change::ChangeSet;
 
@@ -146,10 +147,15 @@ fn derived_subject(mut parts: Vec<FilePart>) -> Option<String> {
         0 => None,
         1 => {
             let p = parts.remove(0);
-            let short = match (&p.definition, &p.one_line) {
-                (Some(d), Some((old, new))) => format!("Fix `{d}`: `{old}` -> `{new}`"),
-                (None, Some((old, new))) => format!("Fix {}: `{old}` -> `{new}`", p.path),
-                _ => String::new(),
+            let place = match &p.definition {
+                Some(d) => format!("`{d}`"),
+                None => p.path.clone(),
+            };
+            let short = match &p.one_line {
+                Some(OneLine::Replaced(old, new)) => format!("Fix {place}: `{old}` -> `{new}`"),
+                Some(OneLine::Added(new)) => format!("Add `{new}` to {place}"),
+                Some(OneLine::Removed(old)) => format!("Remove `{old}` from {place}"),
+                None => String::new(),
             };
             if !short.is_empty() && short.chars().count() <= MAX_SUBJECT {
                 return Some(short);
@@ -177,12 +183,22 @@ struct FilePart {
     path: String,
     /// The innermost definition holding every changed line, when one does.
     definition: Option<String>,
-    /// The line before and after, when exactly one line was replaced.
-    one_line: Option<(String, String)>,
+    /// The one line replaced, added or removed (blank lines aside), when there is one.
+    one_line: Option<OneLine>,
     /// Lines changed (the larger of removed and added).
     changed: usize,
     /// The words (three letters or more, lowercased) of the removed and added lines.
     words: Vec<String>,
+}
+
+/// A change of one line (trimmed).
+enum OneLine {
+    /// The line before and after.
+    Replaced(String, String),
+    /// A line added, none removed.
+    Added(String),
+    /// A line removed, none added.
+    Removed(String),
 }
 
 fn file_part(c: &slopguard_change::FileChange) -> Option<FilePart> {
@@ -220,8 +236,13 @@ fn file_part(c: &slopguard_change::FileChange) -> Option<FilePart> {
         .filter(|d| (d.start_line as usize) <= lo && hi <= d.end_line as usize)
         .min_by_key(|d| d.end_line - d.start_line)
         .map(|d| d.name);
-    let one_line = match (removed.as_slice(), added.as_slice()) {
-        ([old], [new]) => Some((old.clone(), new.clone())),
+    let text_of = |lines: &[String]| -> Vec<String> {
+        lines.iter().filter(|l| !l.is_empty()).cloned().collect()
+    };
+    let one_line = match (text_of(&removed).as_slice(), text_of(&added).as_slice()) {
+        ([old], [new]) => Some(OneLine::Replaced(old.clone(), new.clone())),
+        ([], [new]) => Some(OneLine::Added(new.clone())),
+        ([old], []) => Some(OneLine::Removed(old.clone())),
         _ => None,
     };
     let words = removed
@@ -281,6 +302,21 @@ mod tests {
         assert_eq!(
             commit_subject(&c, None).unwrap(),
             "Fix `average`: `return sum(xs) / (n - 1)` -> `return sum(xs) / n`"
+        );
+    }
+
+    #[test]
+    fn one_line_added_or_removed_is_named_with_the_line() {
+        let after = STATS.replace("    n = len(xs)\n", "    xs = list(xs)\n    n = len(xs)\n");
+        let c = change(&[("stats.py", STATS, &after)]);
+        assert_eq!(
+            commit_subject(&c, None).unwrap(),
+            "Add `xs = list(xs)` to `average`"
+        );
+        let c = change(&[("stats.py", &after, STATS)]);
+        assert_eq!(
+            commit_subject(&c, None).unwrap(),
+            "Remove `xs = list(xs)` from `average`"
         );
     }
 
