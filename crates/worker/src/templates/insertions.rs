@@ -46,80 +46,17 @@ pub fn insertions(path: &str, text: &str, places: &Places, max: usize) -> Vec<Te
     let lang = Lang::of(path);
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let code = code_lines(&lines, lang);
-    let body = |n: usize| split_ending(lines[n - 1]).0;
-    // A Rust line without `;` is a block's value, not a statement.
-    let needs_semicolon = path.ends_with(".rs");
-    let donors: Vec<usize> = (1..=lines.len())
-        .filter(|&n| {
-            let donor = body(n).trim();
-            code[n - 1]
-                && is_simple_statement(donor, lang)
-                && (!needs_semicolon || donor.ends_with(';'))
-                && !continues_a_statement(&lines, &code, n, lang)
-        })
-        .collect();
+    let donors = donors(path, &lines, &code, lang);
     if donors.is_empty() {
         return Vec::new();
     }
-    let mut scored: Vec<(f64, usize, usize)> = Vec::new();
-    let mut seen_places = BTreeSet::new();
-    let mut scopes: BTreeMap<(usize, usize), Definition> = BTreeMap::new();
-    for (group, (start, end)) in places.focus.iter().chain(places.regions.iter()).enumerate() {
-        for n in (*start).max(1)..=(*end).min(lines.len()) {
-            // The place's own definition: the narrowest region around it.
-            let region = places
-                .regions
-                .iter()
-                .filter(|(a, b)| *a <= n && n <= *b)
-                .min_by_key(|(a, b)| b - a)
-                .copied()
-                .unwrap_or((*start, *end));
-            if n == region.0
-                || !code[n - 1]
-                || !seen_places.insert(n)
-                || opens_a_branch(body(n).trim(), lang)
-                || continues_a_statement(&lines, &code, n, lang)
-            {
-                continue;
-            }
-            let Definition { mentioned, present } =
-                scopes.entry(region).or_insert_with(|| Definition {
-                    mentioned: first_mentions(&lines, region, lang),
-                    present: (region.0.max(1)..=region.1.min(lines.len()))
-                        .map(|m| body(m).trim())
-                        .collect(),
-                });
-            // The inserted line goes between line n - 1 and line n.
-            let around = context(&lines, &code, n, n, lang);
-            let near: BTreeSet<&str> = neighbours(&code, n)
-                .flat_map(|m| variables(body(m), lang))
-                .collect();
-            for &d in &donors {
-                let donor = body(d).trim();
-                let next_to = |m: usize| (1..=lines.len()).contains(&m) && body(m).trim() == donor;
-                if next_to(n)
-                    || next_to(n - 1)
-                    || present.contains(donor)
-                    || !reads_only(donor, lang, |v| mentioned.get(v).is_some_and(|&m| m < n))
-                {
-                    continue;
-                }
-                let score = similarity(&context(&lines, &code, d, d + 1, lang), &around)
-                    + relevance(donor, lang, &near)
-                    - GROUP_PENALTY * group as f64;
-                scored.push((score, d, n));
-            }
-        }
-    }
-    // Best context first; a tie keeps the places' order (focus first) and the file's order.
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
     let mut out = Vec::new();
     let mut seen_texts = BTreeSet::new();
-    for (_, d, n) in scored {
-        let donor = body(d).trim();
-        let indent = leading_space(body(n));
-        let ending = split_ending(lines[n - 1]).1;
-        let ending = if ending.is_empty() { "\n" } else { ending };
+    for (d, n) in ranked_pairs(&donors, places, &lines, &code, lang) {
+        let donor = donors[d].text;
+        let place = split_ending(lines[n - 1]);
+        let ending = if place.1.is_empty() { "\n" } else { place.1 };
+        let indent = leading_space(place.0);
         let new_text = with_line(
             &lines,
             n,
@@ -143,6 +80,107 @@ pub fn insertions(path: &str, text: &str, places: &Places, max: usize) -> Vec<Te
         }
     }
     out
+}
+
+/// A statement of the file that may be copied, with what ranking it needs.
+struct Donor<'a> {
+    /// Its text, trimmed.
+    text: &'a str,
+    /// The variables it reads.
+    reads: Vec<&'a str>,
+    /// Its surroundings ([`context`]).
+    context: BTreeSet<String>,
+}
+
+/// The file's statements worth copying ([`is_simple_statement`]), in file order.
+fn donors<'a>(path: &str, lines: &[&'a str], code: &[bool], lang: Lang) -> Vec<Donor<'a>> {
+    // A Rust line without `;` is a block's value, not a statement.
+    let needs_semicolon = path.ends_with(".rs");
+    (1..=lines.len())
+        .filter_map(|n| {
+            let text = split_ending(lines[n - 1]).0.trim();
+            let worth = code[n - 1]
+                && is_simple_statement(text, lang)
+                && (!needs_semicolon || text.ends_with(';'))
+                && !continues_a_statement(lines, code, n, lang);
+            worth.then(|| Donor {
+                text,
+                reads: variables(text, lang).collect(),
+                context: context(lines, code, n, n + 1, lang),
+            })
+        })
+        .collect()
+}
+
+/// (donor index, line to insert before) pairs that may be tried, best first: every code line
+/// of the places (each once, not a definition's first line, not a branch or the middle of a
+/// statement) with every donor that reads only variables in scope there, is not already in
+/// the place's definition and is not the line's neighbour; ranked by how alike the donor's
+/// and the place's surroundings are ([`similarity`]) plus how many of its variables the place
+/// mentions ([`relevance`]), the later groups of places a little lower ([`GROUP_PENALTY`]).
+fn ranked_pairs(
+    donors: &[Donor<'_>],
+    places: &Places,
+    lines: &[&str],
+    code: &[bool],
+    lang: Lang,
+) -> Vec<(usize, usize)> {
+    let body = |n: usize| split_ending(lines[n - 1]).0;
+    let mut scored: Vec<(f64, usize, usize)> = Vec::new();
+    let mut seen_places = BTreeSet::new();
+    let mut scopes: BTreeMap<(usize, usize), Definition> = BTreeMap::new();
+    for (group, (start, end)) in places.focus.iter().chain(places.regions.iter()).enumerate() {
+        for n in (*start).max(1)..=(*end).min(lines.len()) {
+            // The place's own definition: the narrowest region around it.
+            let region = places
+                .regions
+                .iter()
+                .filter(|(a, b)| *a <= n && n <= *b)
+                .min_by_key(|(a, b)| b - a)
+                .copied()
+                .unwrap_or((*start, *end));
+            if n == region.0
+                || !code[n - 1]
+                || !seen_places.insert(n)
+                || opens_a_branch(body(n).trim(), lang)
+                || continues_a_statement(lines, code, n, lang)
+            {
+                continue;
+            }
+            let Definition { mentioned, present } =
+                scopes.entry(region).or_insert_with(|| Definition {
+                    mentioned: first_mentions(lines, region, lang),
+                    present: (region.0.max(1)..=region.1.min(lines.len()))
+                        .map(|m| body(m).trim())
+                        .collect(),
+                });
+            // The inserted line goes between line n - 1 and line n.
+            let around = context(lines, code, n, n, lang);
+            let near: BTreeSet<&str> = neighbours(code, n)
+                .flat_map(|m| variables(body(m), lang))
+                .collect();
+            let neighbour = |m: usize| (1..=lines.len()).contains(&m).then(|| body(m).trim());
+            for (d, donor) in donors.iter().enumerate() {
+                let in_scope = donor
+                    .reads
+                    .iter()
+                    .all(|v| mentioned.get(*v).is_some_and(|&m| m < n));
+                if !in_scope
+                    || present.contains(donor.text)
+                    || neighbour(n) == Some(donor.text)
+                    || neighbour(n - 1) == Some(donor.text)
+                {
+                    continue;
+                }
+                let score = similarity(&donor.context, &around) + relevance(&donor.reads, &near)
+                    - GROUP_PENALTY * group as f64;
+                scored.push((score, d, n));
+            }
+        }
+    }
+    // Best first; a tie keeps the places' order (focus first) and the file's order.
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    scored.into_iter().map(|(_, d, n)| (d, n)).collect()
 }
 
 /// Whether `line` (trimmed) is a statement worth copying: one line, a call or an assignment to
@@ -237,12 +275,6 @@ fn after_a_jump(line: &str, lang: Lang) -> bool {
         )
 }
 
-/// Whether every variable `line` reads is `in_scope` (`c` and `el` of
-/// `c.ll.MoveToFront(el)`).
-fn reads_only(line: &str, lang: Lang, in_scope: impl Fn(&str) -> bool) -> bool {
-    variables(line, lang).all(in_scope)
-}
-
 /// The names a statement in `region` may read, with the line that first mentions each: every
 /// variable the region's code mentions (its parameters, its locals, the module names it uses;
 /// not the fields and methods it reaches through them). A name is read only after that line
@@ -320,10 +352,11 @@ fn neighbours(code: &[bool], n: usize) -> impl Iterator<Item = usize> + '_ {
     above.chain(below)
 }
 
-/// The share of the variables `donor` reads that the lines around a place (`near`) read too:
-/// a statement about the variables at hand (`c.ll.MoveToFront(el)` just after `el` is found).
-fn relevance(donor: &str, lang: Lang, near: &BTreeSet<&str>) -> f64 {
-    let names: BTreeSet<&str> = variables(donor, lang).collect();
+/// The share of the variables a donor reads (`reads`) that the lines around a place (`near`)
+/// read too: a statement about the variables at hand (`c.ll.MoveToFront(el)` just after `el`
+/// is found).
+fn relevance(reads: &[&str], near: &BTreeSet<&str>) -> f64 {
+    let names: BTreeSet<&str> = reads.iter().copied().collect();
     if names.is_empty() {
         return 0.0;
     }
