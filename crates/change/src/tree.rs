@@ -146,7 +146,7 @@ impl Tree for MemTree {
 
 /// A git revision, read through git without touching any working tree (works on bare repos).
 #[derive(Debug)]
-pub struct GitTree {
+pub(crate) struct GitTree {
     repo: Arc<GitRepo>,
     commit: String,
     index: OnceLock<(Arc<[String]>, HashSet<String>)>,
@@ -154,7 +154,7 @@ pub struct GitTree {
 
 impl GitTree {
     /// The tree of `commit` (a full commit id).
-    pub fn new(repo: Arc<GitRepo>, commit: String) -> GitTree {
+    pub(crate) fn new(repo: Arc<GitRepo>, commit: String) -> GitTree {
         GitTree {
             repo,
             commit,

@@ -2,7 +2,7 @@
 //! (the same codes as docs/output.md's table; `tests/docs_output.rs` keeps the two equal).
 
 /// `slopguard check`.
-pub const CHECK: &str = "\
+pub(crate) const CHECK: &str = "\
 Examples:
   slopguard check                         the working tree against HEAD
   slopguard check --staged --format sarif the index, as SARIF for code scanning
@@ -12,7 +12,7 @@ Examples:
 Exit codes: 0 pass (warnings allowed), 1 blocked, 2 error";
 
 /// `slopguard replay`.
-pub const REPLAY: &str = "\
+pub(crate) const REPLAY: &str = "\
 Examples:
   slopguard replay HEAD --limit 200        the newest 200 non-merge commits
   slopguard replay v1.0..v2.0 -C ../repo --format json
@@ -20,7 +20,7 @@ Examples:
 Exit codes: 0 when the range was replayed (blocked commits are counted, not failed), 2 error";
 
 /// `slopguard guards`.
-pub const GUARDS: &str = "\
+pub(crate) const GUARDS: &str = "\
 Examples:
   slopguard guards                        every guard with its code and severity
   slopguard guards explain G7             what one guard checks, and how to silence it
@@ -28,7 +28,7 @@ Examples:
 Exit codes: 0, 2 unknown guard";
 
 /// `slopguard hook`.
-pub const HOOK: &str = "\
+pub(crate) const HOOK: &str = "\
 Examples:
   slopguard hook install claude           write the hooks into .claude/settings.json
   slopguard hook install codex --lean
@@ -38,7 +38,7 @@ Exit codes: the agent's protocol: 0 (2 only with fail_closed_on_bad_input) for h
 hook install: 0, 2 error";
 
 /// `slopguard serve`: the gateway's endpoints, then examples and exit codes.
-pub fn serve() -> String {
+pub(crate) fn serve() -> String {
     format!("{}\n\n{SERVE}", slopguard_server::endpoints_help())
 }
 
@@ -51,7 +51,7 @@ Examples:
 Exit codes: 0 clean stop (Ctrl-C, SIGTERM), 2 store or address cannot be opened";
 
 /// `slopguard analyze`.
-pub const ANALYZE: &str = "\
+pub(crate) const ANALYZE: &str = "\
 Examples:
   slopguard analyze                       the repository in the current directory
   slopguard analyze ../repo --format json
@@ -60,7 +60,7 @@ Examples:
 Exit codes: 0 (the report is the result), 2 path not a directory";
 
 /// `slopguard plan`.
-pub const PLAN: &str = "\
+pub(crate) const PLAN: &str = "\
 Examples:
   slopguard plan                          audit, then the task plan (failing tests first)
   slopguard plan ../repo --format json    the model at SLOPGUARD_LLM_URL
@@ -68,7 +68,7 @@ Examples:
 Exit codes: 0 plan printed, 1 the model gave no usable plan, 2 endpoint unreachable or bad input";
 
 /// `slopguard run`.
-pub const RUN: &str = "\
+pub(crate) const RUN: &str = "\
 Examples:
   slopguard run                           fix the repository on a new branch, guarded
   slopguard run --dry-run                 plan and guard verdicts only, nothing committed
@@ -79,7 +79,7 @@ Exit codes: 0 every subtask landed, 1 some failed (or a partial fix landed), 2 u
 environment error";
 
 /// `slopguard ci-watch`.
-pub const CI_WATCH: &str = "\
+pub(crate) const CI_WATCH: &str = "\
 Examples:
   slopguard ci-watch https://github.com/owner/repo/pull/7   with GITHUB_TOKEN set
 
@@ -87,7 +87,7 @@ Exit codes: 0 green, 1 still failing / the fix did not pass the guards / deadlin
 no matching remote, unreadable PR, network, git or model error";
 
 /// `slopguard doctor`.
-pub const DOCTOR: &str = "\
+pub(crate) const DOCTOR: &str = "\
 Examples:
   slopguard doctor                        can the guards run? can the agent?
   slopguard doctor --agent --format json  fail unless the model endpoint answers too
@@ -95,7 +95,7 @@ Examples:
 Exit codes: 0 the guards can run (with --agent, the agent too), 1 otherwise";
 
 /// `slopguard feedback`.
-pub const FEEDBACK: &str = "\
+pub(crate) const FEEDBACK: &str = "\
 Examples:
   slopguard feedback add \"average() divides by n-1\"
   slopguard feedback triage 1

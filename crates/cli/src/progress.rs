@@ -12,16 +12,16 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 /// The heartbeat repeats what is being done when nothing was printed for this long; with the
 /// thread's half-second polling, no silence lasts longer than 10 s.
-pub const HEARTBEAT: Duration = Duration::from_millis(9_500);
+pub(crate) const HEARTBEAT: Duration = Duration::from_millis(9_500);
 
 /// True when progress should be printed as plain lines: stderr is a log or a pipe.
-pub fn plain_progress_wanted() -> bool {
+pub(crate) fn plain_progress_wanted() -> bool {
     !std::io::stderr().is_terminal()
 }
 
 /// Plain progress lines on stderr, each stamped with the time since the command started.
 #[derive(Clone)]
-pub struct PlainLines {
+pub(crate) struct PlainLines {
     started: Instant,
     /// When the last line was printed, and what is being done since (empty: nothing to repeat).
     last: Arc<Mutex<(Instant, String)>>,
@@ -34,7 +34,7 @@ impl Default for PlainLines {
 }
 
 impl PlainLines {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self {
             started: Instant::now(),
             last: Arc::new(Mutex::new((Instant::now(), String::new()))),
@@ -42,14 +42,14 @@ impl PlainLines {
     }
 
     /// `[mm:ss]`, the time since the command started.
-    pub fn stamp(&self) -> String {
+    pub(crate) fn stamp(&self) -> String {
         let t = self.started.elapsed().as_secs();
         format!("[{:02}:{:02}]", t / 60, t % 60)
     }
 
     /// Prints `[mm:ss] line`. `doing`, when given, becomes what the heartbeat repeats until the
     /// next line that names something else.
-    pub fn say(&self, line: &str, doing: Option<&str>) {
+    pub(crate) fn say(&self, line: &str, doing: Option<&str>) {
         if let Ok(mut last) = self.last.lock() {
             last.0 = Instant::now();
             if let Some(d) = doing {
@@ -61,7 +61,7 @@ impl PlainLines {
 
     /// Prints a line the step wrote itself (a candidate's verdict), unstamped, and counts it as
     /// output for the heartbeat.
-    pub fn raw(&self, line: &str, doing: Option<&str>) {
+    pub(crate) fn raw(&self, line: &str, doing: Option<&str>) {
         if let Ok(mut last) = self.last.lock() {
             last.0 = Instant::now();
             if let Some(d) = doing {
@@ -73,14 +73,14 @@ impl PlainLines {
 
     /// Changes what the heartbeat repeats without printing anything (a counter that moves
     /// too often to print each step).
-    pub fn set_doing(&self, doing: String) {
+    pub(crate) fn set_doing(&self, doing: String) {
         if let Ok(mut last) = self.last.lock() {
             last.1 = doing;
         }
     }
 
     /// Starts the heartbeat thread; it stops when the returned value is dropped.
-    pub fn heartbeat(&self) -> Heartbeat {
+    pub(crate) fn heartbeat(&self) -> Heartbeat {
         Heartbeat::start(self.clone())
     }
 
@@ -99,14 +99,14 @@ impl PlainLines {
 
 /// Progress of a command made of a few long steps (`plan`: analysis, then the model): a
 /// spinner naming the step on a terminal; otherwise one plain line per step and a heartbeat.
-pub struct StepProgress {
+pub(crate) struct StepProgress {
     spinner: Option<ProgressBar>,
     plain: Option<(PlainLines, Heartbeat)>,
 }
 
 impl StepProgress {
     /// Nothing at all when `quiet`.
-    pub fn start(quiet: bool) -> Self {
+    pub(crate) fn start(quiet: bool) -> Self {
         if quiet {
             return Self {
                 spinner: None,
@@ -134,7 +134,7 @@ impl StepProgress {
     }
 
     /// A new step: `doing` says what it waits for (repeated by the heartbeat).
-    pub fn step(&self, doing: &str) {
+    pub(crate) fn step(&self, doing: &str) {
         if let Some(s) = &self.spinner {
             s.set_message(doing.to_string());
         }
@@ -144,7 +144,7 @@ impl StepProgress {
     }
 
     /// Ends the progress: the spinner is cleared, the heartbeat stopped.
-    pub fn finish(self) {
+    pub(crate) fn finish(self) {
         if let Some(s) = self.spinner {
             s.finish_and_clear();
         }
@@ -154,7 +154,7 @@ impl StepProgress {
 /// A thread that prints a "still working" line whenever [`PlainLines`] has been silent for
 /// [`HEARTBEAT`]; stopped and joined when dropped. It waits on a channel, not a sleep, so the
 /// drop wakes it at once: a short command does not wait out the half-second poll.
-pub struct Heartbeat {
+pub(crate) struct Heartbeat {
     stop: Option<mpsc::Sender<()>>,
     thread: Option<JoinHandle<()>>,
 }

@@ -12,7 +12,7 @@ use crate::progress::PlainLines;
 
 /// Executes a run with the terminal view (a bar on a terminal, plain lines and a heartbeat
 /// otherwise; nothing when `quiet`; no bar when `json` is printed on stdout).
-pub fn execute_with_progress(
+pub(crate) fn execute_with_progress(
     opts: &RunOptions,
     quiet: bool,
     json: bool,

@@ -17,7 +17,7 @@ use crate::text::LineChanges;
 use crate::{Config, ParseCache, Severity};
 
 /// Decodes bytes as text for guards: `None` for non-UTF-8 or NUL-containing (binary) content.
-pub fn decode_text(bytes: &[u8]) -> Option<&str> {
+pub(crate) fn decode_text(bytes: &[u8]) -> Option<&str> {
     if memchr_nul(bytes) {
         return None;
     }

@@ -9,7 +9,7 @@ use crate::{Import, Language, MAX_ERRORS, SourceAnalysis, SyntaxError};
 use crate::{cfamily, defs, go_template, js_regex, python_check, regex_calls, rust_check};
 
 /// A syntax error found by tree-sitter, with what the second checks need to judge it.
-pub struct RawError {
+pub(crate) struct RawError {
     pub error: SyntaxError,
     /// Byte range of the ERROR / MISSING node.
     pub start_byte: usize,
@@ -24,7 +24,7 @@ pub struct RawError {
 }
 
 /// What the walk collects.
-pub struct Walked<'s> {
+pub(crate) struct Walked<'s> {
     pub errors: Vec<RawError>,
     pub refs: FxHashSet<&'s str>,
     pub imports: Vec<Import>,
@@ -35,7 +35,7 @@ pub struct Walked<'s> {
 }
 
 /// See [`crate::analyze`].
-pub fn analyze(language: Language, source: &str) -> SourceAnalysis {
+pub(crate) fn analyze(language: Language, source: &str) -> SourceAnalysis {
     let tree = std::cell::OnceCell::new();
     analyze_with(language, source, || {
         tree.get_or_init(|| ts::parse(language, source)).as_ref()
@@ -45,7 +45,7 @@ pub fn analyze(language: Language, source: &str) -> SourceAnalysis {
 /// [`analyze`] with the tree of `source` in `language` supplied by `tree` (called at most
 /// once, and not at all when the text is analysed as another language: C++ text in a `.h`),
 /// so that a caller holding the parse shares it.
-pub fn analyze_with<'t>(
+pub(crate) fn analyze_with<'t>(
     language: Language,
     source: &str,
     tree: impl FnOnce() -> Option<&'t Tree>,
@@ -269,7 +269,7 @@ fn raw_error(lang: Language, node: Node<'_>, src: &str, message: String) -> RawE
 }
 
 /// 1-based line and character column of a node's start.
-pub fn node_line_col(node: Node<'_>, src: &str) -> (u32, u32) {
+pub(crate) fn node_line_col(node: Node<'_>, src: &str) -> (u32, u32) {
     let pos = node.start_position();
     let start = node.start_byte();
     let line_start = start.saturating_sub(pos.column);

@@ -9,7 +9,7 @@ use crate::SyntaxError;
 use crate::analyze::RawError;
 
 /// Splits tree-sitter's errors into (certain, uncertain).
-pub fn classify(src: &str, errors: Vec<RawError>) -> (Vec<SyntaxError>, Vec<SyntaxError>) {
+pub(crate) fn classify(src: &str, errors: Vec<RawError>) -> (Vec<SyntaxError>, Vec<SyntaxError>) {
     if errors.is_empty() {
         return (Vec::new(), Vec::new());
     }
@@ -38,7 +38,7 @@ pub fn classify(src: &str, errors: Vec<RawError>) -> (Vec<SyntaxError>, Vec<Synt
 }
 
 /// Whether C-labelled text (a `.h` file) is really C++: it uses C++-only syntax.
-pub fn looks_like_cpp(src: &str) -> bool {
+pub(crate) fn looks_like_cpp(src: &str) -> bool {
     let mut in_block_comment = false;
     for line in src.lines() {
         let mut t = line.trim();
@@ -196,7 +196,7 @@ fn balance(line: &str, in_block_comment: &mut bool) -> (i64, i64) {
 /// text itself (a macro that expands to a brace has no brace in the text), so this holds for
 /// any code whose `#if` branches balance, which is checked first. Catches truncated files and
 /// deleted closing braces.
-pub fn bracket_balance(src: &str) -> Option<SyntaxError> {
+pub(crate) fn bracket_balance(src: &str) -> Option<SyntaxError> {
     let lines: Vec<&str> = src.lines().collect();
     if preproc_branches_unbalanced(&lines) || is_fragment(src) {
         return None;

@@ -9,7 +9,7 @@ use crate::ts::line_col;
 use crate::{DataFormat, SyntaxError};
 
 /// See [`crate::parse_data`].
-pub fn parse_data(format: DataFormat, source: &str) -> Result<Value, SyntaxError> {
+pub(crate) fn parse_data(format: DataFormat, source: &str) -> Result<Value, SyntaxError> {
     match format {
         DataFormat::Json => parse_json(source),
         DataFormat::Jsonc => parse_json(&strip_jsonc(source)),
@@ -113,7 +113,7 @@ impl<'de> Visitor<'de> for StrictVisitor {
 /// Turns JSON-with-comments into JSON: `//` and `/* */` comments become spaces (newlines are
 /// kept so error positions still match the source) and trailing commas before `]` or `}` are
 /// removed. String-aware.
-pub fn strip_jsonc(src: &str) -> String {
+pub(crate) fn strip_jsonc(src: &str) -> String {
     let b = src.as_bytes();
     let mut out: Vec<u8> = Vec::with_capacity(b.len());
     let mut i = 0;

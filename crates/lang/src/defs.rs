@@ -11,7 +11,7 @@ use crate::{Body, DefKind, Definition, Language};
 const MAX_NEST: usize = 24;
 
 /// The definitions of a parsed file.
-pub fn definitions(lang: Language, root: Node<'_>, src: &str) -> Vec<Definition> {
+pub(crate) fn definitions(lang: Language, root: Node<'_>, src: &str) -> Vec<Definition> {
     let mut d = Defs {
         src,
         lang,

@@ -3,7 +3,7 @@
 use crate::{DataFormat, FileKind, Language};
 
 /// See [`crate::detect`].
-pub fn detect(path: &str, content: &[u8]) -> FileKind {
+pub(crate) fn detect(path: &str, content: &[u8]) -> FileKind {
     let path = path.replace('\\', "/");
     let name = path.rsplit('/').next().unwrap_or(&path);
     let lower = name.to_ascii_lowercase();

@@ -15,7 +15,7 @@ use crate::ts::{line_col, text};
 use crate::{Import, SyntaxError};
 
 /// Template errors in the `.Parse` literals of a parsed Go file.
-pub fn check(root: Node<'_>, src: &str, imports: &[Import]) -> Vec<SyntaxError> {
+pub(crate) fn check(root: Node<'_>, src: &str, imports: &[Import]) -> Vec<SyntaxError> {
     let uses_templates = imports
         .iter()
         .any(|i| i.module == "text/template" || i.module == "html/template");
@@ -73,7 +73,7 @@ pub fn check(root: Node<'_>, src: &str, imports: &[Import]) -> Vec<SyntaxError> 
 }
 
 /// The first delimiter error of a Go template text (byte offset, message).
-pub fn delimiter_error(t: &str) -> Option<(usize, &'static str)> {
+pub(crate) fn delimiter_error(t: &str) -> Option<(usize, &'static str)> {
     let b = t.as_bytes();
     let mut i = 0;
     while let Some(open) = t.get(i..).and_then(|r| r.find("{{")) {

@@ -6,7 +6,7 @@ use crate::ts::{line_of, named_kids, text};
 use crate::{Import, Language};
 
 /// Appends the imports `node` stands for (if any).
-pub fn collect(lang: Language, node: Node<'_>, src: &str, out: &mut Vec<Import>) {
+pub(crate) fn collect(lang: Language, node: Node<'_>, src: &str, out: &mut Vec<Import>) {
     match lang {
         Language::Python => python(node, src, out),
         Language::Rust => rust(node, src, out),

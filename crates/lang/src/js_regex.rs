@@ -12,7 +12,7 @@ use crate::SyntaxError;
 use crate::ts::{line_col, text};
 
 /// Errors of the regex literals under `root`.
-pub fn check(root: Node<'_>, src: &str) -> Vec<SyntaxError> {
+pub(crate) fn check(root: Node<'_>, src: &str) -> Vec<SyntaxError> {
     if !src.contains('/') {
         return Vec::new();
     }

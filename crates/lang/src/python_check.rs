@@ -22,7 +22,7 @@ struct Header {
 }
 
 /// Runs the check; returns at most [`MAX_ERRORS`] errors.
-pub fn check(src: &str) -> Vec<SyntaxError> {
+pub(crate) fn check(src: &str) -> Vec<SyntaxError> {
     let b = src.as_bytes();
     let mut errors: Vec<SyntaxError> = Vec::new();
     let mut indents: Vec<usize> = vec![0];

@@ -17,7 +17,7 @@ use crate::ts::{line_col, python_string, text};
 use crate::{Language, SyntaxError};
 
 /// Errors of the regex-constructor calls under `root`.
-pub fn check(lang: Language, root: Node<'_>, src: &str) -> Vec<SyntaxError> {
+pub(crate) fn check(lang: Language, root: Node<'_>, src: &str) -> Vec<SyntaxError> {
     let Some(calls) = Calls::of(lang) else {
         return Vec::new();
     };

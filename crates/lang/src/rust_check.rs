@@ -70,7 +70,7 @@ const FORMAT_MACROS: &[(&str, usize)] = &[
 
 /// The first brace error of a format string (`None` when the braces are well formed), with
 /// its char offset in the string's value.
-pub fn format_brace_error(fmt: &str) -> Option<(usize, &'static str)> {
+pub(crate) fn format_brace_error(fmt: &str) -> Option<(usize, &'static str)> {
     let chars: Vec<char> = fmt.chars().collect();
     let mut i = 0;
     while i < chars.len() {
@@ -113,7 +113,7 @@ pub fn format_brace_error(fmt: &str) -> Option<(usize, &'static str)> {
 
 /// Parses the file with syn; `max_depth` is the tree-sitter tree depth. `None` when syn was
 /// not run (pathologically deep input), `Some(None)` when the file parses.
-pub fn check_file(src: &str, max_depth: usize) -> Option<Option<SyntaxError>> {
+pub(crate) fn check_file(src: &str, max_depth: usize) -> Option<Option<SyntaxError>> {
     if max_depth > TOO_DEEP {
         return None;
     }
@@ -190,7 +190,7 @@ fn parse_file(src: &str) -> Option<SyntaxError> {
 }
 
 /// Parses the arguments of known expression macros (`name`, token tree byte range).
-pub fn check_macros(src: &str, macros: &[(&str, Range<usize>)]) -> Vec<SyntaxError> {
+pub(crate) fn check_macros(src: &str, macros: &[(&str, Range<usize>)]) -> Vec<SyntaxError> {
     let mut out = Vec::new();
     for (name, range) in macros {
         let name = name.trim_start_matches("::");

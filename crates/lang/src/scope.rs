@@ -31,7 +31,7 @@ enum Site {
 }
 
 /// See [`crate::names_uses`]: one parse and one walk for every name.
-pub fn names_uses(lang: Language, src: &str, names: &[&str]) -> Option<Vec<NameUses>> {
+pub(crate) fn names_uses(lang: Language, src: &str, names: &[&str]) -> Option<Vec<NameUses>> {
     let tree = std::cell::OnceCell::new();
     names_uses_with(lang, src, names, || {
         tree.get_or_init(|| ts::parse(lang, src)).as_ref()
@@ -40,7 +40,7 @@ pub fn names_uses(lang: Language, src: &str, names: &[&str]) -> Option<Vec<NameU
 
 /// [`names_uses`] with the tree of `src` supplied by `tree` (called at most once, and not at
 /// all when no name occurs in the text or the language has no scope rules here).
-pub fn names_uses_with<'t>(
+pub(crate) fn names_uses_with<'t>(
     lang: Language,
     src: &str,
     names: &[&str],

@@ -27,7 +27,7 @@ const MAX_DEPTH: usize = 8;
 
 /// The requirement strings (`"urllib3>=1.21.1,<3"`) `source`, a `setup.py`, declares, in
 /// source order; `None` when it could not be parsed in time.
-pub fn requirements(source: &str) -> Option<Vec<String>> {
+pub(crate) fn requirements(source: &str) -> Option<Vec<String>> {
     let tree = ts::parse(Language::Python, source)?;
     let root = tree.root_node();
     let module = ModuleNames::of(root, source);

@@ -15,7 +15,7 @@ use crate::{Body, Language};
 /// `function_item`, `method_definition`, `arrow_function`, `method_declaration`, ...):
 /// [`Body::Unknown`] when it has no body, its language is not judged, or it does not parse
 /// (error recovery may drop a broken body's statements; the syntax guard speaks for it).
-pub fn body_shape(lang: Language, func: Node<'_>, src: &str) -> Body {
+pub(crate) fn body_shape(lang: Language, func: Node<'_>, src: &str) -> Body {
     if !judged(lang) || func.has_error() {
         return Body::Unknown;
     }

@@ -47,16 +47,16 @@ fn grammar(lang: Language) -> tree_sitter::Language {
 }
 
 /// Node kind is an identifier-like leaf whose text is a reference.
-pub const K_IDENT: u8 = 1;
+pub(crate) const K_IDENT: u8 = 1;
 /// Node kind is a Ruby symbol (`:name`): reference without the colon.
-pub const K_SYMBOL: u8 = 2;
+pub(crate) const K_SYMBOL: u8 = 2;
 /// Node kind may be an import (checked by the language's import extractor).
-pub const K_IMPORT: u8 = 4;
+pub(crate) const K_IMPORT: u8 = 4;
 /// Node kind is a Rust macro invocation (checked with syn).
-pub const K_MACRO: u8 = 8;
+pub(crate) const K_MACRO: u8 = 8;
 
 /// Per-language static data: the grammar and the node-kind classification table.
-pub struct LangData {
+pub(crate) struct LangData {
     pub grammar: tree_sitter::Language,
     /// `class[kind_id]` is a bit set of the `K_*` constants.
     pub class: Vec<u8>,
@@ -147,7 +147,7 @@ fn build(lang: Language) -> LangData {
 }
 
 /// The static data of a language, built once per process.
-pub fn lang_data(lang: Language) -> &'static LangData {
+pub(crate) fn lang_data(lang: Language) -> &'static LangData {
     static DATA: OnceLock<Vec<LangData>> = OnceLock::new();
     let all = DATA.get_or_init(|| Language::ALL.iter().map(|&l| build(l)).collect());
     &all[index(lang)]
@@ -160,7 +160,7 @@ thread_local! {
 
 /// Calls `visit` on every node under `root` (itself included), in source order (pre-order),
 /// without recursion.
-pub fn preorder<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>)) {
+pub(crate) fn preorder<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>)) {
     let mut cursor = root.walk();
     loop {
         visit(cursor.node());
@@ -179,20 +179,20 @@ pub fn preorder<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>)) {
 }
 
 /// How many tree-sitter parses this thread has started (see [`crate::parse_count`]).
-pub fn parse_count() -> u64 {
+pub(crate) fn parse_count() -> u64 {
     PARSES.with(std::cell::Cell::get)
 }
 
 /// Parses `source` with the thread's parser for `lang`. `None` when the parse was cut short
 /// by the time budget (or the grammar could not be loaded, which would be a build bug).
-pub fn parse(lang: Language, source: &str) -> Option<Tree> {
+pub(crate) fn parse(lang: Language, source: &str) -> Option<Tree> {
     parse_from(lang, source, None)
 }
 
 /// Parses `source` with the thread's parser for `lang`, reusing the unchanged parts of `old`:
 /// the tree of an earlier text, already edited (`Tree::edit`) to `source`'s positions.
 /// tree-sitter then re-lexes only around the edits. `None` as for [`parse`].
-pub fn reparse(lang: Language, source: &str, old: &Tree) -> Option<Tree> {
+pub(crate) fn reparse(lang: Language, source: &str, old: &Tree) -> Option<Tree> {
     parse_from(lang, source, Some(old))
 }
 
@@ -231,14 +231,14 @@ fn parse_from(lang: Language, source: &str, old: Option<&Tree>) -> Option<Tree> 
 
 /// The text of a node (empty when the range is not a char boundary, which cannot happen for
 /// trees parsed from a `&str`).
-pub fn text<'a>(node: Node<'_>, src: &'a str) -> &'a str {
+pub(crate) fn text<'a>(node: Node<'_>, src: &'a str) -> &'a str {
     src.get(node.byte_range()).unwrap_or("")
 }
 
 /// A Python string literal without interpolations, as (prefix, body): the prefix as written
 /// (`r`, `b`, `Rb`, empty) and the text between its quotes, escapes unresolved. `None` for
 /// anything else, f-strings included.
-pub fn python_string<'s>(node: Node<'_>, src: &'s str) -> Option<(&'s str, &'s str)> {
+pub(crate) fn python_string<'s>(node: Node<'_>, src: &'s str) -> Option<(&'s str, &'s str)> {
     if node.kind() != "string" || named_kids(node).iter().any(|c| c.kind() == "interpolation") {
         return None;
     }
@@ -255,32 +255,32 @@ pub fn python_string<'s>(node: Node<'_>, src: &'s str) -> Option<(&'s str, &'s s
 }
 
 /// The node's children, collected with a cursor (linear, unlike repeated `child(i)`).
-pub fn kids<'t>(node: Node<'t>) -> Vec<Node<'t>> {
+pub(crate) fn kids<'t>(node: Node<'t>) -> Vec<Node<'t>> {
     let mut cursor = node.walk();
     node.children(&mut cursor).collect()
 }
 
 /// The node's named children.
-pub fn named_kids<'t>(node: Node<'t>) -> Vec<Node<'t>> {
+pub(crate) fn named_kids<'t>(node: Node<'t>) -> Vec<Node<'t>> {
     let mut cursor = node.walk();
     node.named_children(&mut cursor).collect()
 }
 
 /// The first direct child of a given kind.
-pub fn child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
+pub(crate) fn child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
     let mut cursor = node.walk();
     node.children(&mut cursor).find(|c| c.kind() == kind)
 }
 
 /// 1-based line of a node's start.
-pub fn line_of(node: Node<'_>) -> u32 {
+pub(crate) fn line_of(node: Node<'_>) -> u32 {
     u32::try_from(node.start_position().row)
         .unwrap_or(u32::MAX - 1)
         .saturating_add(1)
 }
 
 /// 1-based line of a node's end (inclusive: a node ending at column 0 ends on the line before).
-pub fn end_line_of(node: Node<'_>) -> u32 {
+pub(crate) fn end_line_of(node: Node<'_>) -> u32 {
     let end = node.end_position();
     let row = if end.column == 0 && end.row > node.start_position().row {
         end.row - 1
@@ -291,7 +291,7 @@ pub fn end_line_of(node: Node<'_>) -> u32 {
 }
 
 /// 1-based (line, character column) of a byte offset.
-pub fn line_col(src: &str, byte: usize) -> (u32, u32) {
+pub(crate) fn line_col(src: &str, byte: usize) -> (u32, u32) {
     let byte = byte.min(src.len());
     let before = src.as_bytes().get(..byte).unwrap_or_default();
     let line = memchr_count(before) + 1;

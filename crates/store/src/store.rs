@@ -270,7 +270,7 @@ const OBS_COLUMNS: &str = "id, ts, repo, run_id, agent, subtask_id, model, branc
 const CLAIM_COLUMNS: &str = "lock_id, repo, path, agent, run_id, acquired_at, expires_at";
 
 /// How long opening a PostgreSQL store waits for the server's first connection.
-pub const PG_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+pub(crate) const PG_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Connects once to the server of `opts` within [`PG_CONNECT_TIMEOUT`]: `Ok` when it answers
 /// (whatever it then says about credentials or the database, which the pool reports),

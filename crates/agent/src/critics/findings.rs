@@ -8,7 +8,7 @@
 use super::{CriticFinding, Severity};
 
 /// The instruction that asks for the format (at most `max` findings).
-pub fn format_instruction(max: usize) -> String {
+pub(super) fn format_instruction(max: usize) -> String {
     format!(
         "List at most {max} problems you see in the diff, one per line, in this form:\n\
          - [SEVERITY] PATH:LINE: WHAT IS WRONG\n\

@@ -11,7 +11,7 @@ use crate::progress::StepProgress;
 /// Audit a repository: build, test results (with failing test ids), tests, CI, README, docs,
 /// code quality, dependencies, security, license and structure, each scored 0..1.
 #[derive(Debug, clap::Args)]
-pub struct AnalyzeArgs {
+pub(crate) struct AnalyzeArgs {
     #[command(flatten)]
     pub repo: super::common::RepoArg,
 
@@ -33,7 +33,7 @@ pub struct AnalyzeArgs {
 }
 
 /// Runs the analysis; exit 0 (the report is the result), 2 when the path is not a directory.
-pub fn run(args: AnalyzeArgs, _global: &crate::Global) -> anyhow::Result<u8> {
+pub(crate) fn run(args: AnalyzeArgs, _global: &crate::Global) -> anyhow::Result<u8> {
     let root = args
         .repo
         .path()
@@ -63,7 +63,7 @@ pub fn run(args: AnalyzeArgs, _global: &crate::Global) -> anyhow::Result<u8> {
 }
 
 /// The report as a table.
-pub fn render_text(r: &AnalysisReport) -> String {
+pub(crate) fn render_text(r: &AnalysisReport) -> String {
     let mut s = format!("Analysis of {}\n\n", r.root);
     s.push_str(&format!(
         "{:<14} {:<8} {:>5}  {}\n",

@@ -15,7 +15,7 @@ use crate::{EXIT_BLOCKED, EXIT_OK};
 /// Arguments of `slopguard check`.
 #[derive(Debug, clap::Args)]
 #[command(group(clap::ArgGroup::new("source").args(["worktree", "staged", "commit", "diff", "patches"])))]
-pub struct CheckArgs {
+pub(crate) struct CheckArgs {
     /// Repository to check (bare repositories work with --commit, --diff --base, --patches --base).
     #[arg(long, short = 'C', default_value = ".")]
     pub repo: PathBuf,
@@ -128,7 +128,7 @@ fn input_name(path: &Path) -> String {
 }
 
 /// Loads the configuration and applies `--enable` / `--disable`.
-pub fn load_config(
+pub(crate) fn load_config(
     repo: &Path,
     global: &crate::Global,
     enable: &[String],
@@ -147,7 +147,7 @@ pub fn load_config(
 }
 
 /// The task from `--task` / `--task-file`.
-pub fn load_task(task: Option<&str>, task_file: Option<&Path>) -> Result<Option<Task>> {
+pub(crate) fn load_task(task: Option<&str>, task_file: Option<&Path>) -> Result<Option<Task>> {
     Ok(match (task, task_file) {
         (Some(t), _) => Some(Task::from_text(t)),
         (None, Some(f)) => Some(Task::from_file(f)?),
@@ -183,7 +183,7 @@ fn build_change(args: &CheckArgs) -> Result<ChangeSet> {
 
 /// The parse cache of one check: backed by the analysis store of earlier checks (under
 /// `dir` when given) unless `no_cache` or the environment turns it off.
-pub fn parse_cache(no_cache: bool, dir: Option<&Path>) -> ParseCache {
+pub(crate) fn parse_cache(no_cache: bool, dir: Option<&Path>) -> ParseCache {
     match AnalysisStore::from_env(dir) {
         Some(store) if !no_cache => ParseCache::with_store(store),
         _ => ParseCache::default(),
@@ -194,7 +194,7 @@ pub fn parse_cache(no_cache: bool, dir: Option<&Path>) -> ParseCache {
 ///
 /// A reader that has gone away (`slopguard check | head -1`) is not an error: the write's
 /// failure is ignored so that the exit code still says the verdict.
-pub fn print_report(report: &Report, format: CheckFormat, color: ColorChoice) {
+pub(crate) fn print_report(report: &Report, format: CheckFormat, color: ColorChoice) {
     let out = match Format::from(format) {
         Format::Json => to_json(report),
         Format::Sarif => to_sarif(report),
@@ -214,7 +214,7 @@ pub fn print_report(report: &Report, format: CheckFormat, color: ColorChoice) {
 }
 
 /// Runs the command.
-pub fn run(args: CheckArgs, global: &crate::Global) -> Result<u8> {
+pub(crate) fn run(args: CheckArgs, global: &crate::Global) -> Result<u8> {
     let config = load_config(&args.repo, global, &args.enable, &args.disable)?;
     let task = load_task(args.task.as_deref(), args.task_file.as_deref())?;
     let change = build_change(&args)?;

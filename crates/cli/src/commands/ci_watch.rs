@@ -16,7 +16,7 @@ use super::common::{LlmArgs, ReportFormat, StoreArgs};
 /// `ci-watch` and `run --ci-watch`).
 #[derive(Debug, Clone, clap::Args)]
 #[command(next_help_heading = "CI watch")]
-pub struct WatchTuning {
+pub(crate) struct WatchTuning {
     /// Wall-clock limit of the watch in seconds: no poll and no fix starts after it.
     #[arg(long, env = "SLOPGUARD_CI_DEADLINE", default_value_t = 1800)]
     pub ci_deadline: u64,
@@ -57,7 +57,7 @@ impl WatchTuning {
 /// Watch a pull request's GitHub checks; on a failure, fix it with a guarded run on its branch
 /// (every patch passes the same guards, build and tests as in `run`), push, and watch again.
 #[derive(Debug, clap::Args)]
-pub struct CiWatchArgs {
+pub(crate) struct CiWatchArgs {
     /// The pull request, as https://github.com/OWNER/REPO/pull/NUMBER.
     pub pr_url: String,
 
@@ -103,7 +103,7 @@ pub struct CiWatchArgs {
 /// Runs `slopguard ci-watch`. Exit 0 green, 1 checks still failing / the fix did not pass the
 /// guards / the deadline came first, 2 no token, no matching remote, an unreadable PR, a
 /// network, git or model error.
-pub fn run(args: CiWatchArgs, global: &crate::Global) -> anyhow::Result<u8> {
+pub(crate) fn run(args: CiWatchArgs, global: &crate::Global) -> anyhow::Result<u8> {
     slopguard_llm::install_crypto_provider();
     let template = RunOptions {
         llm: args.llm.config(),

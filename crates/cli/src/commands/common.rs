@@ -9,7 +9,7 @@ use slopguard_llm::LlmConfig;
 
 /// Output format of the reporting commands (`analyze`, `plan`, `doctor`, `replay`, `guards`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ReportFormat {
+pub(crate) enum ReportFormat {
     /// A table for humans.
     Text,
     /// One JSON document.
@@ -39,7 +39,7 @@ impl From<CheckFormat> for Format {
 
 /// When text output is coloured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ColorChoice {
+pub(crate) enum ColorChoice {
     /// On a terminal, unless NO_COLOR is set.
     Auto,
     /// Always.
@@ -50,7 +50,7 @@ pub enum ColorChoice {
 
 /// The observation store, for the commands that record runs in it (`run`, `ci-watch`).
 #[derive(Debug, Clone, clap::Args)]
-pub struct StoreArgs {
+pub(crate) struct StoreArgs {
     /// Store for observations and the failure memory (`sqlite://PATH`, `postgres://...`).
     #[arg(long, env = "SLOPGUARD_DB")]
     pub db: Option<String>,
@@ -62,7 +62,7 @@ pub struct StoreArgs {
 
 /// The model endpoint, for every command that talks to a model (`plan`, `run`, `doctor`).
 #[derive(Debug, Clone, clap::Args)]
-pub struct LlmArgs {
+pub(crate) struct LlmArgs {
     /// LLM base URL including /v1 (default: SLOPGUARD_LLM_URL, else http://127.0.0.1:8080/v1).
     #[arg(long, value_name = "URL")]
     pub llm_url: Option<String>,
@@ -79,12 +79,12 @@ pub struct LlmArgs {
 
 impl LlmArgs {
     /// The LLM configuration: the environment, overridden by the flags.
-    pub fn config(&self) -> LlmConfig {
+    pub(crate) fn config(&self) -> LlmConfig {
         self.config_with_timeout(self.llm_timeout)
     }
 
     /// As [`LlmArgs::config`], with `timeout` seconds when no flag gives one.
-    pub fn config_or_timeout(&self, timeout: u64) -> LlmConfig {
+    pub(crate) fn config_or_timeout(&self, timeout: u64) -> LlmConfig {
         self.config_with_timeout(Some(self.llm_timeout.unwrap_or(timeout)))
     }
 
@@ -106,7 +106,7 @@ impl LlmArgs {
 /// The repository a command works on: a path inside it, given as PATH or as `-C PATH` /
 /// `--repo PATH` (the spelling `check` and `replay` use), so one convention works everywhere.
 #[derive(Debug, Clone, clap::Args)]
-pub struct RepoArg {
+pub(crate) struct RepoArg {
     /// The repository (any path inside it).
     #[arg(default_value = ".", value_name = "PATH")]
     path: PathBuf,
@@ -122,7 +122,7 @@ pub struct RepoArg {
 
 impl RepoArg {
     /// The path given, either way.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         self.repo.as_deref().unwrap_or(&self.path)
     }
 }

@@ -15,7 +15,7 @@ use super::common::{LlmArgs, ReportFormat};
 /// Check what the guards need (git) and what the agent needs (a model endpoint), the
 /// toolchains, the store and GitHub access.
 #[derive(Debug, clap::Args)]
-pub struct DoctorArgs {
+pub(crate) struct DoctorArgs {
     /// The endpoint to check (its request timeout defaults to 10 s here).
     #[command(flatten)]
     pub llm: LlmArgs,
@@ -32,7 +32,7 @@ pub struct DoctorArgs {
 
 /// One check.
 #[derive(Debug, Clone, serde::Serialize)]
-pub struct Check {
+pub(crate) struct Check {
     /// What was checked.
     pub name: String,
     /// `ok`, `missing`, `warn`.
@@ -102,7 +102,7 @@ fn version(program: &str, args: &[&str]) -> Option<String> {
 
 /// Runs every check. Exit 0 when the guards can run (git; with `--agent`, a model endpoint
 /// too), else 1.
-pub fn run(args: DoctorArgs, _global: &crate::Global) -> anyhow::Result<u8> {
+pub(crate) fn run(args: DoctorArgs, _global: &crate::Global) -> anyhow::Result<u8> {
     let cfg = args.llm.config_or_timeout(10);
     let client = BlockingClient::new(cfg.clone())?;
     let mut checks = Vec::new();

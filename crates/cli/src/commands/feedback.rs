@@ -21,14 +21,14 @@ use super::feedback_args::{
 
 /// `slopguard feedback`.
 #[derive(Debug, clap::Args)]
-pub struct FeedbackArgs {
+pub(crate) struct FeedbackArgs {
     #[command(subcommand)]
     pub command: FeedbackCommand,
 }
 
 /// The feedback subcommands.
 #[derive(Debug, clap::Subcommand)]
-pub enum FeedbackCommand {
+pub(crate) enum FeedbackCommand {
     /// Take feedback in: the text as an argument, `-` (or nothing, with a pipe) for stdin, or
     /// --file. Prints the new item's id.
     Add(AddArgs),
@@ -62,7 +62,7 @@ pub enum FeedbackCommand {
 }
 
 /// Runs `slopguard feedback`.
-pub fn run(args: FeedbackArgs, _global: &crate::Global) -> anyhow::Result<u8> {
+pub(crate) fn run(args: FeedbackArgs, _global: &crate::Global) -> anyhow::Result<u8> {
     match args.command {
         FeedbackCommand::Add(a) => add(a),
         FeedbackCommand::Poll(a) => poll(a),

@@ -18,7 +18,7 @@ use crate::progress::StepProgress;
 
 /// `slopguard feedback fix`.
 #[derive(Debug, clap::Args)]
-pub struct FixArgs {
+pub(crate) struct FixArgs {
     /// The item's id.
     pub id: i64,
 
@@ -58,7 +58,7 @@ pub struct FixArgs {
 
 /// `slopguard feedback approve|reject`.
 #[derive(Debug, clap::Args)]
-pub struct DecideArgs {
+pub(crate) struct DecideArgs {
     /// The item's id.
     pub id: i64,
 
@@ -72,7 +72,7 @@ pub struct DecideArgs {
 
 /// `slopguard feedback refine`.
 #[derive(Debug, clap::Args)]
-pub struct RefineArgs {
+pub(crate) struct RefineArgs {
     /// The item's id.
     pub id: i64,
 
@@ -88,7 +88,7 @@ pub struct RefineArgs {
 
 /// `slopguard feedback verify`.
 #[derive(Debug, clap::Args)]
-pub struct VerifyArgs {
+pub(crate) struct VerifyArgs {
     /// The item's id.
     pub id: i64,
 
@@ -106,7 +106,7 @@ pub struct VerifyArgs {
 
 /// Where the items are kept.
 #[derive(Debug, Clone, clap::Args)]
-pub struct StoreArgs {
+pub(crate) struct StoreArgs {
     /// The repository the feedback is about, any directory inside it (its `origin` URL, else
     /// its work tree's top directory, is the key; the gateway's `POST /feedback` uses the same).
     #[arg(long, short = 'C', default_value = ".")]
@@ -124,7 +124,7 @@ pub struct StoreArgs {
 
 /// `slopguard feedback add`.
 #[derive(Debug, clap::Args)]
-pub struct AddArgs {
+pub(crate) struct AddArgs {
     /// The feedback; `-` reads stdin.
     pub text: Option<String>,
 
@@ -146,7 +146,7 @@ pub struct AddArgs {
 
 /// `slopguard feedback poll`.
 #[derive(Debug, clap::Args)]
-pub struct PollArgs {
+pub(crate) struct PollArgs {
     /// Only comments updated at or after this time (ISO 8601, `2026-11-01T00:00:00Z`).
     #[arg(long, value_name = "TIME")]
     pub since: Option<String>,
@@ -165,7 +165,7 @@ pub struct PollArgs {
 
 /// `slopguard feedback list`.
 #[derive(Debug, clap::Args)]
-pub struct ListArgs {
+pub(crate) struct ListArgs {
     /// Only items in this state (`pending`, `triaged`, `escalated`, ...).
     #[arg(long)]
     pub state: Option<String>,
@@ -180,7 +180,7 @@ pub struct ListArgs {
 
 /// `slopguard feedback show`.
 #[derive(Debug, clap::Args)]
-pub struct ShowArgs {
+pub(crate) struct ShowArgs {
     /// The item's id.
     pub id: i64,
 
@@ -190,7 +190,7 @@ pub struct ShowArgs {
 
 /// `slopguard feedback triage`.
 #[derive(Debug, clap::Args)]
-pub struct TriageArgs {
+pub(crate) struct TriageArgs {
     /// The item's id.
     pub id: i64,
 
@@ -207,7 +207,7 @@ pub struct TriageArgs {
 
 impl FixArgs {
     /// The agent's fix request of these arguments.
-    pub fn request(&self) -> FixRequest {
+    pub(crate) fn request(&self) -> FixRequest {
         FixRequest {
             id: self.id,
             llm: self.llm.config(),
@@ -222,12 +222,12 @@ impl FixArgs {
 }
 
 /// The inbox of the repository `args` names, in the store they name.
-pub fn open(args: &StoreArgs) -> anyhow::Result<Inbox> {
+pub(crate) fn open(args: &StoreArgs) -> anyhow::Result<Inbox> {
     Ok(Inbox::open(args.db.as_deref(), &args.repo)?)
 }
 
 /// Prints a usage error (the command does not apply); exit 2.
-pub fn usage_error(e: anyhow::Error) -> anyhow::Result<u8> {
+pub(crate) fn usage_error(e: anyhow::Error) -> anyhow::Result<u8> {
     eprintln!("slopguard: error: {e:#}");
     Ok(crate::EXIT_ERROR)
 }
@@ -235,7 +235,7 @@ pub fn usage_error(e: anyhow::Error) -> anyhow::Result<u8> {
 /// A step's error: a refusal is a usage error (exit 2); an unreachable reviewer model gets the
 /// endpoint's help (exit 2); a model answer that was refused says what became of the item
 /// (`kept`) (exit 1); anything else is the command's error.
-pub fn step_failed(e: StepError, kept: &str) -> anyhow::Result<u8> {
+pub(crate) fn step_failed(e: StepError, kept: &str) -> anyhow::Result<u8> {
     match e {
         e if e.is_refusal() => usage_error(e.into()),
         StepError::Unreachable { url, source } => {
@@ -255,13 +255,13 @@ pub fn step_failed(e: StepError, kept: &str) -> anyhow::Result<u8> {
 
 /// The progress of a step's long wait (a model call, a test run): a spinner or plain lines
 /// from `Some(what)` to `None`; nothing when `quiet`.
-pub struct Waiting {
+pub(crate) struct Waiting {
     quiet: bool,
     progress: RefCell<Option<StepProgress>>,
 }
 
 impl Waiting {
-    pub fn new(quiet: bool) -> Waiting {
+    pub(crate) fn new(quiet: bool) -> Waiting {
         Waiting {
             quiet,
             progress: RefCell::new(None),
@@ -269,7 +269,7 @@ impl Waiting {
     }
 
     /// The hook the agent's steps call.
-    pub fn on(&self, what: Option<&str>) {
+    pub(crate) fn on(&self, what: Option<&str>) {
         let mut progress = self.progress.borrow_mut();
         match what {
             Some(doing) => {

@@ -14,7 +14,7 @@ use super::feedback_args::{
 };
 
 /// `slopguard feedback fix`.
-pub fn fix(a: FixArgs) -> anyhow::Result<u8> {
+pub(crate) fn fix(a: FixArgs) -> anyhow::Result<u8> {
     let inbox = open(&a.store)?;
     let json = a.store.format == ReportFormat::Json;
     let run = |o: &_| crate::run_view::execute_with_progress(o, a.quiet, json);
@@ -85,7 +85,7 @@ pub fn fix(a: FixArgs) -> anyhow::Result<u8> {
 }
 
 /// `slopguard feedback approve|reject`.
-pub fn decide(a: DecideArgs, approve: bool) -> anyhow::Result<u8> {
+pub(crate) fn decide(a: DecideArgs, approve: bool) -> anyhow::Result<u8> {
     let inbox = open(&a.store)?;
     let to = match steps::decide(&inbox, a.id, approve, &a.note) {
         Ok(to) => to,
@@ -99,7 +99,7 @@ pub fn decide(a: DecideArgs, approve: bool) -> anyhow::Result<u8> {
 }
 
 /// `slopguard feedback refine`: one refinement round of a plan waiting for approval.
-pub fn refine(a: RefineArgs) -> anyhow::Result<u8> {
+pub(crate) fn refine(a: RefineArgs) -> anyhow::Result<u8> {
     let inbox = open(&a.store)?;
     let kept = format!(
         "feedback {} keeps its plan and still waits for approval; refine it again, or with \
@@ -156,7 +156,7 @@ fn report_refined(
 }
 
 /// `slopguard feedback verify`.
-pub fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
+pub(crate) fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
     let inbox = open(&a.store)?;
     let waiting = Waiting::new(a.quiet);
     let verified = match steps::verify(&inbox, a.id, &a.rev, &|w| waiting.on(w)) {

@@ -9,7 +9,7 @@ use crate::EXIT_OK;
 
 /// Arguments of `slopguard guards`.
 #[derive(Debug, clap::Args)]
-pub struct GuardsArgs {
+pub(crate) struct GuardsArgs {
     #[command(subcommand)]
     pub action: Option<GuardsAction>,
     /// Output format of the list.
@@ -19,7 +19,7 @@ pub struct GuardsArgs {
 
 /// `guards` subcommands.
 #[derive(Debug, clap::Subcommand)]
-pub enum GuardsAction {
+pub(crate) enum GuardsAction {
     /// Print a guard's documentation (by slug or code, e.g. `G7`).
     Explain {
         /// Guard slug or code.
@@ -28,7 +28,7 @@ pub enum GuardsAction {
 }
 
 /// Runs the command.
-pub fn run(args: GuardsArgs, global: &crate::Global) -> Result<u8> {
+pub(crate) fn run(args: GuardsArgs, global: &crate::Global) -> Result<u8> {
     if let Some(GuardsAction::Explain { guard }) = &args.action {
         // A static guard first (test-integrity has both halves: the static one's doc names the
         // dynamic half), then the run pipeline's gates.

@@ -14,7 +14,7 @@ use slopguard_hooks::{Agent, Deps, EditJudge, Judgement};
 
 /// Arguments of `slopguard hook`.
 #[derive(Debug, clap::Args)]
-pub struct HookArgs {
+pub(crate) struct HookArgs {
     #[command(subcommand)]
     command: HookCommand,
 }
@@ -67,7 +67,7 @@ struct InstallArgs {
 }
 
 /// Runs the command.
-pub fn run(args: HookArgs, global: &crate::Global) -> anyhow::Result<u8> {
+pub(crate) fn run(args: HookArgs, global: &crate::Global) -> anyhow::Result<u8> {
     match args.command {
         HookCommand::Claude(a) => Ok(answer(Agent::Claude, a, global)),
         HookCommand::Codex(a) => Ok(answer(Agent::Codex, a, global)),

@@ -1,17 +1,17 @@
 //! One module per subcommand; each exposes an `Args` struct and a `run` function returning the
 //! process exit code.
 
-pub mod analyze;
-pub mod check;
-pub mod ci_watch;
-pub mod common;
-pub mod doctor;
-pub mod feedback;
-pub mod feedback_args;
-pub mod feedback_fix;
-pub mod guards;
-pub mod hook;
-pub mod plan;
-pub mod replay;
-pub mod run;
-pub mod serve;
+pub(crate) mod analyze;
+pub(crate) mod check;
+pub(crate) mod ci_watch;
+pub(crate) mod common;
+pub(crate) mod doctor;
+pub(crate) mod feedback;
+pub(crate) mod feedback_args;
+pub(crate) mod feedback_fix;
+pub(crate) mod guards;
+pub(crate) mod hook;
+pub(crate) mod plan;
+pub(crate) mod replay;
+pub(crate) mod run;
+pub(crate) mod serve;

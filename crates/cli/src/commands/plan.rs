@@ -18,7 +18,7 @@ use crate::progress::StepProgress;
 
 /// Audit a repository and print the task plan the agent would execute.
 #[derive(Debug, clap::Args)]
-pub struct PlanArgs {
+pub(crate) struct PlanArgs {
     #[command(flatten)]
     pub repo: super::common::RepoArg,
 
@@ -60,7 +60,7 @@ pub struct PlanArgs {
 }
 
 /// The help text for a dead or misconfigured endpoint.
-pub fn endpoint_help(url: &str, err: &str) -> String {
+pub(crate) fn endpoint_help(url: &str, err: &str) -> String {
     format!(
         "cannot reach the LLM endpoint at {url}: {err}\n\
          Start an OpenAI-compatible server there (for a local model: scripts/llm-setup.sh), or \
@@ -72,7 +72,7 @@ pub fn endpoint_help(url: &str, err: &str) -> String {
 
 /// Runs analysis and planning. Exit 0 with a plan; 2 when the LLM endpoint is unreachable or
 /// the input is bad; 1 when the model gave no usable plan.
-pub fn run(args: PlanArgs, _global: &crate::Global) -> anyhow::Result<u8> {
+pub(crate) fn run(args: PlanArgs, _global: &crate::Global) -> anyhow::Result<u8> {
     let root = args
         .repo
         .path()

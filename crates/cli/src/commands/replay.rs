@@ -25,7 +25,7 @@ const RECENT_PARSES: usize = 4 << 20;
 
 /// Arguments of `slopguard replay`.
 #[derive(Debug, clap::Args)]
-pub struct ReplayArgs {
+pub(crate) struct ReplayArgs {
     /// Commit range `A..B`, or one revision for its whole history.
     pub range: String,
     /// Repository (bare or not).
@@ -139,7 +139,7 @@ fn list_commits(repo: &GitRepo, range: &str, limit: Option<usize>) -> Result<Vec
 }
 
 /// Runs the command.
-pub fn run(args: ReplayArgs, global: &crate::Global) -> Result<u8> {
+pub(crate) fn run(args: ReplayArgs, global: &crate::Global) -> Result<u8> {
     let repo = GitRepo::open(&args.repo)?;
     let config_root = repo
         .work_dir()

@@ -15,7 +15,7 @@ use crate::run_view::execute_with_progress;
 
 /// Output format of `run`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum RunFormat {
+pub(crate) enum RunFormat {
     /// Progress on the terminal and a summary for humans.
     Text,
     /// The run summary as one JSON document on stdout.
@@ -25,7 +25,7 @@ pub enum RunFormat {
 /// Audit, plan and fix a repository: every patch passes the guard stack before it is committed
 /// on a branch (in a separate worktree; your working tree and index are never touched).
 #[derive(Debug, clap::Args)]
-pub struct RunArgs {
+pub(crate) struct RunArgs {
     #[command(flatten)]
     pub repo: super::common::RepoArg,
 
@@ -161,7 +161,7 @@ pub struct RunArgs {
 
 /// Runs `slopguard run`. Exit 0 when every subtask landed, 1 when some failed, 2 on usage or
 /// environment errors (the state is kept; `--resume` continues).
-pub fn run(args: RunArgs, global: &crate::Global) -> anyhow::Result<u8> {
+pub(crate) fn run(args: RunArgs, global: &crate::Global) -> anyhow::Result<u8> {
     slopguard_llm::install_crypto_provider();
     // A git URL is cloned into the cache first; a local path is used as it is.
     let target = match forge::prepare_target(&args.repo.path().to_string_lossy()) {

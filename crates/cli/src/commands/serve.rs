@@ -8,7 +8,7 @@ use anyhow::Context;
 /// Run the observer gateway: observations, agent log, claims and repository facts over HTTP,
 /// in the seeds' ("Occam") wire shapes.
 #[derive(Debug, clap::Args)]
-pub struct ServeArgs {
+pub(crate) struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "SLOPGUARD_ADDR", default_value = slopguard_server::DEFAULT_ADDR)]
     pub addr: SocketAddr,
@@ -34,7 +34,7 @@ pub struct ServeArgs {
 
 /// Runs the gateway until Ctrl-C / SIGTERM. Exit 0 on a clean stop, 2 (via the error) when the
 /// store or the address cannot be opened.
-pub fn run(args: ServeArgs, _global: &crate::Global) -> anyhow::Result<u8> {
+pub(crate) fn run(args: ServeArgs, _global: &crate::Global) -> anyhow::Result<u8> {
     let roots = if args.roots.is_empty() {
         vec![std::env::current_dir().context("reading the current directory")?]
     } else {

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// A temporary git repository.
-pub struct Repo {
+pub(crate) struct Repo {
     pub dir: tempfile::TempDir,
 }
 
@@ -17,7 +17,7 @@ impl Default for Repo {
 }
 
 impl Repo {
-    pub fn new() -> Repo {
+    pub(crate) fn new() -> Repo {
         let dir = tempfile::tempdir().expect("tempdir");
         let r = Repo { dir };
         r.git(&["init", "-q", "-b", "main"]);
@@ -27,11 +27,11 @@ impl Repo {
         r
     }
 
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         self.dir.path()
     }
 
-    pub fn git(&self, args: &[&str]) -> String {
+    pub(crate) fn git(&self, args: &[&str]) -> String {
         let out = Command::new("git")
             .current_dir(self.path())
             .args(args)
@@ -45,29 +45,29 @@ impl Repo {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
-    pub fn write(&self, rel: &str, content: impl AsRef<[u8]>) {
+    pub(crate) fn write(&self, rel: &str, content: impl AsRef<[u8]>) {
         let p = self.path().join(rel);
         std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
         std::fs::write(p, content).expect("write");
     }
 
-    pub fn remove(&self, rel: &str) {
+    pub(crate) fn remove(&self, rel: &str) {
         std::fs::remove_file(self.path().join(rel)).expect("remove");
     }
 
-    pub fn commit(&self, msg: &str) -> String {
+    pub(crate) fn commit(&self, msg: &str) -> String {
         self.git(&["add", "-A"]);
         self.git(&["commit", "-q", "-m", msg]);
         self.git(&["rev-parse", "HEAD"]).trim().to_string()
     }
 }
 
-pub fn bin() -> PathBuf {
+pub(crate) fn bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_slopguard"))
 }
 
 /// Runs slopguard with `args` in `dir`.
-pub fn slopguard(dir: &Path, args: &[&str]) -> Output {
+pub(crate) fn slopguard(dir: &Path, args: &[&str]) -> Output {
     Command::new(bin())
         .current_dir(dir)
         .args(args)
@@ -77,7 +77,7 @@ pub fn slopguard(dir: &Path, args: &[&str]) -> Output {
 }
 
 /// Runs slopguard and parses its stdout as JSON.
-pub fn slopguard_json(dir: &Path, args: &[&str]) -> (i32, serde_json::Value) {
+pub(crate) fn slopguard_json(dir: &Path, args: &[&str]) -> (i32, serde_json::Value) {
     let out = slopguard(dir, args);
     let code = out.status.code().unwrap_or(-1);
     let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {

@@ -10,7 +10,7 @@ use serde_sarif::sarif::{
 use crate::{Report, Severity, registry};
 
 /// The SARIF schema URI written into every log.
-pub const SARIF_SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+pub(super) const SARIF_SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
 fn rules() -> Vec<ReportingDescriptor> {
     registry()

@@ -8,9 +8,9 @@ use regex::Regex;
 use super::{Metric, RepoFiles, is_test_file};
 
 /// Weight of `build`.
-pub const W_BUILD: f64 = 2.0;
+pub(super) const W_BUILD: f64 = 2.0;
 /// Weight of `test_results`.
-pub const W_TEST_RESULTS: f64 = 2.0;
+pub(super) const W_TEST_RESULTS: f64 = 2.0;
 const W_TESTS: f64 = 1.5;
 const W_CI: f64 = 0.75;
 const W_README: f64 = 1.0;
@@ -50,7 +50,7 @@ fn readme_path(files: &RepoFiles) -> Option<&String> {
 }
 
 /// `tests`: are there tests, in proportion to the code?
-pub fn tests(files: &RepoFiles) -> Metric {
+pub(super) fn tests(files: &RepoFiles) -> Metric {
     let sources = files.files.iter().filter(|f| is_source(f)).count();
     let mut tests: Vec<&String> = files.files.iter().filter(|f| is_test_file(f)).collect();
     // Rust unit tests live inside source files.
@@ -92,7 +92,7 @@ pub fn tests(files: &RepoFiles) -> Metric {
 }
 
 /// `ci`: a CI configuration exists.
-pub fn ci(files: &RepoFiles) -> Metric {
+pub(super) fn ci(files: &RepoFiles) -> Metric {
     let found: Vec<&String> = files
         .files
         .iter()
@@ -142,7 +142,7 @@ pub fn ci(files: &RepoFiles) -> Metric {
 }
 
 /// `readme`: a README with substance (length, sections, usage, code blocks).
-pub fn readme(files: &RepoFiles) -> Metric {
+pub(super) fn readme(files: &RepoFiles) -> Metric {
     let Some(path) = readme_path(files) else {
         return Metric::scored(
             "readme",
@@ -209,7 +209,7 @@ fn community_files(files: &RepoFiles) -> Vec<(&str, String)> {
 /// `docs`: documentation beyond the README (docs/, CONTRIBUTING, CHANGELOG, doc comments).
 /// Its details name the README when the README is what is missing, which is what the README-only filter
 /// checks before keeping README-only subtasks.
-pub fn docs(files: &RepoFiles) -> Metric {
+pub(super) fn docs(files: &RepoFiles) -> Metric {
     let mut score: f64 = 0.0;
     let mut details = Vec::new();
     let has_dir = files
@@ -296,7 +296,7 @@ fn lang_syntax_errors(path: &str, text: &str) -> Option<usize> {
 }
 
 /// `code_quality`: syntax errors, oversized files, long lines, TODO/FIXME density.
-pub fn code_quality(files: &RepoFiles) -> Metric {
+pub(super) fn code_quality(files: &RepoFiles) -> Metric {
     let mut checked = 0usize;
     let mut syntax_bad = Vec::new();
     let mut huge = Vec::new();
@@ -359,7 +359,7 @@ pub fn code_quality(files: &RepoFiles) -> Metric {
 
 /// `deps`: each detected ecosystem's dependency hygiene (manifests present, lockfiles
 /// committed, no wildcard or unpinned versions), averaged.
-pub fn deps(files: &RepoFiles) -> Metric {
+pub(super) fn deps(files: &RepoFiles) -> Metric {
     let checks: Vec<slopguard_toolchain::Check> = slopguard_toolchain::detect(files)
         .iter()
         .flat_map(|eco| eco.dependency_checks(files))
@@ -411,7 +411,7 @@ fn is_test_fixture(path: &str) -> bool {
 }
 
 /// `security`: secrets in the tree, `.env` files committed, `.gitignore` coverage, a policy.
-pub fn security(files: &RepoFiles) -> Metric {
+pub(super) fn security(files: &RepoFiles) -> Metric {
     let mut score: f64 = 1.0;
     let mut details = Vec::new();
     let mut hits = Vec::new();
@@ -499,7 +499,7 @@ pub fn security(files: &RepoFiles) -> Metric {
 }
 
 /// `license`: a license file (or at least a manifest license field).
-pub fn license(files: &RepoFiles) -> Metric {
+pub(super) fn license(files: &RepoFiles) -> Metric {
     if let Some(f) = files.files.iter().find(|f| {
         let u = f.to_ascii_uppercase();
         !f.contains('/')
@@ -537,7 +537,7 @@ pub fn license(files: &RepoFiles) -> Metric {
 }
 
 /// `structure`: sources in a source tree, tests separated, a tidy root.
-pub fn structure(files: &RepoFiles) -> Metric {
+pub(super) fn structure(files: &RepoFiles) -> Metric {
     let mut score: f64 = 0.4;
     let mut details = Vec::new();
     let root_files = files.files.iter().filter(|f| !f.contains('/')).count();

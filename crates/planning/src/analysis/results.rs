@@ -8,7 +8,7 @@ use super::{Metric, Status};
 
 /// The `build` metric: every detected ecosystem must build; unknown when none could be
 /// checked.
-pub fn build_metric(builds: &[Build]) -> Metric {
+pub(super) fn build_metric(builds: &[Build]) -> Metric {
     let mut details = Vec::new();
     let (mut known, mut ok) = (0u32, 0u32);
     for b in builds {
@@ -47,7 +47,7 @@ pub fn build_metric(builds: &[Build]) -> Metric {
 
 /// The `test_results` metric: unknown when nothing ran; otherwise the pass ratio, and a fail
 /// whenever any test fails or the suite does not run.
-pub fn test_results_metric(run: &TestRun) -> Metric {
+pub(super) fn test_results_metric(run: &TestRun) -> Metric {
     if !run.ran && !run.broken {
         return Metric::unknown(
             "test_results",

@@ -276,7 +276,7 @@ impl Ecosystem for Go {
 const MAX_COVERED_TESTS: usize = 400;
 
 /// The module path declared by a `go.mod` (`module example.com/m`).
-pub fn module_path(go_mod: &str) -> Option<String> {
+pub(super) fn module_path(go_mod: &str) -> Option<String> {
     go_mod.lines().find_map(|l| {
         let l = l.split("//").next().unwrap_or("").trim();
         let rest = l.strip_prefix("module")?;
@@ -483,7 +483,7 @@ fn read_package_line(l: &str, run: &mut TestRun) {
 }
 
 /// The text `go test -json` printed: the `Output` fields of its events, in order.
-pub fn json_output(json_lines: &str) -> String {
+pub(super) fn json_output(json_lines: &str) -> String {
     let mut out = String::new();
     for line in json_lines.lines() {
         match serde_json::from_str::<Value>(line) {

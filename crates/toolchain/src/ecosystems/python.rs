@@ -27,7 +27,7 @@ use crate::{
 pub struct Python;
 
 /// The detail a test run carries when unittest ran because pytest is not installed.
-pub const UNITTEST_RUNNER_DETAIL: &str = "runner: python -m unittest (pytest not installed)";
+pub(super) const UNITTEST_RUNNER_DETAIL: &str = "runner: python -m unittest (pytest not installed)";
 
 /// Compiles every Python file in memory (no `__pycache__` written) and prints the failures.
 /// Virtualenvs, build output and slopguard's own `.slopguard/` are not the project's code.

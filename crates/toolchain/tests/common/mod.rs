@@ -10,7 +10,7 @@ use std::time::Duration;
 use slopguard_toolchain::process;
 
 /// Writes `files` (path relative to `root`, text) under `root`.
-pub fn write(root: &Path, files: &[(&str, &str)]) {
+pub(crate) fn write(root: &Path, files: &[(&str, &str)]) {
     for (path, text) in files {
         let p = root.join(path);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
@@ -19,7 +19,7 @@ pub fn write(root: &Path, files: &[(&str, &str)]) {
 }
 
 /// python3 with pytest is installed; says so on stderr (a NOTICE naming `what`) when not.
-pub fn has_pytest(what: &str) -> bool {
+pub(crate) fn has_pytest(what: &str) -> bool {
     let has = process::on_path("python3")
         && process::run(
             "python3",
