@@ -11,7 +11,7 @@
 use serde_json::Value;
 
 use super::{Intake, Severity};
-use slopguard_forge::github::{API_VERSION, user_agent};
+use slopguard_forge::github::GitHubClient;
 use slopguard_forge::{ForgeError, GitHubRepo};
 
 /// The mention the bot answers to by default.
@@ -64,41 +64,17 @@ pub fn poll(req: &PollRequest<'_>) -> Result<Vec<BotComment>, ForgeError> {
 }
 
 async fn fetch_all(req: &PollRequest<'_>) -> Result<Vec<Value>, ForgeError> {
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    let http = reqwest::Client::builder()
-        .user_agent(user_agent())
-        .connect_timeout(std::time::Duration::from_secs(10))
-        .timeout(std::time::Duration::from_secs(60))
-        .build()
-        .map_err(|e| ForgeError::Http(e.to_string()))?;
+    let client = GitHubClient::new(req.api_base, req.token)?;
     let mut all = Vec::new();
     for page in 1..=MAX_PAGES {
-        let mut url = format!(
-            "{}/repos/{}/{}/pulls/comments?sort=created&direction=asc&per_page={PER_PAGE}&page={page}",
-            req.api_base.trim_end_matches('/'),
-            req.repo.owner,
-            req.repo.name
+        let mut path = format!(
+            "/repos/{}/{}/pulls/comments?sort=created&direction=asc&per_page={PER_PAGE}&page={page}",
+            req.repo.owner, req.repo.name
         );
         if let Some(since) = req.since {
-            url.push_str(&format!("&since={}", since.replace('+', "%2B")));
+            path.push_str(&format!("&since={}", since.replace('+', "%2B")));
         }
-        let resp = http
-            .get(&url)
-            .bearer_auth(req.token)
-            .header(reqwest::header::ACCEPT, "application/vnd.github+json")
-            .header("X-GitHub-Api-Version", API_VERSION)
-            .send()
-            .await
-            .map_err(|e| ForgeError::Http(e.to_string()))?;
-        let status = resp.status();
-        let text = resp.text().await.unwrap_or_default();
-        if !status.is_success() {
-            return Err(ForgeError::Api {
-                status: status.as_u16(),
-                message: text.chars().take(300).collect(),
-            });
-        }
-        let list: Vec<Value> = serde_json::from_str(&text)
+        let list: Vec<Value> = serde_json::from_value(client.get_json(&path).await?)
             .map_err(|e| ForgeError::Http(format!("unexpected review comments list: {e}")))?;
         let last = list.len() < PER_PAGE;
         all.extend(list);

@@ -72,6 +72,26 @@ impl GitHubClient {
             .header("X-GitHub-Api-Version", API_VERSION)
     }
 
+    /// `GET path` (`/repos/{owner}/{repo}/pulls/comments?...`): the answer's JSON, or the API's
+    /// error with its status.
+    pub async fn get_json(&self, path: &str) -> Result<serde_json::Value, ForgeError> {
+        let resp = self
+            .request(reqwest::Method::GET, path)
+            .send()
+            .await
+            .map_err(|e| ForgeError::Http(e.to_string()))?;
+        let status = resp.status();
+        let text = resp.text().await.unwrap_or_default();
+        if !status.is_success() {
+            return Err(ForgeError::Api {
+                status: status.as_u16(),
+                message: api_message(&text),
+            });
+        }
+        serde_json::from_str(&text)
+            .map_err(|e| ForgeError::Http(format!("unexpected answer to GET {path}: {e}")))
+    }
+
     /// `POST /repos/{owner}/{repo}/pulls`. When GitHub answers 422 because a PR for the branch
     /// already exists, the open PR is looked up and its title and body are updated instead.
     pub async fn create_pull(
