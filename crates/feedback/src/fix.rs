@@ -327,7 +327,7 @@ pub fn verify(repo: &Path, rev: &str, fix: &LandedFix) -> Result<Verification, S
             outcome.details.join("; ")
         ));
     }
-    let base = slopguard_agent::state::Baseline::default();
+    let base = slopguard_agent::records::Baseline::default();
     for id in slopguard_agent::run::proof::new_failures_in(&base, &outcome, test_files) {
         problems.push(format!("{id} fails on {rev}"));
     }

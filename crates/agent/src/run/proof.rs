@@ -19,7 +19,7 @@ use std::time::Duration;
 use slopguard_change::{ChangeSet, FileChange, MemTree};
 
 use crate::dynamic::{self, WriteError};
-use crate::state::Baseline;
+use crate::records::Baseline;
 use slopguard_planning::analysis::is_test_file;
 use slopguard_toolchain::TestRun;
 

@@ -11,8 +11,8 @@ use slopguard_llm::BlockingClient;
 use slopguard_store::{NewObservation, Outcome};
 
 use crate::git;
+use crate::records::Baseline;
 use crate::run::summary::*;
-use crate::state::Baseline;
 use slopguard_planning::analysis::{AnalysisReport, AnalyzeOptions};
 use slopguard_planning::plan::Plan;
 use slopguard_planning::plan::pipeline::{self, PlanError, PlanRequest};

@@ -11,8 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::records::Baseline;
-use crate::records::{RunPhase, RunRecord, SubtaskSummary, TaskSummary};
+use crate::records::{Baseline, RunPhase, RunRecord, SubtaskSummary, TaskSummary};
 use slopguard_planning::plan::Plan;
 
 /// Version of the state file format.

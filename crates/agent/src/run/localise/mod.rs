@@ -17,7 +17,7 @@ use serde_json::json;
 use slopguard_toolchain::{RepoFiles, Spectrum, TestLimits, ochiai};
 
 use crate::dynamic;
-use crate::state::Baseline;
+use crate::records::Baseline;
 use slopguard_worker::fault_line::FaultLine;
 use slopguard_worker::{context, context::FailureContext, prompt};
 
