@@ -253,6 +253,8 @@ fn continues_a_statement(lines: &[&str], code: &[bool], n: usize, lang: Lang) ->
         .map(|m| split_ending(lines[m - 1]).0.trim_end());
     above.is_some_and(|l| {
         l.ends_with([',', '(', '[', '\\', '+', '-', '*', '/', '=', '&', '|', '.'])
+            // A Python line ending in `{` opens a literal, never a block.
+            || lang == Lang::Python && l.ends_with('{')
             || l.ends_with(" and")
             || l.ends_with(" or")
             || after_a_jump(l.trim_start(), lang)
