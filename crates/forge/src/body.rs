@@ -333,6 +333,20 @@ fn failed_section(summary: &RunSummary) -> String {
         }
         out.push('\n');
     }
+    let unaddressed = &summary.run.unaddressed_failing_tests;
+    if !unaddressed.is_empty() {
+        out.push_str(&format!(
+            "### Tests still failing
+
+These tests failed before the run and still fail; no \
+             subtask was about them:\n\n{}\n\n",
+            unaddressed
+                .iter()
+                .map(|t| format!("- `{}`", cell(t)))
+                .collect::<Vec<_>>()
+                .join("\n")
+        ));
+    }
     out
 }
 
@@ -575,6 +589,18 @@ pub(crate) mod tests {
         assert!(body.contains(
             "- **T001-S02** Add a regression test | quotes — failed after 3 attempts: could not \
              obtain valid JSON after 3 attempts (failure modes: json_emit)"
+        ));
+    }
+
+    #[test]
+    fn failing_tests_no_subtask_was_about_are_listed_only_when_there_are_some() {
+        let mut sum = sample();
+        assert!(!render_body(&sum).contains("### Tests still failing"));
+        sum.run.unaddressed_failing_tests = vec!["tests/test_db.py::test_quote".into()];
+        let body = render_body(&sum);
+        assert!(body.contains(
+            "### Tests still failing\n\nThese tests failed before the run and still fail; no \
+             subtask was about them:\n\n- `tests/test_db.py::test_quote`\n"
         ));
     }
 
