@@ -112,7 +112,12 @@ pub(super) fn run_attempt(
             first_index = 1;
         }
     }
-    let share = run.budget / cx.state.max_attempts.max(1);
+    let share = candidates::attempt_share(
+        run.budget,
+        run.started.elapsed().saturating_sub(work.start.elapsed()),
+        attempt,
+        cx.state.max_attempts,
+    );
     for index in first_index..candidates::AUTO_MAX.max(fixed_count(cx.opts.candidates)) {
         let clock = candidates::AttemptClock {
             elapsed: work.start.elapsed(),

@@ -73,6 +73,24 @@ pub fn may_sample(count: CandidateCount, index: u32, clock: AttemptClock) -> boo
     }
 }
 
+/// The share of the subtask budget attempt `attempt` (1-based) of `max_attempts` may spend:
+/// what is left of the budget when it starts (`budget` less `spent_before`), split evenly over
+/// it and the attempts after it. Time an earlier attempt did not use goes to the later ones,
+/// and the last attempt may use all that is left (a slow model's attempts end early, when the
+/// next reply would not fit; an even split of the whole budget left a third of it unused).
+pub fn attempt_share(
+    budget: Duration,
+    spent_before: Duration,
+    attempt: u32,
+    max_attempts: u32,
+) -> Duration {
+    let attempts_left = max_attempts
+        .max(1)
+        .saturating_sub(attempt.saturating_sub(1))
+        .max(1);
+    budget.saturating_sub(spent_before) / attempts_left
+}
+
 /// Temperatures of an attempt's candidates: the first candidate of the first attempt is nearly
 /// greedy, every later one hotter, so a retry cannot repeat a rejected reply word for word.
 pub fn temperature(attempt: u32, index: u32) -> f32 {
@@ -274,6 +292,19 @@ mod tests {
         };
         assert!(!may_sample(CandidateCount::Fixed(3), 1, spent));
         assert!(may_sample(CandidateCount::Fixed(3), 0, spent));
+    }
+
+    #[test]
+    fn time_an_attempt_leaves_goes_to_the_next_and_the_last_gets_the_rest() {
+        let s = Duration::from_secs;
+        assert_eq!(attempt_share(s(600), s(0), 1, 3), s(200));
+        // Attempt 1 ended at 120 s: the other two split the 480 s left.
+        assert_eq!(attempt_share(s(600), s(120), 2, 3), s(240));
+        assert_eq!(attempt_share(s(600), s(336), 3, 3), s(264));
+        // Spent, more attempts than planned, or none planned: never a panic.
+        assert_eq!(attempt_share(s(600), s(700), 3, 3), s(0));
+        assert_eq!(attempt_share(s(600), s(300), 5, 3), s(300));
+        assert_eq!(attempt_share(s(600), s(0), 1, 0), s(600));
     }
 
     #[test]
