@@ -146,20 +146,7 @@ impl GitHubClient {
             repo.name,
             percent_encode(head)
         );
-        let resp = self
-            .request(reqwest::Method::GET, &path)
-            .send()
-            .await
-            .map_err(|e| ForgeError::Http(e.to_string()))?;
-        let status = resp.status();
-        let text = resp.text().await.unwrap_or_default();
-        if !status.is_success() {
-            return Err(ForgeError::Api {
-                status: status.as_u16(),
-                message: api_message(&text),
-            });
-        }
-        let list: Vec<Value> = serde_json::from_str(&text)
+        let list: Vec<Value> = serde_json::from_value(self.get_json(&path).await?)
             .map_err(|e| ForgeError::Http(format!("unexpected pulls list: {e}")))?;
         match list.first() {
             Some(v) => parse_pull(&v.to_string(), true).map(Some),
