@@ -75,19 +75,7 @@ impl GitHubClient {
     /// `GET path` (`/repos/{owner}/{repo}/pulls/comments?...`): the answer's JSON, or the API's
     /// error with its status.
     pub async fn get_json(&self, path: &str) -> Result<serde_json::Value, ForgeError> {
-        let resp = self
-            .request(reqwest::Method::GET, path)
-            .send()
-            .await
-            .map_err(|e| ForgeError::Http(e.to_string()))?;
-        let status = resp.status();
-        let text = resp.text().await.unwrap_or_default();
-        if !status.is_success() {
-            return Err(ForgeError::Api {
-                status: status.as_u16(),
-                message: api_message(&text),
-            });
-        }
+        let text = success_text(self.request(reqwest::Method::GET, path)).await?;
         serde_json::from_str(&text)
             .map_err(|e| ForgeError::Http(format!("unexpected answer to GET {path}: {e}")))
     }
@@ -162,22 +150,29 @@ impl GitHubClient {
         pull: &NewPull,
     ) -> Result<PullRequest, ForgeError> {
         let path = format!("/repos/{}/{}/pulls/{number}", repo.owner, repo.name);
-        let resp = self
+        let request = self
             .request(reqwest::Method::PATCH, &path)
-            .json(&json!({"title": pull.title, "body": pull.body}))
-            .send()
-            .await
-            .map_err(|e| ForgeError::Http(e.to_string()))?;
-        let status = resp.status();
-        let text = resp.text().await.unwrap_or_default();
-        if !status.is_success() {
-            return Err(ForgeError::Api {
-                status: status.as_u16(),
-                message: api_message(&text),
-            });
-        }
-        parse_pull(&text, true)
+            .json(&json!({"title": pull.title, "body": pull.body}));
+        parse_pull(&success_text(request).await?, true)
     }
+}
+
+/// Sends `request` and returns the answer's text when GitHub says it succeeded, else the API's
+/// error with its status.
+async fn success_text(request: reqwest::RequestBuilder) -> Result<String, ForgeError> {
+    let resp = request
+        .send()
+        .await
+        .map_err(|e| ForgeError::Http(e.to_string()))?;
+    let status = resp.status();
+    let text = resp.text().await.unwrap_or_default();
+    if !status.is_success() {
+        return Err(ForgeError::Api {
+            status: status.as_u16(),
+            message: api_message(&text),
+        });
+    }
+    Ok(text)
 }
 
 /// Percent-encodes everything but RFC 3986 unreserved characters.
