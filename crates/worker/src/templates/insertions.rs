@@ -223,14 +223,18 @@ fn is_simple_statement(line: &str, lang: Lang) -> bool {
     assigns || calls
 }
 
+/// The word `line` (trimmed) starts with; empty when it starts with punctuation (`} else {`).
+fn first_word(line: &str) -> &str {
+    line.split(|c: char| !c.is_alphanumeric() && c != '_')
+        .next()
+        .unwrap_or("")
+}
+
 /// Whether `line` (trimmed) is where a statement cannot go before: a branch of the block
 /// above (`else`, `elif`, `except`, `case`, `when`, `rescue`, `end`, a closing brace that
 /// continues: `} else {`).
 fn opens_a_branch(line: &str, lang: Lang) -> bool {
-    let word = line
-        .split(|c: char| !c.is_alphanumeric() && c != '_')
-        .next()
-        .unwrap_or("");
+    let word = first_word(line);
     let branch = matches!(
         word,
         "else" | "elif" | "except" | "finally" | "case" | "default" | "when" | "rescue" | "ensure"
@@ -265,10 +269,7 @@ fn continues_a_statement(lines: &[&str], code: &[bool], n: usize, lang: Lang) ->
 /// Whether a statement after `line` (trimmed) would never run: it leaves the block (Ruby's
 /// `return nil if x.empty?` leaves it only sometimes).
 fn after_a_jump(line: &str, lang: Lang) -> bool {
-    let word = line
-        .split(|c: char| !c.is_alphanumeric() && c != '_')
-        .next()
-        .unwrap_or("");
+    let word = first_word(line);
     let modifier = lang == Lang::Ruby && (line.contains(" if ") || line.contains(" unless "));
     !modifier
         && matches!(
