@@ -460,27 +460,61 @@ fn test_file_of_class(files: &RepoFiles, id: &str) -> Option<String> {
         .cloned()
 }
 
-/// The files a test requires: `require_relative` from its directory, `require` from `lib/`.
+/// Directories on a Ruby test run's load path, in the order `require "x"` searches them:
+/// `lib/` (`-Ilib`), then the suite's own directories (Minitest's `-Itest`, RSpec's `spec/`).
+const LOAD_PATH: &[&str] = &["lib", "test", "spec"];
+
+/// The files a test requires: `require_relative` from its directory, `require` from the load
+/// path. A required suite helper (`test/test_helper.rb`, `spec/spec_helper.rb`) is followed one
+/// level, because that is where a suite usually requires the library under test.
 fn imports(view: &dyn FileView, test_file: &str, text: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for required in requires(view, test_file, text) {
+        if is_suite_helper(&required)
+            && let Some(helper) = view.read(&required)
+        {
+            out.extend(
+                requires(view, &required, &helper)
+                    .into_iter()
+                    .filter(|p| !is_suite_helper(p)),
+            );
+        }
+        out.insert(required);
+    }
+    out
+}
+
+/// The existing files the `require` and `require_relative` lines of `text` (the file `from`) name.
+fn requires(view: &dyn FileView, from: &str, text: &str) -> Vec<String> {
     static REQUIRE: OnceLock<Regex> = OnceLock::new();
     let require = REQUIRE.get_or_init(|| {
         Regex::new(r#"(?m)^\s*require(_relative)?\s*\(?\s*['"]([^'"]+)['"]"#).expect("valid regex")
     });
-    let mut out = BTreeSet::new();
-    for c in require.captures_iter(text) {
-        let target = c[2].trim_end_matches(".rb");
-        let path = if c.get(1).is_some() {
-            join(parent(test_file), target)
-        } else {
-            Some(format!("lib/{target}"))
-        };
-        if let Some(p) = path.map(|p| format!("{p}.rb"))
-            && view.exists(&p)
-        {
-            out.insert(p);
-        }
-    }
-    out
+    require
+        .captures_iter(text)
+        .filter_map(|c| {
+            let target = c[2].trim_end_matches(".rb");
+            if c.get(1).is_some() {
+                join(parent(from), target)
+                    .map(|p| format!("{p}.rb"))
+                    .filter(|p| view.exists(p))
+            } else {
+                LOAD_PATH
+                    .iter()
+                    .map(|dir| format!("{dir}/{target}.rb"))
+                    .find(|p| view.exists(p))
+            }
+        })
+        .collect()
+}
+
+/// A file of the suite's own directories (`test/`, `spec/`) that is not itself a test file:
+/// `test_helper.rb`, `spec_helper.rb`, `support/matchers.rb`.
+fn is_suite_helper(path: &str) -> bool {
+    let name = file_name(path);
+    let is_test = name.ends_with("_spec.rb") || is_minitest_file(path);
+    (path.starts_with("test/") || path.starts_with("spec/"))
+        && (name.ends_with("_helper.rb") || !is_test)
 }
 
 #[cfg(test)]
@@ -581,6 +615,30 @@ rspec ./spec/calc_spec.rb:8 # Calc subtracts";
         ]);
         let got = crate::sources_for_test(&view, "test/calc_test.rb");
         assert_eq!(got, ["lib/calc.rb", "lib/calc/parser.rb"]);
+    }
+
+    /// Minitest's `-Itest` and RSpec's `spec/`: a test that requires only its suite helper
+    /// reaches the library through it; the helper's own helpers are not followed further.
+    #[test]
+    fn requires_follow_the_suite_helper_to_the_library() {
+        let view = MemoryView::from_pairs(&[
+            ("lib/shop/cart.rb", ""),
+            ("lib/shop.rb", "require \"shop/cart\"\n"),
+            (
+                "test/test_helper.rb",
+                "require \"minitest/autorun\"\nrequire \"shop\"\nrequire \"support/fixtures\"\n",
+            ),
+            ("test/support/fixtures.rb", "require \"shop/cart\"\n"),
+            ("spec/spec_helper.rb", "require \"shop/cart\"\n"),
+        ]);
+        let got: Vec<_> = imports(&view, "test/shop/cart_test.rb", "require \"test_helper\"\n")
+            .into_iter()
+            .collect();
+        assert_eq!(got, ["lib/shop.rb", "test/test_helper.rb"]);
+        let got: Vec<_> = imports(&view, "spec/cart_spec.rb", "require \"spec_helper\"\n")
+            .into_iter()
+            .collect();
+        assert_eq!(got, ["lib/shop/cart.rb", "spec/spec_helper.rb"]);
     }
 
     #[test]
