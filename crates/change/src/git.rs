@@ -259,8 +259,15 @@ impl CatFile {
             .stderr(Stdio::null())
             .spawn()
             .map_err(|e| ChangeError::io(&repo.git_dir, e))?;
-        let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(ChangeError::io(
+                &repo.git_dir,
+                std::io::Error::other("git cat-file started without its pipes"),
+            ));
+        };
+        let stdout = BufReader::new(stdout);
         Ok(CatFile {
             child,
             stdin,
