@@ -1,8 +1,10 @@
 //! G7 symbol-preservation: a modify must not silently drop top-level definitions.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-use slopguard_lang::{DefKind, Definition, FileKind, Language, NameUses, word_positions};
+use slopguard_lang::{
+    DefKind, Definition, FileKind, Language, NameUses, ParsedSource, word_positions,
+};
 
 use crate::{Context, FileView, Finding, Guard, GuardInfo, Severity};
 
@@ -180,6 +182,10 @@ struct Removed<'a> {
     /// A Rust trait member whose hand-written implementation the change replaced by a derive
     /// of the trait (`impl Default for Mode` dropped, `#[derive(Default)]` on `Mode` added).
     derived: bool,
+    /// A CommonJS export (`exports.Router = Router`) deleted while the file still binds the
+    /// name: the file's own code keeps working, other files lose `require('./m').Router`.
+    /// Only other files' qualified uses and imports of the name count.
+    export_only: bool,
 }
 
 /// The first line of `text` that uses `r` (1-based), skipping comments, strings, bindings,
@@ -279,29 +285,7 @@ fn scoped_use(
     r: &Removed<'_>,
 ) -> Option<u32> {
     let same_file = path == r.path;
-    // Imports of the name from a module that is not the dropped definition's are a namesake's.
-    // A relative JS/TS specifier resolves to files: it is the definition's when one of them
-    // is the definition's file, or an `index` above it that may re-export it
-    // (`require('./mime-helpers')` is not `lib/utils.js`; `'./lib'` may be).
-    let script = family(lang) == family(Language::JavaScript);
-    let relative = |m: &str| m.starts_with('.') || matches!(m, "self" | "super" | "crate");
-    let mine = |m: &str| {
-        if script && m.starts_with('.') {
-            return super::dangling_import::script_import_targets(path, m)
-                .iter()
-                .any(|t| t == r.path || barrel_above(t, r.path));
-        }
-        relative(m)
-            || m.split(['.', ':', '/'])
-                .filter(|s| !s.is_empty())
-                .any(|seg| r.qualifiers.iter().any(|q| q.eq_ignore_ascii_case(seg)))
-    };
-    let imports: Vec<u32> = u
-        .imports
-        .iter()
-        .filter(|(_, m)| mine(m))
-        .map(|(l, _)| *l)
-        .collect();
+    let imports = imports_from_its_module(u, lang, path, r);
     if !same_file && !u.imports.is_empty() && imports.is_empty() {
         return None;
     }
@@ -325,6 +309,95 @@ fn scoped_use(
     }
     lines.extend(first_use(text, r, same_file, false));
     lines.into_iter().min()
+}
+
+/// The lines of a file (`path`, of language `lang`) that import `r`'s name from `r`'s own
+/// module. Imports of the name from another module are a namesake's. A relative JS/TS
+/// specifier resolves to files: it is the definition's when one of them is the definition's
+/// file, or an `index` above it that may re-export it (`require('./mime-helpers')` is not
+/// `lib/utils.js`; `'./lib'` may be).
+fn imports_from_its_module(u: &NameUses, lang: Language, path: &str, r: &Removed<'_>) -> Vec<u32> {
+    let script = family(lang) == family(Language::JavaScript);
+    let relative = |m: &str| m.starts_with('.') || matches!(m, "self" | "super" | "crate");
+    let mine = |m: &str| {
+        if script && m.starts_with('.') {
+            return super::dangling_import::script_import_targets(path, m)
+                .iter()
+                .any(|t| t == r.path || barrel_above(t, r.path));
+        }
+        relative(m)
+            || m.split(['.', ':', '/'])
+                .filter(|s| !s.is_empty())
+                .any(|seg| r.qualifiers.iter().any(|q| q.eq_ignore_ascii_case(seg)))
+    };
+    u.imports
+        .iter()
+        .filter(|(_, m)| mine(m))
+        .map(|(l, _)| *l)
+        .collect()
+}
+
+/// The first line of another file (`text`, parsed as `source`) that uses the export `r` a
+/// change stopped exporting: an import of the name from its module, or a use qualified by
+/// the module's name (`express.Router()`). The file's own bindings of the name do not hide
+/// such uses: `var Router = express.Router` is one.
+fn export_use(
+    source: &ParsedSource,
+    text: &str,
+    lang: Language,
+    path: &str,
+    r: &Removed<'_>,
+) -> Option<u32> {
+    let imports = source
+        .names_uses(&[r.rname])
+        .and_then(|v| v.into_iter().next())
+        .map(|u| imports_from_its_module(&u, lang, path, r))
+        .unwrap_or_default();
+    imports
+        .into_iter()
+        .chain(first_use(text, r, false, false))
+        .min()
+}
+
+/// The names `text` (a JS/TS file) exports by CommonJS property assignment at the start of a
+/// line: `exports.name = ...`, `module.exports.name = ...`.
+fn commonjs_exports(text: &str) -> BTreeSet<&str> {
+    text.lines()
+        .filter_map(|l| {
+            let rest = l
+                .strip_prefix("module.")
+                .unwrap_or(l)
+                .strip_prefix("exports.")?;
+            let end = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                .unwrap_or(rest.len());
+            let (name, tail) = rest.split_at(end);
+            let tail = tail.trim_start();
+            (!name.is_empty() && tail.starts_with('=') && !tail.starts_with("==")).then_some(name)
+        })
+        .collect()
+}
+
+/// Whether `def` is a CommonJS export: its first line (of `lines`, its file) assigns
+/// `exports.<its name>`.
+fn is_commonjs_export(lines: &[&str], def: &Definition) -> bool {
+    lines
+        .get((def.start_line as usize).saturating_sub(1))
+        .is_some_and(|l| commonjs_exports(l).contains(def.name.as_str()))
+}
+
+/// Whether `text` may export names some other way than one property at a time, so that a
+/// dropped `exports.name = ...` line may be exported still: a whole `module.exports = ...`
+/// object, `Object.assign(exports, ...)`, `Object.defineProperty(exports, ...)` or an ESM
+/// `export`.
+fn exports_otherwise(text: &str) -> bool {
+    text.lines().any(|l| {
+        let t = l.trim_start();
+        t.starts_with("module.exports =")
+            || t.starts_with("module.exports=")
+            || t.starts_with("export ")
+            || (t.contains("Object.") && (t.contains("(exports") || t.contains("(module.exports")))
+    })
 }
 
 /// Whether `candidate` is an `index` file (`lib/index.js`) in a directory holding `path`:
@@ -403,6 +476,9 @@ fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option<Vec<Use>>>
     let mut result: Vec<Option<Vec<Use>>> = removed.iter().map(|_| Some(Vec::new())).collect();
     // Same file.
     for (i, r) in removed.iter().enumerate() {
+        if r.export_only {
+            continue;
+        }
         if let Some(text) = cx
             .change()
             .get(r.path)
@@ -507,6 +583,18 @@ fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option<Vec<Use>>>
                 || (resolved.is_some() && scoped.contains(&i))
                 || beyond_its_proc_macro_crate(cx, r, &path)
             {
+                continue;
+            }
+            if r.export_only {
+                if let (Some(line), Some(v)) = (
+                    export_use(source, text, other, &path, r),
+                    result[i].as_mut(),
+                ) {
+                    v.push(Use {
+                        path: path.clone(),
+                        line,
+                    });
+                }
                 continue;
             }
             let a = source.analysis();
@@ -892,9 +980,27 @@ impl SymbolPreservation {
             true => None,
             false => file.after_source().and_then(|s| s.names_uses(&free)),
         };
+        // CommonJS exports lost are judged by [`SymbolPreservation::unexported`] when the file
+        // exports property by property only.
+        let before_lines: Vec<&str> = before_text.lines().collect();
+        let script = family(lang) == family(Language::JavaScript);
+        let exports_by_property = script && !exports_otherwise(after_text);
         let mut out = Vec::new();
-        for (name, def) in old {
-            if new.contains_key(name) || def.kind == DefKind::Impl || name.contains('\'') {
+        for (name, def) in &old {
+            let commonjs = script && is_commonjs_export(&before_lines, def);
+            // A file that now exports another way (`module.exports = {..}`) and still names it
+            // may export it still: that form is not read as definitions.
+            let maybe_exported = commonjs
+                && !exports_by_property
+                && word_positions(after_text, split_member(name).1)
+                    .next()
+                    .is_some();
+            if new.contains_key(name)
+                || def.kind == DefKind::Impl
+                || name.contains('\'')
+                || (commonjs && exports_by_property)
+                || maybe_exported
+            {
                 continue;
             }
             let (owner, rname) = split_member(name);
@@ -986,7 +1092,75 @@ impl SymbolPreservation {
                 fixture,
                 trait_member,
                 derived,
+                export_only: false,
             });
+        }
+        if exports_by_property {
+            out.extend(Self::unexported(
+                path,
+                lang,
+                &before.definitions,
+                &old,
+                &new,
+                &before_lines,
+                after_text,
+            ));
+        }
+        out
+    }
+
+    /// The CommonJS exports (`exports.name = ...`) of a modified JS/TS file that the change
+    /// deleted. Other files reach them only through the module (`require('./m').name`, a
+    /// destructuring import), so only such uses count, whatever the user file binds itself
+    /// (`Route = express.Route` in a test). The file may still define the name (`exports.Router
+    /// = Router` dropped, `var Router = require('./router')` kept): then the removal is
+    /// reported only when another file uses the export. A name whose first definition is not
+    /// the export and which the file no longer defines is the ordinary removal's.
+    fn unexported<'a>(
+        path: &'a str,
+        lang: Language,
+        before: &'a [Definition],
+        old: &BTreeMap<&str, &'a Definition>,
+        new: &BTreeMap<&str, &Definition>,
+        before_lines: &[&str],
+        after_text: &str,
+    ) -> Vec<Removed<'a>> {
+        let kept = commonjs_exports(after_text);
+        let mut out = Vec::new();
+        for line in before_lines {
+            for name in commonjs_exports(line) {
+                let Some(first) = old.get(name) else {
+                    continue;
+                };
+                let still_defined = new.contains_key(name);
+                let ordinary = !is_commonjs_export(before_lines, first) && !still_defined;
+                if kept.contains(name)
+                    || name.len() < 2
+                    || ordinary
+                    || out.iter().any(|r: &Removed<'_>| r.rname == name)
+                {
+                    continue;
+                }
+                let def = before
+                    .iter()
+                    .find(|d| d.name == name && is_commonjs_export(before_lines, d))
+                    .unwrap_or(first);
+                out.push(Removed {
+                    path,
+                    lang,
+                    def,
+                    rname: &def.name,
+                    owner: None,
+                    qualifiers: qualifiers(path, None),
+                    renamed_to: None,
+                    scoped: None,
+                    quiet_unless_used: still_defined,
+                    fixture: false,
+                    trait_member: false,
+                    derived: false,
+                    export_only: true,
+                });
+            }
         }
         out
     }
@@ -1127,6 +1301,19 @@ mod tests {
         assert!(!barrel_above("lib/mime-helpers/index.js", "lib/utils.js"));
         assert!(!barrel_above("lib/utils.js", "lib/utils.js"));
         assert!(!barrel_above("libx/index.js", "lib/utils.js"));
+    }
+
+    #[test]
+    fn commonjs_exports_read_one_property_at_a_time() {
+        let text = "exports = module.exports = create;\nexports.Router = Router;\nmodule.exports.json = parser.json\nif (exports.debug == true) {}\n  exports.nested = 1;\nexports.$x=2\n";
+        let names: Vec<&str> = commonjs_exports(text).into_iter().collect();
+        assert_eq!(names, ["$x", "Router", "json"]);
+        assert!(!exports_otherwise(text));
+        assert!(exports_otherwise("module.exports = { Router };\n"));
+        assert!(exports_otherwise(
+            "Object.assign(module.exports, helpers);\n"
+        ));
+        assert!(exports_otherwise("export function f() {}\n"));
     }
 
     #[test]
