@@ -84,9 +84,10 @@ export SLOPGUARD_LLM_URL
 export SLOPGUARD_LLM_TIMEOUT="${SLOPGUARD_LLM_TIMEOUT:-600}"
 export SLOPGUARD_WORKER_MAX_TOKENS="${SLOPGUARD_WORKER_MAX_TOKENS:-1536}"
 # The run stays within the main job's ten minutes: once 300 s of execution are spent, only the
-# subtasks behind the failing tests still run.
+# subtasks behind the failing tests still run, each for at most 500 s (a candidate that starts
+# before the end may finish up to one model call after it; analysis and landing take seconds).
 export SLOPGUARD_RUN_BUDGET="${SLOPGUARD_RUN_BUDGET:-300}"
-export SLOPGUARD_SUBTASK_BUDGET="${SLOPGUARD_SUBTASK_BUDGET:-360}"
+export SLOPGUARD_SUBTASK_BUDGET="${SLOPGUARD_SUBTASK_BUDGET:-500}"
 [[ -n "${SLOPGUARD_LLM_MODEL:-}" ]] && export SLOPGUARD_LLM_MODEL
 
 # 3. The sample repository: a fresh git repository with one seeded bug.
