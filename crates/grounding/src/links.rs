@@ -19,6 +19,11 @@ pub trait TreeView {
     fn exists(&self, path: &str) -> bool;
     /// The text of a file, for anchor checks. `None` when absent or not text.
     fn read_text(&self, path: &str) -> Option<String>;
+    /// The files whose text holds `word` as a whole word, for targets another file defines
+    /// (a MyST label). A view that cannot search says none.
+    fn files_containing(&self, _word: &str) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// Why a link is broken.
@@ -208,6 +213,12 @@ fn is_sphinx_label(doc_path: &str, target: &str, tree: &dyn TreeView) -> bool {
     if ext.as_deref().is_some_and(|e| FILE_EXTENSIONS.contains(&e)) {
         return false;
     }
+    in_sphinx_docs(doc_path, tree)
+}
+
+/// Whether `doc_path` belongs to Sphinx documentation: a `conf.py` next to it or above it, or
+/// `docs/conf.py`.
+fn in_sphinx_docs(doc_path: &str, tree: &dyn TreeView) -> bool {
     let mut dir = doc_path.rfind('/').map(|i| &doc_path[..i]).unwrap_or("");
     loop {
         let conf = if dir.is_empty() {
@@ -231,6 +242,20 @@ fn is_sphinx_label(doc_path: &str, target: &str, tree: &dyn TreeView) -> bool {
 fn is_myst_target(doc: &str, target: &str) -> bool {
     let label = format!("({target})=");
     doc.lines().any(|l| l.trim() == label)
+}
+
+/// A MyST target another doc of the same Sphinx documentation defines: `(labels/stability-policy)=`
+/// in `docs/the_black_code_style/index.md` makes `[policy](labels/stability-policy)` in
+/// `docs/faq.md` a cross-reference. Asked only of a link no file answers.
+fn is_myst_target_elsewhere(doc_path: &str, target: &str, tree: &dyn TreeView) -> bool {
+    in_sphinx_docs(doc_path, tree)
+        && tree.files_containing(target).iter().any(|f| {
+            f != doc_path
+                && markdown::is_markdown_path(f)
+                && tree
+                    .read_text(f)
+                    .is_some_and(|t| is_myst_target(&t, target))
+        })
 }
 
 /// Rustdoc's intra-doc links in a Markdown file of a Rust crate (included into its docs with
@@ -322,6 +347,7 @@ pub fn check(
             continue;
         }
         match tried.iter().find(|c| tree.exists(c)) {
+            None if is_myst_target_elsewhere(doc_path, &decoded, tree) => {}
             None => out.push(BrokenLink {
                 dest: dest.to_string(),
                 line: link.line,
@@ -449,6 +475,13 @@ mod tests {
         fn read_text(&self, path: &str) -> Option<String> {
             self.0.get(path).map(|s| s.to_string())
         }
+        fn files_containing(&self, word: &str) -> Vec<String> {
+            self.0
+                .iter()
+                .filter(|(_, text)| text.contains(word))
+                .map(|(p, _)| p.to_string())
+                .collect()
+        }
     }
 
     fn tree() -> Tree {
@@ -545,6 +578,32 @@ mod tests {
         // Without the target it is a path that does not exist.
         let bad = "- ([see below](labels/hug-comparator))\n";
         assert_eq!(check("docs/future_style.md", Some(""), bad, &t).len(), 1);
+        // psf/black's docs/faq.md: a MyST target another doc of the Sphinx docs defines.
+        let sphinx = |defined_in: &'static str| {
+            let mut t = tree();
+            t.0.insert("docs/conf.py", "project = 'black'\n");
+            t.0.insert(
+                defined_in,
+                "(labels/stability-policy)=\n\n## Stability Policy\n",
+            );
+            t
+        };
+        let faq = "See the [stability policy](labels/stability-policy).\n";
+        let defined = sphinx("docs/the_black_code_style/index.md");
+        assert!(check("docs/faq.md", Some(""), faq, &defined).is_empty());
+        // Not a label definition, or outside Sphinx docs: still a missing path.
+        let mentioned = {
+            let mut t = sphinx("docs/other.md");
+            t.0.insert("docs/other.md", "links to labels/stability-policy\n");
+            t
+        };
+        assert_eq!(check("docs/faq.md", Some(""), faq, &mentioned).len(), 1);
+        let no_sphinx = {
+            let mut t = tree();
+            t.0.insert("docs/index.md", "(labels/stability-policy)=\n");
+            t
+        };
+        assert_eq!(check("docs/faq.md", Some(""), faq, &no_sphinx).len(), 1);
         // axum: an intra-doc link to the crate root's section, in a Markdown file under src/.
         let axum = "See [the crate docs](crate#sharing-state-with-handlers).\n";
         assert!(check("axum/src/docs/routing/with_state.md", Some(""), axum, &t).is_empty());

@@ -66,6 +66,13 @@ impl TreeView for AfterTree<'_, '_> {
             .read_after(path)
             .and_then(|b| String::from_utf8(b).ok())
     }
+
+    fn files_containing(&self, word: &str) -> Vec<String> {
+        self.0
+            .files_mentioning(&[word.to_string()])
+            .into_iter()
+            .collect()
+    }
 }
 
 /// The fingerprint of the tree after the change: the context's, except over in-memory bases
