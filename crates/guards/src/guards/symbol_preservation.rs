@@ -48,6 +48,20 @@ fn split_member(name: &str) -> (Option<&str>, &str) {
     (None, name)
 }
 
+/// Whether `def` (of a file in `lang`) is a member of a type rather than a free definition.
+/// A Rust item with an owner is a type's member unless only a module can hold it: a struct,
+/// enum, trait, macro or module inside an inline `mod content { .. }` is a free item of that
+/// module (serde moved `ContentVisitor` into one), while a function or constant may be an
+/// associated item.
+fn is_member(lang: Language, def: &Definition) -> bool {
+    split_member(&def.name).0.is_some()
+        && !(lang == Language::Rust
+            && matches!(
+                def.kind,
+                DefKind::Struct | DefKind::Enum | DefKind::Trait | DefKind::Macro | DefKind::Module
+            ))
+}
+
 /// The name other code uses to refer to a definition (`Class.method` -> `method`).
 fn reference_name(def: &Definition) -> &str {
     split_member(&def.name).1
@@ -721,7 +735,8 @@ fn defines(line: &str, name: &str) -> bool {
 }
 
 /// A Rust item still written in the file, inside a macro call tree-sitter does not expand
-/// (`define_rejection! { pub struct QueryRejection ... }` replacing the hand-written struct).
+/// (`define_rejection! { pub struct QueryRejection ... }` replacing the hand-written struct)
+/// or inside a `macro_rules!` body the file expands (serde's `crate_root!` holding `tri!`).
 /// Lines where the parser sees a definition of that name (a method `fn name(&self)`) are not
 /// such a place.
 fn defined_in_macro_call(after: &str, defs: &[Definition], kind: DefKind, name: &str) -> bool {
@@ -739,6 +754,7 @@ fn defined_in_macro_call(after: &str, defs: &[Definition], kind: DefKind, name: 
         DefKind::Const => "const",
         DefKind::Static => "static",
         DefKind::Module => "mod",
+        DefKind::Macro => "macro_rules!",
         _ => return false,
     };
     after.lines().enumerate().any(|(i, l)| {
@@ -756,6 +772,19 @@ fn defined_in_macro_call(after: &str, defs: &[Definition], kind: DefKind, name: 
                             == Some(name)
                 })
     })
+}
+
+/// Whether a Rust item is still written inside a macro in a Rust file of the change: its own
+/// file, or the one it moved to (serde moved `tri!` into `crate_root.rs`'s `macro_rules!
+/// crate_root` body, expanded by both crates).
+fn still_in_a_macro(cx: &Context<'_>, kind: DefKind, name: &str) -> bool {
+    cx.files()
+        .iter()
+        .filter(|f| f.path().ends_with(".rs"))
+        .any(|f| match (f.after_text(), f.after_analysis()) {
+            (Some(text), Some(a)) => defined_in_macro_call(text, &a.definitions, kind, name),
+            _ => false,
+        })
 }
 
 /// Names the language provides anyway: a removed polyfill of a builtin is not "still used".
@@ -1020,8 +1049,7 @@ impl SymbolPreservation {
                         && f.after_analysis().is_some_and(|a| {
                             a.definitions.iter().any(|d| {
                                 reference_name(d) == rname
-                                    && (scope.is_none()
-                                        || split_member(&d.name).0.is_some() == member)
+                                    && (scope.is_none() || is_member(lang, d) == member)
                             })
                         })
                 })
@@ -1046,10 +1074,7 @@ impl SymbolPreservation {
             if moved || (owner.is_none() && rebound) || builtin || is_dunder(rname) {
                 continue;
             }
-            if lang == Language::Rust
-                && owner.is_none()
-                && defined_in_macro_call(after_text, &after.definitions, def.kind, rname)
-            {
+            if lang == Language::Rust && owner.is_none() && still_in_a_macro(cx, def.kind, rname) {
                 continue;
             }
             let trait_name = (lang == Language::Rust)
