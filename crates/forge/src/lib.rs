@@ -1,4 +1,4 @@
-//! Phase 5, the pull request: push the run's branch and open a PR on GitHub with a structured
+//! The pull request: push the run's branch and open a PR on GitHub with a structured
 //! body, or — without a GitHub remote or a token — keep the branch local and write the body to
 //! a file. Also resolves `slopguard run <git URL>` targets by cloning into a cache
 //! ([`prepare_target`]).

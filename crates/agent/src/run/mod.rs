@@ -1,4 +1,4 @@
-//! Phase 3 orchestration: `slopguard run` (execution loop, resume, dry run) and its
+//! The run loop: `slopguard run` (execution loop, resume, dry run) and its
 //! [`summary::RunSummary`], the input of the PR phase.
 //!
 //! The run loop is a pipeline of small modules, one step each; the state is persisted after

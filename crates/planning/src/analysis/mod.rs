@@ -1,4 +1,4 @@
-//! Phase 1: the eleven metric analyzers, the weighted overall score and the repo brief.
+//! Analysis: the eleven metric analyzers, the weighted overall score and the repo brief.
 //!
 //! [`analyze`] walks the repository once, runs the static analyzers (tests, CI, README, docs,
 //! code quality, dependencies, security, license, structure) on the file list, and runs the

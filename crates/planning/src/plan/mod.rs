@@ -1,4 +1,4 @@
-//! Phase 2: the task plan, the planner prompt and call, and the deterministic post-processors
+//! Planning: the task plan, the planner prompt and call, and the deterministic post-processors
 //! ([`post`]): failing tests first, test-only hints retargeted, README-only and repeatedly
 //! failing subtasks dropped, scope filter.
 
