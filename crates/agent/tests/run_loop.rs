@@ -959,6 +959,44 @@ fn a_fix_that_dropped_an_unrelated_function_is_salvaged_and_lands_without_the_lo
     assert!(trace_events(&summary).contains("worker.candidate.salvaged"));
 }
 
+#[test]
+fn a_passing_fix_lands_without_the_edit_the_tests_do_not_need() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    // `add` fixed, and `helper` rewritten to the same value nobody asked for: the tests pass
+    // with or without that second edit, so it is put back as it was before landing.
+    let reply =
+        serde_json::json!({"commit_message": "Fix add", "patches": [{"action": "modify",
+        "path": "calc.py", "content": "def add(a, b):\n    return a + b\n\n\ndef helper():\n    return int(\"5\")\n"}]})
+        .to_string();
+    // The brief prompts come first (`add` alone, then its statement): answered with prose, so
+    // the whole-file prompt's answer is the one judged.
+    let server = ScriptedServer::start(
+        Script::new()
+            .content("I am not sure what is wrong.")
+            .content("I am not sure what is wrong.")
+            .content(reply),
+    )
+    .unwrap();
+    let mut opts = fix_tests_options(&fx, &server.url());
+    opts.candidates = slopguard_agent::run::candidates::CandidateCount::Fixed(3);
+    let summary = execute(&opts, &NoProgress).unwrap();
+    let s = summary.subtasks().next().unwrap();
+    assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
+    assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
+    assert!(trace_events(&summary).contains("worker.candidate.trimmed"));
+    // What the tests need is never trimmed: a fix of one part lands as it came.
+    let fx = Fixture::new().unwrap();
+    let server = ScriptedServer::start(
+        Script::new().content(patch("    return a - b\n", "    return a + b\n")),
+    )
+    .unwrap();
+    let summary = execute(&fix_tests_options(&fx, &server.url()), &NoProgress).unwrap();
+    assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
+    assert!(!trace_events(&summary).contains("worker.candidate.trimmed"));
+}
+
 /// True (and says so) when pytest is not installed: the per-test coverage needs it.
 fn pytest_missing() -> bool {
     let ok = Command::new("python3")

@@ -14,6 +14,7 @@ pub mod reply;
 pub mod salvage;
 pub mod subject;
 pub mod templates;
+pub mod trim;
 
 use std::sync::Arc;
 

@@ -364,7 +364,7 @@ pub(super) fn judge_statically(
 
 /// The pipeline's own static gates, after the static guards passed: doc-scope, then, on a
 /// subtask behind failing tests, test-values. The first refusal.
-fn pipeline_static_gates(
+pub(super) fn pipeline_static_gates(
     run: &SubtaskRun,
     change: &slopguard_change::ChangeSet,
 ) -> Option<gates::Rejection> {

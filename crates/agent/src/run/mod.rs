@@ -16,7 +16,8 @@
 //!           -> judge::judge_statically        reply applied, static guards, doc scope,
 //!                                             test values; a refused reply salvaged
 //!           -> survivors::evaluate_survivors  most votes first, then smallest:
-//!              judge::review_candidate -> judge::judge_dynamically -> judge::prove_candidate
+//!              judge::review_candidate -> judge::judge_dynamically -> trim::trim_fix
+//!              (the parts the tests do not need put back) or judge::prove_candidate
 //!           -> land::land                     commit (or dry-run revert), baseline advances
 //!        -> critique::critique_attempt    step critic (when on)
 //!        -> observe::record_outcome       state, trace, progress, store
@@ -55,6 +56,7 @@ mod schedule;
 mod store;
 mod subtask;
 mod survivors;
+mod trim;
 
 pub use error::RunError;
 pub use lifecycle::{execute, summarize};

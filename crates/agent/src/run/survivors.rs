@@ -3,7 +3,7 @@
 //! smallest: review, dynamic judge, proof), the partial fix carried to the next attempt
 //! ([`carries_to_next_attempt`]) and the targets a candidate fixed ([`fixed_targets`]). In
 //! the pipeline: ... -> candidates -> static judge -> **survivors: review -> dynamic judge ->
-//! proof** -> land.
+//! trim or proof** -> land.
 
 use crate::records::RunPhase;
 use std::time::{Duration, Instant};
@@ -23,6 +23,7 @@ use super::judge::{
     behaviour_changed, judge_dynamically, prove_candidate, record_behaviour, refuse_proof,
     review_candidate, still_failing,
 };
+use super::trim::trim_fix;
 
 /// Adds a candidate that passed the static gates, or counts it as a vote for an identical
 /// one (same normalised diff); returns the verdict line.
@@ -127,7 +128,9 @@ fn judge_one(
                 let r = refuse_proof(cx, run, attempt, applied, &found, &mut work.activity);
                 return Ok(refuse(work, i, r));
             }
+            return Ok(Judged::Full(written, dynr));
         }
+        let (written, dynr) = trim_fix(cx, run, attempt, work, i, written, dynr)?;
         return Ok(Judged::Full(written, dynr));
     }
     written.revert()?;
