@@ -15,7 +15,10 @@
     reason = "the test kills or inspects the processes it started through libc"
 )]
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::git;
+
+use std::path::PathBuf;
 use std::process::Command as StdCommand;
 
 use assert_cmd::Command;
@@ -42,21 +45,6 @@ fn reply(stats: &str, tests: &str) -> String {
 }
 
 const TRIAGE_BUG: &str = r#"{"class": "bug", "root_cause": "average divides by len(values) - 1 instead of len(values)", "files": ["calc/stats.py"], "confidence": 85}"#;
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = StdCommand::new("git")
-        .args(["-c", "user.email=t@example.com", "-c", "user.name=t"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 fn python_missing() -> bool {
     let missing = StdCommand::new("python3")

@@ -12,6 +12,9 @@
     reason = "the test kills or inspects the processes it started through libc"
 )]
 
+mod common;
+use common::git;
+
 use std::collections::BTreeMap;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
@@ -21,21 +24,6 @@ use std::time::{Duration, Instant};
 use scripted_llm::{Script, ScriptedServer};
 
 const N: usize = 4;
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut m = BTreeMap::new();

@@ -12,6 +12,9 @@
 //! unittest), the JavaScript rung `node`, the Rust rung `cargo`. A scenario whose toolchain is
 //! missing is skipped with a notice on stderr.
 
+mod common;
+use common::git;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -47,20 +50,6 @@ fn skip_without(scenario: &str, programs: &[&str]) -> bool {
         }
     }
     false
-}
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 fn copy_dir(from: &Path, to: &Path) {
