@@ -925,18 +925,17 @@ fn when_no_template_fixes_the_bug_the_reply_asked_for_beside_them_is_the_first_c
     assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
 }
 
-#[test]
-fn a_fix_that_dropped_an_unrelated_function_is_salvaged_and_lands_without_the_loss() {
-    let Some(fx) = Fixture::new() else {
-        return;
-    };
-    // The whole file rewritten: `add` fixed, `helper` (which a passing test calls) dropped.
-    // The brief prompts come first (`add` alone, then its statement): answered with prose, so
-    // the whole-file prompt's answer is the one judged.
-    let reply =
-        serde_json::json!({"commit_message": "files changed", "patches": [{"action": "modify",
-        "path": "calc.py", "content": "def add(a, b):\n    return a + b\n"}]})
-        .to_string();
+/// A run of the fix-tests subtask whose model answers the whole-file prompt with `calc.py` as
+/// `content`. The brief prompts come first (`add` alone, then its statement): answered with
+/// prose, so the whole-file prompt's answer is the one judged.
+fn run_whole_file_reply(
+    fx: &Fixture,
+    message: &str,
+    content: &str,
+) -> slopguard_agent::run::RunSummary {
+    let reply = serde_json::json!({"commit_message": message, "patches": [{"action": "modify",
+        "path": "calc.py", "content": content}]})
+    .to_string();
     let server = ScriptedServer::start(
         Script::new()
             .content("I am not sure what is wrong.")
@@ -944,9 +943,18 @@ fn a_fix_that_dropped_an_unrelated_function_is_salvaged_and_lands_without_the_lo
             .content(reply),
     )
     .unwrap();
-    let mut opts = fix_tests_options(&fx, &server.url());
+    let mut opts = fix_tests_options(fx, &server.url());
     opts.candidates = slopguard_agent::run::candidates::CandidateCount::Fixed(3);
-    let summary = execute(&opts, &NoProgress).unwrap();
+    execute(&opts, &NoProgress).unwrap()
+}
+
+#[test]
+fn a_fix_that_dropped_an_unrelated_function_is_salvaged_and_lands_without_the_loss() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    // The whole file rewritten: `add` fixed, `helper` (which a passing test calls) dropped.
+    let summary = run_whole_file_reply(&fx, "files changed", "def add(a, b):\n    return a + b\n");
     let s = summary.subtasks().next().unwrap();
     assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
     assert_eq!(s.fix_source.as_deref(), Some("salvaged"));
@@ -966,22 +974,11 @@ fn a_passing_fix_lands_without_the_edit_the_tests_do_not_need() {
     };
     // `add` fixed, and `helper` rewritten to the same value nobody asked for: the tests pass
     // with or without that second edit, so it is put back as it was before landing.
-    let reply =
-        serde_json::json!({"commit_message": "Fix add", "patches": [{"action": "modify",
-        "path": "calc.py", "content": "def add(a, b):\n    return a + b\n\n\ndef helper():\n    return int(\"5\")\n"}]})
-        .to_string();
-    // The brief prompts come first (`add` alone, then its statement): answered with prose, so
-    // the whole-file prompt's answer is the one judged.
-    let server = ScriptedServer::start(
-        Script::new()
-            .content("I am not sure what is wrong.")
-            .content("I am not sure what is wrong.")
-            .content(reply),
-    )
-    .unwrap();
-    let mut opts = fix_tests_options(&fx, &server.url());
-    opts.candidates = slopguard_agent::run::candidates::CandidateCount::Fixed(3);
-    let summary = execute(&opts, &NoProgress).unwrap();
+    let summary = run_whole_file_reply(
+        &fx,
+        "Fix add",
+        "def add(a, b):\n    return a + b\n\n\ndef helper():\n    return int(\"5\")\n",
+    );
     let s = summary.subtasks().next().unwrap();
     assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
     assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
