@@ -75,12 +75,18 @@ pub fn run_static_parallel(
     report(&cx, change, findings, outcomes, started)
 }
 
-/// Parses and analyses the before and then the after version of every source file, last
-/// file first. A panic is left for the guard that meets the same input to report.
+/// Parses and analyses the before version of every source file, then the after versions,
+/// last file first: the guards start with the after versions of the first files, which are
+/// parsed incrementally from their before versions, so those are wanted first. A panic is
+/// left for the guard that meets the same input to report.
 fn prefetch_parses(files: &[crate::FileView<'_>]) {
     for file in files.iter().rev() {
         let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             file.before_analysis();
+        }));
+    }
+    for file in files.iter().rev() {
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             file.after_analysis();
         }));
     }
