@@ -15,6 +15,7 @@ pub mod doc_scope;
 pub mod intent_review;
 pub mod kept_behaviour;
 pub mod step_critic;
+pub mod swallowed_error;
 pub mod test_values;
 
 /// When a gate runs.
@@ -195,6 +196,23 @@ pub const GATES: &[Gate] = &[
               (`if n == 7: return 13`) passes the tests and fixes nothing. Literals the file already \
               had, and test inputs on lines without an assertion, are free. Runs after the static \
               guards passed, on the change in memory.\n",
+    },
+    Gate {
+        slug: "swallowed-error",
+        code: None,
+        phase: Phase::Static,
+        summary: "a fix may not catch the error a failing test raised and only print it",
+        mode: FailureMode::PatcherReject,
+        event: "critic_swallowed_error.fail",
+        doc: "# swallowed-error\n\nOn a subtask behind failing tests whose output shows the code \
+              raising an error (`sqlite3.OperationalError: ...`, `TypeError: ...`; assertion errors \
+              do not count): a handler the candidate adds to a Python, JavaScript/TypeScript or Ruby \
+              file that catches that error (by name, or every error: a bare `except`, `Exception`, \
+              a `catch`, a bare `rescue`) and whose body only prints it (`print`, `console.log`, \
+              `console.error`, `puts`, `warn`, with `pass` and comments) is refused. The test no \
+              longer sees the error and the bug stays, silent. A handler that returns a value, \
+              assigns a fallback, raises again or only passes is handling the error, and passes. \
+              Runs after the static guards passed, on the change in memory.\n",
     },
     Gate {
         slug: "build",

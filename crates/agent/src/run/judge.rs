@@ -363,19 +363,24 @@ pub(super) fn judge_statically(
 }
 
 /// The pipeline's own static gates, after the static guards passed: doc-scope, then, on a
-/// subtask behind failing tests, test-values. The first refusal.
+/// subtask behind failing tests, test-values and swallowed-error. The first refusal.
 pub(super) fn pipeline_static_gates(
     run: &SubtaskRun,
     change: &slopguard_change::ChangeSet,
 ) -> Option<gates::Rejection> {
-    gates::doc_scope::check(&run.subtask, change).or_else(|| {
-        let tests: Vec<&str> = run
-            .failure
-            .as_ref()
-            .map(|f| f.tests.iter().map(|(_, _, src)| src.as_str()).collect())
-            .unwrap_or_default();
-        gates::test_values::check(change, &tests)
-    })
+    gates::doc_scope::check(&run.subtask, change)
+        .or_else(|| {
+            let tests: Vec<&str> = run
+                .failure
+                .as_ref()
+                .map(|f| f.tests.iter().map(|(_, _, src)| src.as_str()).collect())
+                .unwrap_or_default();
+            gates::test_values::check(change, &tests)
+        })
+        .or_else(|| {
+            let output = run.failure.as_ref().map_or("", |f| f.output.as_str());
+            gates::swallowed_error::check(change, output)
+        })
 }
 
 /// A candidate the static guards refused, reduced to the definitions it changed
