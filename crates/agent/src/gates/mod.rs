@@ -18,6 +18,50 @@ pub mod step_critic;
 pub mod swallowed_error;
 pub mod test_values;
 
+/// A code file a candidate writes, outside the tests: its text before (empty for a new file)
+/// and after, read lossily. What the gates that read added code lines (test-values,
+/// swallowed-error) start from.
+pub(crate) struct CodeEdit<'c> {
+    pub(crate) path: &'c str,
+    pub(crate) before: std::borrow::Cow<'c, str>,
+    pub(crate) after: std::borrow::Cow<'c, str>,
+}
+
+impl CodeEdit<'_> {
+    /// The after text's lines (0-based index, text) that the candidate adds: those whose
+    /// trimmed text is on no line of the before text (a line moved or re-indented is not new).
+    pub(crate) fn added_lines(&self) -> Vec<(usize, &str)> {
+        let old: std::collections::BTreeSet<&str> = self.before.lines().map(str::trim).collect();
+        self.after
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !old.contains(l.trim()))
+            .collect()
+    }
+}
+
+/// The files of `change` the candidate writes that are not tests and that `is_code` accepts
+/// by path.
+pub(crate) fn code_edits<'c>(
+    change: &'c ChangeSet,
+    is_code: impl Fn(&str) -> bool,
+) -> impl Iterator<Item = CodeEdit<'c>> {
+    change.changes.iter().filter_map(move |c| {
+        if slopguard_planning::analysis::is_test_file(&c.path) || !is_code(&c.path) {
+            return None;
+        }
+        Some(CodeEdit {
+            path: &c.path,
+            before: c
+                .before
+                .as_deref()
+                .map(String::from_utf8_lossy)
+                .unwrap_or_default(),
+            after: String::from_utf8_lossy(c.after.as_deref()?),
+        })
+    })
+}
+
 /// When a gate runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]

@@ -18,8 +18,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 use slopguard_change::ChangeSet;
 
-use super::{Phase, Rejection, RejectionFinding};
-use slopguard_planning::analysis::is_test_file;
+use super::{Phase, Rejection, RejectionFinding, code_edits};
 
 /// The gate's slug.
 pub const SLUG: &str = "swallowed-error";
@@ -32,27 +31,12 @@ pub fn check(change: &ChangeSet, output: &str) -> Option<Rejection> {
         return None;
     }
     let mut findings = Vec::new();
-    for c in &change.changes {
-        if is_test_file(&c.path) {
-            continue;
-        }
-        let Some(style) = Style::of(&c.path) else {
+    for edit in code_edits(change, |path| Style::of(path).is_some()) {
+        let Some(style) = Style::of(edit.path) else {
             continue;
         };
-        let before = c
-            .before
-            .as_deref()
-            .map(String::from_utf8_lossy)
-            .unwrap_or_default();
-        let Some(after) = c.after.as_deref().map(String::from_utf8_lossy) else {
-            continue;
-        };
-        let old: BTreeSet<&str> = before.lines().map(str::trim).collect();
-        let lines: Vec<&str> = after.lines().collect();
-        for (n, line) in lines.iter().enumerate() {
-            if old.contains(line.trim()) {
-                continue;
-            }
+        let lines: Vec<&str> = edit.after.lines().collect();
+        for (n, line) in edit.added_lines() {
             let Some(caught) = style.handler(line) else {
                 continue;
             };
@@ -63,11 +47,11 @@ pub fn check(change: &ChangeSet, output: &str) -> Option<Rejection> {
                     .any(|name| raised.contains(name.as_str()));
             if catches_raised && style.body_only_prints(&lines, n) {
                 findings.push(RejectionFinding {
-                    path: Some(c.path.clone()),
+                    path: Some(edit.path.to_string()),
                     message: format!(
                         "{}:{}: `{}` catches the error the failing test raised and only prints \
                          it: the bug stays, silent. Fix what raises the error instead",
-                        c.path,
+                        edit.path,
                         n + 1,
                         line.trim()
                     ),

@@ -14,8 +14,7 @@ use std::collections::BTreeSet;
 
 use slopguard_change::ChangeSet;
 
-use super::{Phase, Rejection, RejectionFinding};
-use slopguard_planning::analysis::is_test_file;
+use super::{Phase, Rejection, RejectionFinding, code_edits};
 
 /// The gate's slug.
 pub const SLUG: &str = "test-values";
@@ -33,35 +32,20 @@ pub fn check(change: &ChangeSet, tests: &[&str]) -> Option<Rejection> {
         return None;
     }
     let mut findings = Vec::new();
-    for c in &change.changes {
-        if is_test_file(&c.path) || !is_code(&c.path) {
-            continue;
-        }
-        let before = c
-            .before
-            .as_deref()
-            .map(String::from_utf8_lossy)
-            .unwrap_or_default();
-        let Some(after) = c.after.as_deref().map(String::from_utf8_lossy) else {
-            continue;
-        };
-        let old_lines: BTreeSet<&str> = before.lines().map(str::trim).collect();
-        let had: BTreeSet<String> = literals(&before).into_iter().collect();
-        for (n, line) in after.lines().enumerate() {
-            if old_lines.contains(line.trim()) {
-                continue;
-            }
+    for edit in code_edits(change, is_code) {
+        let had: BTreeSet<String> = literals(&edit.before).into_iter().collect();
+        for (n, line) in edit.added_lines() {
             for lit in literals(line) {
                 if had.contains(&lit) {
                     continue;
                 }
                 if let Some(test_line) = expected.iter().find(|(l, _)| *l == lit).map(|(_, t)| t) {
                     findings.push(RejectionFinding {
-                        path: Some(c.path.clone()),
+                        path: Some(edit.path.to_string()),
                         message: format!(
                             "{}:{}: the literal {lit} is a failing test's expected value \
                              (`{}`): fix the computation, do not write the answer in",
-                            c.path,
+                            edit.path,
                             n + 1,
                             test_line.trim()
                         ),
