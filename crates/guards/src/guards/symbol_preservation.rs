@@ -1125,7 +1125,6 @@ impl SymbolPreservation {
                 path,
                 lang,
                 &before.definitions,
-                &old,
                 &new,
                 &before_lines,
                 after_text,
@@ -1139,31 +1138,28 @@ impl SymbolPreservation {
     /// destructuring import), so only such uses count, whatever the user file binds itself
     /// (`Route = express.Route` in a test). The file may still define the name (`exports.Router
     /// = Router` dropped, `var Router = require('./router')` kept): then the removal is
-    /// reported only when another file uses the export. A name whose first definition is not
-    /// the export and which the file no longer defines is the ordinary removal's.
+    /// reported only when another file uses the export. A name whose first definition (the
+    /// one [`by_name`] keeps) is not the export and which the file no longer defines is the
+    /// ordinary removal's.
     fn unexported<'a>(
         path: &'a str,
         lang: Language,
         before: &'a [Definition],
-        old: &BTreeMap<&str, &'a Definition>,
         new: &BTreeMap<&str, &Definition>,
         before_lines: &[&str],
         after_text: &str,
     ) -> Vec<Removed<'a>> {
         let kept = commonjs_exports(after_text);
+        let mut seen = BTreeSet::new();
         let mut out = Vec::new();
         for line in before_lines {
             for name in commonjs_exports(line) {
-                let Some(first) = old.get(name) else {
+                let Some(first) = before.iter().find(|d| d.name == name) else {
                     continue;
                 };
                 let still_defined = new.contains_key(name);
                 let ordinary = !is_commonjs_export(before_lines, first) && !still_defined;
-                if kept.contains(name)
-                    || name.len() < 2
-                    || ordinary
-                    || out.iter().any(|r: &Removed<'_>| r.rname == name)
-                {
+                if kept.contains(name) || name.len() < 2 || ordinary || !seen.insert(name) {
                     continue;
                 }
                 let def = before
