@@ -923,6 +923,15 @@ fn when_no_template_fixes_the_bug_the_reply_asked_for_beside_them_is_the_first_c
     assert!(log[0].contains("repair templates: none of"), "{log:?}");
     assert!(log[1].contains("candidate 1"), "{log:?}");
     assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
+    // The trace says which candidate won.
+    let trace = trace_events(&summary);
+    let won = trace
+        .lines()
+        .find(|l| l.contains("worker.candidate.won"))
+        .unwrap_or_else(|| panic!("no winner in the trace: {trace}"));
+    let won: serde_json::Value = serde_json::from_str(won).unwrap();
+    assert_eq!(won["data"]["candidate"], 1, "{won}");
+    assert_eq!(won["data"]["attempt"], 1, "{won}");
 }
 
 /// A run of the fix-tests subtask whose model answers the whole-file prompt with `calc.py` as

@@ -131,6 +131,13 @@ pub(super) fn run_attempt(
         let slot = index as usize % prompts.len();
         let next = continued.remove(&slot);
         let pr = next.as_ref().unwrap_or(&prompts[slot]);
+        if pr.is_continued() {
+            cx.emit(
+                RunPhase::Execution,
+                "worker.candidate.continued",
+                json!({"subtask_id": run.id, "attempt": attempt, "candidate": index + 1}),
+            );
+        }
         let (won, called) = judge_while_the_model_answers(
             cx,
             client,
@@ -470,8 +477,13 @@ fn land_survivor(
 ) -> Result<AttemptEnd, RunError> {
     run.llm_time += work.llm;
     run.tool_time += work.tool;
-    let applied = work.survivors.swap_remove(i).applied;
-    land(cx, run, attempt, &applied, written, dynr, work)
+    let survivor = work.survivors.swap_remove(i);
+    cx.emit(
+        RunPhase::Execution,
+        "worker.candidate.won",
+        json!({"subtask_id": run.id, "attempt": attempt, "candidate": survivor.index + 1}),
+    );
+    land(cx, run, attempt, &survivor.applied, written, dynr, work)
 }
 
 /// What a judged reply leaves for the next candidates.
