@@ -17,6 +17,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 use slopguard_change::ChangeSet;
+use slopguard_lang::{FileKind, Language};
 
 use super::{Phase, Rejection, RejectionFinding, code_edits};
 
@@ -94,12 +95,15 @@ enum Style {
 }
 
 impl Style {
+    /// The style of the file at `path`, by the language the project's file detection
+    /// ([`slopguard_lang::detect`], the path alone) gives it.
     fn of(path: &str) -> Option<Style> {
-        let ext = path.rsplit_once('.').map(|(_, e)| e)?;
-        match ext {
-            "py" => Some(Style::Python),
-            "js" | "mjs" | "cjs" | "ts" | "tsx" | "jsx" | "mts" | "cts" => Some(Style::Script),
-            "rb" => Some(Style::Ruby),
+        match slopguard_lang::detect(path, b"") {
+            FileKind::Code(Language::Python) => Some(Style::Python),
+            FileKind::Code(Language::JavaScript | Language::TypeScript | Language::Tsx) => {
+                Some(Style::Script)
+            }
+            FileKind::Code(Language::Ruby) => Some(Style::Ruby),
             _ => None,
         }
     }
