@@ -677,11 +677,11 @@ fn with_no_frame_in_the_code_a_statement_of_the_tested_function_is_offered_alone
     let Some(fx) = Fixture::new() else {
         return;
     };
-    // The assertion fails inside the test, so no frame names a line of calc.py: the second
+    // The assertion fails inside the test, so no frame names a line of calc.py: the first
     // candidate is asked for `add`'s one statement, and its one-line answer is spliced in.
     let script = Script::new()
-        .content(format!("calc.py\n```python\n{CALC}```\n"))
-        .content("```python\nreturn a + b\n```\n");
+        .content("```python\nreturn a + b\n```\n")
+        .content(format!("calc.py\n```python\n{CALC}```\n"));
     let server = ScriptedServer::start(script).unwrap();
     let mut o = fx.opts(&server.url());
     o.plan = PlanSource::Given(one_task(
@@ -695,11 +695,11 @@ fn with_no_frame_in_the_code_a_statement_of_the_tested_function_is_offered_alone
         SubtaskStatus::Committed
     );
     let requests = server.chat_requests();
-    let second = requests[1].to_string();
-    assert!(second.contains("This line of `add` is wrong:"), "{second}");
+    let first = requests[0].to_string();
+    assert!(first.contains("This line of `add` is wrong:"), "{first}");
     assert!(
-        !second.contains("FILES:"),
-        "the focused prompt shows no files: {second}"
+        !first.contains("FILES:"),
+        "the focused prompt shows no files: {first}"
     );
     assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
     assert!(trace_events(&summary).contains("worker.suspect_lines"));
@@ -1039,8 +1039,8 @@ fn the_tests_coverage_points_the_first_candidate_at_the_helper_the_test_never_na
     std::fs::write(r.join("tests/test_ini.py"), tests).unwrap();
     git(r, &["add", "-A"]);
     git(r, &["commit", "-q", "-m", "ini"]);
-    let fixed_value = "def _value(value):\n    if ';' in value:\n        value = value.split(';')[0]\n    return value.strip()\n";
-    let script = Script::new().content(format!("```python\n{fixed_value}```\n"));
+    // The statement only the failing test runs is the first asked for.
+    let script = Script::new().content("```python\nvalue = value.split(';')[0].strip()\n```\n");
     let server = ScriptedServer::start(script).unwrap();
     let mut o = fx.opts(&server.url());
     o.plan = PlanSource::Given(one_task(
@@ -1049,12 +1049,19 @@ fn the_tests_coverage_points_the_first_candidate_at_the_helper_the_test_never_na
     ));
     let summary = execute(&o, &NoProgress).unwrap();
     let first = server.chat_requests()[0].to_string();
-    assert!(first.contains("most likely in `_value`"), "{first}");
+    assert!(first.contains("This line of `_value` is wrong:"), "{first}");
+    assert!(
+        first.contains(r#"        value = value.split(';')[0]\n```\nWrite that line"#),
+        "{first}"
+    );
     assert_eq!(
         summary.subtasks().next().unwrap().status,
         SubtaskStatus::Committed
     );
-    assert!(git(r, &["show", "sg/loop:ini.py"]).contains("return value.strip()"));
+    assert!(
+        git(r, &["show", "sg/loop:ini.py"])
+            .contains("        value = value.split(';')[0].strip()\n    return value\n")
+    );
     let trace = trace_events(&summary);
     assert!(trace.contains("\"worker.coverage\""), "{trace}");
 }
@@ -1118,9 +1125,11 @@ fn a_fix_that_sends_a_passing_test_down_another_branch_is_refused_and_the_next_o
         .replace("x < lo", "x <= lo")
         .replace("hi:\n        return lo", "hi:\n        return hi");
     let right = clamp.replace("hi:\n        return lo", "hi:\n        return hi");
+    // Both answers are the function `clamp` whole (an answer holding the target definition
+    // is spliced in place of it, whatever the prompt asked for).
     let script = Script::new()
-        .content(format!("clamp.py\n```python\n{shifted}```\n"))
-        .content(format!("clamp.py\n```python\n{right}```\n"));
+        .content(format!("```python\n{shifted}```\n"))
+        .content(format!("```python\n{right}```\n"));
     let server = ScriptedServer::start(script).unwrap();
     let mut o = fx.opts(&server.url());
     o.plan = PlanSource::Given(one_task(
@@ -1133,9 +1142,12 @@ fn a_fix_that_sends_a_passing_test_down_another_branch_is_refused_and_the_next_o
     assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
     assert_eq!(s.attempts, 2, "{s:#?}");
     assert_eq!(git(r, &["show", "sg/loop:clamp.py"]), right);
-    // The retry heard why.
-    let second = server.chat_requests()[1].to_string();
-    assert!(second.contains("kept-behaviour"), "{second}");
+    // The first attempt's findings say why (the retry's definition prompt shows them).
+    assert!(
+        s.attempt_log[0].feedback.contains("kept-behaviour"),
+        "{:?}",
+        s.attempt_log[0]
+    );
     let trace = trace_events(&summary);
     assert!(trace.contains("critic_kept_behaviour.fail"), "{trace}");
     assert!(

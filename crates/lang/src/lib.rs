@@ -32,6 +32,7 @@ mod defs;
 mod detect;
 mod go_template;
 mod hash;
+mod implicit_calls;
 mod imports;
 mod js_regex;
 pub mod paths;
@@ -48,6 +49,7 @@ mod words;
 
 pub use code_tokens::{CodeToken, code_tokens};
 pub use hash::body_hash;
+pub use implicit_calls::runs_implicitly;
 pub use source::ParsedSource;
 pub use types::*;
 pub use words::{is_word_byte, mentions_word, word_positions};

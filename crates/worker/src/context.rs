@@ -88,7 +88,9 @@ pub fn failure_context(
     }
 }
 
-/// Definitions of `sources` whose names the test snippets use (functions, methods, types).
+/// Definitions of `sources` whose names the test snippets use (functions, methods, types),
+/// and the methods the language runs for them without their names
+/// ([`slopguard_lang::runs_implicitly`]: a `parse::<T>()` runs `T::from_str`).
 fn exercised_definitions(
     tree: &dyn Tree,
     tests: &[(String, usize, String)],
@@ -104,8 +106,14 @@ fn exercised_definitions(
         let Some(text) = source_text(tree, path) else {
             continue;
         };
-        for d in definitions(path, &text) {
-            if words.contains(d.simple_name()) {
+        let language = match detect(path, text.as_bytes()) {
+            FileKind::Code(language) => language,
+            _ => continue,
+        };
+        for d in analyze(language, &text).definitions {
+            if words.contains(d.simple_name())
+                || slopguard_lang::runs_implicitly(language, &d.name, |w| words.contains(w))
+            {
                 out.push((
                     path.clone(),
                     d.name.clone(),
@@ -462,6 +470,24 @@ mod tests {
         assert_eq!(cx.tests[0].0, "src/test.rs");
         assert_eq!(cx.exercised.len(), 1, "{cx:?}");
         assert_eq!(cx.exercised[0].1, "parse");
+    }
+
+    #[test]
+    fn a_rust_parse_in_a_test_exercises_the_types_from_str() {
+        let log = "---- tests::parses_fractions stdout ----\nthread 'tests::parses_fractions' panicked at src/lib.rs:20:5:\nassertion failed\n";
+        let t = tree(&[(
+            "src/lib.rs",
+            "pub struct Size(pub u64);\n\nimpl std::str::FromStr for Size {\n    type Err = String;\n    fn from_str(s: &str) -> Result<Self, String> {\n        s.parse().map(Size).map_err(|_| s.to_string())\n    }\n}\n\nimpl Size {\n    pub fn half(&self) -> u64 {\n        self.0 / 2\n    }\n}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn parses_fractions() {\n        assert_eq!(\"1.5\".parse::<Size>().unwrap().0, 1);\n    }\n}\n",
+        )]);
+        let failing = [FailingTest {
+            id: "tests::parses_fractions".into(),
+            file: Some("src/lib.rs".into()),
+        }];
+        let cx = failure_context(&t, &failing, log, &["src/lib.rs".to_string()], 2000);
+        let names: Vec<&str> = cx.exercised.iter().map(|e| e.1.as_str()).collect();
+        assert!(names.contains(&"Size::from_str"), "{names:?}");
+        // A method of the type the test does not reach is not exercised.
+        assert!(!names.contains(&"Size::half"), "{names:?}");
     }
 
     #[test]

@@ -214,15 +214,19 @@ pub(super) fn fixed_count(count: candidates::CandidateCount) -> u32 {
 }
 
 /// The attempt's prompts, one per answer format, used by the candidates in turn, the cheapest
-/// to answer first: the function the failing tests most likely point at, alone (a brief
-/// prompt: a short reply, read and written in a fraction of a whole file's time); when a
-/// frame of the failure names a statement of the files to change, that statement alone; the
-/// files in the format their sizes call for (whole files for small files); the other
-/// functions the tests call, alone; then SEARCH/REPLACE blocks when the files prompt rewrites
-/// them whole. When no frame names a statement, the target functions' most suspect statements
-/// ([`fault_line::suspects`](slopguard_worker::fault_line::suspects)) are interleaved, the first
-/// of them before a long first function ([`LONG_FUNCTION_LINES`]). The formats fail
-/// differently, and the tests pick.
+/// to answer first. First the brief prompts ([`brief_prompts`]): one statement alone (the one
+/// a frame of the failure names, else the target functions' most suspect statements,
+/// [`fault_line::suspects`](slopguard_worker::fault_line::suspects)), or one function the
+/// failing tests point at, alone. Then the files in the format their sizes call for (whole
+/// files for small files), then SEARCH/REPLACE blocks when the files prompt rewrites them
+/// whole. The formats fail differently, and the tests pick.
+///
+/// The files prompt comes after every brief prompt because of what a prompt costs on a CPU:
+/// the brief prompts share their opening (the failure, the tests, the definition), which the
+/// model server reads once and keeps, while the files prompt holds whole files it must read
+/// afresh. Measured with the 1.5B model on one thread: a 3,000-token files prompt took 98 s
+/// to read before its first word, a 935-token brief prompt 43 s, and the brief prompts
+/// after it, on the same opening, 8-15 s each with their replies (BENCHMARKS.md, session 20).
 pub(super) fn attempt_prompts(
     cx: &Ctx<'_>,
     run: &SubtaskRun,
@@ -256,31 +260,13 @@ pub(super) fn attempt_prompts(
             })
             .flatten(),
     };
-    let first = prompt::build(&input);
-    let rewrites_whole = first
+    let mut prompts = brief_prompts(run, &input);
+    let files = prompt::build(&input);
+    let rewrites_whole = files
         .files
         .iter()
         .any(|(_, p)| matches!(p, prompt::Presented::Full { whole: true }));
-    // A change that must bring its own regression test cannot be one function.
-    let functions = run
-        .functions
-        .iter()
-        .filter(|_| input.regression_test.is_none());
-    let mut definitions = functions.map(|f| {
-        prompt::build(&prompt::PromptInput {
-            function: Some(f),
-            ..input
-        })
-    });
-    let mut prompts: Vec<prompt::WorkerPrompt> = definitions.next().into_iter().collect();
-    if let Some(line) = run.fault_line.as_ref() {
-        prompts.push(prompt::build(&prompt::PromptInput {
-            line: Some(line),
-            ..input
-        }));
-    }
-    prompts.push(first);
-    prompts.extend(definitions);
+    prompts.push(files);
     if rewrites_whole {
         prompts.push(prompt::build(&prompt::PromptInput {
             policy: prompt::FormatPolicy {
@@ -289,31 +275,6 @@ pub(super) fn attempt_prompts(
             },
             ..input
         }));
-    }
-    // One statement of the target definition per prompt, interleaved after the first so the
-    // first candidates try both kinds of answer.
-    for (i, line) in run.suspects.iter().enumerate() {
-        let at = (2 * i + 1).min(prompts.len());
-        prompts.insert(
-            at,
-            prompt::build(&prompt::PromptInput {
-                line: Some(line),
-                ..input
-            }),
-        );
-    }
-    // A long function takes a small model on a CPU minutes to write back (800 tokens at 4
-    // tokens/s): its most suspect statement, a one-line answer, is asked for first.
-    let long = run
-        .functions
-        .first()
-        .is_some_and(|f| f.end.saturating_sub(f.start) + 1 > LONG_FUNCTION_LINES);
-    let statement_next = prompts
-        .get(1)
-        .and_then(|p| p.line.as_ref())
-        .is_some_and(|l| l.suspect_in.is_some());
-    if long && statement_next {
-        prompts.swap(0, 1);
     }
     // What the model sent back unchanged in an earlier attempt is asked again only after
     // everything else: a fresh sample of the same request mostly copies again.
@@ -331,6 +292,48 @@ pub(super) fn attempt_prompts(
     prompts
 }
 
+/// The brief prompts of [`attempt_prompts`], in their order: two statements, then a
+/// definition, and again, until both run out. The statements are the one a frame of the
+/// failure names, else the suspect statements of the target functions; the definitions are
+/// the target functions, the most likely first.
+///
+/// Statements come first because of what each kind returned. Over session 19's 88 runs with
+/// the 1.5B model, a statement prompt's candidate took a median 8 s, sent the code back
+/// unchanged in 20 of 102 cases and passed the static gates in 68; a definition prompt's took
+/// 49 s, sent the code back in 37 of 60 and passed in 23 (BENCHMARKS.md, session 20). A
+/// definition is still asked for early: a fix of several statements needs it.
+fn brief_prompts(run: &SubtaskRun, input: &prompt::PromptInput<'_>) -> Vec<prompt::WorkerPrompt> {
+    // A change that must bring its own regression test cannot be one function.
+    let functions: &[prompt::FunctionTarget] = match input.regression_test {
+        None => &run.functions,
+        Some(_) => &[],
+    };
+    let mut definitions = functions.iter().map(|f| {
+        prompt::build(&prompt::PromptInput {
+            function: Some(f),
+            ..*input
+        })
+    });
+    let mut statements = run.fault_line.iter().chain(&run.suspects).map(|line| {
+        prompt::build(&prompt::PromptInput {
+            line: Some(line),
+            ..*input
+        })
+    });
+    let mut prompts = Vec::new();
+    loop {
+        let before = prompts.len();
+        prompts.extend(statements.by_ref().take(STATEMENTS_PER_DEFINITION));
+        prompts.extend(definitions.next());
+        if prompts.len() == before {
+            return prompts;
+        }
+    }
+}
+
+/// Statements asked for before each definition ([`brief_prompts`]).
+const STATEMENTS_PER_DEFINITION: usize = 2;
+
 /// `prompts` with those whose request is in `copied_back` moved to the end, each group in its
 /// order.
 fn asked_first_what_was_not_copied_back(
@@ -342,9 +345,6 @@ fn asked_first_what_was_not_copied_back(
         .partition(|p| p.asks_for().is_some_and(|k| copied_back.contains(&k)));
     fresh.into_iter().chain(again).collect()
 }
-
-/// Functions longer than this are asked for after their most suspect statement.
-const LONG_FUNCTION_LINES: usize = 25;
 
 /// A model call for one candidate: its reply and what it cost.
 pub(super) struct Called {
@@ -554,6 +554,7 @@ fn judge_reply(
         sampling,
         took,
         completion_tokens: used.1 - spent.1,
+        asks: pr.asks_for().unwrap_or_else(|| "files".to_string()),
     };
     let reply = match reply {
         Ok(r) => r,
@@ -627,6 +628,9 @@ pub(super) struct CandidateLine {
     pub(super) sampling: Sampling,
     pub(super) took: Duration,
     pub(super) completion_tokens: u64,
+    /// What the prompt asked for ([`prompt::WorkerPrompt::asks_for`]; `files` for a files
+    /// prompt): which kinds of answer copy back and which land, read from the trace.
+    pub(super) asks: String,
 }
 
 /// One progress line and one attempt-log line for a sampled candidate.
@@ -658,7 +662,7 @@ pub(super) fn candidate_line(
         "worker.candidate",
         json!({"subtask_id": run.id, "attempt": c.attempt, "candidate": c.index + 1,
                "temperature": c.sampling.temperature, "seed": c.sampling.seed, "ms": c.took.as_millis() as u64,
-               "completion_tokens": c.completion_tokens, "verdict": verdict}),
+               "completion_tokens": c.completion_tokens, "asks": c.asks, "verdict": verdict}),
     );
     record.candidates.push(line);
 }

@@ -387,8 +387,8 @@ fn function_targets_by_source(
     for group in [&mut ranked, &mut rest] {
         group.sort_by(|a, b| {
             let (sa, sb) = (
-                suspicion(a.simple_name(), &failing, &passing),
-                suspicion(b.simple_name(), &failing, &passing),
+                suspicion(a, &failing, &passing),
+                suspicion(b, &failing, &passing),
             );
             sb.total_cmp(&sa).then(is_trivial(a).cmp(&is_trivial(b)))
         });
@@ -417,13 +417,27 @@ fn function_targets_by_source(
     ranked
 }
 
-/// How suspect the function `name` is by the tests that mention it (Ochiai, the spectrum
+/// How suspect the function `f` is by the tests that mention it (Ochiai, the spectrum
 /// score of fault localisation, over mentions instead of coverage): mentioned by every failing
 /// test and no passing one, 1; by the passing tests as often as by the failing ones, lower.
-/// The sort is stable, so equal scores keep the order of mention.
-fn suspicion(name: &str, failing: &[BTreeSet<String>], passing: &[BTreeSet<String>]) -> f64 {
-    let in_failing = failing.iter().filter(|w| w.contains(name)).count();
-    let in_passing = passing.iter().filter(|w| w.contains(name)).count();
+/// A test that runs the function without its name ([`slopguard_lang::runs_implicitly`])
+/// mentions it. The sort is stable, so equal scores keep the order of mention.
+fn suspicion(
+    f: &prompt::FunctionTarget,
+    failing: &[BTreeSet<String>],
+    passing: &[BTreeSet<String>],
+) -> f64 {
+    let language = match slopguard_lang::detect(&f.path, b"") {
+        slopguard_lang::FileKind::Code(language) => Some(language),
+        _ => None,
+    };
+    let mentions = |words: &&BTreeSet<String>| {
+        words.contains(f.simple_name())
+            || language
+                .is_some_and(|l| slopguard_lang::runs_implicitly(l, &f.name, |w| words.contains(w)))
+    };
+    let in_failing = failing.iter().filter(mentions).count();
+    let in_passing = passing.iter().filter(mentions).count();
     ochiai(in_failing, in_passing, failing.len())
 }
 

@@ -113,7 +113,32 @@ fn a_function_the_passing_tests_call_too_is_less_suspect() {
         .collect();
     assert_eq!(got, ["average", "total"]);
     let none: Vec<BTreeSet<String>> = Vec::new();
-    assert_eq!(suspicion("x", &none, &none), 0.0);
+    let x = prompt::FunctionTarget {
+        path: "calc.py".into(),
+        name: "x".into(),
+        start: 1,
+        end: 2,
+    };
+    assert_eq!(suspicion(&x, &none, &none), 0.0);
+}
+
+#[test]
+fn a_test_mentions_the_method_its_language_runs_for_it() {
+    // `str(d)` runs `Duration.__str__` without naming it.
+    let to_str = prompt::FunctionTarget {
+        path: "duration.py".into(),
+        name: "Duration.__str__".into(),
+        start: 10,
+        end: 14,
+    };
+    let failing = vec![context::identifier_words(
+        "def test_str():\n    assert str(Duration(days=1)) == '1 day'",
+    )];
+    let passing = vec![context::identifier_words(
+        "def test_add():\n    assert Duration(1) + Duration(2) == Duration(3)",
+    )];
+    assert_eq!(suspicion(&to_str, &failing, &passing), 1.0);
+    assert_eq!(suspicion(&to_str, &passing, &failing), 0.0);
 }
 
 #[test]
