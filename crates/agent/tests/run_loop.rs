@@ -934,9 +934,41 @@ fn when_no_template_fixes_the_bug_the_reply_asked_for_beside_them_is_the_first_c
     assert_eq!(won["data"]["attempt"], 1, "{won}");
 }
 
+#[test]
+fn a_reply_that_comes_while_templates_remain_is_judged_before_them_and_lands() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    // Many one-token changes to try, none of them the fix (the branch is reached by two
+    // changes at least, and its sum is one off); the model's reply comes at once.
+    let r = fx.dir.path();
+    let add = "def add(a, b):\n    if a > 100 and b > 100 and a < 1000 and b < 1000:\n        return a + b + 1\n    return b\n";
+    std::fs::write(
+        r.join("calc.py"),
+        CALC.replace("def add(a, b):\n    return a - b\n", add),
+    )
+    .unwrap();
+    git(r, &["commit", "-qam", "add returns b below 100"]);
+    let server =
+        ScriptedServer::start(Script::new().content(patch("    return b\n", "    return a + b\n")))
+            .unwrap();
+    let mut o = fix_tests_options(&fx, &server.url());
+    o.templates = true;
+    o.candidates = slopguard_agent::run::candidates::CandidateCount::Auto;
+    let summary = execute(&o, &NoProgress).unwrap();
+    let s = summary.subtasks().next().unwrap();
+    assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
+    assert_eq!(s.fix_source.as_deref(), Some("json"), "{s:#?}");
+    assert!(git(r, &["show", "sg/loop:calc.py"]).contains("    return a + b\n"));
+    // The template phase never ended: the model's fix landed while templates remained.
+    let trace = trace_events(&summary);
+    assert!(trace.contains("worker.candidate.won"), "{trace}");
+    assert!(!trace.contains("\"worker.templates\""), "{trace}");
+}
+
 /// A run of the fix-tests subtask whose model answers the whole-file prompt with `calc.py` as
-/// `content`. The brief prompts come first (`add` alone, then its statement): answered with
-/// prose, so the whole-file prompt's answer is the one judged.
+/// `content`. The brief prompts come first (`add`'s statement, then `add` alone): answered
+/// with prose, so the whole-file prompt's answer is the one judged.
 fn run_whole_file_reply(
     fx: &Fixture,
     message: &str,

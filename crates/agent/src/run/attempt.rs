@@ -27,7 +27,7 @@ use super::error::RunError;
 use super::judge::{judge_statically, record_rejections};
 use super::land::{finish_attempt, land};
 use super::progress::ProgressEvent;
-use super::repair::{self, TemplateWin, try_templates};
+use super::repair::{TemplateQueue, TemplateWin};
 use super::survivors::{evaluate_survivors, judge_survivor_now, keep_survivor};
 
 pub(super) fn run_attempt(
@@ -64,7 +64,6 @@ pub(super) fn run_attempt(
     }
     let tree: Arc<dyn Tree> = Arc::new(WorkTree::new(&cx.worktree));
     let prompts = attempt_prompts(cx, run, tree.as_ref(), attempt, feedback);
-    let mut first_index = 0;
     let mut last_call = Duration::ZERO;
     // The newest survivor, judged by the toolchain while the next candidate is sampled. Only
     // with `--candidates auto`: a fixed count asks for that many replies to choose among
@@ -77,48 +76,19 @@ pub(super) fn run_attempt(
     // first: they fail differently). A whole file copied back is not continued: the
     // conversation would hold the file twice.
     let mut continued: BTreeMap<usize, prompt::WorkerPrompt> = BTreeMap::new();
-    if attempt == 1 && repair::applies(cx, run) {
-        let (won, first_reply) =
-            templates_while_the_model_answers(cx, client, run, &prompts[0], &mut work)?;
-        if let Some(win) = won {
-            run.tool_time += work.tool;
-            return land(
-                cx,
-                run,
-                attempt,
-                &win.applied,
-                win.written,
-                win.report,
-                work,
-            );
-        }
-        if let Some(called) = first_reply {
-            last_call = called.took;
-            let next = judge_and_follow(
-                cx,
-                client,
-                run,
-                attempt,
-                0,
-                &prompts[0],
-                tree.clone(),
-                &mut work,
-                called,
-            )?;
-            pending = next.survivor.filter(|_| eager);
-            if let Some(p) = next.continued {
-                continued.insert(0, p);
-            }
-            first_index = 1;
-        }
+    // The repair templates, judged while the model writes, from the first attempt on until
+    // every one is tried ([`TemplateQueue`]).
+    if attempt == 1 {
+        run.templates = TemplateQueue::new(cx, run);
     }
+    let mut templates = run.templates.take();
     let share = candidates::attempt_share(
         run.budget,
         run.started.elapsed().saturating_sub(work.start.elapsed()),
         attempt,
         cx.state.max_attempts,
     );
-    for index in first_index..candidates::AUTO_MAX.max(fixed_count(cx.opts.candidates)) {
+    for index in 0..candidates::AUTO_MAX.max(fixed_count(cx.opts.candidates)) {
         let clock = candidates::AttemptClock {
             elapsed: work.start.elapsed(),
             share,
@@ -138,18 +108,19 @@ pub(super) fn run_attempt(
                 json!({"subtask_id": run.id, "attempt": attempt, "candidate": index + 1}),
             );
         }
-        let (won, called) = judge_while_the_model_answers(
-            cx,
-            client,
-            run,
-            attempt,
-            index,
-            pr,
-            &mut work,
-            pending.take(),
-        )?;
-        if let Some((i, written, dynr)) = won {
-            return land_survivor(cx, run, attempt, i, written, dynr, work);
+        let judging = Judging {
+            pending: pending.take(),
+            templates: templates.as_mut(),
+            eager,
+        };
+        let (won, called) =
+            judge_while_the_model_answers(cx, client, run, attempt, index, pr, &mut work, judging)?;
+        match won {
+            Some(Won::Survivor(i, written, dynr)) => {
+                return land_survivor(cx, run, attempt, i, written, dynr, work);
+            }
+            Some(Won::Template(win)) => return land_template(cx, run, attempt, win, work),
+            None => {}
         }
         let Some(called) = called else {
             break;
@@ -179,6 +150,8 @@ pub(super) fn run_attempt(
     if let Some((i, written, dynr)) = evaluate_survivors(cx, client, run, attempt, &mut work)? {
         return land_survivor(cx, run, attempt, i, written, dynr, work);
     }
+    // The templates not yet tried go on beside the next attempt's candidates.
+    run.templates = templates;
     run.llm_time += work.llm;
     run.tool_time += work.tool;
     let furthest = work.rejections.iter().max_by_key(|r| r.reached);
@@ -375,50 +348,32 @@ fn sampling_for(
     }
 }
 
-/// The repair-template phase with the first candidate's model call running beside it: the
-/// model (its own process) answers while the templates' builds and tests run, so a subtask
-/// no template fixes has its first model candidate when the phase ends, not a reply later.
-/// When a template wins, the model call is given up. Returns the winning template, else the
-/// first candidate's reply (`None` only when the call was given up).
-fn templates_while_the_model_answers(
-    cx: &mut Ctx<'_>,
-    client: &BlockingClient,
-    run: &mut SubtaskRun,
-    first: &prompt::WorkerPrompt,
-    work: &mut AttemptWork,
-) -> Result<(Option<TemplateWin>, Option<Called>), RunError> {
-    let sampling = sampling_for(cx, run, 1, 0, first);
-    let spent_before = tokens_spent(client);
-    let give_up = AtomicBool::new(false);
-    let (won, reply) = std::thread::scope(|s| {
-        let call = s.spawn(|| {
-            let t = Instant::now();
-            let reply =
-                client.chat_sampled_unless(Role::Worker, &first.messages, sampling, &give_up);
-            reply.map(|r| (r, t.elapsed()))
-        });
-        let won = try_templates(cx, run, 1, work);
-        if !matches!(won, Ok(None)) {
-            give_up.store(true, Ordering::Relaxed);
-        }
-        (won, call.join().ok().flatten())
-    });
-    let won = won?;
-    let called = reply.filter(|_| won.is_none()).map(|(reply, took)| Called {
-        reply,
-        sampling,
-        took,
-        spent_before,
-    });
-    Ok((won, called))
+/// What is judged while the model writes a candidate.
+struct Judging<'q> {
+    /// The previous candidate, when it passed the static gates (judged first).
+    pending: Option<usize>,
+    /// The repair templates not yet tried, judged after it until the reply comes.
+    templates: Option<&'q mut TemplateQueue>,
+    /// Whether a reply stops the templates (`--candidates auto`); with a fixed count every
+    /// template is judged before the first reply is read, as the replies wait anyway.
+    eager: bool,
 }
 
-/// Samples candidate `index` while survivor `pending` (the previous candidate, when it passed
-/// the static gates) meets the review and the toolchain: the model (its own process) writes
-/// while the build and the tests run. When the survivor wins, the model call is given up.
-/// Returns the winner (survivor index, written, report), else the new reply (`None` only when
-/// the call was given up).
-#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+/// What won while the model wrote.
+enum Won {
+    /// A survivor of the model's: its index, written, with its report.
+    Survivor(usize, dynamic::Written, dynamic::DynamicReport),
+    /// A repair template, written.
+    Template(TemplateWin),
+}
+
+/// Samples candidate `index` while the toolchain judges what is waiting ([`Judging`]): the
+/// previous candidate, when it passed the static gates, then repair templates until the
+/// reply comes. The model (its own process) writes while the builds and the tests run. When
+/// something wins, the model call is given up. A call that fails leaves the templates the
+/// time they need: they need no model. Returns the winner, else the new reply (`None` only
+/// when the call was given up).
+#[allow(clippy::too_many_arguments)]
 fn judge_while_the_model_answers(
     cx: &mut Ctx<'_>,
     client: &BlockingClient,
@@ -427,14 +382,8 @@ fn judge_while_the_model_answers(
     index: u32,
     pr: &prompt::WorkerPrompt,
     work: &mut AttemptWork,
-    pending: Option<usize>,
-) -> Result<
-    (
-        Option<(usize, dynamic::Written, dynamic::DynamicReport)>,
-        Option<Called>,
-    ),
-    RunError,
-> {
+    mut judging: Judging<'_>,
+) -> Result<(Option<Won>, Option<Called>), RunError> {
     let sampling = sampling_for(cx, run, attempt, index, pr);
     let spent_before = tokens_spent(client);
     let give_up = AtomicBool::new(false);
@@ -444,17 +393,31 @@ fn judge_while_the_model_answers(
             let reply = client.chat_sampled_unless(Role::Worker, &pr.messages, sampling, &give_up);
             reply.map(|r| (r, t.elapsed()))
         });
-        let won = match pending {
+        let mut won = match judging.pending {
             Some(i) => judge_survivor_now(cx, client, run, attempt, work, i)
-                .map(|w| w.map(|(written, dynr)| (i, written, dynr))),
+                .map(|w| w.map(|(written, dynr)| Won::Survivor(i, written, dynr))),
             None => Ok(None),
         };
+        if let (Ok(None), Some(queue)) = (&won, judging.templates.as_deref_mut()) {
+            let replied = || judging.eager && call.is_finished();
+            won = queue
+                .run_until(cx, run, attempt, work, replied)
+                .map(|w| w.map(Won::Template));
+        }
         if !matches!(won, Ok(None)) {
             give_up.store(true, Ordering::Relaxed);
         }
         (won, call.join().ok().flatten())
     });
-    let won = won?;
+    let mut won = won?;
+    if won.is_none()
+        && !matches!(reply, Some((Ok(_), _)))
+        && let Some(queue) = judging.templates
+    {
+        won = queue
+            .run_until(cx, run, attempt, work, || false)?
+            .map(Won::Template);
+    }
     let called = reply.filter(|_| won.is_none()).map(|(reply, took)| Called {
         reply,
         sampling,
@@ -462,6 +425,28 @@ fn judge_while_the_model_answers(
         spent_before,
     });
     Ok((won, called))
+}
+
+/// Lands the repair template `win`, written; the attempt's model and tool time go to the
+/// subtask.
+fn land_template(
+    cx: &mut Ctx<'_>,
+    run: &mut SubtaskRun,
+    attempt: u32,
+    win: TemplateWin,
+    work: AttemptWork,
+) -> Result<AttemptEnd, RunError> {
+    run.llm_time += work.llm;
+    run.tool_time += work.tool;
+    land(
+        cx,
+        run,
+        attempt,
+        &win.applied,
+        win.written,
+        win.report,
+        work,
+    )
 }
 
 /// Lands survivor `i`, written, with its report; the attempt's model and tool time go to the

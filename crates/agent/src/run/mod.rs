@@ -10,9 +10,9 @@
 //!  -> schedule::execution_phase   reconcile; each unfinished subtask in order, or skip it
 //!     -> subtask::run_subtask         baseline, fingerprint, failure context, attempts
 //!        -> localise::localise_by_coverage  each test's lines; the targets, most suspect first
-//!        -> attempt::run_attempt          (attempt 1: repair::try_templates, no model; the
-//!                                         first template that fixes every target lands)
-//!                                         prompts, candidates sampled
+//!        -> attempt::run_attempt          prompts, candidates sampled; while the model
+//!                                         writes, the last survivor, then repair templates
+//!                                         (repair::TemplateQueue, no model) are judged
 //!           -> judge::judge_statically        reply applied, static guards, doc scope,
 //!                                             test values; a refused reply salvaged
 //!           -> survivors::evaluate_survivors  most votes first, then smallest:

@@ -1,4 +1,4 @@
-//! The repair-template phase: candidates that need no model, tried before the first sample.
+//! The repair-template phase: candidates that need no model, judged while the model writes.
 //!
 //! For a subtask behind failing tests, [`slopguard_worker::templates`] writes one-token changes
 //! (a comparison, a bound, a negation, swapped arguments, another variable in scope...) at the
@@ -10,9 +10,11 @@
 //! ([`crate::gates::kept_behaviour`]: a template that passes the tests by sending a passing
 //! one down another branch is probably wrong) lands; the others are reverted and leave no
 //! trace in the subtask's findings. The phase is bounded by a candidate count and a share of
-//! the subtask's budget, so a repository with a slow suite reaches the model in time.
+//! the subtask's budget. The templates are judged one at a time ([`TemplateQueue`]) while
+//! the model writes a candidate, and give way when its reply comes: the model's survivor is
+//! judged next, and the templates go on while the model writes the one after.
 //!
-//! In the pipeline: ... -> per subtask -> **templates** (attempt 1, before sampling) ->
+//! In the pipeline: ... -> per subtask -> attempts -> **templates** (while the model writes) ->
 //! candidates -> static judge -> ... -> land.
 
 use crate::records::RunPhase;
@@ -43,112 +45,195 @@ pub(super) const MAX_TIME: Duration = Duration::from_secs(180);
 
 /// A template fix that passed every gate, written in the worktree.
 pub(super) struct TemplateWin {
+    /// Where and what it changed (`calc.py:4 < -> <=`), for the trace and the progress line.
+    pub(super) described: String,
     pub(super) applied: worker::AppliedReply,
     pub(super) written: dynamic::Written,
     pub(super) report: dynamic::DynamicReport,
 }
 
-/// Runs the phase for `run` (attempt `attempt`): `Some` with the winner, written, when a
-/// template fixes every target; its static and dynamic verdicts go into `work.activity`.
-pub(super) fn try_templates(
-    cx: &mut Ctx<'_>,
-    run: &mut SubtaskRun,
-    attempt: u32,
-    work: &mut AttemptWork,
-) -> Result<Option<TemplateWin>, RunError> {
-    if !applies(cx, run) {
-        return Ok(None);
+/// The phase's templates, judged one at a time, so that the model's candidates can be judged
+/// between them: a subtask no template fixes does not wait for every template before its
+/// first model candidate meets the tests (80 templates took 182 s on a Go repository).
+/// Kept by the subtask across attempts until every template is tried, the phase's share of
+/// the budget ([`time_limit`]) is spent, or one wins.
+pub(super) struct TemplateQueue {
+    tree: Arc<dyn Tree>,
+    fixes: Vec<templates::TemplateFix>,
+    /// The next fix to try.
+    next: usize,
+    /// Time spent judging templates so far, and the most the phase may spend.
+    spent: Duration,
+    limit: Duration,
+    refused_statically: usize,
+    evaluated: usize,
+    changed_behaviour: usize,
+    /// The phase's outcome was reported (it is, once, when it ends).
+    reported: bool,
+}
+
+impl TemplateQueue {
+    /// The templates for `run`; `None` when the phase does not apply ([`applies`]).
+    pub(super) fn new(cx: &Ctx<'_>, run: &SubtaskRun) -> Option<TemplateQueue> {
+        if !applies(cx, run) {
+            return None;
+        }
+        let tree: Arc<dyn Tree> = Arc::new(WorkTree::new(&cx.worktree));
+        let fixes = candidate_fixes(run, tree.as_ref());
+        Some(TemplateQueue {
+            tree,
+            fixes,
+            next: 0,
+            spent: Duration::ZERO,
+            limit: time_limit(run.budget),
+            refused_statically: 0,
+            evaluated: 0,
+            changed_behaviour: 0,
+            reported: false,
+        })
     }
-    let started = Instant::now();
-    let limit = time_limit(run.budget);
-    let tree: Arc<dyn Tree> = Arc::new(WorkTree::new(&cx.worktree));
-    let fixes = candidate_fixes(run, tree.as_ref());
-    let (mut refused_statically, mut evaluated, mut changed_behaviour) = (0usize, 0usize, 0usize);
-    let mut won = None;
-    for fix in &fixes {
-        if started.elapsed() >= limit || run.started.elapsed() >= run.budget {
-            break;
+
+    /// Whether nothing is left to try: every template tried, or the phase's or the subtask's
+    /// time spent.
+    pub(super) fn is_done(&self, run: &SubtaskRun) -> bool {
+        self.next >= self.fixes.len()
+            || self.spent >= self.limit
+            || run.started.elapsed() >= run.budget
+    }
+
+    /// Judges templates in turn until one wins, none is left, or `stop` says so (asked
+    /// before each). Reports the phase when it ends. `Some` with the winner, written: it
+    /// fixes every target; its static and dynamic verdicts go into `work.activity`.
+    pub(super) fn run_until(
+        &mut self,
+        cx: &mut Ctx<'_>,
+        run: &mut SubtaskRun,
+        attempt: u32,
+        work: &mut AttemptWork,
+        stop: impl Fn() -> bool,
+    ) -> Result<Option<TemplateWin>, RunError> {
+        while !self.is_done(run) && !stop() {
+            let started = Instant::now();
+            let won = self.try_next(cx, run, attempt, work);
+            self.spent += started.elapsed();
+            if let Some(win) = won? {
+                self.report(cx, work, &run.id, Some(&win));
+                return Ok(Some(win));
+            }
         }
-        let Some(before) = tree.read(&fix.path).ok().flatten() else {
-            continue;
-        };
-        let change = ChangeSet::new(
-            tree.clone(),
-            vec![FileChange::modify(
-                fix.path.as_str(),
-                before,
-                fix.text.as_str(),
-            )],
-            "repair template",
-        );
-        let report = worker::static_guards(
-            &change,
-            &run.guard_task,
-            &cx.config,
-            run.fingerprint.as_ref(),
-        );
-        if report.blocked() {
-            refused_statically += 1;
-            continue;
+        if self.is_done(run) {
+            self.report(cx, work, &run.id, None);
         }
-        evaluated += 1;
-        let written = dynamic::write_change(&cx.worktree, &change)?;
-        let dynr = dynamic::run_dynamic(&cx.worktree, cx.state.baseline.as_ref(), &cx.opts.dynamic);
-        work.tool += dynr.elapsed;
-        let fixed = fixed_targets(&run.targets, dynr.tests.as_ref());
-        if !dynr.blocked() && dynr.tests.is_some() && fixed == run.targets.len() {
-            if behaviour_changed(cx, run, &change, &mut work.tool).is_some() {
-                // It passes the tests and is probably wrong: the next template may be right.
-                changed_behaviour += 1;
-                written.revert()?;
+        Ok(None)
+    }
+
+    /// Tries the next template: refused statically (and the one after it tried), or written
+    /// and judged by the build and the tests. `Some` when it fixes every target and keeps
+    /// what the passing tests run.
+    fn try_next(
+        &mut self,
+        cx: &mut Ctx<'_>,
+        run: &mut SubtaskRun,
+        attempt: u32,
+        work: &mut AttemptWork,
+    ) -> Result<Option<TemplateWin>, RunError> {
+        while let Some(fix) = self.fixes.get(self.next) {
+            self.next += 1;
+            let Some(before) = self.tree.read(&fix.path).ok().flatten() else {
+                continue;
+            };
+            let change = ChangeSet::new(
+                self.tree.clone(),
+                vec![FileChange::modify(
+                    fix.path.as_str(),
+                    before,
+                    fix.text.as_str(),
+                )],
+                "repair template",
+            );
+            let report = worker::static_guards(
+                &change,
+                &run.guard_task,
+                &cx.config,
+                run.fingerprint.as_ref(),
+            );
+            if report.blocked() {
+                self.refused_statically += 1;
                 continue;
             }
-            work.activity
-                .extend(crate::records::GuardActivity::from_static_report(
-                    &report, attempt,
-                ));
-            work.activity.extend(dynamic_activity(attempt, &dynr));
-            won = Some((fix, change, written, dynr));
-            break;
+            self.evaluated += 1;
+            let written = dynamic::write_change(&cx.worktree, &change)?;
+            let dynr =
+                dynamic::run_dynamic(&cx.worktree, cx.state.baseline.as_ref(), &cx.opts.dynamic);
+            work.tool += dynr.elapsed;
+            let fixed = fixed_targets(&run.targets, dynr.tests.as_ref());
+            if !dynr.blocked() && dynr.tests.is_some() && fixed == run.targets.len() {
+                if behaviour_changed(cx, run, &change, &mut work.tool).is_some() {
+                    // It passes the tests and is probably wrong: the next template may be right.
+                    self.changed_behaviour += 1;
+                    written.revert()?;
+                    return Ok(None);
+                }
+                work.activity
+                    .extend(crate::records::GuardActivity::from_static_report(
+                        &report, attempt,
+                    ));
+                work.activity.extend(dynamic_activity(attempt, &dynr));
+                return Ok(Some(TemplateWin {
+                    described: format!("{}:{} {}", fix.path, fix.line, fix.describe()),
+                    applied: worker::AppliedReply {
+                        change,
+                        format: ReplyFormat::Template,
+                        matchers: vec![format!("{}: {} template", fix.path, fix.operator.name())],
+                    },
+                    written,
+                    report: dynr,
+                }));
+            }
+            written.revert()?;
+            return Ok(None);
         }
-        written.revert()?;
+        Ok(None)
     }
-    let described = won
-        .as_ref()
-        .map(|(f, ..)| format!("{}:{} {}", f.path, f.line, f.describe()));
-    cx.emit(
-        RunPhase::Execution,
-        "worker.templates",
-        json!({"subtask_id": run.id, "offered": fixes.len(), "static_refused": refused_statically,
-               "evaluated": evaluated, "changed_behaviour": changed_behaviour, "landed": described, "ms": started.elapsed().as_millis() as u64}),
-    );
-    let line = match &described {
-        Some(d) => format!(
-            "{} repair templates: {d} fixes the failing tests ({evaluated} run, {:.0} s)",
-            run.id,
-            started.elapsed().as_secs_f64()
-        ),
-        None => format!(
-            "{} repair templates: none of {evaluated} run fixes the failing tests{} ({:.0} s); asking the model",
-            run.id,
-            match changed_behaviour {
-                0 => String::new(),
-                n => format!(" and keeps what the passing tests run ({n} changed it)"),
-            },
-            started.elapsed().as_secs_f64()
-        ),
-    };
-    cx.progress.on(&ProgressEvent::Candidate(line.clone()));
-    work.record.candidates.push(line);
-    Ok(won.map(|(fix, change, written, report)| TemplateWin {
-        applied: worker::AppliedReply {
-            change,
-            format: ReplyFormat::Template,
-            matchers: vec![format!("{}: {} template", fix.path, fix.operator.name())],
-        },
-        written,
-        report,
-    }))
+
+    /// The phase's trace event, progress line and attempt-log line, once.
+    fn report(
+        &mut self,
+        cx: &Ctx<'_>,
+        work: &mut AttemptWork,
+        id: &str,
+        won: Option<&TemplateWin>,
+    ) {
+        if std::mem::replace(&mut self.reported, true) {
+            return;
+        }
+        let described = won.map(|w| w.described.clone());
+        let evaluated = self.evaluated;
+        cx.emit(
+            RunPhase::Execution,
+            "worker.templates",
+            json!({"subtask_id": id, "offered": self.fixes.len(), "static_refused": self.refused_statically,
+                   "evaluated": evaluated, "changed_behaviour": self.changed_behaviour,
+                   "landed": described, "ms": self.spent.as_millis() as u64}),
+        );
+        let secs = self.spent.as_secs_f64();
+        let line = match &described {
+            Some(d) => {
+                format!(
+                    "{id} repair templates: {d} fixes the failing tests ({evaluated} run, {secs:.0} s)"
+                )
+            }
+            None => format!(
+                "{id} repair templates: none of {evaluated} run fixes the failing tests{} ({secs:.0} s)",
+                match self.changed_behaviour {
+                    0 => String::new(),
+                    n => format!(" and keeps what the passing tests run ({n} changed it)"),
+                },
+            ),
+        };
+        cx.progress.on(&ProgressEvent::Candidate(line.clone()));
+        work.record.candidates.push(line);
+    }
 }
 
 /// Whether the phase runs for `run`: templates are on, the subtask is behind failing tests,

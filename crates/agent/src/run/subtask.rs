@@ -70,6 +70,7 @@ pub(super) fn run_subtask(
         carried: None,
         spectrum: None,
         copied_back: BTreeSet::new(),
+        templates: None,
     };
     attach_failure_context(cx, &mut run);
     let max = cx.state.max_attempts.max(1);
