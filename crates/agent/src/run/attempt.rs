@@ -30,12 +30,16 @@ use super::progress::ProgressEvent;
 use super::repair::{TemplateQueue, TemplateWin};
 use super::survivors::{evaluate_survivors, judge_survivor_now, keep_survivor};
 
+/// Attempt `attempt` of `run`: prompts, candidates sampled and judged, with the repair
+/// templates not yet tried (`templates`: what this attempt leaves untried stays there for
+/// the next one) judged while the model writes. The first full fix lands.
 pub(super) fn run_attempt(
     cx: &mut Ctx<'_>,
     client: &BlockingClient,
     run: &mut SubtaskRun,
     attempt: u32,
     feedback: &str,
+    untried_templates: &mut Option<TemplateQueue>,
 ) -> Result<AttemptEnd, RunError> {
     let mut work = AttemptWork {
         start: Instant::now(),
@@ -76,12 +80,7 @@ pub(super) fn run_attempt(
     // first: they fail differently). A whole file copied back is not continued: the
     // conversation would hold the file twice.
     let mut continued: BTreeMap<usize, prompt::WorkerPrompt> = BTreeMap::new();
-    // The repair templates, judged while the model writes, from the first attempt on until
-    // every one is tried ([`TemplateQueue`]).
-    if attempt == 1 {
-        run.templates = TemplateQueue::new(cx, run);
-    }
-    let mut templates = run.templates.take();
+    let mut templates = untried_templates.take();
     let share = candidates::attempt_share(
         run.budget,
         run.started.elapsed().saturating_sub(work.start.elapsed()),
@@ -151,7 +150,7 @@ pub(super) fn run_attempt(
         return land_survivor(cx, run, attempt, i, written, dynr, work);
     }
     // The templates not yet tried go on beside the next attempt's candidates.
-    run.templates = templates;
+    *untried_templates = templates;
     run.llm_time += work.llm;
     run.tool_time += work.tool;
     let furthest = work.rejections.iter().max_by_key(|r| r.reached);

@@ -53,10 +53,6 @@ pub(super) struct SubtaskRun {
     /// The brief requests ([`prompt::WorkerPrompt::asks_for`]) the model answered with the
     /// code as it was: later attempts ask the others first.
     pub(super) copied_back: BTreeSet<String>,
-    /// The repair templates not yet tried, judged while the model writes
-    /// ([`TemplateQueue`](super::repair::TemplateQueue)); `None` when none is left or the
-    /// phase does not apply.
-    pub(super) templates: Option<super::repair::TemplateQueue>,
 }
 
 /// How an attempt ended.

@@ -26,6 +26,7 @@ use super::error::RunError;
 use super::localise;
 use super::observe::record_outcome;
 use super::progress::ProgressEvent;
+use super::repair::TemplateQueue;
 
 /// Runs one subtask: attempts until a candidate lands, the attempts run out or `budget` (its
 /// wall-clock time) is spent. `position` is (index, total) in the plan.
@@ -70,12 +71,15 @@ pub(super) fn run_subtask(
         carried: None,
         spectrum: None,
         copied_back: BTreeSet::new(),
-        templates: None,
     };
     attach_failure_context(cx, &mut run);
     let max = cx.state.max_attempts.max(1);
     let mut feedback = String::new();
     let mut outcome = None;
+    // The repair templates not yet tried, judged while the model writes, from the first
+    // attempt on until every one is tried (`None` when none is left or the phase does not
+    // apply).
+    let mut templates = TemplateQueue::new(cx, &run);
     for attempt in 1..=max {
         if attempt > 1 && run.started.elapsed() >= run.budget {
             cx.emit(
@@ -89,7 +93,7 @@ pub(super) fn run_subtask(
             ));
             break;
         }
-        let end = run_attempt(cx, client, &mut run, attempt, &feedback)?;
+        let end = run_attempt(cx, client, &mut run, attempt, &feedback, &mut templates)?;
         let critic_note = critique_attempt(cx, client, &run, attempt, &end, attempt < max);
         match end {
             AttemptEnd::Landed(status, commit, paths, title) => {
