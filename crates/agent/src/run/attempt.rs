@@ -31,8 +31,8 @@ use super::repair::{TemplateQueue, TemplateWin};
 use super::survivors::{evaluate_survivors, judge_survivor_now, keep_survivor};
 
 /// Attempt `attempt` of `run`: prompts, candidates sampled and judged, with the repair
-/// templates not yet tried (`templates`: what this attempt leaves untried stays there for
-/// the next one) judged while the model writes. The first full fix lands.
+/// templates not yet tried (`untried_templates`: what this attempt leaves untried stays there
+/// for the next one) judged while the model writes. The first full fix lands.
 pub(super) fn run_attempt(
     cx: &mut Ctx<'_>,
     client: &BlockingClient,
