@@ -10,6 +10,7 @@
 //! covered: they are not words.
 
 use crate::Language;
+use crate::types::last_member_separator;
 
 /// `(language, what the test writes, the method the language runs)`: the calls a language
 /// dispatches to a method the caller does not name. Only calls that are words; a trigger may
@@ -111,21 +112,11 @@ pub fn runs_implicitly(language: Language, name: &str, mentions: impl Fn(&str) -
 /// `(type, method)` of a qualified member name: the last segment, and the one before it
 /// (`outer::Inner::m` -> `(Inner, m)`, `Money#initialize` -> `(Money, initialize)`).
 fn split_member(name: &str) -> Option<(&str, &str)> {
-    let cut = |s: &str| {
-        [
-            s.rfind("::").map(|i| (i, i + 2)),
-            s.rfind('.').map(|i| (i, i + 1)),
-            s.rfind('#').map(|i| (i, i + 1)),
-        ]
-        .into_iter()
-        .flatten()
-        .max_by_key(|(_, after)| *after)
-    };
-    let (end, start) = cut(name)?;
+    let (end, start) = last_member_separator(name)?;
     let method = &name[start..];
     let qualified_owner = &name[..end];
-    let owner = match cut(qualified_owner) {
-        Some((_, s)) => &qualified_owner[s..],
+    let owner = match last_member_separator(qualified_owner) {
+        Some((_, segment)) => &qualified_owner[segment..],
         None => qualified_owner,
     };
     (!owner.is_empty() && !method.is_empty()).then_some((owner, method))

@@ -232,17 +232,22 @@ impl Definition {
     /// `Type::method` -> `method`, `Class#method` -> `method`); the name itself otherwise.
     pub fn simple_name(&self) -> &str {
         let n = self.name.as_str();
-        let cut = [
-            n.rfind("::").map(|i| i + 2),
-            n.rfind('.').map(|i| i + 1),
-            n.rfind('#').map(|i| i + 1),
-        ]
-        .into_iter()
-        .flatten()
-        .max()
-        .unwrap_or(0);
-        &n[cut..]
+        &n[last_member_separator(n).map_or(0, |(_, segment)| segment)..]
     }
+}
+
+/// Where the last member separator of a qualified name (`::`, `.` or `#`) is: the byte where
+/// it starts and the byte where the last segment starts (`Type::method` -> `(4, 6)`); `None`
+/// for an unqualified name.
+pub(crate) fn last_member_separator(name: &str) -> Option<(usize, usize)> {
+    [
+        name.rfind("::").map(|i| (i, i + 2)),
+        name.rfind('.').map(|i| (i, i + 1)),
+        name.rfind('#').map(|i| (i, i + 1)),
+    ]
+    .into_iter()
+    .flatten()
+    .max_by_key(|(_, segment)| *segment)
 }
 
 /// An import / use / require / include statement.
