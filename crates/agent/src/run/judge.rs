@@ -20,7 +20,7 @@ use crate::run::proof;
 use crate::run::summary::*;
 use slopguard_worker::{self as worker, context, prompt};
 
-use super::carry::{FAILURE_OUTPUT_CHARS, Refused, SubtaskRun, push_mode};
+use super::carry::{FAILURE_OUTPUT_CHARS, Refused, SubtaskRun, fixed_targets, push_mode};
 use super::context::{Ctx, tokens_spent};
 use super::error::RunError;
 use super::progress::ProgressEvent;
@@ -66,6 +66,7 @@ pub(super) fn refuse_proof(
     record_rejections(cx, run, attempt, activity, &[rejection]);
     Refused {
         unchanged: false,
+        mendable: false,
         reached: Reached::Tests,
         feedback: format!(
             "{}\n- [{}] {message}",
@@ -115,6 +116,7 @@ pub(super) fn review_candidate(
                 let text = record_rejections(cx, run, attempt, activity, &[rejection]);
                 return Ok(Some(Refused {
                     unchanged: false,
+                    mendable: false,
                     reached: Reached::Review,
                     feedback: format!(
                         "{}\n- [{slug}] {text}",
@@ -150,9 +152,8 @@ pub(super) fn still_failing(
 ) -> Refused {
     let failing: Vec<slopguard_planning::analysis::FailingTest> =
         now.map(|n| n.failing.clone()).unwrap_or_default();
-    let names: Vec<String> = failing.iter().map(|f| context::short_name(&f.id)).collect();
     let printed = now.map_or_else(String::new, |n| {
-        context::excerpt(&n.log, &names, FAILURE_OUTPUT_CHARS)
+        printed_by(n, failing.iter().map(|f| f.id.as_str()))
     });
     let rejection = gates::Rejection::new(
         "tests",
@@ -166,6 +167,7 @@ pub(super) fn still_failing(
     record_rejections(cx, run, attempt, activity, &[rejection]);
     Refused {
         unchanged: false,
+        mendable: false,
         reached: Reached::Tests,
         feedback: format!(
             "- [tests] {} The build and the other tests pass, but the failing tests still fail. \
@@ -174,6 +176,38 @@ pub(super) fn still_failing(
             printed.trim_end()
         ),
     }
+}
+
+/// What the runner printed about the tests `ids`: the lines after each mention of their
+/// names, cut to [`FAILURE_OUTPUT_CHARS`].
+pub(super) fn printed_by<'a>(
+    now: &slopguard_toolchain::TestRun,
+    ids: impl Iterator<Item = &'a str>,
+) -> String {
+    let names: Vec<String> = ids.map(context::short_name).collect();
+    context::excerpt(&now.log, &names, FAILURE_OUTPUT_CHARS)
+}
+
+/// What the tests that passed at the baseline and fail after a change printed, under a
+/// heading, or nothing when none does: a model told only a test's name cannot see what its
+/// change broke (after ChatRepair: the failing output goes back to the model).
+fn broken_tests_output(cx: &Ctx<'_>, dynr: &dynamic::DynamicReport) -> String {
+    let (Some(base), Some(now)) = (cx.state.baseline.as_ref(), dynr.tests.as_ref()) else {
+        return String::new();
+    };
+    let broken = now
+        .failing
+        .iter()
+        .map(|f| f.id.as_str())
+        .filter(|id| !base.failing.contains(*id));
+    let printed = printed_by(now, broken);
+    if printed.trim().is_empty() {
+        return String::new();
+    }
+    format!(
+        "What the tests that passed before printed after your change:\n{}\n",
+        printed.trim_end()
+    )
 }
 
 /// The kept-behaviour gate ([`gates::kept_behaviour`]) on a change written in the worktree that
@@ -226,6 +260,8 @@ pub(super) fn record_behaviour(
     let text = record_rejections(cx, run, attempt, activity, std::slice::from_ref(&rejection));
     Some(Refused {
         unchanged: false,
+        // Every failing test passes: near a fix.
+        mendable: true,
         reached: Reached::DynamicGates,
         feedback: format!(
             "- [{}] {} The failing tests pass, but tests that passed before now run other \
@@ -290,6 +326,7 @@ pub(super) fn judge_statically(
         );
         Refused {
             unchanged: e.unchanged,
+            mendable: false,
             reached: Reached::Apply,
             feedback: format!("- [{}] {msg}", if e.unreadable { "reply" } else { "apply" }),
         }
@@ -329,6 +366,7 @@ pub(super) fn judge_statically(
                 let msg = record_rejections(cx, run, attempt, activity, &[rejection]);
                 Err(Refused {
                     unchanged: false,
+                    mendable: false,
                     reached: Reached::StaticGates,
                     feedback: format!("- [{gate}] {msg}"),
                 })
@@ -353,6 +391,7 @@ pub(super) fn judge_statically(
     }
     Err(Refused {
         unchanged: false,
+        mendable: false,
         reached: Reached::StaticGates,
         feedback: format!(
             "{}\n{}",
@@ -483,16 +522,21 @@ pub(super) fn judge_dynamically(
     let findings = match &fail_on_both {
         // The gate that names the problem speaks, not G8's "you broke a passing test".
         Some(m) => format!("- [{}] {m}\n", proof::SLUG),
-        None => dynr.feedback(),
+        None => dynr.feedback() + &broken_tests_output(cx, &dynr),
     };
     cx.emit(
         RunPhase::Execution,
         "worker.revert",
         json!({"subtask_id": run.id, "attempt": attempt, "files": written.paths()}),
     );
+    // Near a fix: the change made a failing test pass (the rest of the suite ran after it).
+    let mendable = fail_on_both.is_none()
+        && !run.targets.is_empty()
+        && fixed_targets(&run.targets, dynr.tests.as_ref()) > 0;
     Ok(Err((
         Refused {
             unchanged: false,
+            mendable,
             reached: Reached::DynamicGates,
             feedback: format!(
                 "{}\n{findings}",

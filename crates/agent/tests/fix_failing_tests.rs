@@ -1,0 +1,547 @@
+//! The run loop on a subtask behind failing tests, in-process against a scripted model: the
+//! statement or definition offered alone, the partial fix, the repair templates beside the
+//! model, salvage, trimming, the coverage's targets, the kept-behaviour gate and a change near
+//! a fix mended in its conversation.
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test fails loudly on what it did not expect"
+)]
+
+mod common;
+
+use common::*;
+
+use scripted_llm::{Script, ScriptedServer};
+use slopguard_agent::run::{NoProgress, PlanSource, RunStatus, SubtaskStatus, execute};
+
+#[test]
+fn with_no_frame_in_the_code_a_statement_of_the_tested_function_is_offered_alone_and_lands() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    // The assertion fails inside the test, so no frame names a line of calc.py: the first
+    // candidate is asked for `add`'s one statement, and its one-line answer is spliced in.
+    let script = Script::new()
+        .content("```python\nreturn a + b\n```\n")
+        .content(format!("calc.py\n```python\n{CALC}```\n"));
+    let server = ScriptedServer::start(script).unwrap();
+    let mut o = fx.opts(&server.url());
+    o.plan = PlanSource::Given(one_task(
+        "Fix add",
+        vec![subtask("Fix the failing test test_add", &["calc.py"])],
+    ));
+    o.candidates = slopguard_agent::run::candidates::CandidateCount::Fixed(2);
+    let summary = execute(&o, &NoProgress).unwrap();
+    assert_eq!(
+        summary.subtasks().next().unwrap().status,
+        SubtaskStatus::Committed
+    );
+    let requests = server.chat_requests();
+    let first = requests[0].to_string();
+    assert!(first.contains("This line of `add` is wrong:"), "{first}");
+    assert!(
+        !first.contains("FILES:"),
+        "the focused prompt shows no files: {first}"
+    );
+    assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
+    assert!(trace_events(&summary).contains("worker.suspect_lines"));
+}
+
+#[test]
+fn a_subtask_whose_tests_an_earlier_subtask_fixed_is_skipped_without_a_model_call() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    // The planner made one subtask per failing test; the first fix makes `test_add` pass, so
+    // the second has nothing left to do.
+    let script = Script::new().content(patch("    return a - b\n", "    return a + b\n"));
+    let server = ScriptedServer::start(script).unwrap();
+    let mut o = fx.opts(&server.url());
+    o.plan = PlanSource::Given(one_task(
+        "Fix the failing tests",
+        vec![
+            subtask("Fix test_add", &["calc.py"]),
+            subtask("Make test_add pass for negative numbers", &["calc.py"]),
+        ],
+    ));
+    let summary = execute(&o, &NoProgress).unwrap();
+    let all: Vec<_> = summary.subtasks().collect();
+    assert_eq!(all[0].status, SubtaskStatus::Committed, "{:#?}", all[0]);
+    assert_eq!(all[1].status, SubtaskStatus::Skipped, "{:#?}", all[1]);
+    let why = all[1].error.as_deref().unwrap_or_default();
+    assert!(
+        why.contains("pass since an earlier subtask landed"),
+        "{why}"
+    );
+    assert!(why.contains("test_add"), "{why}");
+    assert_eq!(summary.run.status, RunStatus::Completed);
+    assert_eq!(
+        server.chat_requests().len(),
+        1,
+        "no model call for the skipped subtask"
+    );
+    assert!(trace_events(&summary).contains("worker.subtask.skipped"));
+}
+
+/// A fix of `add` that makes `test_add` pass but not `test_add_zero`.
+const PARTIAL_ADD: &str = "    return a + b if a else a - b\n";
+
+/// Runs the two-failing-tests fixture where the first attempt's answer is [`PARTIAL_ADD`] and
+/// the second's is `second` (with `--allow-partial` when `allow_partial`); the subtask must end
+/// `expected` after two attempts. `None` (the test is skipped) when python3 is missing.
+fn partial_then(
+    second: String,
+    allow_partial: bool,
+    expected: SubtaskStatus,
+) -> Option<(Fixture, ScriptedServer, slopguard_agent::run::RunSummary)> {
+    let fx = Fixture::new()?;
+    two_failing_tests(&fx);
+    let script = Script::new()
+        .content(patch("    return a - b\n", PARTIAL_ADD))
+        .content(second);
+    let server = ScriptedServer::start(script).unwrap();
+    let mut o = fix_tests_options(&fx, &server.url());
+    o.allow_partial = allow_partial;
+    let summary = execute(&o, &NoProgress).unwrap();
+    let s = summary.subtasks().next().unwrap();
+    assert_eq!(s.status, expected, "{s:#?}");
+    assert_eq!(s.attempts, 2);
+    Some((fx, server, summary))
+}
+
+#[test]
+fn a_partial_fix_waits_for_the_next_attempt_and_a_complete_one_lands_instead() {
+    let Some((fx, server, summary)) = partial_then(
+        patch("    return a - b\n", "    return a + b\n"),
+        false,
+        SubtaskStatus::Committed,
+    ) else {
+        return;
+    };
+    assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
+    // The second attempt heard what the partial fix left failing.
+    let second = server.chat_requests()[1].to_string();
+    assert!(second.contains("test_add_zero"), "{second}");
+    assert!(trace_events(&summary).contains("worker.partial.carried"));
+}
+
+#[test]
+fn a_partial_fix_lands_at_the_last_attempt_only_when_allowed_and_then_says_so() {
+    let Some((fx, _server, summary)) = partial_then(
+        "I am not sure what to change.".into(),
+        true,
+        SubtaskStatus::Partial,
+    ) else {
+        return;
+    };
+    let landed = git(fx.dir.path(), &["show", "sg/loop:calc.py"]);
+    assert!(landed.contains(PARTIAL_ADD), "{landed}");
+    let s = summary.subtasks().next().unwrap();
+    assert_eq!(s.still_failing.len(), 1, "{s:#?}");
+    assert!(s.still_failing[0].contains("test_add_zero"), "{s:#?}");
+    assert_eq!(
+        summary.run.status,
+        RunStatus::Partial,
+        "a partial fix never completes a run"
+    );
+}
+
+#[test]
+fn by_default_a_partial_fix_does_not_land_and_the_subtask_fails() {
+    let Some((fx, _server, summary)) = partial_then(
+        "I am not sure what to change.".into(),
+        false,
+        SubtaskStatus::Failed,
+    ) else {
+        return;
+    };
+    // Nothing landed, so the run left no branch behind.
+    assert!(summary.run.branch.is_empty(), "{}", summary.run.branch);
+    let branches = git(fx.dir.path(), &["branch", "--list", "sg/loop"]);
+    assert!(branches.trim().is_empty(), "{branches}");
+    assert_eq!(summary.run.status, RunStatus::Failed);
+    assert!(trace_events(&summary).contains("worker.partial.refused"));
+}
+
+#[test]
+fn failing_tests_define_the_task_so_no_planner_call_is_made() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    // The script holds the worker's answer only: a planner call would consume it and the run
+    // would land nothing.
+    let script = Script::new().content(patch("    return a - b\n", "    return a + b\n"));
+    let server = ScriptedServer::start(script).unwrap();
+    let mut o = fx.opts(&server.url());
+    o.plan = PlanSource::Llm;
+    o.analysis_toolchain = true;
+    let summary = execute(&o, &NoProgress).unwrap();
+    let all: Vec<_> = summary.subtasks().collect();
+    assert_eq!(all.len(), 1, "{all:#?}");
+    assert_eq!(all[0].status, SubtaskStatus::Committed, "{:#?}", all[0]);
+    assert_eq!(all[0].file_hints, ["calc.py"], "{:#?}", all[0]);
+    assert_eq!(summary.run.status, RunStatus::Completed);
+    let requests = server.chat_requests();
+    assert_eq!(requests.len(), 1, "one worker call, no planner call");
+    assert!(
+        requests[0].to_string().contains("test_add"),
+        "the worker heard the failing test"
+    );
+    assert!(trace_events(&summary).contains("plan.planner_skipped"));
+    assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
+}
+
+#[test]
+fn a_repair_template_fixes_a_one_token_bug_and_the_model_call_beside_it_is_given_up() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    // The first candidate's model call starts beside the templates; its reply would break
+    // `add` and comes long after the template won: it is given up, never judged.
+    let slow = patch("    return a - b\n", "    return 0\n");
+    let server = ScriptedServer::start(Script::new().delayed(60_000, slow)).unwrap();
+    let mut o = fix_tests_options(&fx, &server.url());
+    o.templates = true;
+    let summary = execute(&o, &NoProgress).unwrap();
+    let s = summary.subtasks().next().unwrap();
+    assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
+    assert_eq!(s.fix_source.as_deref(), Some("template"));
+    assert_eq!(
+        s.commit_title.as_deref(),
+        Some("Fix `add`: `return a - b` -> `return a + b`")
+    );
+    assert_eq!(s.candidates, 0, "no model candidate was judged: {s:#?}");
+    assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
+    assert!(trace_events(&summary).contains("worker.templates"));
+}
+
+#[test]
+fn when_no_template_fixes_the_bug_the_reply_asked_for_beside_them_is_the_first_candidate() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    // `add` returns `b`: no one-token change makes it the sum.
+    let r = fx.dir.path();
+    std::fs::write(r.join("calc.py"), CALC.replace("return a - b", "return b")).unwrap();
+    git(r, &["commit", "-qam", "add returns b"]);
+    let server =
+        ScriptedServer::start(Script::new().content(patch("    return b\n", "    return a + b\n")))
+            .unwrap();
+    let mut o = fix_tests_options(&fx, &server.url());
+    o.templates = true;
+    let summary = execute(&o, &NoProgress).unwrap();
+    let s = summary.subtasks().next().unwrap();
+    assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
+    assert_eq!(s.fix_source.as_deref(), Some("json"), "{s:#?}");
+    assert_eq!(
+        server.chat_requests().len(),
+        1,
+        "one model call, asked once"
+    );
+    let log = &s.attempt_log[0].candidates;
+    assert!(log[0].contains("repair templates: none of"), "{log:?}");
+    assert!(log[1].contains("candidate 1"), "{log:?}");
+    assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
+    // The trace says which candidate won.
+    let trace = trace_events(&summary);
+    let won = trace
+        .lines()
+        .find(|l| l.contains("worker.candidate.won"))
+        .unwrap_or_else(|| panic!("no winner in the trace: {trace}"));
+    let won: serde_json::Value = serde_json::from_str(won).unwrap();
+    assert_eq!(won["data"]["candidate"], 1, "{won}");
+    assert_eq!(won["data"]["attempt"], 1, "{won}");
+}
+
+#[test]
+fn a_reply_that_comes_while_templates_remain_is_judged_before_them_and_lands() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    // Many one-token changes to try, none of them the fix (the branch is reached by two
+    // changes at least, and its sum is one off); the model's reply comes at once.
+    let r = fx.dir.path();
+    let add = "def add(a, b):\n    if a > 100 and b > 100 and a < 1000 and b < 1000:\n        return a + b + 1\n    return b\n";
+    std::fs::write(
+        r.join("calc.py"),
+        CALC.replace("def add(a, b):\n    return a - b\n", add),
+    )
+    .unwrap();
+    git(r, &["commit", "-qam", "add returns b below 100"]);
+    let server =
+        ScriptedServer::start(Script::new().content(patch("    return b\n", "    return a + b\n")))
+            .unwrap();
+    let mut o = fix_tests_options(&fx, &server.url());
+    o.templates = true;
+    o.candidates = slopguard_agent::run::candidates::CandidateCount::Auto;
+    let summary = execute(&o, &NoProgress).unwrap();
+    let s = summary.subtasks().next().unwrap();
+    assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
+    assert_eq!(s.fix_source.as_deref(), Some("json"), "{s:#?}");
+    assert!(git(r, &["show", "sg/loop:calc.py"]).contains("    return a + b\n"));
+    // The template phase never ended: the model's fix landed while templates remained.
+    let trace = trace_events(&summary);
+    assert!(trace.contains("worker.candidate.won"), "{trace}");
+    assert!(!trace.contains("\"worker.templates\""), "{trace}");
+}
+
+/// A run of the fix-tests subtask whose model answers the whole-file prompt with `calc.py` as
+/// `content`. The brief prompts come first (`add`'s statement, then `add` alone): answered
+/// with prose, so the whole-file prompt's answer is the one judged.
+fn run_whole_file_reply(
+    fx: &Fixture,
+    message: &str,
+    content: &str,
+) -> slopguard_agent::run::RunSummary {
+    let reply = serde_json::json!({"commit_message": message, "patches": [{"action": "modify",
+        "path": "calc.py", "content": content}]})
+    .to_string();
+    let server = ScriptedServer::start(
+        Script::new()
+            .content("I am not sure what is wrong.")
+            .content("I am not sure what is wrong.")
+            .content(reply),
+    )
+    .unwrap();
+    let mut opts = fix_tests_options(fx, &server.url());
+    opts.candidates = slopguard_agent::run::candidates::CandidateCount::Fixed(3);
+    execute(&opts, &NoProgress).unwrap()
+}
+
+#[test]
+fn a_fix_that_dropped_an_unrelated_function_is_salvaged_and_lands_without_the_loss() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    // The whole file rewritten: `add` fixed, `helper` (which a passing test calls) dropped.
+    let summary = run_whole_file_reply(&fx, "files changed", "def add(a, b):\n    return a + b\n");
+    let s = summary.subtasks().next().unwrap();
+    assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
+    assert_eq!(s.fix_source.as_deref(), Some("salvaged"));
+    assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
+    // The model's stray first line is not the subject.
+    assert_eq!(
+        s.commit_title.as_deref(),
+        Some("Fix `add`: `return a - b` -> `return a + b`")
+    );
+    assert!(trace_events(&summary).contains("worker.candidate.salvaged"));
+}
+
+#[test]
+fn a_passing_fix_lands_without_the_edit_the_tests_do_not_need() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    // `add` fixed, and `helper` rewritten to the same value nobody asked for: the tests pass
+    // with or without that second edit, so it is put back as it was before landing.
+    let summary = run_whole_file_reply(
+        &fx,
+        "Fix add",
+        "def add(a, b):\n    return a + b\n\n\ndef helper():\n    return int(\"5\")\n",
+    );
+    let s = summary.subtasks().next().unwrap();
+    assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
+    assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
+    assert!(trace_events(&summary).contains("worker.candidate.trimmed"));
+    // What the tests need is never trimmed: a fix of one part lands as it came.
+    let fx = Fixture::new().unwrap();
+    let server = ScriptedServer::start(
+        Script::new().content(patch("    return a - b\n", "    return a + b\n")),
+    )
+    .unwrap();
+    let summary = execute(&fix_tests_options(&fx, &server.url()), &NoProgress).unwrap();
+    assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
+    assert!(!trace_events(&summary).contains("worker.candidate.trimmed"));
+}
+
+#[test]
+fn the_tests_coverage_points_the_first_candidate_at_the_helper_the_test_never_names() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    if pytest_missing() {
+        return;
+    }
+    // `get` and `parse` are what the failing test calls; the bug is in `_value`, which only
+    // `parse` calls and only the failing test's input reaches past its first line.
+    let r = fx.dir.path();
+    let ini = "def parse(text):\n    return dict(_pair(line) for line in text.splitlines())\n\n\n\
+               def _pair(line):\n    key, _, value = line.partition('=')\n    return key.strip(), _value(value)\n\n\n\
+               def _value(value):\n    if ';' in value:\n        value = value.split(';')[0]\n    return value\n\n\n\
+               def get(config, key):\n    return config.get(key)\n";
+    let tests = "from ini import get, parse\n\n\n\
+                 def test_plain():\n    assert get(parse('a=1'), 'a') == '1'\n\n\n\
+                 def test_keys():\n    assert sorted(parse('a=1\\nb=2')) == ['a', 'b']\n\n\n\
+                 def test_comment():\n    assert get(parse('a = 1 ; note'), 'a') == '1'\n";
+    std::fs::write(r.join("calc.py"), FIXED_CALC).unwrap();
+    std::fs::write(r.join("ini.py"), ini).unwrap();
+    std::fs::write(r.join("tests/test_ini.py"), tests).unwrap();
+    git(r, &["add", "-A"]);
+    git(r, &["commit", "-q", "-m", "ini"]);
+    // The statement only the failing test runs is the first asked for.
+    let script = Script::new().content("```python\nvalue = value.split(';')[0].strip()\n```\n");
+    let server = ScriptedServer::start(script).unwrap();
+    let mut o = fx.opts(&server.url());
+    o.plan = PlanSource::Given(one_task(
+        "Fix the failing test",
+        vec![subtask("Fix the failing test test_comment", &["ini.py"])],
+    ));
+    let summary = execute(&o, &NoProgress).unwrap();
+    let first = server.chat_requests()[0].to_string();
+    assert!(first.contains("This line of `_value` is wrong:"), "{first}");
+    assert!(
+        first.contains(r#"        value = value.split(';')[0]\n```\nWrite that line"#),
+        "{first}"
+    );
+    assert_eq!(
+        summary.subtasks().next().unwrap().status,
+        SubtaskStatus::Committed
+    );
+    assert!(
+        git(r, &["show", "sg/loop:ini.py"])
+            .contains("        value = value.split(';')[0].strip()\n    return value\n")
+    );
+    let trace = trace_events(&summary);
+    assert!(trace.contains("\"worker.coverage\""), "{trace}");
+}
+
+#[test]
+fn before_a_long_function_its_most_suspect_statement_is_asked_for_first() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    // `add` is 30 lines long (a long docstring): writing it back would cost the model
+    // hundreds of tokens, so the first candidate is asked for its one statement.
+    let r = fx.dir.path();
+    let doc: String = (0..27)
+        .map(|i| format!("    line {i} of the docs\n"))
+        .collect();
+    let long_add = format!("def add(a, b):\n    \"\"\"Adds.\n{doc}    \"\"\"\n    return a - b\n");
+    let calc = CALC.replace("def add(a, b):\n    return a - b\n", &long_add);
+    std::fs::write(r.join("calc.py"), &calc).unwrap();
+    git(r, &["add", "-A"]);
+    git(r, &["commit", "-q", "-m", "long add"]);
+    let script = Script::new().content("```python\nreturn a + b\n```\n");
+    let server = ScriptedServer::start(script).unwrap();
+    let mut o = fx.opts(&server.url());
+    o.plan = PlanSource::Given(one_task(
+        "Fix add",
+        vec![subtask("Fix the failing test test_add", &["calc.py"])],
+    ));
+    let summary = execute(&o, &NoProgress).unwrap();
+    let first = server.chat_requests()[0].to_string();
+    assert!(first.contains("This line of `add` is wrong:"), "{first}");
+    assert_eq!(
+        summary.subtasks().next().unwrap().status,
+        SubtaskStatus::Committed
+    );
+    assert!(git(r, &["show", "sg/loop:calc.py"]).contains("    return a + b\n"));
+}
+
+#[test]
+fn a_fix_that_sends_a_passing_test_down_another_branch_is_refused_and_the_next_one_lands() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    if pytest_missing() {
+        return;
+    }
+    // `clamp` returns `lo` above the range. The first answer fixes that and also makes
+    // `x <= lo` the first test: `test_at_lo` still passes, by the first branch now instead of
+    // the last. The second answer fixes the return alone.
+    let r = fx.dir.path();
+    let clamp = "def clamp(x, lo, hi):\n    if x < lo:\n        return lo\n    if x > hi:\n        return lo\n    return x\n";
+    let tests = "from clamp import clamp\n\n\n\
+                 def test_high():\n    assert clamp(15, 0, 10) == 10\n\n\n\
+                 def test_low():\n    assert clamp(-5, 0, 10) == 0\n\n\n\
+                 def test_at_lo():\n    assert clamp(0, 0, 10) == 0\n";
+    std::fs::write(r.join("calc.py"), FIXED_CALC).unwrap();
+    std::fs::write(r.join("clamp.py"), clamp).unwrap();
+    std::fs::write(r.join("tests/test_clamp.py"), tests).unwrap();
+    git(r, &["add", "-A"]);
+    git(r, &["commit", "-q", "-m", "clamp"]);
+    let shifted = clamp
+        .replace("x < lo", "x <= lo")
+        .replace("hi:\n        return lo", "hi:\n        return hi");
+    let right = clamp.replace("hi:\n        return lo", "hi:\n        return hi");
+    // Both answers are the function `clamp` whole (an answer holding the target definition
+    // is spliced in place of it, whatever the prompt asked for).
+    let script = Script::new()
+        .content(format!("```python\n{shifted}```\n"))
+        .content(format!("```python\n{right}```\n"));
+    let server = ScriptedServer::start(script).unwrap();
+    let mut o = fx.opts(&server.url());
+    o.plan = PlanSource::Given(one_task(
+        "Fix clamp",
+        vec![subtask("Fix the failing test test_high", &["clamp.py"])],
+    ));
+    o.max_attempts = 2;
+    let summary = execute(&o, &NoProgress).unwrap();
+    let s = summary.subtasks().next().unwrap();
+    assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
+    assert_eq!(s.attempts, 2, "{s:#?}");
+    assert_eq!(git(r, &["show", "sg/loop:clamp.py"]), right);
+    // The first attempt's findings say why (the retry's definition prompt shows them).
+    assert!(
+        s.attempt_log[0].feedback.contains("kept-behaviour"),
+        "{:?}",
+        s.attempt_log[0]
+    );
+    let trace = trace_events(&summary);
+    assert!(trace.contains("critic_kept_behaviour.fail"), "{trace}");
+    assert!(
+        trace.contains("test_at_lo passed before the fix and now runs clamp.py:3"),
+        "{trace}"
+    );
+}
+
+#[test]
+fn a_change_that_fixes_the_failing_test_and_breaks_a_passing_one_is_mended_in_its_conversation() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    // `test_add_to_negative` passes with the bug (`-2 - 0`); the first answer makes `test_add`
+    // pass and breaks it (`abs(-2) + 0`).
+    let r = fx.dir.path();
+    let tests = TESTS.replace(
+        "    def test_helper(self):",
+        "    def test_add_to_negative(self):\n        self.assertEqual(add(-2, 0), -2)\n\n    def test_helper(self):",
+    );
+    std::fs::write(r.join("tests/test_calc.py"), tests).unwrap();
+    git(r, &["commit", "-qam", "test add to a negative number"]);
+    // The answers are `add` whole, as a brief prompt asks.
+    let near = "```python\ndef add(a, b):\n    return abs(a) + b\n```\n";
+    let script = Script::new()
+        .content(near)
+        // The next fresh prompt, asked while the first answer is judged.
+        .content("I cannot see the bug.")
+        // The first answer's conversation, continued with what the broken test printed.
+        .content("```python\ndef add(a, b):\n    return a + b\n```\n");
+    let server = ScriptedServer::start(script).unwrap();
+    let mut o = fix_tests_options(&fx, &server.url());
+    o.candidates = slopguard_agent::run::candidates::CandidateCount::Auto;
+    let summary = execute(&o, &NoProgress).unwrap();
+    let s = summary.subtasks().next().unwrap();
+    assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
+    assert_eq!(s.attempts, 1, "{s:#?}");
+    assert_eq!(git(r, &["show", "sg/loop:calc.py"]), FIXED_CALC);
+    let requests = server.chat_requests();
+    // The third asks again in the first's conversation (a fourth may be asked while the
+    // third is judged).
+    assert!(requests.len() >= 3, "{requests:#?}");
+    let messages = requests[2]["messages"].as_array().unwrap();
+    let roles: Vec<&str> = messages.iter().filter_map(|m| m["role"].as_str()).collect();
+    assert_eq!(
+        roles,
+        ["system", "user", "assistant", "user"],
+        "{messages:#?}"
+    );
+    assert_eq!(messages[2]["content"], near.trim_end());
+    let told = messages[3]["content"].as_str().unwrap();
+    assert!(told.contains("That change is not the fix yet"), "{told}");
+    // The broken test is named, with what it printed.
+    assert!(told.contains("test_add_to_negative"), "{told}");
+    assert!(told.contains("2 != -2"), "{told}");
+    let trace = trace_events(&summary);
+    assert!(trace.contains("a change near a fix"), "{trace}");
+}
