@@ -328,6 +328,12 @@ struct HangScan {
     in_list: bool,
     /// (package or empty, test, the panic's words).
     found: Vec<(String, String, String)>,
+    /// (package or empty, test) of the tests started (`=== RUN`) and not finished (`--- PASS`,
+    /// `--- FAIL`, `--- SKIP`): the hanging test when the panic's report shows no frame of it
+    /// (its goroutine "running on other thread; stack unavailable", Go 1.19 on a busy machine).
+    open: Vec<(String, String)>,
+    /// `found`'s length when the current panic began.
+    found_before_panic: usize,
 }
 
 impl HangScan {
@@ -339,12 +345,14 @@ impl HangScan {
                 .expect("valid regex")
         });
         let l = line.trim();
+        self.track_open(l, pkg.unwrap_or(""));
         if let Some(rest) = l.strip_prefix("panic: test timed out after ") {
             self.current = Some((
                 pkg.unwrap_or("").to_string(),
                 format!("test timed out after {}", first_word(rest)),
             ));
             self.in_list = false;
+            self.found_before_panic = self.found.len();
             return;
         }
         let Some((pkg_name, why)) = &self.current else {
@@ -367,7 +375,43 @@ impl HangScan {
             // `pkg_test.TestX`); plain text keeps bare names, as its verdict lines do.
             self.push(pkg_name.clone(), c[2].to_string(), why.clone());
         } else if l.starts_with("FAIL\t") || l.starts_with("ok ") {
-            self.current = None;
+            self.end_panic();
+        }
+    }
+
+    /// Follows which tests are running: `=== RUN   TestX` opens one, its verdict line closes it.
+    fn track_open(&mut self, l: &str, pkg: &str) {
+        if let Some(rest) = l.strip_prefix("=== RUN") {
+            self.open
+                .push((pkg.to_string(), first_word(rest.trim()).to_string()));
+            return;
+        }
+        let verdict = ["--- PASS: ", "--- FAIL: ", "--- SKIP: "]
+            .iter()
+            .find_map(|v| l.strip_prefix(v));
+        if let Some(rest) = verdict {
+            let test = first_word(rest);
+            self.open.retain(|(p, t)| !(p == pkg && t == test));
+        }
+    }
+
+    /// The end of the current panic's report: when no frame named a test, the tests of its
+    /// package still running are the ones that hung (the innermost of nested subtests).
+    fn end_panic(&mut self) {
+        let Some((pkg, why)) = self.current.take() else {
+            return;
+        };
+        if self.found.len() > self.found_before_panic {
+            return;
+        }
+        let running: Vec<String> = self
+            .open
+            .iter()
+            .filter(|(p, _)| pkg.is_empty() || *p == pkg)
+            .map(|(_, t)| t.clone())
+            .collect();
+        for test in running {
+            self.push(pkg.clone(), test, why.clone());
         }
     }
 
@@ -387,7 +431,8 @@ impl HangScan {
     /// The hanging tests as failing tests (`pkg::TestX` when the package is known), each
     /// counted once (not at all when the counts are of packages, `by_package`: the package's
     /// `FAIL` line already counted it), with a detail naming them.
-    fn add_to(self, run: &mut TestRun, by_package: bool) {
+    fn add_to(mut self, run: &mut TestRun, by_package: bool) {
+        self.end_panic();
         for (pkg, test, why) in self.found {
             let id = if pkg.is_empty() {
                 test
@@ -625,6 +670,28 @@ not json"#;
 {"Action":"run","Package":"p","Test":"TestB/x"}"#,
         );
         assert_eq!(open, ["p::TestB/x"]);
+    }
+
+    #[test]
+    fn a_hang_whose_stack_is_unavailable_is_the_test_still_running() {
+        // Go 1.19, `go test -v ./...` on a busy machine: the hanging test's goroutine ran on
+        // another thread, so no frame names it; another package's output came in between.
+        let text = "=== RUN   TestAdd\n--- PASS: TestAdd (0.00s)\n=== RUN   TestWrong\n\
+                    --- FAIL: TestWrong (0.00s)\n=== RUN   TestHangs\n=== RUN   TestOther\n\
+                    --- PASS: TestOther (0.00s)\nPASS\nok  \texample.com/calc/other\t0.043s\n\
+                    panic: test timed out after 4s\n\ngoroutine 5 [running]:\n\
+                    testing.(*M).startAlarm.func1()\n\t/usr/lib/go-1.19/src/testing/testing.go:2036\n\
+                    main.main()\n\t_testmain.go:51 +0x1aa\n\ngoroutine 20 [running]:\n\
+                    \tgoroutine running on other thread; stack unavailable\n\
+                    FAIL\texample.com/calc\t4.018s\n";
+        let run = Go.parse_output(text);
+        let failing: Vec<&str> = run.failing.iter().map(|f| f.id.as_str()).collect();
+        assert_eq!(failing, ["TestWrong", "TestHangs"], "{run:?}");
+        assert_eq!(
+            run.details,
+            ["go test: TestHangs hangs: test timed out after 4s"]
+        );
+        assert!(!run.passing.contains(&"TestHangs".to_string()));
     }
 
     #[test]
