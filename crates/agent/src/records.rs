@@ -177,13 +177,53 @@ impl GuardActivity {
     }
 }
 
+/// How an attempt ended (`outcome` in the state file and the summaries).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttemptOutcome {
+    /// Its change landed as a commit.
+    Committed,
+    /// Its change passed every gate in a dry run (reverted; nothing committed).
+    Passed,
+    /// A guard, the build or the tests refused its furthest candidate.
+    Blocked,
+    /// No reply became a change (no file in it, a search text not in the file, a model error).
+    ApplyError,
+    /// Its change passed, and git could not commit it.
+    GitError,
+    /// Not recorded: an attempt cut short, or a word an older state file used.
+    #[default]
+    #[serde(other)]
+    Unknown,
+}
+
+impl AttemptOutcome {
+    /// The word in the state file and the summaries.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AttemptOutcome::Committed => "committed",
+            AttemptOutcome::Passed => "passed",
+            AttemptOutcome::Blocked => "blocked",
+            AttemptOutcome::ApplyError => "apply_error",
+            AttemptOutcome::GitError => "git_error",
+            AttemptOutcome::Unknown => "unknown",
+        }
+    }
+}
+
+impl std::fmt::Display for AttemptOutcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// One attempt of a subtask.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct AttemptRecord {
     /// 1-based.
     pub attempt: u32,
-    /// `committed`, `passed` (dry run), `blocked`, `llm_error`, `apply_error`, `empty`.
-    pub outcome: String,
+    /// How it ended.
+    pub outcome: AttemptOutcome,
     /// Files the attempt's change touched.
     #[serde(default)]
     pub touched: Vec<String>,
@@ -611,6 +651,23 @@ pub struct StepFinding {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn attempt_outcomes_keep_their_words_and_read_old_ones_as_unknown() {
+        let record = AttemptRecord {
+            attempt: 1,
+            outcome: AttemptOutcome::ApplyError,
+            ..Default::default()
+        };
+        let json = serde_json::to_value(&record).unwrap();
+        assert_eq!(json["outcome"], "apply_error");
+        let old: AttemptRecord =
+            serde_json::from_str(r#"{"attempt": 2, "outcome": "llm_error"}"#).unwrap();
+        assert_eq!(old.outcome, AttemptOutcome::Unknown);
+        let blocked: AttemptRecord =
+            serde_json::from_str(r#"{"attempt": 3, "outcome": "blocked"}"#).unwrap();
+        assert_eq!(blocked.outcome, AttemptOutcome::Blocked);
+    }
 
     #[test]
     fn an_advanced_baseline_remembers_the_tests_that_landed_work_fixed() {

@@ -685,14 +685,14 @@ pub(crate) mod tests {
         st.error = Some("failed after 3 attempt(s); last findings:\n".into());
         st.attempt_log = vec![slopguard_agent::run::summary::AttemptRecord {
             attempt: 3,
-            outcome: "llm_error".into(),
+            outcome: slopguard_agent::run::summary::AttemptOutcome::ApplyError,
             feedback: "the reply was cut off at max_tokens".into(),
             ..Default::default()
         }];
         let body = render_body(&sum);
         assert!(
             body.contains(
-                "last findings: attempt 3 (llm_error): the reply was cut off at max_tokens"
+                "last findings: attempt 3 (apply_error): the reply was cut off at max_tokens"
             ),
             "{body}"
         );

@@ -183,10 +183,11 @@ pub(super) fn run_attempt(
     // The attempt's outcome is what stopped its furthest candidate: a reply that never became
     // a change is an apply error; one a guard, the build or the tests refused is blocked.
     work.record.outcome = match furthest.map(|r| r.reached) {
-        None | Some(Reached::Model | Reached::Apply) if work.survivors.is_empty() => "apply_error",
-        _ => "blocked",
-    }
-    .into();
+        None | Some(Reached::Model | Reached::Apply) if work.survivors.is_empty() => {
+            AttemptOutcome::ApplyError
+        }
+        _ => AttemptOutcome::Blocked,
+    };
     finish_attempt(
         cx,
         &run.id,

@@ -70,7 +70,7 @@ pub(super) fn land(
     let still_failing = still_failing_targets(&run.targets, dynr.tests.as_ref());
     let status = if cx.state.run.dry_run {
         written.revert()?;
-        record.outcome = "passed".into();
+        record.outcome = AttemptOutcome::Passed;
         (SubtaskStatus::Passed, None)
     } else {
         let why = format!(
@@ -100,7 +100,7 @@ pub(super) fn land(
                 if paths.iter().any(|p| is_manifest(p)) {
                     cx.fingerprint = None;
                 }
-                record.outcome = "committed".into();
+                record.outcome = AttemptOutcome::Committed;
                 if still_failing.is_empty() {
                     (SubtaskStatus::Committed, Some(c))
                 } else {
@@ -112,7 +112,7 @@ pub(super) fn land(
                 push_mode(&mut run.modes, FailureMode::GitRefused);
                 let feedback = format!("- [git] the commit failed: {e}");
                 activity.push(GuardActivity::apply_blocked(attempt, "git", e.to_string()));
-                record.outcome = "git_error".into();
+                record.outcome = AttemptOutcome::GitError;
                 finish_attempt(
                     cx, &id, record, activity, &feedback, att_start, att_llm, att_tool,
                 );

@@ -9,8 +9,8 @@ use crate::git::short_id;
 use serde::{Deserialize, Serialize};
 
 pub use crate::records::{
-    AttemptRecord, GuardActivity, MetricValue, RunRecord, RunStatus, SubtaskStatus, SubtaskSummary,
-    TaskSummary, TokenUsage,
+    AttemptOutcome, AttemptRecord, GuardActivity, MetricValue, RunRecord, RunStatus, SubtaskStatus,
+    SubtaskSummary, TaskSummary, TokenUsage,
 };
 
 /// What a run did. This is the input of the PR phase.
@@ -255,9 +255,9 @@ mod tests {
 
     #[test]
     fn why_never_ends_empty() {
-        let attempt = |n: u32, outcome: &str, feedback: &str| AttemptRecord {
+        let attempt = |n: u32, outcome: AttemptOutcome, feedback: &str| AttemptRecord {
             attempt: n,
-            outcome: outcome.into(),
+            outcome,
             feedback: feedback.into(),
             ..Default::default()
         };
@@ -265,20 +265,27 @@ mod tests {
         let st = failed(
             Some("failed after 3 attempt(s); last findings:\n"),
             vec![
-                attempt(1, "blocked", "src/db.py: syntax error"),
-                attempt(2, "llm_error", "the reply was cut off at max_tokens"),
-                attempt(3, "llm_error", ""),
+                attempt(1, AttemptOutcome::Blocked, "src/db.py: syntax error"),
+                attempt(
+                    2,
+                    AttemptOutcome::ApplyError,
+                    "the reply was cut off at max_tokens",
+                ),
+                attempt(3, AttemptOutcome::ApplyError, ""),
             ],
         );
         let why = st.failure_reason();
         assert_eq!(
             why,
-            "failed after 3 attempt(s); last findings:\nattempt 2 (llm_error): the reply was cut off at max_tokens"
+            "failed after 3 attempt(s); last findings:\nattempt 2 (apply_error): the reply was cut off at max_tokens"
         );
         // Nothing anywhere: the attempt outcomes, and where to look.
         let st = failed(
             Some("failed after 3 attempt(s); last findings:"),
-            vec![attempt(1, "empty", ""), attempt(2, "empty", "")],
+            vec![
+                attempt(1, AttemptOutcome::Unknown, ""),
+                attempt(2, AttemptOutcome::Unknown, ""),
+            ],
         );
         let text = summary_of(st).to_text();
         let why: Vec<&str> = text
@@ -289,7 +296,7 @@ mod tests {
         assert_eq!(why.len(), 2, "{text}");
         assert!(why[0].ends_with("last findings:"), "{text}");
         assert!(
-            why[1].contains("no findings were recorded (attempt outcomes: empty, empty)"),
+            why[1].contains("no findings were recorded (attempt outcomes: unknown, unknown)"),
             "{text}"
         );
         // No error at all.
