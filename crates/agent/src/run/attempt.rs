@@ -80,12 +80,6 @@ pub(super) fn run_attempt(
     // first: they fail differently). A whole file copied back is not continued: the
     // conversation would hold the file twice.
     let mut continued: BTreeMap<usize, prompt::WorkerPrompt> = BTreeMap::new();
-    // The conversations of the survivors of brief prompts, by candidate index: when the
-    // toolchain refuses one, or it fixes only some of the failing tests, its conversation goes
-    // on with what the tests printed, as the next candidate ([`follow_ups`]).
-    let mut conversations = Conversations::default();
-    // Which of `prompts` the next candidate that is not a follow-up asks.
-    let mut turn = 0;
     let mut templates = untried_templates.take();
     let share = candidates::attempt_share(
         run.budget,
@@ -103,23 +97,14 @@ pub(super) fn run_attempt(
         if !candidates::may_sample(cx.opts.candidates, index, clock) {
             break;
         }
-        let follow_up = conversations.next_follow_up();
-        let after = match follow_up {
-            Some(_) => "a change near a fix",
-            None => "unchanged code",
-        };
-        let slot = turn % prompts.len();
-        if follow_up.is_none() {
-            turn += 1;
-        }
-        let next = follow_up.or_else(|| continued.remove(&slot));
+        let slot = index as usize % prompts.len();
+        let next = continued.remove(&slot);
         let pr = next.as_ref().unwrap_or(&prompts[slot]);
         if pr.is_continued() {
             cx.emit(
                 RunPhase::Execution,
                 "worker.candidate.continued",
-                json!({"subtask_id": run.id, "attempt": attempt, "candidate": index + 1,
-                       "after": after}),
+                json!({"subtask_id": run.id, "attempt": attempt, "candidate": index + 1}),
             );
         }
         let judging = Judging {
@@ -136,7 +121,6 @@ pub(super) fn run_attempt(
             Some(Won::Template(win)) => return land_template(cx, run, attempt, win, work),
             None => {}
         }
-        conversations.follow_refused(&mut work.survivors);
         let Some(called) = called else {
             break;
         };
@@ -155,12 +139,6 @@ pub(super) fn run_attempt(
         pending = next.survivor.filter(|_| eager);
         if let Some(p) = next.continued {
             continued.insert(slot, p);
-        }
-        if let (Some(i), Some(reply)) = (next.survivor, next.reply)
-            && eager
-            && pr.is_brief()
-        {
-            conversations.keep(work.survivors[i].index, pr, reply);
         }
     }
     if let Some(i) = pending
@@ -500,51 +478,6 @@ struct FollowUp {
     /// Its conversation continued, when it sent a definition or statement back unchanged
     /// (once per conversation).
     continued: Option<prompt::WorkerPrompt>,
-    /// The reply's text, when the model answered.
-    reply: Option<String>,
-}
-
-/// Replies of the model's a conversation may hold before it is left: the first answer and
-/// two mended ones (ChatRepair went to three turns; each turn here costs the new tokens
-/// only, on a caching server).
-const MAX_REPLIES_PER_CONVERSATION: usize = 3;
-
-/// The conversations of an attempt's survivors that may go on ([`run_attempt`]): each
-/// survivor of a brief prompt with its prompt and reply, by candidate index, and the
-/// follow-ups of those the toolchain refused, to be asked before the next fresh prompt.
-#[derive(Default)]
-struct Conversations {
-    open: BTreeMap<u32, (prompt::WorkerPrompt, String)>,
-    follow_ups: std::collections::VecDeque<prompt::WorkerPrompt>,
-}
-
-impl Conversations {
-    /// Keeps the conversation of candidate `index` (prompt `pr`, reply `reply`), a survivor,
-    /// unless it already holds [`MAX_REPLIES_PER_CONVERSATION`] replies with this one.
-    fn keep(&mut self, index: u32, pr: &prompt::WorkerPrompt, reply: String) {
-        if pr.replies() + 1 < MAX_REPLIES_PER_CONVERSATION {
-            self.open.insert(index, (pr.clone(), reply));
-        }
-    }
-
-    /// Turns what the toolchain said of each kept survivor it has judged
-    /// ([`Survivor::follow_up`](super::carry::Survivor)) into that conversation's next turn.
-    fn follow_refused(&mut self, survivors: &mut [super::carry::Survivor]) {
-        for s in survivors {
-            let Some(what) = s.follow_up.take() else {
-                continue;
-            };
-            if let Some((pr, reply)) = self.open.remove(&s.index) {
-                self.follow_ups
-                    .push_back(pr.after_failing_reply(&reply, &what));
-            }
-        }
-    }
-
-    /// The follow-up to ask next, oldest first.
-    fn next_follow_up(&mut self) -> Option<prompt::WorkerPrompt> {
-        self.follow_ups.pop_front()
-    }
 }
 
 /// [`judge_reply`], then what the reply leaves for the next candidates.
@@ -561,31 +494,21 @@ fn judge_and_follow(
     called: Called,
 ) -> Result<FollowUp, RunError> {
     let before = work.survivors.len();
-    let read = judge_reply(cx, client, run, attempt, index, pr, tree, work, called)?;
-    if let (true, Some(key)) = (read.unchanged, pr.asks_for()) {
+    let same = judge_reply(cx, client, run, attempt, index, pr, tree, work, called)?;
+    if let (Some(_), Some(key)) = (&same, pr.asks_for()) {
         run.copied_back.insert(key);
     }
     Ok(FollowUp {
         survivor: (work.survivors.len() > before).then_some(before),
-        continued: read
-            .text
-            .as_ref()
-            .filter(|_| read.unchanged && pr.is_brief() && !pr.is_continued())
-            .map(|reply| pr.after_unchanged_reply(reply)),
-        reply: read.text,
+        continued: same
+            .filter(|_| pr.is_brief() && !pr.is_continued())
+            .map(|reply| pr.after_unchanged_reply(&reply)),
     })
 }
 
-/// A reply as the static judge read it.
-struct ReadReply {
-    /// Its text (a forgotten closing fence added), when the model answered.
-    text: Option<String>,
-    /// Whether it was the code as it already was.
-    unchanged: bool,
-}
-
 /// Judges candidate `index`'s reply statically: a survivor (or a vote for an identical one)
-/// or a rejection, with its progress and attempt-log line.
+/// or a rejection, with its progress and attempt-log line. Returns the reply when it was the
+/// code as it already was.
 #[allow(clippy::too_many_arguments)]
 fn judge_reply(
     cx: &mut Ctx<'_>,
@@ -597,7 +520,7 @@ fn judge_reply(
     tree: Arc<dyn Tree>,
     work: &mut AttemptWork,
     called: Called,
-) -> Result<ReadReply, RunError> {
+) -> Result<Option<String>, RunError> {
     let Called {
         reply,
         sampling,
@@ -649,14 +572,10 @@ fn judge_reply(
             );
             work.rejections.push(Refused {
                 unchanged: false,
-                mendable: false,
                 reached: Reached::Model,
                 feedback: format!("- [llm] {r}"),
             });
-            return Ok(ReadReply {
-                text: None,
-                unchanged: false,
-            });
+            return Ok(None);
         }
     };
     let complete = reply.finish_reason.as_deref() != Some("length");
@@ -684,10 +603,7 @@ fn judge_reply(
         "reply"
     };
     candidate_line(cx, &mut work.record, run, &line, what, &verdict);
-    Ok(ReadReply {
-        text: Some(text),
-        unchanged,
-    })
+    Ok(unchanged.then_some(text))
 }
 
 /// What the progress line of a sampled candidate says about its model call.

@@ -85,11 +85,6 @@ pub(super) struct Survivor {
     /// ([`judge_survivor_now`]): never evaluated again, and an identical later candidate only
     /// counts as a vote for it.
     pub(super) refused: bool,
-    /// What the toolchain said of it, when it made some failing test pass and was refused
-    /// ([`Refused::mendable`]) or left other failing tests failing: the next turn of its
-    /// conversation, once the attempt takes it
-    /// ([`slopguard_worker::prompt::WorkerPrompt::after_failing_reply`]).
-    pub(super) follow_up: Option<String>,
 }
 
 /// Why a candidate was turned down: how far it got, the gates that refused it, and the
@@ -100,12 +95,6 @@ pub(super) struct Refused {
     /// The reply was the code as it already was (the next candidate may continue the
     /// conversation: [`slopguard_worker::prompt::WorkerPrompt::after_unchanged_reply`]).
     pub(super) unchanged: bool,
-    /// The change made some failing test pass and was refused for what else it did (a test
-    /// that passed before now fails): near enough to a fix that its conversation goes on with
-    /// what the tests printed ([`Survivor::follow_up`]). A change after which every failing
-    /// test still fails is not: shown such a change with its output, the 1.5B model wrote it
-    /// again word for word in 7 of 11 follow-ups (BENCHMARKS.md, session 19).
-    pub(super) mendable: bool,
 }
 
 /// Characters of failing-test output shown to the worker.

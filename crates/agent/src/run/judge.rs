@@ -20,7 +20,7 @@ use crate::run::proof;
 use crate::run::summary::*;
 use slopguard_worker::{self as worker, context, prompt};
 
-use super::carry::{FAILURE_OUTPUT_CHARS, Refused, SubtaskRun, fixed_targets, push_mode};
+use super::carry::{FAILURE_OUTPUT_CHARS, Refused, SubtaskRun, push_mode};
 use super::context::{Ctx, tokens_spent};
 use super::error::RunError;
 use super::progress::ProgressEvent;
@@ -66,7 +66,6 @@ pub(super) fn refuse_proof(
     record_rejections(cx, run, attempt, activity, &[rejection]);
     Refused {
         unchanged: false,
-        mendable: false,
         reached: Reached::Tests,
         feedback: format!(
             "{}\n- [{}] {message}",
@@ -116,7 +115,6 @@ pub(super) fn review_candidate(
                 let text = record_rejections(cx, run, attempt, activity, &[rejection]);
                 return Ok(Some(Refused {
                     unchanged: false,
-                    mendable: false,
                     reached: Reached::Review,
                     feedback: format!(
                         "{}\n- [{slug}] {text}",
@@ -167,7 +165,6 @@ pub(super) fn still_failing(
     record_rejections(cx, run, attempt, activity, &[rejection]);
     Refused {
         unchanged: false,
-        mendable: false,
         reached: Reached::Tests,
         feedback: format!(
             "- [tests] {} The build and the other tests pass, but the failing tests still fail. \
@@ -180,7 +177,7 @@ pub(super) fn still_failing(
 
 /// What the runner printed about the tests `ids`: the lines after each mention of their
 /// names, cut to [`FAILURE_OUTPUT_CHARS`].
-pub(super) fn printed_by<'a>(
+fn printed_by<'a>(
     now: &slopguard_toolchain::TestRun,
     ids: impl Iterator<Item = &'a str>,
 ) -> String {
@@ -260,8 +257,6 @@ pub(super) fn record_behaviour(
     let text = record_rejections(cx, run, attempt, activity, std::slice::from_ref(&rejection));
     Some(Refused {
         unchanged: false,
-        // Every failing test passes: near a fix.
-        mendable: true,
         reached: Reached::DynamicGates,
         feedback: format!(
             "- [{}] {} The failing tests pass, but tests that passed before now run other \
@@ -326,7 +321,6 @@ pub(super) fn judge_statically(
         );
         Refused {
             unchanged: e.unchanged,
-            mendable: false,
             reached: Reached::Apply,
             feedback: format!("- [{}] {msg}", if e.unreadable { "reply" } else { "apply" }),
         }
@@ -366,7 +360,6 @@ pub(super) fn judge_statically(
                 let msg = record_rejections(cx, run, attempt, activity, &[rejection]);
                 Err(Refused {
                     unchanged: false,
-                    mendable: false,
                     reached: Reached::StaticGates,
                     feedback: format!("- [{gate}] {msg}"),
                 })
@@ -391,7 +384,6 @@ pub(super) fn judge_statically(
     }
     Err(Refused {
         unchanged: false,
-        mendable: false,
         reached: Reached::StaticGates,
         feedback: format!(
             "{}\n{}",
@@ -529,14 +521,9 @@ pub(super) fn judge_dynamically(
         "worker.revert",
         json!({"subtask_id": run.id, "attempt": attempt, "files": written.paths()}),
     );
-    // Near a fix: the change made a failing test pass (the rest of the suite ran after it).
-    let mendable = fail_on_both.is_none()
-        && !run.targets.is_empty()
-        && fixed_targets(&run.targets, dynr.tests.as_ref()) > 0;
     Ok(Err((
         Refused {
             unchanged: false,
-            mendable,
             reached: Reached::DynamicGates,
             feedback: format!(
                 "{}\n{findings}",

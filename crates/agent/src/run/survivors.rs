@@ -20,8 +20,8 @@ use super::carry::{AttemptWork, Refused, SubtaskRun, Survivor, fixed_targets};
 use super::context::Ctx;
 use super::error::RunError;
 use super::judge::{
-    behaviour_changed, judge_dynamically, printed_by, prove_candidate, record_behaviour,
-    refuse_proof, review_candidate, still_failing,
+    behaviour_changed, judge_dynamically, prove_candidate, record_behaviour, refuse_proof,
+    review_candidate, still_failing,
 };
 use super::trim::trim_fix;
 
@@ -55,7 +55,6 @@ pub(super) fn keep_survivor(
         votes: 1,
         size,
         refused: false,
-        follow_up: None,
     });
     line
 }
@@ -136,14 +135,6 @@ fn judge_one(
     }
     written.revert()?;
     if fixed > 0 {
-        work.survivors[i].follow_up = dynr.tests.as_ref().map(|now| {
-            format!(
-                "- [tests] {fixed} of the {} failing tests pass with your change; these still \
-                 fail:\n{}",
-                run.targets.len(),
-                printed_by(now, now.failing.iter().map(|f| f.id.as_str())).trim_end()
-            )
-        });
         return Ok(Judged::Partial(fixed, dynr));
     }
     let r = still_failing(
@@ -159,9 +150,6 @@ fn judge_one(
 
 /// Records survivor `i`'s refusal.
 fn refuse(work: &mut AttemptWork, i: usize, why: Refused) -> Judged {
-    if why.mendable {
-        work.survivors[i].follow_up = Some(why.feedback.clone());
-    }
     work.rejections.push(why);
     work.survivors[i].refused = true;
     Judged::Refused

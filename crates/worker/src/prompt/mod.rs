@@ -81,12 +81,6 @@ const SAME_CODE_NUDGE: &str = "That is the code as it already is: the tests abov
      with it. Find what makes them fail and change it. Answer in the same form as before, with \
      the change made.";
 
-/// What the model hears after the output its refused change produced
-/// ([`WorkerPrompt::after_failing_reply`]).
-const FAILED_CHANGE_NUDGE: &str = "Read what the tests printed, find what your change still \
-     gets wrong and answer again in the same form as before: the code with the fix, and nothing \
-     else.";
-
 impl WorkerPrompt {
     /// This prompt continued after `reply`, which sent the code back unchanged: the reply and
     /// a request to change it, in the same conversation (after ChatRepair). A caching server
@@ -97,30 +91,6 @@ impl WorkerPrompt {
         next.messages.push(Message::assistant(reply));
         next.messages.push(Message::user(SAME_CODE_NUDGE));
         next
-    }
-
-    /// This prompt continued after `reply`, a change that the tests or the gates refused or
-    /// that fixed only some of the failing tests: the reply and what was found
-    /// (`what_failed`: the failing tests' output, the gate's words), with a request to answer
-    /// again, in the same conversation. ChatRepair's loop: a model shown the output its own
-    /// change produced mends that change, where a fresh sample starts over; and a caching
-    /// server reads only the new turns.
-    pub fn after_failing_reply(&self, reply: &str, what_failed: &str) -> WorkerPrompt {
-        let mut next = self.clone();
-        next.messages.push(Message::assistant(reply));
-        next.messages.push(Message::user(format!(
-            "That change is not the fix yet:\n{}\n\n{FAILED_CHANGE_NUDGE}",
-            what_failed.trim_end()
-        )));
-        next
-    }
-
-    /// How many replies of the model's the conversation already holds.
-    pub fn replies(&self) -> usize {
-        self.messages
-            .iter()
-            .filter(|m| m.role == "assistant")
-            .count()
     }
 
     /// Whether the answer is one definition or one statement (a brief prompt), not files.
@@ -142,7 +112,7 @@ impl WorkerPrompt {
 
     /// Whether the conversation already holds a reply of the model's.
     pub fn is_continued(&self) -> bool {
-        self.replies() > 0
+        self.messages.iter().any(|m| m.role == "assistant")
     }
 
     /// Whether `path` may be rewritten whole.
