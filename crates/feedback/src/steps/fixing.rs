@@ -221,6 +221,15 @@ fn discard_interrupted_branch(root: &Path, id: i64) {
             slopguard_agent::git::git(root, &["worktree", "remove", "--force", "--force", &path]);
     }
     let _ = slopguard_agent::git::git(root, &["worktree", "prune"]);
+    // A fix killed inside a ref update leaves the ref's lock file, and git refuses to delete
+    // a locked ref ("Unable to create '...lock': File exists"). Only slopguard writes this
+    // branch, and its run is gone: the lock is stale.
+    if let Ok(common) = slopguard_agent::git::git(root, &["rev-parse", "--git-common-dir"]) {
+        let lock = root
+            .join(common.trim())
+            .join(format!("refs/heads/{name}.lock"));
+        let _ = std::fs::remove_file(lock);
+    }
     let _ = slopguard_agent::git::git(root, &["branch", "-D", &name]);
 }
 
@@ -412,6 +421,33 @@ mod tests {
             &branch(7)
         ));
         assert!(!wt_path.exists());
+    }
+
+    #[test]
+    fn a_fix_branch_whose_ref_a_killed_git_left_locked_is_discarded() {
+        let repo = tempfile::tempdir().unwrap();
+        let git = |args: &[&str]| {
+            let out = std::process::Command::new("git")
+                .arg("-C")
+                .arg(repo.path())
+                .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+                .args(args)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "git {args:?}: {out:?}");
+        };
+        git(&["init", "-q"]);
+        git(&["commit", "-q", "--allow-empty", "-m", "init"]);
+        git(&["branch", &branch(4)]);
+        // As a git process killed while updating the ref leaves it.
+        let lock = repo.path().join(".git/refs/heads/slopguard/fix/4.lock");
+        std::fs::write(&lock, "").unwrap();
+        discard_interrupted_branch(repo.path(), 4);
+        assert!(!slopguard_agent::git::branch_exists(
+            repo.path(),
+            &branch(4)
+        ));
+        assert!(!lock.exists());
     }
 
     #[test]
