@@ -224,11 +224,8 @@ fn discard_interrupted_branch(root: &Path, id: i64) {
     // A fix killed inside a ref update leaves the ref's lock file, and git refuses to delete
     // a locked ref ("Unable to create '...lock': File exists"). Only slopguard writes this
     // branch, and its run is gone: the lock is stale.
-    if let Ok(common) = slopguard_agent::git::git(root, &["rev-parse", "--git-common-dir"]) {
-        let lock = root
-            .join(common.trim())
-            .join(format!("refs/heads/{name}.lock"));
-        let _ = std::fs::remove_file(lock);
+    if let Ok(common) = slopguard_agent::git::common_dir(root) {
+        let _ = std::fs::remove_file(common.join(format!("refs/heads/{name}.lock")));
     }
     let _ = slopguard_agent::git::git(root, &["branch", "-D", &name]);
 }
@@ -394,23 +391,35 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// `git -C dir args`, which must succeed.
+    fn run_git(dir: &Path, args: &[&str]) {
+        let out = std::process::Command::new("git")
+            .arg("-C")
+            .arg(dir)
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+    }
+
+    /// A repository with one empty commit.
+    fn repo_with_one_commit() -> tempfile::TempDir {
+        let repo = tempfile::tempdir().unwrap();
+        run_git(repo.path(), &["init", "-q"]);
+        run_git(
+            repo.path(),
+            &["commit", "-q", "--allow-empty", "-m", "init"],
+        );
+        repo
+    }
+
     #[test]
     fn a_fix_branch_left_in_a_locked_worktree_is_discarded() {
-        let repo = tempfile::tempdir().unwrap();
+        let repo = repo_with_one_commit();
+        let git = |args: &[&str]| run_git(repo.path(), args);
         let wt = tempfile::tempdir().unwrap();
         let wt_path = wt.path().join("fix");
-        let git = |args: &[&str]| {
-            let out = std::process::Command::new("git")
-                .arg("-C")
-                .arg(repo.path())
-                .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-                .args(args)
-                .output()
-                .unwrap();
-            assert!(out.status.success(), "git {args:?}: {out:?}");
-        };
-        git(&["init", "-q"]);
-        git(&["commit", "-q", "--allow-empty", "-m", "init"]);
         let path = wt_path.to_string_lossy().to_string();
         git(&["worktree", "add", "-q", "-b", &branch(7), &path]);
         // As `git worktree add` leaves it when killed half-way.
@@ -425,19 +434,8 @@ mod tests {
 
     #[test]
     fn a_fix_branch_whose_ref_a_killed_git_left_locked_is_discarded() {
-        let repo = tempfile::tempdir().unwrap();
-        let git = |args: &[&str]| {
-            let out = std::process::Command::new("git")
-                .arg("-C")
-                .arg(repo.path())
-                .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-                .args(args)
-                .output()
-                .unwrap();
-            assert!(out.status.success(), "git {args:?}: {out:?}");
-        };
-        git(&["init", "-q"]);
-        git(&["commit", "-q", "--allow-empty", "-m", "init"]);
+        let repo = repo_with_one_commit();
+        let git = |args: &[&str]| run_git(repo.path(), args);
         git(&["branch", &branch(4)]);
         // As a git process killed while updating the ref leaves it.
         let lock = repo.path().join(".git/refs/heads/slopguard/fix/4.lock");
