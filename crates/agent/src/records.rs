@@ -92,6 +92,18 @@ fn is_zero(n: &u64) -> bool {
 }
 
 impl Baseline {
+    /// The ids of the tests failing in `now` that did not fail at this baseline: what a
+    /// change broke.
+    pub fn newly_failing<'a>(
+        &'a self,
+        now: &'a slopguard_toolchain::TestRun,
+    ) -> impl Iterator<Item = &'a str> {
+        now.failing
+            .iter()
+            .map(|f| f.id.as_str())
+            .filter(|id| !self.failing.contains(*id))
+    }
+
     /// The baseline after something landed: `next`, remembering which of this baseline's
     /// failing tests it fixed (and those fixed before).
     pub fn advanced_to(&self, mut next: Baseline) -> Baseline {

@@ -331,12 +331,7 @@ pub fn test_regression(base: &Baseline, now: &TestRun) -> Verdict {
             now.details.join("; ")
         ));
     }
-    let newly: Vec<&str> = now
-        .failing
-        .iter()
-        .map(|f| f.id.as_str())
-        .filter(|id| !base.failing.contains(*id))
-        .collect();
+    let newly: Vec<&str> = base.newly_failing(now).collect();
     // The runner's output can be too long to keep whole (a test that prints megabytes): the
     // names of some failures are then lost, but its count of them is not.
     let failed_before = base.failed.max(base.failing.len() as u64);

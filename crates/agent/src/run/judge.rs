@@ -192,12 +192,7 @@ fn broken_tests_output(cx: &Ctx<'_>, dynr: &dynamic::DynamicReport) -> String {
     let (Some(base), Some(now)) = (cx.state.baseline.as_ref(), dynr.tests.as_ref()) else {
         return String::new();
     };
-    let broken = now
-        .failing
-        .iter()
-        .map(|f| f.id.as_str())
-        .filter(|id| !base.failing.contains(*id));
-    let printed = printed_by(now, broken);
+    let printed = printed_by(now, base.newly_failing(now));
     if printed.trim().is_empty() {
         return String::new();
     }
