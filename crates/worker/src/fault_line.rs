@@ -142,7 +142,7 @@ pub fn suspects(function: &FunctionTarget, tree: &dyn Tree, max: usize) -> Vec<F
     let body_end = function.end.min(lines.len());
     let mut found: Vec<FaultLine> = Vec::new();
     let mut in_docstring = false;
-    let mut line = function.start + 1;
+    let mut line = signature_end(function, &text) + 1;
     while line <= body_end {
         let trimmed = lines[line - 1].trim();
         let docstring_line =
@@ -194,6 +194,93 @@ pub fn suspects(function: &FunctionTarget, tree: &dyn Tree, max: usize) -> Vec<F
     });
     found.truncate(max);
     found
+}
+
+/// The last line of `function`'s signature: its first line, or the line that closes the
+/// brackets a signature over several lines opens (`def page(items,` ... `per_page=20):`).
+fn signature_end(function: &FunctionTarget, text: &str) -> usize {
+    let first = text
+        .lines()
+        .nth(function.start.saturating_sub(1))
+        .unwrap_or("");
+    let trimmed = first.trim_end();
+    if trimmed.ends_with('{') || trimmed.ends_with(':') {
+        return function.start;
+    }
+    statement_at(&function.path, text, function.start)
+        .map_or(function.start, |s| s.end.min(function.end))
+}
+
+/// The signature of `function` when a parameter of it has a default value (`per_page=20`,
+/// `{ missing = 'keep' } = {}`, Ruby's `strict: false`), as a statement to offer alone: a
+/// wrong default is a bug of its own kind, and one no coverage ranks, since a default is read
+/// where the function is defined or called, not on a line of its body. `None` for a signature
+/// without one (Rust and Go have none) or one too long to be a line fix.
+pub fn signature_with_defaults(function: &FunctionTarget, tree: &dyn Tree) -> Option<FaultLine> {
+    let text = super::context::source_text(tree, &function.path)?;
+    let lines: Vec<&str> = text.lines().collect();
+    let end = signature_end(function, &text);
+    let mut signature = FaultLine {
+        path: function.path.clone(),
+        start: function.start,
+        end,
+        text: lines.get(function.start.checked_sub(1)?..end)?.join("\n"),
+        error: None,
+        suspect_in: None,
+    };
+    if end - function.start + 1 > MAX_STATEMENT_LINES {
+        return None;
+    }
+    let ruby = function.path.ends_with(".rb");
+    if !parameter_list(&signature.text).is_some_and(|p| gives_a_default(p, ruby)) {
+        return None;
+    }
+    signature.suspect_in = Some(function.clone());
+    Some(signature)
+}
+
+/// The text between the first `(` of `signature` and the `)` that closes it, or to the end
+/// when it does not close there.
+fn parameter_list(signature: &str) -> Option<&str> {
+    let open = signature.find('(')?;
+    let mut depth = 0;
+    for (i, c) in signature[open..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(&signature[open + 1..open + i]);
+                }
+            }
+            _ => {}
+        }
+    }
+    Some(&signature[open + 1..])
+}
+
+/// Whether a parameter list gives a default value: an `=` that is not part of `==`, `=>`,
+/// `!=`, `<=` or `>=`; in Ruby also a keyword parameter with a value (`strict: false`).
+fn gives_a_default(params: &str, ruby: bool) -> bool {
+    let bytes = params.as_bytes();
+    let assigns = bytes.iter().enumerate().any(|(i, &b)| {
+        let before = i.checked_sub(1).map(|j| bytes[j]);
+        let after = bytes.get(i + 1).copied();
+        b == b'='
+            && !matches!(before, Some(b'=' | b'!' | b'<' | b'>'))
+            && !matches!(after, Some(b'=' | b'>'))
+    });
+    let ruby_keyword_value = ruby
+        && params.split(',').any(|part| {
+            part.split_once(':').is_some_and(|(name, value)| {
+                let name = name.trim();
+                !name.is_empty()
+                    && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                    && !value.trim().is_empty()
+                    && !value.starts_with(':')
+            })
+        });
+    assigns || ruby_keyword_value
 }
 
 /// The parameter names of the definition whose first lines are `lines`: the identifiers that
@@ -529,6 +616,39 @@ mod tests {
         let spans: Vec<(usize, usize)> = found.iter().map(|f| (f.start, f.end)).collect();
         // The comprehension reads the parameter `items`: it comes before the `return`.
         assert_eq!(spans, [(4, 6), (7, 7)], "{found:#?}");
+    }
+
+    #[test]
+    fn a_signature_is_offered_when_it_gives_a_default_value() {
+        let js = "function render (template, vars = {}, { missing = 'keep' } = {}) {\n  return template\n}\n\nfunction same (a, b) {\n  return a === b || a >= b\n}\n";
+        let py = "def page(items,\n         per_page=20):\n    return items[:per_page]\n\n\ndef eq(a, b):\n    return a == b\n";
+        let rb = "def parse(text, strict: false)\n  text\nend\n\ndef name(sym = :x)\n  sym\nend\n\ndef fetch(key)\n  key\nend\n";
+        let t = tree(&[
+            ("t.js", js),
+            ("p.py", py),
+            ("r.rb", rb),
+            ("g.go", WORDCOUNT),
+        ]);
+        let found = signature_with_defaults(&target("t.js", "render", 1, 3), &t).unwrap();
+        assert_eq!((found.start, found.end), (1, 1));
+        assert!(found.text.starts_with("function render ("));
+        assert_eq!(
+            found.suspect_in.as_ref().map(|f| f.simple_name()),
+            Some("render")
+        );
+        // A signature over two lines is one statement.
+        let found = signature_with_defaults(&target("p.py", "page", 1, 3), &t).unwrap();
+        assert_eq!((found.start, found.end), (1, 2));
+        // ... and its second line is no statement of the body.
+        let body = suspects(&target("p.py", "page", 1, 3), &t, 4);
+        assert_eq!(body.iter().map(|f| f.start).collect::<Vec<_>>(), [3]);
+        assert!(signature_with_defaults(&target("r.rb", "parse", 1, 3), &t).is_some());
+        assert!(signature_with_defaults(&target("r.rb", "name", 5, 7), &t).is_some());
+        // Comparisons and arrows in a body are not defaults; no default, no suspect.
+        assert!(signature_with_defaults(&target("t.js", "same", 5, 7), &t).is_none());
+        assert!(signature_with_defaults(&target("p.py", "eq", 6, 7), &t).is_none());
+        assert!(signature_with_defaults(&target("r.rb", "fetch", 9, 11), &t).is_none());
+        assert!(signature_with_defaults(&target("g.go", "Count", 4, 14), &t).is_none());
     }
 
     #[test]

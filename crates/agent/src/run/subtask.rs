@@ -15,7 +15,7 @@ use slopguard_llm::BlockingClient;
 use crate::dynamic;
 use slopguard_planning::plan::Subtask;
 use slopguard_planning::plan::post::is_about_failing_tests;
-use slopguard_worker::fault_line;
+use slopguard_worker::fault_line::{self, FaultLine};
 use slopguard_worker::{self as worker, context};
 
 use super::attempt::run_attempt;
@@ -204,6 +204,9 @@ pub(super) fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
             ),
             None => fault_line::suspects(f, &tree, MAX_SUSPECTS),
         };
+        if let Some(signature) = fault_line::signature_with_defaults(f, &tree) {
+            offer_second(&mut run.suspects, signature);
+        }
         if !run.suspects.is_empty() {
             cx.emit(
                 RunPhase::Execution,
@@ -217,6 +220,16 @@ pub(super) fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
     run.spectrum = coverage.map(localise::Localisation::into_spectrum);
 }
 
+/// `signature` put second among `suspects` (first when there is none), the last one dropped
+/// when that makes more than [`MAX_SUSPECTS`]. The signature of the most likely definition,
+/// offered when it gives a default value: no coverage can rank a default (it is read where
+/// the function is defined or called), so it gets a place of its own, after the statement
+/// the coverage ranks first.
+fn offer_second(suspects: &mut Vec<FaultLine>, signature: FaultLine) {
+    suspects.insert(suspects.len().min(1), signature);
+    suspects.truncate(MAX_SUSPECTS);
+}
+
 /// Most statements of the target definitions offered alone when no frame names one.
 ///
 /// Eight, not four: a statement is the cheapest prompt (it shares its opening with the
@@ -226,3 +239,35 @@ pub(super) fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
 /// test runs (`last = max(1, total // per_page)`), which the coverage ranks below those
 /// only the failing tests reach: four left it out.
 pub(super) const MAX_SUSPECTS: usize = 8;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn statement(start: usize) -> FaultLine {
+        FaultLine {
+            path: "m.py".into(),
+            start,
+            end: start,
+            text: format!("x = {start}"),
+            error: None,
+            suspect_in: None,
+        }
+    }
+
+    fn starts(suspects: &[FaultLine]) -> Vec<usize> {
+        suspects.iter().map(|s| s.start).collect()
+    }
+
+    #[test]
+    fn a_signature_with_a_default_is_offered_second_and_the_list_stays_bounded() {
+        let mut none = Vec::new();
+        offer_second(&mut none, statement(1));
+        assert_eq!(starts(&none), [1]);
+        let mut full: Vec<FaultLine> = (10..10 + MAX_SUSPECTS).map(statement).collect();
+        offer_second(&mut full, statement(1));
+        assert_eq!(full.len(), MAX_SUSPECTS);
+        assert_eq!(starts(&full[..3]), [10, 1, 11]);
+        assert_eq!(full.last().map(|s| s.start), Some(10 + MAX_SUSPECTS - 2));
+    }
+}

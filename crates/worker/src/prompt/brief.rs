@@ -1,6 +1,7 @@
 //! The brief prompts: one definition, or one statement, asked for alone with the failure.
 
 use super::*;
+use slopguard_lang::{DefKind, Definition};
 
 /// `line 48` or `lines 48-50`.
 pub(super) fn line_words(l: &FaultLine) -> String {
@@ -52,6 +53,7 @@ pub(super) fn focused_line_prompt(
     let shown = ShownDefinition::read(input.tree, function);
     let mut user = String::new();
     push_brief_failure(&mut user, input.failure);
+    push_outline(&mut user, input.tree, &function.path);
     push_definition(&mut user, function, &shown);
     user.push_str(&format!(
         "\nThis line of `{}` is wrong:\n```{lang}\n{}\n```\nWrite that line, fixed, in a \
@@ -126,6 +128,60 @@ pub(super) fn push_brief_failure(user: &mut String, failure: Option<&FailureCont
     }
 }
 
+/// Most definitions an outline lists ([`push_outline`]).
+const OUTLINE_MAX: usize = 30;
+
+/// Longest line an outline shows (characters); longer ones are cut with `...`.
+const OUTLINE_LINE_CHARS: usize = 120;
+
+/// The outline of the file a brief prompt shows a definition of: the first line of each of its
+/// functions and constants, in file order, bodies left out. A fix often needs what the file
+/// already has (a helper such as `days_in_month`, a constant), and a brief prompt shows one
+/// definition alone; a peer shows a map of the repository for the same reason. Placed before
+/// the definition, so every brief prompt about the same file opens with the same text (a
+/// caching server reads it once). Nothing when the file has no more than one such
+/// definition, or cannot be read; at most [`OUTLINE_MAX`] lines.
+pub(super) fn push_outline(user: &mut String, tree: &dyn Tree, path: &str) {
+    let text = read_text(tree, path);
+    let lines: Vec<&str> = text.lines().collect();
+    let firsts: Vec<String> = crate::context::definitions(path, &text)
+        .iter()
+        .filter(|d| matches!(d.kind, DefKind::Function | DefKind::Const))
+        .filter_map(|d| first_line_naming(&lines, d))
+        .collect();
+    if firsts.len() < 2 {
+        return;
+    }
+    user.push_str(&format!(
+        "The functions and constants of {path} (first lines only, bodies not shown; a fix may \
+         use them):\n```{}\n",
+        fence_language(path)
+    ));
+    for line in firsts.iter().take(OUTLINE_MAX) {
+        user.push_str(line);
+        user.push('\n');
+    }
+    if firsts.len() > OUTLINE_MAX {
+        user.push_str(&format!("... ({} more)\n", firsts.len() - OUTLINE_MAX));
+    }
+    user.push_str("```\n\n");
+}
+
+/// The first line of `d`'s span that names it (a decorator or attribute line comes before
+/// it), cut at [`OUTLINE_LINE_CHARS`].
+fn first_line_naming(lines: &[&str], d: &Definition) -> Option<String> {
+    let span = lines
+        .get((d.start_line as usize).saturating_sub(1)..(d.end_line as usize).min(lines.len()))?;
+    let line = span
+        .iter()
+        .find(|l| slopguard_lang::mentions_word(l, d.simple_name()))?
+        .trim_end();
+    Some(match line.char_indices().nth(OUTLINE_LINE_CHARS) {
+        Some((cut, _)) => format!("{}...", &line[..cut]),
+        None => line.to_string(),
+    })
+}
+
 /// A definition as the brief prompts show it, the same way in each: its name, place and
 /// lines, with the comment above it.
 pub(super) fn push_definition(
@@ -190,6 +246,7 @@ pub(super) fn definition_prompt(
     let name = function.simple_name();
     let mut user = String::new();
     push_brief_failure(&mut user, input.failure);
+    push_outline(&mut user, input.tree, &function.path);
     push_definition(&mut user, function, &shown);
     if !input.feedback.trim().is_empty() {
         let feedback: String = input

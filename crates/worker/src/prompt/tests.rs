@@ -138,7 +138,12 @@ fn a_function_target_gets_the_brief_prompt_with_the_failure_and_the_definition()
         user.contains("# The mean of xs.\ndef average(xs):"),
         "{user}"
     );
-    assert!(!user.contains("def other()"), "{user}");
+    // The rest of the file as an outline: the other function's first line, not its body.
+    assert!(
+        user.contains("(first lines only, bodies not shown; a fix may use them):\n```python\ndef average(xs):\ndef other():\n```"),
+        "{user}"
+    );
+    assert!(!user.contains("return 2"), "{user}");
     assert!(!user.contains("import math"), "{user}");
     assert!(!user.contains("Rules:"), "{user}");
     assert!(
@@ -228,8 +233,13 @@ fn a_suspect_statement_gets_the_short_prompt_with_the_definition_and_its_comment
         definition.messages[1].content
     );
     assert!(user.contains("This line of `Count` is wrong:"), "{user}");
-    // Not the rest of the file, no rules, no findings about another statement.
-    assert!(!user.contains("func Other"), "{user}");
+    // Not the rest of the file (its outline only), no rules, no findings about another
+    // statement.
+    assert!(
+        user.contains("```go\nfunc Count(text string) int {\nfunc Other() {}\n```"),
+        "{user}"
+    );
+    assert_eq!(user.matches("func Other").count(), 1, "{user}");
     assert!(
         !user.contains("Rules:") && !user.contains("FILES:"),
         "{user}"
