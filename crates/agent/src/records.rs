@@ -118,21 +118,105 @@ impl Baseline {
     }
 }
 
+/// When a gate runs (in the gate registry and in [`GuardActivity`] records).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Phase {
+    /// Reading the reply and turning it into a change (before any guard).
+    Apply,
+    /// The static guards, on the change in memory (nothing written yet).
+    Static,
+    /// Model-backed gates (critics), on a candidate the static guards passed, before the
+    /// toolchain runs on it.
+    Review,
+    /// On the written worktree: toolchain runs.
+    Dynamic,
+    /// While planning: drops subtasks before any model call.
+    Plan,
+}
+
+impl Phase {
+    /// The word a record holds (`static`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Apply => "apply",
+            Phase::Static => "static",
+            Phase::Review => "review",
+            Phase::Dynamic => "dynamic",
+            Phase::Plan => "plan",
+        }
+    }
+
+    /// The `phase` field of a rejection's trace event: `apply` before any guard ran, `worker`
+    /// for the guards and the toolchain (the names the trace has always used).
+    pub fn trace_name(self) -> &'static str {
+        match self {
+            Phase::Apply => "apply",
+            Phase::Plan => "planning",
+            Phase::Static | Phase::Review | Phase::Dynamic => "worker",
+        }
+    }
+}
+
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What one gate said about one candidate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActivityStatus {
+    /// It found nothing wrong.
+    #[serde(alias = "pass")]
+    Passed,
+    /// It found something worth saying, not worth refusing the candidate for.
+    Warned,
+    /// It refused the candidate.
+    #[serde(alias = "block")]
+    Blocked,
+    /// It could not judge (toolchain missing, nothing to run, the critic's model failed).
+    Skipped,
+    /// A word this version does not know, read from an older or newer state file.
+    #[serde(other)]
+    Unknown,
+}
+
+impl ActivityStatus {
+    /// The word a record holds (`blocked`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ActivityStatus::Passed => "passed",
+            ActivityStatus::Warned => "warned",
+            ActivityStatus::Blocked => "blocked",
+            ActivityStatus::Skipped => "skipped",
+            ActivityStatus::Unknown => "unknown",
+        }
+    }
+}
+
+impl std::fmt::Display for ActivityStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// One guard's verdict on one attempt of a subtask.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GuardActivity {
     /// 1-based attempt number.
     pub attempt: u32,
-    /// `static` (on the overlay, before writing), `dynamic` (build, tests on the written tree)
-    /// or `apply` (the reply could not be turned into a change).
-    pub phase: String,
+    /// `static` (on the overlay, before writing), `review` (a critic), `dynamic` (build,
+    /// tests on the written tree) or `apply` (the reply could not be turned into a change).
+    pub phase: Phase,
     /// Guard slug (`symbol-preservation`, `build`, `test-regression`, `test-integrity`, ...).
     pub guard: String,
     /// The seeds' code (`G7`), when there is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
-    /// `passed`, `warned`, `blocked`, `skipped` (toolchain missing, nothing to run).
-    pub status: String,
+    /// What the guard said.
+    pub status: ActivityStatus,
     /// What the guard said (blocking and warning findings; the reason for a skip).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub messages: Vec<String>,
@@ -144,10 +228,10 @@ impl GuardActivity {
     pub fn apply_blocked(attempt: u32, guard: &str, message: String) -> GuardActivity {
         GuardActivity {
             attempt,
-            phase: "apply".into(),
+            phase: Phase::Apply,
             guard: guard.into(),
             code: None,
-            status: "blocked".into(),
+            status: ActivityStatus::Blocked,
             messages: vec![message],
         }
     }
@@ -161,16 +245,15 @@ impl GuardActivity {
             .filter(|g| g.status != GuardStatus::Disabled)
             .map(|g| GuardActivity {
                 attempt,
-                phase: "static".into(),
+                phase: Phase::Static,
                 guard: g.guard.to_string(),
                 code: g.code.map(str::to_string),
                 status: match g.status {
-                    GuardStatus::Passed => "passed",
-                    GuardStatus::Warned => "warned",
-                    GuardStatus::Blocked => "blocked",
-                    GuardStatus::Disabled => "disabled",
-                }
-                .into(),
+                    GuardStatus::Passed => ActivityStatus::Passed,
+                    GuardStatus::Warned => ActivityStatus::Warned,
+                    GuardStatus::Blocked => ActivityStatus::Blocked,
+                    GuardStatus::Disabled => ActivityStatus::Skipped,
+                },
                 messages: report
                     .findings
                     .iter()
@@ -342,7 +425,7 @@ impl SubtaskSummary {
             let blocked: Vec<String> = self
                 .guard_activity
                 .iter()
-                .filter(|a| a.status == "blocked")
+                .filter(|a| a.status == ActivityStatus::Blocked)
                 .map(|a| {
                     let what = a.messages.join("; ");
                     format!(
@@ -382,7 +465,7 @@ impl SubtaskSummary {
     pub fn guards_fired(&self) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
         for a in &self.guard_activity {
-            if a.status == "blocked" && !out.contains(&a.guard) {
+            if a.status == ActivityStatus::Blocked && !out.contains(&a.guard) {
                 out.push(a.guard.clone());
             }
         }
@@ -679,6 +762,36 @@ mod tests {
         let blocked: AttemptRecord =
             serde_json::from_str(r#"{"attempt": 3, "outcome": "blocked"}"#).unwrap();
         assert_eq!(blocked.outcome, AttemptOutcome::Blocked);
+    }
+
+    #[test]
+    fn guard_activity_keeps_its_words_and_reads_the_kept_behaviour_gates_old_ones() {
+        let record = GuardActivity::apply_blocked(1, "apply", "no edit".into());
+        let json = serde_json::to_value(&record).unwrap();
+        assert_eq!(
+            (json["phase"].as_str(), json["status"].as_str()),
+            (Some("apply"), Some("blocked"))
+        );
+        // The kept-behaviour gate once wrote `block` and `pass`: they read as the words every
+        // other gate writes, so an old state file's refusals still count as refusals.
+        let old: GuardActivity = serde_json::from_str(
+            r#"{"attempt": 2, "phase": "dynamic", "guard": "kept-behaviour", "status": "block"}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            (old.phase, old.status),
+            (Phase::Dynamic, ActivityStatus::Blocked)
+        );
+        let summary = SubtaskSummary {
+            guard_activity: vec![old, record],
+            ..Default::default()
+        };
+        assert_eq!(summary.guards_fired(), ["kept-behaviour", "apply"]);
+        let unknown: GuardActivity = serde_json::from_str(
+            r#"{"attempt": 3, "phase": "static", "guard": "x", "status": "vetoed"}"#,
+        )
+        .unwrap();
+        assert_eq!(unknown.status, ActivityStatus::Unknown);
     }
 
     #[test]

@@ -13,6 +13,7 @@ use common::*;
 use std::path::Path;
 
 use scripted_llm::{Script, ScriptedServer};
+use slopguard_agent::run::summary::ActivityStatus;
 use slopguard_agent::run::{NoProgress, PlanSource, RunStatus, SubtaskStatus, execute};
 
 #[test]
@@ -204,7 +205,7 @@ fn the_reviewer_refuses_a_candidate_and_the_retry_lands_only_when_it_agrees() {
     let refused: Vec<_> = first
         .guard_activity
         .iter()
-        .filter(|a| a.guard == "intent-review" && a.status == "blocked")
+        .filter(|a| a.guard == "intent-review" && a.status == ActivityStatus::Blocked)
         .collect();
     assert_eq!(refused.len(), 1, "{:#?}", first.guard_activity);
     assert_eq!(refused[0].attempt, 1);

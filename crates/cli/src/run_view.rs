@@ -6,6 +6,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use slopguard_agent::run::summary::ActivityStatus;
 use slopguard_agent::run::{Progress, ProgressEvent, RunError, RunOptions, RunSummary, execute};
 
 use crate::progress::PlainLines;
@@ -133,10 +134,10 @@ impl Progress for TermView {
             }
             ProgressEvent::Guard { id, guard, status } => {
                 if let Ok(mut g) = self.guards.lock() {
-                    match status.as_str() {
-                        "passed" | "warned" => g.0 += 1,
-                        "blocked" => g.1 += 1,
-                        _ => {}
+                    match status {
+                        ActivityStatus::Passed | ActivityStatus::Warned => g.0 += 1,
+                        ActivityStatus::Blocked => g.1 += 1,
+                        ActivityStatus::Skipped | ActivityStatus::Unknown => {}
                     }
                     self.bar.set_message(format!(
                         "{id} guards {} passed, {} blocked (last: {guard} {status})",

@@ -3,7 +3,9 @@
 //! the model used.
 
 use slopguard_agent::git::short_id;
-use slopguard_agent::run::summary::{MetricValue, RunSummary, SubtaskStatus, TaskSummary};
+use slopguard_agent::run::summary::{
+    ActivityStatus, MetricValue, RunSummary, SubtaskStatus, TaskSummary,
+};
 
 /// A one-line PR title: the commit subject when one subtask landed (it names the fixed code,
 /// where the task's title may only name the failing tests), else the first landed task's
@@ -234,12 +236,12 @@ fn guard_activity_section(summary: &RunSummary) -> String {
         let notable: Vec<_> = st
             .guard_activity
             .iter()
-            .filter(|a| a.status == "blocked" || a.status == "warned")
+            .filter(|a| matches!(a.status, ActivityStatus::Blocked | ActivityStatus::Warned))
             .collect();
         let passed = st
             .guard_activity
             .iter()
-            .filter(|a| a.status == "passed")
+            .filter(|a| a.status == ActivityStatus::Passed)
             .count();
         if notable.is_empty() && passed == 0 {
             continue;
@@ -525,18 +527,18 @@ pub(crate) mod tests {
                             guard_activity: vec![
                                 GuardActivity {
                                     attempt: 1,
-                                    phase: "static".into(),
+                                    phase: slopguard_agent::gates::Phase::Static,
                                     guard: "symbol-preservation".into(),
                                     code: Some("G7".into()),
-                                    status: "blocked".into(),
+                                    status: ActivityStatus::Blocked,
                                     messages: vec!["src/db.py: dropped seed, init_schema".into()],
                                 },
                                 GuardActivity {
                                     attempt: 2,
-                                    phase: "dynamic".into(),
+                                    phase: slopguard_agent::gates::Phase::Dynamic,
                                     guard: "test-regression".into(),
                                     code: Some("G8".into()),
-                                    status: "passed".into(),
+                                    status: ActivityStatus::Passed,
                                     messages: vec![],
                                 },
                             ],

@@ -14,7 +14,7 @@ use slopguard_change::{ChangeSet, containment};
 
 use slopguard_toolchain::{BuildResult, RepoFiles, TestLimits, TestRun};
 
-use crate::records::Baseline;
+use crate::records::{ActivityStatus, Baseline};
 
 /// Errors writing or reverting files.
 #[derive(Debug, thiserror::Error)]
@@ -186,12 +186,12 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    /// `passed`, `blocked`, `skipped`.
-    pub fn status(&self) -> &'static str {
+    /// The verdict as a guard activity status.
+    pub fn status(&self) -> ActivityStatus {
         match self {
-            Verdict::Pass => "passed",
-            Verdict::Block(_) => "blocked",
-            Verdict::Skipped(_) => "skipped",
+            Verdict::Pass => ActivityStatus::Passed,
+            Verdict::Block(_) => ActivityStatus::Blocked,
+            Verdict::Skipped(_) => ActivityStatus::Skipped,
         }
     }
 }

@@ -62,22 +62,7 @@ pub(crate) fn code_edits<'c>(
     })
 }
 
-/// When a gate runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Phase {
-    /// Reading the reply and turning it into a change (before any guard).
-    Apply,
-    /// The static guards, on the change in memory (nothing written yet).
-    Static,
-    /// Model-backed gates (critics), on a candidate the static guards passed, before the
-    /// toolchain runs on it.
-    Review,
-    /// On the written worktree: toolchain runs.
-    Dynamic,
-    /// While planning: drops subtasks before any model call.
-    Plan,
-}
+pub use crate::records::Phase;
 
 /// One gate of the run pipeline.
 #[derive(Debug, Clone, Copy)]
@@ -96,18 +81,6 @@ pub struct Gate {
     pub event: &'static str,
     /// Its documentation (Markdown).
     pub doc: &'static str,
-}
-
-impl Phase {
-    /// The `phase` field of a rejection's trace event: `apply` before any guard ran, `worker`
-    /// for the guards and the toolchain (the names the trace has always used).
-    pub fn trace_name(self) -> &'static str {
-        match self {
-            Phase::Apply => "apply",
-            Phase::Plan => "planning",
-            Phase::Static | Phase::Review | Phase::Dynamic => "worker",
-        }
-    }
 }
 
 /// One thing a gate found wrong with a candidate.

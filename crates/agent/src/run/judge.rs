@@ -97,16 +97,16 @@ pub(super) fn review_candidate(
         let verdict = gate.review(&input, client);
         cx.state.run.usage.add_since(spent, tokens_spent(client));
         let (status, messages) = match &verdict {
-            Ok(None) => ("passed", vec![]),
-            Ok(Some(r)) => ("blocked", vec![r.text()]),
-            Err(e) => ("skipped", vec![e.to_string()]),
+            Ok(None) => (ActivityStatus::Passed, vec![]),
+            Ok(Some(r)) => (ActivityStatus::Blocked, vec![r.text()]),
+            Err(e) => (ActivityStatus::Skipped, vec![e.to_string()]),
         };
         activity.push(GuardActivity {
             attempt,
-            phase: "review".into(),
+            phase: Phase::Review,
             guard: slug.into(),
             code: None,
-            status: status.into(),
+            status,
             messages,
         });
         match verdict {
@@ -234,19 +234,23 @@ pub(super) fn record_behaviour(
     rejection: Option<gates::Rejection>,
     activity: &mut Vec<GuardActivity>,
 ) -> Option<Refused> {
-    let status = if rejection.is_some() { "block" } else { "pass" };
+    let status = if rejection.is_some() {
+        ActivityStatus::Blocked
+    } else {
+        ActivityStatus::Passed
+    };
     activity.push(GuardActivity {
         attempt,
-        phase: "dynamic".into(),
+        phase: Phase::Dynamic,
         guard: gates::kept_behaviour::SLUG.into(),
         code: None,
-        status: status.into(),
+        status,
         messages: rejection.iter().map(gates::Rejection::text).collect(),
     });
     cx.progress.on(&ProgressEvent::Guard {
         id: run.id.clone(),
         guard: gates::kept_behaviour::SLUG.into(),
-        status: status.into(),
+        status,
     });
     let rejection = rejection?;
     let text = record_rejections(cx, run, attempt, activity, std::slice::from_ref(&rejection));
@@ -336,7 +340,7 @@ pub(super) fn judge_statically(
         cx.progress.on(&ProgressEvent::Guard {
             id: run.id.clone(),
             guard: a.guard.clone(),
-            status: a.status.clone(),
+            status: a.status,
         });
     }
     activity.extend(act);
@@ -448,10 +452,10 @@ pub(super) fn dynamic_activity(attempt: u32, dynr: &dynamic::DynamicReport) -> V
         .iter()
         .map(|(g, code, v)| GuardActivity {
             attempt,
-            phase: "dynamic".into(),
+            phase: Phase::Dynamic,
             guard: g.to_string(),
             code: code.map(str::to_string),
-            status: v.status().into(),
+            status: v.status(),
             messages: match v {
                 Verdict::Pass => vec![],
                 Verdict::Block(m) | Verdict::Skipped(m) => vec![m.clone()],
@@ -477,7 +481,7 @@ pub(super) fn judge_dynamically(
         cx.progress.on(&ProgressEvent::Guard {
             id: run.id.clone(),
             guard: g.to_string(),
-            status: v.status().into(),
+            status: v.status(),
         });
     }
     activity.extend(dynamic_activity(attempt, &dynr));

@@ -84,7 +84,7 @@ pub(super) fn land(
             },
             activity
                 .iter()
-                .filter(|a| a.attempt == attempt && a.status == "passed")
+                .filter(|a| a.attempt == attempt && a.status == ActivityStatus::Passed)
                 .map(|a| a.guard.as_str())
                 .collect::<BTreeSet<_>>()
                 .into_iter()

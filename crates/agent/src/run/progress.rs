@@ -41,8 +41,8 @@ pub enum ProgressEvent {
         id: String,
         /// Guard slug.
         guard: String,
-        /// `passed`, `blocked`, ...
-        status: String,
+        /// What it said.
+        status: crate::records::ActivityStatus,
     },
     /// A subtask ended.
     SubtaskEnd {

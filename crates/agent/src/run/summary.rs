@@ -9,8 +9,8 @@ use crate::git::short_id;
 use serde::{Deserialize, Serialize};
 
 pub use crate::records::{
-    AttemptOutcome, AttemptRecord, GuardActivity, MetricValue, RunRecord, RunStatus, SubtaskStatus,
-    SubtaskSummary, TaskSummary, TokenUsage,
+    ActivityStatus, AttemptOutcome, AttemptRecord, GuardActivity, MetricValue, RunRecord,
+    RunStatus, SubtaskStatus, SubtaskSummary, TaskSummary, TokenUsage,
 };
 
 /// What a run did. This is the input of the PR phase.
@@ -59,7 +59,7 @@ impl RunSummary {
     pub fn guard_firings(&self) -> std::collections::BTreeMap<String, u32> {
         let mut m = std::collections::BTreeMap::new();
         for a in self.subtasks().flat_map(|s| s.guard_activity.iter()) {
-            if a.status == "blocked" {
+            if a.status == ActivityStatus::Blocked {
                 *m.entry(a.guard.clone()).or_insert(0) += 1;
             }
         }
@@ -180,10 +180,10 @@ mod tests {
                     commit: Some("abc".into()),
                     guard_activity: vec![GuardActivity {
                         attempt: 1,
-                        phase: "static".into(),
+                        phase: crate::records::Phase::Static,
                         guard: "symbol-preservation".into(),
                         code: Some("G7".into()),
-                        status: "blocked".into(),
+                        status: ActivityStatus::Blocked,
                         messages: vec![],
                     }],
                     ..Default::default()

@@ -332,7 +332,7 @@ fn outcome_of(summary: &RunSummary) -> FixOutcome {
     let mut blocked_by: Vec<String> = subtasks
         .iter()
         .flat_map(|s| s.guard_activity.iter())
-        .filter(|g| g.status == "blocked")
+        .filter(|g| g.status == slopguard_agent::run::summary::ActivityStatus::Blocked)
         .map(|g| g.guard.clone())
         .collect();
     blocked_by.sort();
