@@ -286,8 +286,10 @@ fn a_reply_that_comes_while_templates_remain_is_judged_before_them_and_lands() {
 }
 
 /// A run of the fix-tests subtask whose model answers the whole-file prompt with `calc.py` as
-/// `content`. The brief prompts come first (`add`'s statement, then `add` alone): answered
-/// with prose, so the whole-file prompt's answer is the one judged.
+/// `content`. The brief prompts come first (`add`'s statement, then `add` alone), alone in the
+/// first attempt (its three candidates ask for them in turn) and again in the second: answered
+/// with prose, so the whole-file prompt's answer, the second attempt's third candidate, is the
+/// one judged.
 fn run_whole_file_reply(
     fx: &Fixture,
     message: &str,
@@ -298,6 +300,9 @@ fn run_whole_file_reply(
     .to_string();
     let server = ScriptedServer::start(
         Script::new()
+            .content("I am not sure what is wrong.")
+            .content("I am not sure what is wrong.")
+            .content("I am not sure what is wrong.")
             .content("I am not sure what is wrong.")
             .content("I am not sure what is wrong.")
             .content(reply),
@@ -325,6 +330,25 @@ fn a_fix_that_dropped_an_unrelated_function_is_salvaged_and_lands_without_the_lo
         Some("Fix `add`: `return a - b` -> `return a + b`")
     );
     assert!(trace_events(&summary).contains("worker.candidate.salvaged"));
+    // The first attempt asked for the statement and the definition only: the files prompt
+    // waited for the second.
+    let asked: Vec<(u64, String)> = trace_events(&summary)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|e| e["event"] == "worker.candidate")
+        .map(|e| {
+            let d = &e["data"];
+            (
+                d["attempt"].as_u64().unwrap(),
+                d["asks"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert!(
+        asked.iter().all(|(a, k)| *a > 1 || k != "files"),
+        "{asked:?}"
+    );
+    assert!(asked.contains(&(2, "files".to_string())), "{asked:?}");
 }
 
 #[test]
