@@ -48,6 +48,36 @@ fn with_no_frame_in_the_code_a_statement_of_the_tested_function_is_offered_alone
 }
 
 #[test]
+fn a_statement_asked_again_hears_the_answer_the_tests_refused() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    // One candidate an attempt, each for `add`'s one statement: the first answer builds and
+    // fails the test; the second attempt's prompt lists it, with what the test printed.
+    let script = Script::new()
+        .content("```python\nreturn a * b\n```\n")
+        .content("```python\nreturn a + b\n```\n");
+    let server = ScriptedServer::start(script).unwrap();
+    let mut o = fix_tests_options(&fx, &server.url());
+    o.candidates = slopguard_agent::run::candidates::CandidateCount::Fixed(1);
+    let summary = execute(&o, &NoProgress).unwrap();
+    let s = summary.subtasks().next().unwrap();
+    assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
+    assert_eq!(s.attempts, 2);
+    let requests = server.chat_requests();
+    let first = requests[0].to_string();
+    assert!(first.contains("This line of `add` is wrong:"), "{first}");
+    assert!(!first.contains("were tried"), "{first}");
+    let second = requests[1].to_string();
+    let listed = second
+        .find("These answers were tried and are wrong")
+        .unwrap_or_else(|| panic!("{second}"));
+    assert!(second[listed..].contains("return a * b"), "{second}");
+    assert!(second[listed..].contains("6 != 5"), "{second}");
+    assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
+}
+
+#[test]
 fn a_subtask_whose_tests_an_earlier_subtask_fixed_is_skipped_without_a_model_call() {
     let Some(fx) = Fixture::new() else {
         return;

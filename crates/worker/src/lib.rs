@@ -523,6 +523,7 @@ mod tests {
             function: Some(&target),
             line: None,
             regression_test: None,
+            tried: &[],
         });
         assert!(
             p.messages[1]
@@ -615,6 +616,7 @@ mod tests {
             function: None,
             line,
             regression_test: None,
+            tried: &[],
         })
     }
 

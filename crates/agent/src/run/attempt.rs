@@ -52,6 +52,7 @@ pub(super) fn run_attempt(
         survivors: run.carried.take().into_iter().collect(),
         llm: Duration::ZERO,
         tool: Duration::ZERO,
+        tried: Vec::new(),
     };
     cx.progress.on(&ProgressEvent::Attempt {
         id: run.id.clone(),
@@ -151,6 +152,9 @@ pub(super) fn run_attempt(
     }
     // The templates not yet tried go on beside the next attempt's candidates.
     *untried_templates = templates;
+    for (asks, answer) in work.tried.drain(..) {
+        run.tried.entry(asks).or_default().push(answer);
+    }
     run.llm_time += work.llm;
     run.tool_time += work.tool;
     let furthest = work.rejections.iter().max_by_key(|r| r.reached);
@@ -238,6 +242,7 @@ pub(super) fn attempt_prompts(
                     .map(String::as_str)
             })
             .flatten(),
+        tried: &[],
     };
     let mut prompts = brief_prompts(run, &input);
     if attempt == 1 && !prompts.is_empty() {
@@ -298,8 +303,10 @@ fn brief_prompts(run: &SubtaskRun, input: &prompt::PromptInput<'_>) -> Vec<promp
         })
     });
     let mut statements = run.fault_line.iter().chain(&run.suspects).map(|line| {
+        let tried = run.tried.get(&prompt::statement_key(line));
         prompt::build(&prompt::PromptInput {
             line: Some(line),
+            tried: tried.map_or(&[], Vec::as_slice),
             ..*input
         })
     });
@@ -599,7 +606,7 @@ fn judge_reply(
     cx.time("apply_and_static", t_apply);
     let mut unchanged = false;
     let verdict = match judged {
-        Ok(applied) => keep_survivor(&mut work.survivors, index, applied),
+        Ok(applied) => keep_survivor(&mut work.survivors, index, applied, pr.asks_for()),
         Err(r) => {
             let first = r.feedback.lines().next().unwrap_or("").to_string();
             unchanged = r.unchanged;

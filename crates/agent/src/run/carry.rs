@@ -4,7 +4,7 @@
 //! `run/`: the steps depend on it, it depends on none of them, so the steps' modules do not
 //! import each other for their types.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
 use slopguard_planning::plan::{Plan, Subtask};
@@ -53,6 +53,9 @@ pub(super) struct SubtaskRun {
     /// The brief requests ([`prompt::WorkerPrompt::asks_for`]) the model answered with the
     /// code as it was: later attempts ask the others first.
     pub(super) copied_back: BTreeSet<String>,
+    /// Per brief request, the answers the build or the tests refused, oldest first: a
+    /// statement asked again lists them ([`prompt::PromptInput::tried`]).
+    pub(super) tried: BTreeMap<String, Vec<prompt::TriedAnswer>>,
 }
 
 /// How an attempt ended.
@@ -72,6 +75,9 @@ pub(super) struct AttemptWork {
     pub(super) survivors: Vec<Survivor>,
     pub(super) llm: Duration,
     pub(super) tool: Duration,
+    /// The answers to brief requests the build or the tests refused in this attempt (request
+    /// key, answer), for [`SubtaskRun::tried`].
+    pub(super) tried: Vec<(String, prompt::TriedAnswer)>,
 }
 
 /// A candidate that passed the static gates, waiting for the toolchain.
@@ -79,6 +85,8 @@ pub(super) struct Survivor {
     pub(super) index: u32,
     pub(super) applied: worker::AppliedReply,
     pub(super) key: String,
+    /// The brief request it answered ([`prompt::WorkerPrompt::asks_for`]), when it was one.
+    pub(super) asks: Option<String>,
     pub(super) votes: u32,
     pub(super) size: usize,
     /// Already refused by the toolchain or the review as soon as it arrived

@@ -71,6 +71,7 @@ pub(super) fn run_subtask(
         carried: None,
         spectrum: None,
         copied_back: BTreeSet::new(),
+        tried: Default::default(),
     };
     attach_failure_context(cx, &mut run);
     let max = cx.state.max_attempts.max(1);

@@ -14,7 +14,7 @@ use slopguard_llm::BlockingClient;
 use crate::dynamic;
 use crate::run::candidates;
 use crate::run::proof;
-use slopguard_worker as worker;
+use slopguard_worker::{self as worker, prompt};
 
 use super::carry::{AttemptWork, Refused, SubtaskRun, Survivor, fixed_targets};
 use super::context::Ctx;
@@ -31,6 +31,7 @@ pub(super) fn keep_survivor(
     survivors: &mut Vec<Survivor>,
     index: u32,
     applied: worker::AppliedReply,
+    asks: Option<String>,
 ) -> String {
     let key = candidates::normalised_key(&applied.change);
     if let Some(same) = survivors.iter_mut().find(|s| s.key == key) {
@@ -52,6 +53,7 @@ pub(super) fn keep_survivor(
         index,
         applied,
         key,
+        asks,
         votes: 1,
         size,
         refused: false,
@@ -150,6 +152,14 @@ fn judge_one(
 
 /// Records survivor `i`'s refusal.
 fn refuse(work: &mut AttemptWork, i: usize, why: Refused) -> Judged {
+    let survivor = &work.survivors[i];
+    if let Some(asks) = &survivor.asks {
+        let answer = prompt::TriedAnswer {
+            written: prompt::written_lines(&survivor.applied.change),
+            why: prompt::refusal_in_brief(&why.feedback),
+        };
+        work.tried.push((asks.clone(), answer));
+    }
     work.rejections.push(why);
     work.survivors[i].refused = true;
     Judged::Refused
@@ -338,10 +348,10 @@ mod tests {
     #[test]
     fn identical_patches_vote_and_the_majority_is_evaluated_first() {
         let mut survivors = Vec::new();
-        let first = keep_survivor(&mut survivors, 0, applied("x = 2\n"));
+        let first = keep_survivor(&mut survivors, 0, applied("x = 2\n"), None);
         assert!(first.starts_with("passed static gates"), "{first}");
-        keep_survivor(&mut survivors, 1, applied("x = 3\ny = 4\n"));
-        let vote = keep_survivor(&mut survivors, 2, applied("x = 3\ny = 4   \n"));
+        keep_survivor(&mut survivors, 1, applied("x = 3\ny = 4\n"), None);
+        let vote = keep_survivor(&mut survivors, 2, applied("x = 3\ny = 4   \n"), None);
         assert_eq!(vote, "same patch as candidate 2");
         assert_eq!(survivors.len(), 2);
         assert_eq!(survivors[1].votes, 2);

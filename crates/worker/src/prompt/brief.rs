@@ -56,11 +56,14 @@ pub(super) fn focused_line_prompt(
     push_outline(&mut user, input.tree, &function.path);
     push_definition(&mut user, function, &shown);
     user.push_str(&format!(
-        "\nThis line of `{}` is wrong:\n```{lang}\n{}\n```\nWrite that line, fixed, in a \
-         ```{lang} fence (it may become a few lines). Nothing else: the rest of the file stays \
-         as it is.",
+        "\nThis line of `{}` is wrong:\n```{lang}\n{}\n```\n",
         function.simple_name(),
         line.text,
+    ));
+    push_tried(&mut user, input.tried, lang);
+    user.push_str(&format!(
+        "Write that line, fixed, in a ```{lang} fence (it may become a few lines). Nothing \
+         else: the rest of the file stays as it is."
     ));
     let files = vec![(line.path.clone(), shown.presented())];
     let reply_tokens = reply_budget(input, &files, 0);
@@ -72,6 +75,79 @@ pub(super) fn focused_line_prompt(
         line: Some(line.clone()),
         reply_tokens,
     }
+}
+
+/// Most earlier answers a statement prompt lists ([`push_tried`]), the latest.
+const TRIED_SHOWN: usize = 3;
+
+/// The earlier answers to the same statement that the build or the tests refused, each with
+/// what they said: a fresh sample of the same request often repeats an answer, and the
+/// compiler's word on a near miss (`no method named days_in_month`) is what the next one
+/// needs (after ChatRepair, which lists the patches already tried, without a conversation:
+/// continued conversations were measured twice and did not help this model).
+fn push_tried(user: &mut String, tried: &[TriedAnswer], lang: &str) {
+    if tried.is_empty() {
+        return;
+    }
+    user.push_str("These answers were tried and are wrong; do not write them again:\n");
+    for t in &tried[tried.len().saturating_sub(TRIED_SHOWN)..] {
+        user.push_str(&format!("```{lang}\n{}\n```\n", t.written.trim_end()));
+        if !t.why.is_empty() {
+            user.push_str(&format!("{}\n", t.why.trim_end()));
+        }
+    }
+}
+
+/// Most lines of what a refused answer wrote that [`written_lines`] keeps.
+const WRITTEN_LINES: usize = 8;
+
+/// The lines `change` adds (inserted or replacing others), in order, at most
+/// [`WRITTEN_LINES`]: what an answer to a statement prompt wrote.
+pub fn written_lines(change: &slopguard_change::ChangeSet) -> String {
+    let mut out: Vec<String> = Vec::new();
+    for c in &change.changes {
+        let (Some(after), before) = (c.after_text(), c.before_text().unwrap_or("")) else {
+            continue;
+        };
+        let diff = similar::TextDiff::from_lines(before, after);
+        out.extend(
+            diff.iter_all_changes()
+                .filter(|d| d.tag() == similar::ChangeTag::Insert)
+                .map(|d| d.value().trim_end().to_string()),
+        );
+    }
+    out.truncate(WRITTEN_LINES);
+    out.join("\n")
+}
+
+/// Most lines of a refusal that [`refusal_in_brief`] keeps, and most characters of each.
+const REFUSAL_LINES: usize = 4;
+const REFUSAL_LINE_CHARS: usize = 160;
+
+/// What the build or the tests said about a refused answer, in a few lines: the first line of
+/// the findings, then the lines that carry an error or a compared value (`error[E0599]: no
+/// method named ...`, `left: ...`, `AssertionError: 2 != -2`, `got 3, want 4`).
+pub fn refusal_in_brief(feedback: &str) -> String {
+    const MARKS: [&str; 10] = [
+        "error", "Error", "assert", "expected", "Expected", "left:", "right:", "want", "got", "!=",
+    ];
+    let mut lines = feedback.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().map(|l| {
+        // The findings' opening sentence says what the answer changed; the reason follows it.
+        l.split_once("). ").map_or(l, |(_, why)| why)
+    });
+    let telling = lines.filter(|l| MARKS.iter().any(|m| l.contains(m)) && !l.contains("rerun"));
+    let mut kept: Vec<String> = first
+        .into_iter()
+        .chain(telling)
+        .map(|l| match l.char_indices().nth(REFUSAL_LINE_CHARS) {
+            Some((cut, _)) => format!("{}...", &l[..cut]),
+            None => l.to_string(),
+        })
+        .collect();
+    kept.dedup();
+    kept.truncate(REFUSAL_LINES);
+    kept.join("\n")
 }
 
 /// A definition as a brief prompt shows it: with the comment block above it.

@@ -25,6 +25,7 @@ mod policy;
 mod tests;
 
 use brief::*;
+pub use brief::{refusal_in_brief, written_lines};
 pub use policy::{FormatPolicy, model_billions};
 
 /// Rough token count of a text (4 characters per token).
@@ -103,7 +104,7 @@ impl WorkerPrompt {
     /// files prompt.
     pub fn asks_for(&self) -> Option<String> {
         if let Some(l) = &self.line {
-            return Some(format!("statement {}:{}-{}", l.path, l.start, l.end));
+            return Some(statement_key(l));
         }
         self.function
             .as_ref()
@@ -186,6 +187,23 @@ pub struct PromptInput<'a> {
     /// The test file a new regression test goes into, when the change must bring its own
     /// (`feedback fix`): the rules ask for one new test there instead of "never change tests".
     pub regression_test: Option<&'a str>,
+    /// Earlier answers to the same brief request that the build or the tests refused, shown
+    /// with a statement prompt so it is not answered the same way again.
+    pub tried: &'a [TriedAnswer],
+}
+
+/// An earlier answer to a brief request, and why it was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TriedAnswer {
+    /// The lines it wrote ([`written_lines`]).
+    pub written: String,
+    /// What the build or the tests said about it, briefly ([`refusal_in_brief`]).
+    pub why: String,
+}
+
+/// The request key of a statement prompt ([`WorkerPrompt::asks_for`]).
+pub fn statement_key(line: &FaultLine) -> String {
+    format!("statement {}:{}-{}", line.path, line.start, line.end)
 }
 
 /// Builds the worker prompt.

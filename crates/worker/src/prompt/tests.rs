@@ -25,6 +25,7 @@ fn input<'a>(st: &'a Subtask, tree: &'a dyn Tree, budget: usize) -> PromptInput<
         function: None,
         line: None,
         regression_test: None,
+        tried: &[],
     }
 }
 
@@ -260,6 +261,88 @@ fn a_suspect_statement_gets_the_short_prompt_with_the_definition_and_its_comment
 }
 
 #[test]
+fn a_statement_asked_again_lists_the_answers_already_refused_with_what_they_got() {
+    let src = "impl Date {\n    pub fn add_months(&self, n: i32) -> Date {\n        let day = self.day;\n        Date { day }\n    }\n}\n\nfn days_in_month(year: i32, month: u8) -> u8 {\n    31\n}\n";
+    let tree = MemTree::new(BTreeMap::from([(
+        "src/lib.rs".to_string(),
+        src.as_bytes().to_vec(),
+    )]));
+    let st = subtask(&["src/lib.rs"]);
+    let function = FunctionTarget {
+        path: "src/lib.rs".into(),
+        name: "Date::add_months".into(),
+        start: 2,
+        end: 5,
+    };
+    let line = FaultLine {
+        path: "src/lib.rs".into(),
+        start: 3,
+        end: 3,
+        text: "        let day = self.day;".into(),
+        error: None,
+        suspect_in: Some(function.clone()),
+    };
+    let findings = "- [build] Your answer changed src/lib.rs (modify) (1 lines). The build fails:\n\
+        error[E0599]: no method named `days_in_month` found for reference `&Date`\n\
+        --> src/lib.rs:3:28\n\
+        help: there is an associated function `days_in_month`\n\
+        error: could not compile `civil_date`; rerun with --verbose";
+    let why = refusal_in_brief(findings);
+    // The findings' opening (what the answer changed) and the advice to rerun are left out.
+    assert_eq!(
+        why,
+        "The build fails:\nerror[E0599]: no method named `days_in_month` found for reference `&Date`"
+    );
+    let tried = [TriedAnswer {
+        written: "        let day = self.day.min(self.days_in_month(self.year, self.month));"
+            .into(),
+        why,
+    }];
+    let mut i = input(&st, &tree, 2000);
+    i.line = Some(&line);
+    let first = build(&i).messages[1].content.clone();
+    assert!(!first.contains("were tried"), "{first}");
+    i.tried = &tried;
+    let again = build(&i).messages[1].content.clone();
+    let listed = again
+        .find("These answers were tried and are wrong")
+        .unwrap();
+    assert!(
+        again[listed..].contains("self.days_in_month(self.year, self.month)"),
+        "{again}"
+    );
+    assert!(
+        again[listed..].contains("error[E0599]: no method named"),
+        "{again}"
+    );
+    assert!(listed > again.find("This line of `add_months` is wrong").unwrap());
+    // The request itself is the same words, after the list.
+    assert!(
+        again.ends_with(first.rsplit_once("```\n").unwrap().1),
+        "{again}"
+    );
+    // The helper the answer needs is in the outline every brief prompt opens with.
+    assert!(
+        again.contains("fn days_in_month(year: i32, month: u8) -> u8 {"),
+        "{again}"
+    );
+}
+
+#[test]
+fn written_lines_are_the_lines_a_change_adds() {
+    let change = slopguard_change::ChangeSet::new(
+        std::sync::Arc::new(MemTree::new(BTreeMap::new())),
+        vec![slopguard_change::FileChange::modify(
+            "m.py",
+            b"def f(x):\n    return x\n".to_vec(),
+            b"def f(x):\n    if x < 0:\n        return -x\n    return x\n".to_vec(),
+        )],
+        "test",
+    );
+    assert_eq!(written_lines(&change), "    if x < 0:\n        return -x");
+}
+
+#[test]
 fn a_change_that_brings_its_own_test_is_asked_for_one_new_test() {
     let tree = MemTree::new(BTreeMap::from([
         (
@@ -279,6 +362,7 @@ fn a_change_that_brings_its_own_test_is_asked_for_one_new_test() {
     );
     let proof = build(&PromptInput {
         regression_test: Some("tests/test_db.py"),
+        tried: &[],
         ..input(&st, &tree, 4000)
     })
     .messages[1]
