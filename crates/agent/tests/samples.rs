@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use slopguard_planning::analysis::{AnalyzeOptions, Status, analyze};
+use slopguard_testkit::{BUILD_OUTPUTS, copy_dir};
 use slopguard_toolchain::process::on_path;
 
 fn sample(lang: &str) -> (tempfile::TempDir, PathBuf) {
@@ -15,29 +16,9 @@ fn sample(lang: &str) -> (tempfile::TempDir, PathBuf) {
         .join("../../tests/samples")
         .join(lang);
     let dir = tempfile::tempdir().unwrap();
-    copy_dir(&src, dir.path());
+    copy_dir(&src, dir.path(), &[BUILD_OUTPUTS, &["Cargo.lock"]].concat());
     let p = dir.path().to_path_buf();
     (dir, p)
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let name = e.file_name();
-        let n = name.to_string_lossy();
-        if matches!(
-            n.as_ref(),
-            "target" | "node_modules" | "__pycache__" | "Cargo.lock"
-        ) {
-            continue;
-        }
-        let dst = to.join(&name);
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &dst);
-        } else {
-            std::fs::copy(e.path(), dst).unwrap();
-        }
-    }
 }
 
 fn opts() -> AnalyzeOptions {

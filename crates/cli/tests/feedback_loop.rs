@@ -24,6 +24,7 @@ use std::process::Command as StdCommand;
 use assert_cmd::Command;
 use scripted_llm::{Script, ScriptedServer};
 use serde_json::Value;
+use slopguard_testkit::python_missing;
 
 const STATS: &str = "\"\"\"Statistics helpers.\"\"\"\n\n\ndef total(values):\n    \"\"\"Sum of the values.\"\"\"\n    return sum(values)\n\n\ndef average(values):\n    \"\"\"Arithmetic mean of the values.\"\"\"\n    return total(values) / (len(values) - 1)\n";
 const TESTS: &str = "import unittest\n\nfrom calc.stats import total\n\n\nclass StatsTest(unittest.TestCase):\n    def test_total(self):\n        self.assertEqual(total([1, 2, 3]), 6)\n";
@@ -45,17 +46,6 @@ fn reply(stats: &str, tests: &str) -> String {
 }
 
 const TRIAGE_BUG: &str = r#"{"class": "bug", "root_cause": "average divides by len(values) - 1 instead of len(values)", "files": ["calc/stats.py"], "confidence": 85}"#;
-
-fn python_missing() -> bool {
-    let missing = StdCommand::new("python3")
-        .arg("--version")
-        .output()
-        .is_err();
-    if missing {
-        eprintln!("feedback_loop: python3 missing; skipped");
-    }
-    missing
-}
 
 struct Sample {
     dir: tempfile::TempDir,

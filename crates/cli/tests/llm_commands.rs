@@ -10,33 +10,16 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use scripted_llm::{Script, ScriptedServer};
 use serde_json::Value;
+use slopguard_testkit::{BUILD_OUTPUTS, copy_dir};
 
 fn sample_copy(lang: &str) -> (tempfile::TempDir, PathBuf) {
     let src = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/samples")
         .join(lang);
     let dir = tempfile::tempdir().unwrap();
-    copy_dir(&src, dir.path());
+    copy_dir(&src, dir.path(), BUILD_OUTPUTS);
     let p = dir.path().to_path_buf();
     (dir, p)
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let n = e.file_name();
-        if matches!(
-            n.to_string_lossy().as_ref(),
-            "target" | "node_modules" | "__pycache__"
-        ) {
-            continue;
-        }
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &to.join(&n));
-        } else {
-            std::fs::copy(e.path(), to.join(&n)).unwrap();
-        }
-    }
 }
 
 fn slopguard() -> Command {

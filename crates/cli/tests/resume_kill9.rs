@@ -15,38 +15,15 @@
 mod common;
 use common::git;
 
-use std::collections::BTreeMap;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use scripted_llm::{Script, ScriptedServer};
+use slopguard_testkit::snapshot;
 
 const N: usize = 4;
-
-fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut m = BTreeMap::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            let name = e.file_name().to_string_lossy().into_owned();
-            if name == ".git" || name == ".slopguard" {
-                continue;
-            }
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                m.insert(
-                    p.strip_prefix(root).unwrap().display().to_string(),
-                    std::fs::read(&p).unwrap(),
-                );
-            }
-        }
-    }
-    m
-}
 
 fn make_repo(dir: &Path) {
     git(dir, &["init", "-q", "-b", "main"]);

@@ -21,6 +21,7 @@ use std::process::Command;
 
 use scripted_llm::{Script, ScriptedServer};
 use serde_json::Value;
+use slopguard_testkit::{BUILD_OUTPUTS, copy_dir, snapshot};
 
 fn ladder(rung: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -50,55 +51,6 @@ fn skip_without(scenario: &str, programs: &[&str]) -> bool {
         }
     }
     false
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read_dir") {
-        let entry = entry.expect("entry");
-        let name = entry.file_name();
-        if name == "target" || name == "node_modules" || name == "__pycache__" {
-            continue;
-        }
-        let src = entry.path();
-        let dst = to.join(&name);
-        if entry.file_type().expect("type").is_dir() {
-            copy_dir(&src, &dst);
-        } else {
-            std::fs::copy(&src, &dst).expect("copy");
-        }
-    }
-}
-
-/// Every file under `root` except `.git/` and `.slopguard/` (slopguard's git-ignored data
-/// directory), with its bytes.
-fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
-    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
-        for entry in std::fs::read_dir(dir).expect("read_dir") {
-            let entry = entry.expect("entry");
-            let path = entry.path();
-            let rel = path
-                .strip_prefix(root)
-                .expect("under root")
-                .to_string_lossy()
-                .replace('\\', "/");
-            if rel == ".git" || rel == ".slopguard" {
-                continue;
-            }
-            let ft = entry.file_type().expect("type");
-            if ft.is_dir() {
-                walk(root, &path, out);
-            } else if ft.is_symlink() {
-                let target = std::fs::read_link(&path).expect("link");
-                out.insert(rel, target.to_string_lossy().as_bytes().to_vec());
-            } else {
-                out.insert(rel, std::fs::read(&path).expect("read"));
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(root, root, &mut out);
-    out
 }
 
 /// The user's side of the repository: files, HEAD, index entries, status.
@@ -144,7 +96,7 @@ impl Sandbox {
         let dir = tempfile::tempdir().expect("tempdir");
         let s = Sandbox { dir };
         let repo = s.repo();
-        copy_dir(&ladder(rung), &repo);
+        copy_dir(&ladder(rung), &repo, BUILD_OUTPUTS);
         git(&repo, &["init", "-q", "-b", "main"]);
         git(&repo, &["config", "user.email", "user@example.invalid"]);
         git(&repo, &["config", "user.name", "User"]);

@@ -7,7 +7,7 @@
     reason = "a test fails loudly on what it did not expect"
 )]
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Arc, Mutex};
@@ -24,6 +24,7 @@ use slopguard_agent::run::{NoProgress, RunOptions, execute};
 use slopguard_forge::ForgeConfig;
 use slopguard_forge::ci::{self, Hooks, LogBudget, WatchOptions, WatchReport, WatchStatus};
 use slopguard_llm::LlmConfig;
+use slopguard_testkit::{python_missing, snapshot};
 
 const CALC: &str = "def add(a, b):\n    return a - b\n\n\ndef helper():\n    return 5\n";
 const TESTS: &str = "import unittest\n\nfrom calc import add, helper\n\n\nclass CalcTest(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n\n    def test_helper(self):\n        self.assertEqual(helper(), 5)\n";
@@ -142,14 +143,6 @@ fn git(dir: &Path, args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
-
-fn python_missing() -> bool {
-    let missing = Command::new("python3").arg("--version").output().is_err();
-    if missing {
-        eprintln!("python3 missing; skipped");
-    }
-    missing
 }
 
 /// A clone with a PR branch `fix-add` (calc.py's bug, a failing test) pushed to a bare
@@ -272,27 +265,6 @@ fn watch(
             note: &note,
         },
     )
-}
-
-/// The clone's files outside `.git` and `.slopguard`.
-fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut m = BTreeMap::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            if name == ".git" || name == ".slopguard" {
-                continue;
-            }
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                m.insert(p.display().to_string(), std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    m
 }
 
 fn trace_events(report: &WatchReport) -> Vec<String> {

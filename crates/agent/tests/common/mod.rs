@@ -1,9 +1,12 @@
 //! What the run-loop tests share: a Python repository whose tests run with `unittest`
 //! (`calc.py` with a bug in `add`, a passing `helper`), a fresh store per run, a plan of one
 //! task, the scripted replies' JSON and the run options.
-#![allow(dead_code, reason = "each test binary uses part of what is shared")]
+#![allow(
+    dead_code,
+    unused_imports,
+    reason = "each test binary uses part of what is shared"
+)]
 
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
@@ -11,21 +14,7 @@ use slopguard_agent::dynamic::DynamicOptions;
 use slopguard_agent::run::{PlanSource, RunOptions};
 use slopguard_llm::LlmConfig;
 use slopguard_planning::plan::{Action, Plan, Subtask, Task};
-
-pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+pub(crate) use slopguard_testkit::{git, python_missing, snapshot};
 
 pub(crate) const CALC: &str = "def add(a, b):\n    return a - b\n\n\ndef helper():\n    return 5\n";
 pub(crate) const TESTS: &str = "import unittest\n\nfrom calc import add, helper\n\n\nclass CalcTest(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n\n    def test_helper(self):\n        self.assertEqual(helper(), 5)\n";
@@ -45,38 +34,6 @@ pub(crate) fn repo() -> tempfile::TempDir {
     git(r, &["commit", "-q", "-m", "init"]);
     std::fs::write(r.join("notes.txt"), "uncommitted user work\n").unwrap();
     dir
-}
-
-pub(crate) fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut m = BTreeMap::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            if name == ".git" || name == ".slopguard" {
-                continue;
-            }
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                m.insert(
-                    p.strip_prefix(root).unwrap().display().to_string(),
-                    std::fs::read(&p).unwrap(),
-                );
-            }
-        }
-    }
-    m
-}
-
-/// True (and says so) when python3 is not installed: the repository's tests cannot run.
-pub(crate) fn python_missing() -> bool {
-    let missing = Command::new("python3").arg("--version").output().is_err();
-    if missing {
-        eprintln!("python3 missing; skipped");
-    }
-    missing
 }
 
 /// A fresh repository and store for one run.
