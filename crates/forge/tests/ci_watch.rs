@@ -8,8 +8,7 @@
 )]
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -25,6 +24,12 @@ use slopguard_forge::ForgeConfig;
 use slopguard_forge::ci::{self, Hooks, LogBudget, WatchOptions, WatchReport, WatchStatus};
 use slopguard_llm::LlmConfig;
 use slopguard_testkit::{python_missing, snapshot};
+
+/// `git args` in `dir` ([`slopguard_testkit::git`]), its stdout trimmed: these tests compare
+/// commit ids and one-line answers.
+fn git(dir: &std::path::Path, args: &[&str]) -> String {
+    slopguard_testkit::git(dir, args).trim().to_string()
+}
 
 const CALC: &str = "def add(a, b):\n    return a - b\n\n\ndef helper():\n    return 5\n";
 const TESTS: &str = "import unittest\n\nfrom calc import add, helper\n\n\nclass CalcTest(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n\n    def test_helper(self):\n        self.assertEqual(helper(), 5)\n";
@@ -127,22 +132,6 @@ fn start_fake(fake: Fake) -> String {
         });
     });
     format!("http://{}", rx.recv().unwrap())
-}
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
 /// A clone with a PR branch `fix-add` (calc.py's bug, a failing test) pushed to a bare

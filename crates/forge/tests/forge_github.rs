@@ -7,7 +7,7 @@
 
 use std::collections::VecDeque;
 use std::path::Path;
-use std::process::Command;
+
 use std::sync::{Arc, Mutex};
 
 use axum::Router;
@@ -22,6 +22,12 @@ use slopguard_agent::run::summary::{
 use slopguard_forge::{
     self as forge, ForgeConfig, GitHubClient, GitHubRepo, NewPull, PrOutcome, PublishRequest,
 };
+
+/// `git args` in `dir` ([`slopguard_testkit::git`]), its stdout trimmed: these tests compare
+/// commit ids and one-line answers.
+fn git(dir: &std::path::Path, args: &[&str]) -> String {
+    slopguard_testkit::git(dir, args).trim().to_string()
+}
 
 /// One request the fake GitHub received.
 #[derive(Debug, Clone)]
@@ -88,21 +94,6 @@ fn start_fake(replies: Vec<(u16, Value)>) -> (String, Fake) {
     });
     let addr = rx.recv().unwrap();
     (format!("http://{addr}"), fake)
-}
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .current_dir(dir)
-        .args(args)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
 /// A repository with a `main` commit and a `slopguard/r-1` branch one commit ahead.

@@ -15,12 +15,24 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
+/// The identity of the commits a test makes with [`git`].
+pub const TEST_IDENTITY: (&str, &str) = ("t", "t@example.com");
+
 /// Runs `git -C dir args...` and returns its stdout; panics with git's stderr when it fails.
+/// Commits get [`TEST_IDENTITY`] and no signature, whatever the machine's git configuration
+/// says (the system file is not read), so a test runs the same on a fresh machine.
 pub fn git(dir: &Path, args: &[&str]) -> String {
+    let (name, email) = TEST_IDENTITY;
     let out = Command::new("git")
         .arg("-C")
         .arg(dir)
+        .args(["-c", "commit.gpgsign=false"])
         .args(args)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", name)
+        .env("GIT_AUTHOR_EMAIL", email)
+        .env("GIT_COMMITTER_NAME", name)
+        .env("GIT_COMMITTER_EMAIL", email)
         .output()
         .expect("git runs");
     assert!(

@@ -5,22 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// `git args` run in `dir` with a test identity (commits need none configured); its stdout.
-/// Fails the test when git does.
-pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args(["-c", "user.email=t@example.com", "-c", "user.name=t"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+pub(crate) use slopguard_testkit::git;
 
 /// A temporary git repository.
 pub(crate) struct Repo {
