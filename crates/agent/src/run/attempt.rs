@@ -152,7 +152,10 @@ pub(super) fn run_attempt(
     }
     // The templates not yet tried go on beside the next attempt's candidates.
     *untried_templates = templates;
-    for (asks, answer) in work.tried.drain(..) {
+    let shown = run.failure.as_ref().map_or("", |f| f.output.as_str());
+    for (asks, written, findings) in work.tried.drain(..) {
+        let why = prompt::refusal_in_brief(&findings, shown);
+        let answer = prompt::TriedAnswer { written, why };
         run.tried.entry(asks).or_default().push(answer);
     }
     run.llm_time += work.llm;

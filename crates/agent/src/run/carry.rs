@@ -76,8 +76,8 @@ pub(super) struct AttemptWork {
     pub(super) llm: Duration,
     pub(super) tool: Duration,
     /// The answers to brief requests the build or the tests refused in this attempt (request
-    /// key, answer), for [`SubtaskRun::tried`].
-    pub(super) tried: Vec<(String, prompt::TriedAnswer)>,
+    /// key, the lines written, the findings), for [`SubtaskRun::tried`].
+    pub(super) tried: Vec<(String, String, String)>,
 }
 
 /// A candidate that passed the static gates, waiting for the toolchain.

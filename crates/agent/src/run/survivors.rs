@@ -154,11 +154,9 @@ fn judge_one(
 fn refuse(work: &mut AttemptWork, i: usize, why: Refused) -> Judged {
     let survivor = &work.survivors[i];
     if let Some(asks) = &survivor.asks {
-        let answer = prompt::TriedAnswer {
-            written: prompt::written_lines(&survivor.applied.change),
-            why: prompt::refusal_in_brief(&why.feedback),
-        };
-        work.tried.push((asks.clone(), answer));
+        let written = prompt::written_lines(&survivor.applied.change);
+        work.tried
+            .push((asks.clone(), written, why.feedback.clone()));
     }
     work.rejections.push(why);
     work.survivors[i].refused = true;

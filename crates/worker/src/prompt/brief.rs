@@ -2,6 +2,7 @@
 
 use super::*;
 use slopguard_lang::{DefKind, Definition};
+use std::collections::BTreeSet;
 
 /// `line 48` or `lines 48-50`.
 pub(super) fn line_words(l: &FaultLine) -> String {
@@ -124,25 +125,59 @@ pub fn written_lines(change: &slopguard_change::ChangeSet) -> String {
 const REFUSAL_LINES: usize = 4;
 const REFUSAL_LINE_CHARS: usize = 160;
 
-/// What the build or the tests said about a refused answer, in a few lines: the first line of
-/// the findings, then the lines that carry an error or a compared value (`error[E0599]: no
-/// method named ...`, `left: ...`, `AssertionError: 2 != -2`, `got 3, want 4`).
-pub fn refusal_in_brief(feedback: &str) -> String {
-    const MARKS: [&str; 10] = [
-        "error", "Error", "assert", "expected", "Expected", "left:", "right:", "want", "got", "!=",
+/// What the build or the tests said about a refused answer, in a few lines: the reason (the
+/// findings' first sentence after the one saying what the answer changed), then the lines that
+/// carry an error, a failure or a compared value (`error[E0599]: no method named ...`,
+/// `NoMethodError: undefined method`, `left: ...`, `got 3, want 4`) and that `already_shown`
+/// (the failure the prompt opens with) does not hold: what this answer changed in the
+/// failure, not the failure again. A test runner's tallies and advice are left out.
+pub fn refusal_in_brief(feedback: &str, already_shown: &str) -> String {
+    const MARKS: [&str; 12] = [
+        "error",
+        "Error",
+        "assert",
+        "xpected",
+        "left:",
+        "right:",
+        "want",
+        "got",
+        "!=",
+        "fail",
+        "panic",
+        "undefined",
     ];
-    let mut lines = feedback.lines().map(str::trim).filter(|l| !l.is_empty());
-    let first = lines.next().map(|l| {
-        // The findings' opening sentence says what the answer changed; the reason follows it.
-        l.split_once("). ").map_or(l, |(_, why)| why)
-    });
-    let telling = lines.filter(|l| MARKS.iter().any(|m| l.contains(m)) && !l.contains("rerun"));
-    let mut kept: Vec<String> = first
+    const TALLIES: [&str; 7] = [
+        "runs/s",
+        "assertions/s",
+        " assertions, ",
+        " passed in ",
+        "rerun",
+        "--- PASS",
+        "test result:",
+    ];
+    let shown: BTreeSet<&str> = already_shown.lines().map(str::trim).collect();
+    let mut lines = feedback
+        .lines()
+        .map(|l| match l.split_once("Your answer changed ") {
+            // `- [tests] Your answer changed m.py (modify) (2 lines). The build ...`: the tag and
+            // what follows the sentence.
+            Some((tag, rest)) => match rest.split_once("). ") {
+                Some((_, why)) => format!("{tag}{why}"),
+                None => String::new(),
+            },
+            None => l.to_string(),
+        })
+        .map(|l| l.trim().trim_start_matches("- ").to_string())
+        .filter(|l| !l.is_empty() && !TALLIES.iter().any(|t| l.contains(t)));
+    let reason = lines.next();
+    let telling =
+        lines.filter(|l| MARKS.iter().any(|m| l.contains(m)) && !shown.contains(l.as_str()));
+    let mut kept: Vec<String> = reason
         .into_iter()
         .chain(telling)
         .map(|l| match l.char_indices().nth(REFUSAL_LINE_CHARS) {
             Some((cut, _)) => format!("{}...", &l[..cut]),
-            None => l.to_string(),
+            None => l,
         })
         .collect();
     kept.dedup();

@@ -287,11 +287,23 @@ fn a_statement_asked_again_lists_the_answers_already_refused_with_what_they_got(
         --> src/lib.rs:3:28\n\
         help: there is an associated function `days_in_month`\n\
         error: could not compile `civil_date`; rerun with --verbose";
-    let why = refusal_in_brief(findings);
+    let why = refusal_in_brief(findings, "");
     // The findings' opening (what the answer changed) and the advice to rerun are left out.
     assert_eq!(
         why,
-        "The build fails:\nerror[E0599]: no method named `days_in_month` found for reference `&Date`"
+        "[build] The build fails:\nerror[E0599]: no method named `days_in_month` found for reference `&Date`"
+    );
+    // Of a test failure, what the prompt does not show already; no runner tallies.
+    let shown = "  1) Failure:\nExpected: [14, 29, 57]\n  Actual: [14, 28, 58]\n";
+    let tests = "- [tests] Your answer changed lib/a.rb (modify) (2 lines).\n\
+        The build and the other tests pass, but the failing tests still fail.\n\
+        Finished in 0.002097s, 3815.7326 runs/s, 10493.2645 assertions/s.\n\
+        1) Error:\nNoMethodError: undefined method `floor' for [(100/3), 0]:Array\n\
+        Expected: [14, 29, 57]\n8 runs, 29 assertions, 1 failures, 0 errors, 0 skips";
+    assert_eq!(
+        refusal_in_brief(tests, shown),
+        "The build and the other tests pass, but the failing tests still fail.\n\
+         1) Error:\nNoMethodError: undefined method `floor' for [(100/3), 0]:Array"
     );
     let tried = [TriedAnswer {
         written: "        let day = self.day.min(self.days_in_month(self.year, self.month));"
