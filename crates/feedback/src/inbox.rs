@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use slopguard_store::{
-    FeedbackRow, FeedbackTransition, FeedbackTransitionRow, LogQuery, NewObservation, Store,
+    BlockingStore, FeedbackRow, FeedbackTransition, FeedbackTransitionRow, LogQuery, NewObservation,
 };
 
 use super::{Intake, State};
@@ -36,9 +36,6 @@ pub enum InboxError {
         "feedback {0} changed state meanwhile (another process moved it); run the command again"
     )]
     Raced(i64),
-    /// The runtime could not start.
-    #[error("cannot start the store's runtime: {0}")]
-    Runtime(std::io::Error),
 }
 
 /// The agent name of the observations `feedback verify` records.
@@ -57,8 +54,7 @@ pub struct RememberedFix {
 
 /// One repository's feedback items.
 pub struct Inbox {
-    rt: tokio::runtime::Runtime,
-    store: Store,
+    store: BlockingStore,
     root: PathBuf,
     repo: String,
 }
@@ -74,23 +70,9 @@ impl Inbox {
             .ok()
             .and_then(|top| top.canonicalize().ok())
             .unwrap_or(dir);
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(InboxError::Runtime)?;
-        let store = rt.block_on(async {
-            match db.map(str::trim).filter(|d| !d.is_empty()) {
-                Some(url) => Store::open(url).await,
-                None => Store::open_default().await,
-            }
-        })?;
+        let store = BlockingStore::open(db)?;
         let repo = slopguard_store::repo_key_of_dir(&root);
-        Ok(Inbox {
-            rt,
-            store,
-            root,
-            repo,
-        })
+        Ok(Inbox { store, root, repo })
     }
 
     /// The repository's root directory.
@@ -105,14 +87,13 @@ impl Inbox {
 
     /// Records `intake` as a pending item; its id.
     pub fn add(&self, intake: &Intake) -> Result<i64, InboxError> {
-        Ok(self
-            .rt
-            .block_on(self.store.add_feedback(&intake.to_row(&self.repo)))?)
+        let row = intake.to_row(&self.repo);
+        Ok(self.store.run(|s| s.add_feedback(&row))?)
     }
 
     /// The item `id` of this repository.
     pub fn get(&self, id: i64) -> Result<FeedbackRow, InboxError> {
-        match self.rt.block_on(self.store.feedback(id))? {
+        match self.store.run(|s| s.feedback(id))? {
             Some(row) if row.feedback.repo == self.repo => Ok(row),
             _ => Err(InboxError::NotFound(id)),
         }
@@ -120,9 +101,7 @@ impl Inbox {
 
     /// The newest `limit` items, optionally only those in `state`.
     pub fn list(&self, state: Option<State>, limit: u32) -> Result<Vec<FeedbackRow>, InboxError> {
-        let rows = self
-            .rt
-            .block_on(self.store.list_feedback(&self.repo, limit))?;
+        let rows = self.store.run(|s| s.list_feedback(&self.repo, limit))?;
         Ok(rows
             .into_iter()
             .filter(|r| state.is_none_or(|s| r.state == s.name()))
@@ -131,24 +110,25 @@ impl Inbox {
 
     /// Every transition of item `id`, oldest first.
     pub fn history(&self, id: i64) -> Result<Vec<FeedbackTransitionRow>, InboxError> {
-        Ok(self.rt.block_on(self.store.feedback_history(id))?)
+        Ok(self.store.run(|s| s.feedback_history(id))?)
     }
 
     /// Records an observation (a verified fix's symptom, class and files, for the failure
     /// memory); its id.
     pub fn observe(&self, obs: &NewObservation) -> Result<i64, InboxError> {
-        Ok(self.rt.block_on(self.store.record_observation(obs))?)
+        Ok(self.store.run(|s| s.record_observation(obs))?)
     }
 
     /// The repository's verified fixes remembered by `feedback verify`, newest first: (symptom,
     /// fix class, files).
     pub fn remembered_fixes(&self, limit: u32) -> Result<Vec<RememberedFix>, InboxError> {
-        let rows = self.rt.block_on(self.store.agent_log(&LogQuery {
+        let query = LogQuery {
             repo: Some(self.repo.clone()),
             agent: Some(REMEMBER_AGENT.into()),
             limit: Some(limit),
             ..LogQuery::default()
-        }))?;
+        };
+        let rows = self.store.run(|s| s.agent_log(&query))?;
         Ok(rows
             .into_iter()
             .filter_map(|r| {
@@ -179,15 +159,14 @@ impl Inbox {
                 to: to.name(),
             });
         }
-        let moved = self
-            .rt
-            .block_on(self.store.transition_feedback(&FeedbackTransition {
-                feedback_id: row.id,
-                from: from.name().into(),
-                to: to.name().into(),
-                note: note.into(),
-                detail,
-            }))?;
+        let transition = FeedbackTransition {
+            feedback_id: row.id,
+            from: from.name().into(),
+            to: to.name().into(),
+            note: note.into(),
+            detail,
+        };
+        let moved = self.store.run(|s| s.transition_feedback(&transition))?;
         if moved {
             Ok(())
         } else {

@@ -2,18 +2,17 @@
 //! default (one file under the user's data directory, WAL), PostgreSQL when `SLOPGUARD_DB`
 //! names one, so that many machines' agents share session state and the evidence ledger.
 //!
-//! Hook processes are short-lived and synchronous: the adapter drives the async store on a
-//! current-thread tokio runtime of its own.
+//! Hook processes are short-lived and synchronous: the adapter drives the async store through
+//! [`BlockingStore`] (a current-thread runtime of its own).
 
-use slopguard_store::{NewEvidence, Store};
+use slopguard_store::{BlockingStore, NewEvidence};
 
 use crate::state::SessionState;
 use crate::store::{LedgerEntry, SessionStore, StoreError};
 
 /// Session state and ledger in the database.
 pub struct DbStore {
-    runtime: tokio::runtime::Runtime,
-    store: Store,
+    store: BlockingStore,
 }
 
 fn backend(e: impl std::fmt::Display) -> StoreError {
@@ -24,19 +23,8 @@ impl DbStore {
     /// Opens the store at `url` (`sqlite://PATH`, `postgres://...`), or the default store
     /// (`SLOPGUARD_DB`, else the SQLite file in the user's data directory) when `None`.
     pub fn open(url: Option<&str>) -> Result<DbStore, StoreError> {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(StoreError::Io)?;
-        let store = runtime
-            .block_on(async {
-                match url {
-                    Some(u) => Store::open(u).await,
-                    None => Store::open_default().await,
-                }
-            })
-            .map_err(backend)?;
-        Ok(DbStore { runtime, store })
+        let store = BlockingStore::open(url).map_err(backend)?;
+        Ok(DbStore { store })
     }
 }
 
@@ -47,13 +35,16 @@ impl SessionStore for DbStore {
         f: Box<dyn FnOnce(&mut SessionState) + Send + '_>,
     ) -> Result<SessionState, StoreError> {
         let value = self
-            .runtime
-            .block_on(self.store.update_session(session_id, move |v| {
-                // A state written by an older version (or corrupt) starts afresh.
-                let mut state: SessionState = serde_json::from_value(v.clone()).unwrap_or_default();
-                f(&mut state);
-                *v = serde_json::to_value(&state).unwrap_or_else(|_| serde_json::json!({}));
-            }))
+            .store
+            .run(|s| {
+                s.update_session(session_id, move |v| {
+                    // A state written by an older version (or corrupt) starts afresh.
+                    let mut state: SessionState =
+                        serde_json::from_value(v.clone()).unwrap_or_default();
+                    f(&mut state);
+                    *v = serde_json::to_value(&state).unwrap_or_else(|_| serde_json::json!({}));
+                })
+            })
             .map_err(backend)?;
         serde_json::from_value(value).map_err(backend)
     }
@@ -72,8 +63,8 @@ impl SessionStore for DbStore {
             tree_hash: Some(ev.tree_hash.clone()),
             ts_ms: None,
         };
-        self.runtime
-            .block_on(self.store.add_evidence(&row))
+        self.store
+            .run(|s| s.add_evidence(&row))
             .map(|_| ())
             .map_err(backend)
     }

@@ -12,6 +12,7 @@
 //! The crate also holds the G9 failure memory ([`failure_memory`]) and the [`Observer`] interface the
 //! pipeline uses, with an in-process implementation ([`LocalObserver`]).
 
+mod blocking;
 mod migrate;
 mod observer;
 mod repo_key;
@@ -21,6 +22,7 @@ mod types;
 pub mod failure_memory;
 pub mod review;
 
+pub use blocking::BlockingStore;
 pub use observer::{LocalObserver, Observer, compute_fingerprint};
 pub use repo_key::{is_remote_url, repo_key_of_dir};
 pub use store::{Backend, Store, default_sqlite_path};

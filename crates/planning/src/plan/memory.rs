@@ -1,6 +1,6 @@
 //! Prior failures from the store (G9 and the planner's "prior runs" block), fail-open.
 
-use slopguard_store::Store;
+use slopguard_store::BlockingStore;
 use slopguard_store::failure_memory::{FailureMemory, Window, failure_memory};
 
 /// Prior failures of one repo.
@@ -26,36 +26,27 @@ pub fn load(db: Option<&str>, repo: &str) -> Option<PriorFailures> {
             format!("sqlite://{}", p.display())
         }
     };
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
+    let store = BlockingStore::open(Some(&url))
+        .map_err(|e| tracing::warn!(%e, "store unavailable; planning without failure memory"))
         .ok()?;
-    rt.block_on(async {
-        let store = match Store::open(&url).await {
-            Ok(s) => s,
-            Err(e) => {
-                tracing::warn!(%e, "store unavailable; planning without failure memory");
-                return None;
-            }
-        };
-        let now = crate::trace::now_ms();
-        let wide_rows = store.agent_log(&Window::WIDE.query(repo, now)).await.ok()?;
-        let narrow_rows = store
-            .agent_log(&Window::NARROW.query(repo, now))
-            .await
-            .unwrap_or_default();
-        store.close().await;
-        Some(PriorFailures {
-            wide: failure_memory(repo, &wide_rows),
-            prompt_lines: failure_memory(repo, &narrow_rows).prompt_lines(15),
-        })
+    let now = crate::trace::now_ms();
+    let (wide, narrow) = (
+        Window::WIDE.query(repo, now),
+        Window::NARROW.query(repo, now),
+    );
+    let wide_rows = store.run(|s| s.agent_log(&wide));
+    let narrow_rows = store.run(|s| s.agent_log(&narrow)).unwrap_or_default();
+    store.close();
+    Some(PriorFailures {
+        wide: failure_memory(repo, &wide_rows.ok()?),
+        prompt_lines: failure_memory(repo, &narrow_rows).prompt_lines(15),
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use slopguard_store::{NewObservation, Outcome};
+    use slopguard_store::{NewObservation, Outcome, Store};
 
     #[test]
     fn reads_failures_of_this_repo_from_a_store() {
