@@ -78,6 +78,42 @@ fn a_statement_asked_again_hears_the_answer_the_tests_refused() {
 }
 
 #[test]
+fn a_patch_the_tests_refused_is_not_judged_again_in_a_later_attempt() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    // The second attempt sends the first one's refused answer again: it is turned down at
+    // once, without a second build and test run; the third attempt's fix lands.
+    let wrong = "```python\nreturn a * b\n```\n";
+    let script = Script::new()
+        .content(wrong)
+        .content(wrong)
+        .content("```python\nreturn a + b\n```\n");
+    let server = ScriptedServer::start(script).unwrap();
+    let mut o = fix_tests_options(&fx, &server.url());
+    o.candidates = slopguard_agent::run::candidates::CandidateCount::Fixed(1);
+    o.max_attempts = 3;
+    let summary = execute(&o, &NoProgress).unwrap();
+    let s = summary.subtasks().next().unwrap();
+    assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
+    assert_eq!(s.attempts, 3);
+    let trace = trace_events(&summary);
+    assert_eq!(
+        trace
+            .matches("same patch as one refused in an earlier attempt")
+            .count(),
+        1,
+        "{trace}"
+    );
+    // The tests refused the first answer, and did not run for the repeat.
+    assert_eq!(
+        trace.matches("worker.tests.still_failing").count(),
+        1,
+        "{trace}"
+    );
+}
+
+#[test]
 fn a_subtask_whose_tests_an_earlier_subtask_fixed_is_skipped_without_a_model_call() {
     let Some(fx) = Fixture::new() else {
         return;

@@ -53,6 +53,7 @@ pub(super) fn run_attempt(
         llm: Duration::ZERO,
         tool: Duration::ZERO,
         tried: Vec::new(),
+        refused_keys: Vec::new(),
     };
     cx.progress.on(&ProgressEvent::Attempt {
         id: run.id.clone(),
@@ -152,6 +153,7 @@ pub(super) fn run_attempt(
     }
     // The templates not yet tried go on beside the next attempt's candidates.
     *untried_templates = templates;
+    run.refused.extend(work.refused_keys.drain(..));
     let shown = run.failure.as_ref().map_or("", |f| f.output.as_str());
     for (asks, written, findings) in work.tried.drain(..) {
         let why = prompt::refusal_in_brief(&findings, shown);
@@ -609,7 +611,13 @@ fn judge_reply(
     cx.time("apply_and_static", t_apply);
     let mut unchanged = false;
     let verdict = match judged {
-        Ok(applied) => keep_survivor(&mut work.survivors, index, applied, pr.asks_for()),
+        Ok(applied) => keep_survivor(
+            &mut work.survivors,
+            index,
+            applied,
+            pr.asks_for(),
+            &run.refused,
+        ),
         Err(r) => {
             let first = r.feedback.lines().next().unwrap_or("").to_string();
             unchanged = r.unchanged;

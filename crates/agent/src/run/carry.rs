@@ -56,6 +56,9 @@ pub(super) struct SubtaskRun {
     /// Per brief request, the answers the build or the tests refused, oldest first: a
     /// statement asked again lists them ([`prompt::PromptInput::tried`]).
     pub(super) tried: BTreeMap<String, Vec<prompt::TriedAnswer>>,
+    /// The patches ([`normalised_key`](super::candidates::normalised_key)) the build or the
+    /// tests refused in an earlier attempt: the same patch again is not judged again.
+    pub(super) refused: BTreeSet<String>,
 }
 
 /// How an attempt ended.
@@ -78,6 +81,9 @@ pub(super) struct AttemptWork {
     /// The answers to brief requests the build or the tests refused in this attempt (request
     /// key, the lines written, the findings), for [`SubtaskRun::tried`].
     pub(super) tried: Vec<(String, String, String)>,
+    /// The patches the build or the tests refused in this attempt, for
+    /// [`SubtaskRun::refused`].
+    pub(super) refused_keys: Vec<String>,
 }
 
 /// A candidate that passed the static gates, waiting for the toolchain.

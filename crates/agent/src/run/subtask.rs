@@ -72,6 +72,7 @@ pub(super) fn run_subtask(
         spectrum: None,
         copied_back: BTreeSet::new(),
         tried: Default::default(),
+        refused: BTreeSet::new(),
     };
     attach_failure_context(cx, &mut run);
     let max = cx.state.max_attempts.max(1);

@@ -6,6 +6,7 @@
 //! trim or proof** -> land.
 
 use crate::records::RunPhase;
+use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
@@ -32,8 +33,13 @@ pub(super) fn keep_survivor(
     index: u32,
     applied: worker::AppliedReply,
     asks: Option<String>,
+    refused_before: &BTreeSet<String>,
 ) -> String {
     let key = candidates::normalised_key(&applied.change);
+    if refused_before.contains(&key) {
+        // The same patch fails the same way: the toolchain does not run on it again.
+        return "same patch as one refused in an earlier attempt".to_string();
+    }
     if let Some(same) = survivors.iter_mut().find(|s| s.key == key) {
         same.votes += 1;
         let refused = if same.refused {
@@ -153,6 +159,10 @@ fn judge_one(
 /// Records survivor `i`'s refusal.
 fn refuse(work: &mut AttemptWork, i: usize, why: Refused) -> Judged {
     let survivor = &work.survivors[i];
+    // The build and the tests refuse the same patch again; a reviewer (a model) may not.
+    if why.reached >= candidates::Reached::DynamicGates {
+        work.refused_keys.push(survivor.key.clone());
+    }
     if let Some(asks) = &survivor.asks {
         let written = prompt::written_lines(&survivor.applied.change);
         work.tried
@@ -345,11 +355,12 @@ mod tests {
 
     #[test]
     fn identical_patches_vote_and_the_majority_is_evaluated_first() {
+        let none = BTreeSet::new();
         let mut survivors = Vec::new();
-        let first = keep_survivor(&mut survivors, 0, applied("x = 2\n"), None);
+        let first = keep_survivor(&mut survivors, 0, applied("x = 2\n"), None, &none);
         assert!(first.starts_with("passed static gates"), "{first}");
-        keep_survivor(&mut survivors, 1, applied("x = 3\ny = 4\n"), None);
-        let vote = keep_survivor(&mut survivors, 2, applied("x = 3\ny = 4   \n"), None);
+        keep_survivor(&mut survivors, 1, applied("x = 3\ny = 4\n"), None, &none);
+        let vote = keep_survivor(&mut survivors, 2, applied("x = 3\ny = 4   \n"), None, &none);
         assert_eq!(vote, "same patch as candidate 2");
         assert_eq!(survivors.len(), 2);
         assert_eq!(survivors[1].votes, 2);
@@ -357,5 +368,13 @@ mod tests {
         // Equal votes: the smallest first.
         survivors[1].votes = 1;
         assert_eq!(evaluation_order(&survivors), vec![0, 1]);
+        // A patch refused in an earlier attempt is not kept for the toolchain again.
+        let refused: BTreeSet<String> = survivors.iter().map(|s| s.key.clone()).collect();
+        let mut next = Vec::new();
+        let again = keep_survivor(&mut next, 0, applied("x = 3\ny = 4\n"), None, &refused);
+        assert_eq!(again, "same patch as one refused in an earlier attempt");
+        assert!(next.is_empty());
+        let fresh = keep_survivor(&mut next, 1, applied("x = 5\n"), None, &refused);
+        assert!(fresh.starts_with("passed static gates"), "{fresh}");
     }
 }
