@@ -11,29 +11,10 @@ use std::process::Command;
 use slopguard_change::git::GitRepo;
 use slopguard_change::{ChangeError, ChangeKind, from_commit};
 
+/// `git args` in `dir` ([`slopguard_testkit::git`]), its stdout trimmed: these tests compare
+/// commit ids.
 fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@example.com",
-            "-c",
-            "commit.gpgsign=false",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
+    slopguard_testkit::git(dir, args).trim().to_string()
 }
 
 fn write(dir: &Path, rel: &str, text: &str) {

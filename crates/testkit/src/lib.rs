@@ -19,14 +19,20 @@ use std::process::Command;
 pub const TEST_IDENTITY: (&str, &str) = ("t", "t@example.com");
 
 /// Runs `git -C dir args...` and returns its stdout; panics with git's stderr when it fails.
-/// Commits get [`TEST_IDENTITY`] and no signature, whatever the machine's git configuration
-/// says (the system file is not read), so a test runs the same on a fresh machine.
+/// Commits get [`TEST_IDENTITY`] and no signature, and a new repository's branch is `main`,
+/// whatever the machine's git configuration says (the system file is not read), so a test
+/// runs the same on a fresh machine.
 pub fn git(dir: &Path, args: &[&str]) -> String {
     let (name, email) = TEST_IDENTITY;
     let out = Command::new("git")
         .arg("-C")
         .arg(dir)
-        .args(["-c", "commit.gpgsign=false"])
+        .args([
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "init.defaultBranch=main",
+        ])
         .args(args)
         .env("GIT_CONFIG_NOSYSTEM", "1")
         .env("GIT_AUTHOR_NAME", name)

@@ -2,32 +2,10 @@
 //! then both answer. They must agree exactly, or the in-process side must decline.
 
 use std::path::Path;
-use std::process::Command;
 
 use crate::git::GitRepo;
 use crate::sources::{RawEntry, staged_changes_with_git, worktree_changes_with_git};
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-        .args([
-            "-c",
-            "commit.gpgsign=false",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
+use slopguard_testkit::git;
 
 fn write(dir: &Path, rel: &str, text: &str) {
     let p = dir.join(rel);
