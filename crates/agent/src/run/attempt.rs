@@ -52,8 +52,7 @@ pub(super) fn run_attempt(
         survivors: run.carried.take().into_iter().collect(),
         llm: Duration::ZERO,
         tool: Duration::ZERO,
-        tried: Vec::new(),
-        refused_keys: Vec::new(),
+        refused_patches: Vec::new(),
     };
     cx.progress.on(&ProgressEvent::Attempt {
         id: run.id.clone(),
@@ -153,12 +152,20 @@ pub(super) fn run_attempt(
     }
     // The templates not yet tried go on beside the next attempt's candidates.
     *untried_templates = templates;
-    run.refused.extend(work.refused_keys.drain(..));
     let shown = run.failure.as_ref().map_or("", |f| f.output.as_str());
-    for (asks, written, findings) in work.tried.drain(..) {
-        let why = prompt::refusal_in_brief(&findings, shown);
-        let answer = prompt::TriedAnswer { written, why };
-        run.tried.entry(asks).or_default().push(answer);
+    for r in work.refused_patches.drain(..) {
+        // The build and the tests refuse the same patch again; a reviewer (a model) may not.
+        if r.reached >= candidates::Reached::DynamicGates {
+            run.refused.insert(r.key);
+        }
+        if let Some(asks) = r.asks {
+            let why = prompt::refusal_in_brief(&r.findings, shown);
+            let answer = prompt::TriedAnswer {
+                written: r.written,
+                why,
+            };
+            run.tried.entry(asks).or_default().push(answer);
+        }
     }
     run.llm_time += work.llm;
     run.tool_time += work.tool;
@@ -250,24 +257,22 @@ pub(super) fn attempt_prompts(
         tried: &[],
     };
     let mut prompts = brief_prompts(run, &input);
-    if attempt == 1 && !prompts.is_empty() {
-        cx.time("prompt", t_prompt);
-        return prompts;
-    }
-    let files = prompt::build(&input);
-    let rewrites_whole = files
-        .files
-        .iter()
-        .any(|(_, p)| matches!(p, prompt::Presented::Full { whole: true }));
-    prompts.push(files);
-    if rewrites_whole {
-        prompts.push(prompt::build(&prompt::PromptInput {
-            policy: prompt::FormatPolicy {
-                blocks_only: true,
-                ..policy
-            },
-            ..input
-        }));
+    if attempt > 1 || prompts.is_empty() {
+        let files = prompt::build(&input);
+        let rewrites_whole = files
+            .files
+            .iter()
+            .any(|(_, p)| matches!(p, prompt::Presented::Full { whole: true }));
+        prompts.push(files);
+        if rewrites_whole {
+            prompts.push(prompt::build(&prompt::PromptInput {
+                policy: prompt::FormatPolicy {
+                    blocks_only: true,
+                    ..policy
+                },
+                ..input
+            }));
+        }
     }
     // What the model sent back unchanged in an earlier attempt is asked again only after
     // everything else: a fresh sample of the same request mostly copies again.

@@ -78,12 +78,22 @@ pub(super) struct AttemptWork {
     pub(super) survivors: Vec<Survivor>,
     pub(super) llm: Duration,
     pub(super) tool: Duration,
-    /// The answers to brief requests the build or the tests refused in this attempt (request
-    /// key, the lines written, the findings), for [`SubtaskRun::tried`].
-    pub(super) tried: Vec<(String, String, String)>,
-    /// The patches the build or the tests refused in this attempt, for
-    /// [`SubtaskRun::refused`].
-    pub(super) refused_keys: Vec<String>,
+    /// The survivors the review or the toolchain refused in this attempt, for
+    /// [`SubtaskRun::refused`] and [`SubtaskRun::tried`] at its end.
+    pub(super) refused_patches: Vec<RefusedPatch>,
+}
+
+/// A survivor the review or the toolchain refused: its patch, what it answered and why.
+pub(super) struct RefusedPatch {
+    /// Its [`normalised_key`](super::candidates::normalised_key).
+    pub(super) key: String,
+    /// The brief request it answered, when it was one.
+    pub(super) asks: Option<String>,
+    /// The lines it wrote ([`prompt::written_lines`]).
+    pub(super) written: String,
+    /// The findings of its refusal, and how far it got.
+    pub(super) findings: String,
+    pub(super) reached: Reached,
 }
 
 /// A candidate that passed the static gates, waiting for the toolchain.

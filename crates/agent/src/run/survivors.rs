@@ -17,7 +17,7 @@ use crate::run::candidates;
 use crate::run::proof;
 use slopguard_worker::{self as worker, prompt};
 
-use super::carry::{AttemptWork, Refused, SubtaskRun, Survivor, fixed_targets};
+use super::carry::{AttemptWork, Refused, RefusedPatch, SubtaskRun, Survivor, fixed_targets};
 use super::context::Ctx;
 use super::error::RunError;
 use super::judge::{
@@ -159,15 +159,13 @@ fn judge_one(
 /// Records survivor `i`'s refusal.
 fn refuse(work: &mut AttemptWork, i: usize, why: Refused) -> Judged {
     let survivor = &work.survivors[i];
-    // The build and the tests refuse the same patch again; a reviewer (a model) may not.
-    if why.reached >= candidates::Reached::DynamicGates {
-        work.refused_keys.push(survivor.key.clone());
-    }
-    if let Some(asks) = &survivor.asks {
-        let written = prompt::written_lines(&survivor.applied.change);
-        work.tried
-            .push((asks.clone(), written, why.feedback.clone()));
-    }
+    work.refused_patches.push(RefusedPatch {
+        key: survivor.key.clone(),
+        asks: survivor.asks.clone(),
+        written: prompt::written_lines(&survivor.applied.change),
+        findings: why.feedback.clone(),
+        reached: why.reached,
+    });
     work.rejections.push(why);
     work.survivors[i].refused = true;
     Judged::Refused
