@@ -142,7 +142,7 @@ pub fn suspects(function: &FunctionTarget, tree: &dyn Tree, max: usize) -> Vec<F
     let body_end = function.end.min(lines.len());
     let mut found: Vec<FaultLine> = Vec::new();
     let mut in_docstring = false;
-    let mut line = signature_end(function, &text) + 1;
+    let mut line = signature_end(function, &text).unwrap_or(function.start) + 1;
     while line <= body_end {
         let trimmed = lines[line - 1].trim();
         let docstring_line =
@@ -198,17 +198,17 @@ pub fn suspects(function: &FunctionTarget, tree: &dyn Tree, max: usize) -> Vec<F
 
 /// The last line of `function`'s signature: its first line, or the line that closes the
 /// brackets a signature over several lines opens (`def page(items,` ... `per_page=20):`).
-fn signature_end(function: &FunctionTarget, text: &str) -> usize {
+/// `None` when that takes more than [`MAX_STATEMENT_LINES`].
+fn signature_end(function: &FunctionTarget, text: &str) -> Option<usize> {
     let first = text
         .lines()
         .nth(function.start.saturating_sub(1))
         .unwrap_or("");
     let trimmed = first.trim_end();
     if trimmed.ends_with('{') || trimmed.ends_with(':') {
-        return function.start;
+        return Some(function.start);
     }
-    statement_at(&function.path, text, function.start)
-        .map_or(function.start, |s| s.end.min(function.end))
+    statement_at(&function.path, text, function.start).map(|s| s.end.min(function.end))
 }
 
 /// The signature of `function` when a parameter of it has a default value (`per_page=20`,
@@ -218,25 +218,21 @@ fn signature_end(function: &FunctionTarget, text: &str) -> usize {
 /// without one (Rust and Go have none) or one too long to be a line fix.
 pub fn signature_with_defaults(function: &FunctionTarget, tree: &dyn Tree) -> Option<FaultLine> {
     let text = super::context::source_text(tree, &function.path)?;
+    let end = signature_end(function, &text)?;
     let lines: Vec<&str> = text.lines().collect();
-    let end = signature_end(function, &text);
-    let mut signature = FaultLine {
+    let signature = lines.get(function.start.checked_sub(1)?..end)?.join("\n");
+    let ruby = function.path.ends_with(".rb");
+    if !parameter_list(&signature).is_some_and(|p| gives_a_default(p, ruby)) {
+        return None;
+    }
+    Some(FaultLine {
         path: function.path.clone(),
         start: function.start,
         end,
-        text: lines.get(function.start.checked_sub(1)?..end)?.join("\n"),
+        text: signature,
         error: None,
-        suspect_in: None,
-    };
-    if end - function.start + 1 > MAX_STATEMENT_LINES {
-        return None;
-    }
-    let ruby = function.path.ends_with(".rb");
-    if !parameter_list(&signature.text).is_some_and(|p| gives_a_default(p, ruby)) {
-        return None;
-    }
-    signature.suspect_in = Some(function.clone());
-    Some(signature)
+        suspect_in: Some(function.clone()),
+    })
 }
 
 /// The text between the first `(` of `signature` and the `)` that closes it, or to the end
