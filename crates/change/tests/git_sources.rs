@@ -10,12 +10,7 @@ use std::process::Command;
 
 use slopguard_change::git::GitRepo;
 use slopguard_change::{ChangeError, ChangeKind, from_commit};
-
-/// `git args` in `dir` ([`slopguard_testkit::git`]), its stdout trimmed: these tests compare
-/// commit ids.
-fn git(dir: &Path, args: &[&str]) -> String {
-    slopguard_testkit::git(dir, args).trim().to_string()
-}
+use slopguard_testkit::git_trimmed as git;
 
 fn write(dir: &Path, rel: &str, text: &str) {
     let p = dir.join(rel);

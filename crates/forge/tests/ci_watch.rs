@@ -23,13 +23,7 @@ use slopguard_agent::run::{NoProgress, RunOptions, execute};
 use slopguard_forge::ForgeConfig;
 use slopguard_forge::ci::{self, Hooks, LogBudget, WatchOptions, WatchReport, WatchStatus};
 use slopguard_llm::LlmConfig;
-use slopguard_testkit::{python_missing, snapshot};
-
-/// `git args` in `dir` ([`slopguard_testkit::git`]), its stdout trimmed: these tests compare
-/// commit ids and one-line answers.
-fn git(dir: &std::path::Path, args: &[&str]) -> String {
-    slopguard_testkit::git(dir, args).trim().to_string()
-}
+use slopguard_testkit::{git_trimmed as git, python_missing, snapshot};
 
 const CALC: &str = "def add(a, b):\n    return a - b\n\n\ndef helper():\n    return 5\n";
 const TESTS: &str = "import unittest\n\nfrom calc import add, helper\n\n\nclass CalcTest(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n\n    def test_helper(self):\n        self.assertEqual(helper(), 5)\n";

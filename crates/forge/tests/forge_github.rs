@@ -22,12 +22,7 @@ use slopguard_agent::run::summary::{
 use slopguard_forge::{
     self as forge, ForgeConfig, GitHubClient, GitHubRepo, NewPull, PrOutcome, PublishRequest,
 };
-
-/// `git args` in `dir` ([`slopguard_testkit::git`]), its stdout trimmed: these tests compare
-/// commit ids and one-line answers.
-fn git(dir: &std::path::Path, args: &[&str]) -> String {
-    slopguard_testkit::git(dir, args).trim().to_string()
-}
+use slopguard_testkit::git_trimmed as git;
 
 /// One request the fake GitHub received.
 #[derive(Debug, Clone)]

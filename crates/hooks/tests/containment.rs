@@ -13,7 +13,6 @@
 )]
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -40,13 +39,7 @@ impl Sandbox {
         let outside = universe.join("outside");
         std::fs::create_dir_all(project.join("sub")).unwrap();
         std::fs::create_dir_all(&outside).unwrap();
-        let git = Command::new("git")
-            .arg("-C")
-            .arg(&project)
-            .args(["init", "-q"])
-            .status()
-            .unwrap();
-        assert!(git.success());
+        slopguard_testkit::git(&project, &["init", "-q"]);
         let link = |target: &Path, name: &str| {
             std::os::unix::fs::symlink(target, project.join(name)).unwrap();
         };

@@ -13,6 +13,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use slopguard_server::{AppState, GatewayClient, serve_on};
 use slopguard_store::*;
+use slopguard_testkit::{TEST_IDENTITY, git};
 
 const TOKEN: &str = "s3cret-token";
 
@@ -102,24 +103,6 @@ async fn json_of(r: reqwest::Response) -> (u16, Value) {
         s,
         serde_json::from_str(&text).unwrap_or(Value::String(text)),
     )
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let ok = std::process::Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .env("GIT_AUTHOR_NAME", "Ann")
-        .env("GIT_AUTHOR_EMAIL", "ann@example.invalid")
-        .env("GIT_COMMITTER_NAME", "Ann")
-        .env("GIT_COMMITTER_EMAIL", "ann@example.invalid")
-        .output()
-        .unwrap();
-    assert!(
-        ok.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&ok.stderr)
-    );
 }
 
 /// A small git repo with a Python file, a revert in its history, and a caller.
@@ -534,13 +517,13 @@ async fn repo_endpoints_on_a_git_repo() {
     assert_eq!(s, 200, "{churn}");
     assert_eq!(churn["modifications"], 3, "{churn}");
     assert_eq!(churn["reverts"], 1, "{churn}");
-    assert_eq!(churn["authors"], json!(["Ann"]));
+    assert_eq!(churn["authors"], json!([TEST_IDENTITY.0]));
     let (s, blame) = json_of(get("/repo/blame/pkg/mod.py").await.unwrap()).await;
     assert_eq!(s, 200, "{blame}");
     let lines = blame["lines"].as_array().unwrap();
     assert_eq!(lines.len(), 8);
     assert_eq!(lines[0]["content"], "import os");
-    assert_eq!(lines[0]["author"], "Ann");
+    assert_eq!(lines[0]["author"], TEST_IDENTITY.0);
     let (s, ctx) = json_of(get("/repo/context").await.unwrap()).await;
     assert_eq!(s, 200, "{ctx}");
     assert_eq!(ctx["files"], 2);

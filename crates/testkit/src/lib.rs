@@ -49,6 +49,11 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// [`git`] with its stdout trimmed: what a test compares with a commit id or a one-line answer.
+pub fn git_trimmed(dir: &Path, args: &[&str]) -> String {
+    git(dir, args).trim().to_string()
+}
+
 /// Every file under `root` with its bytes, by `/`-separated relative path, except `.git/`
 /// and `.slopguard/` (slopguard's git-ignored data directory) at the top; a symbolic link as
 /// its target's path. What a test compares to prove a run left a tree as it was.
