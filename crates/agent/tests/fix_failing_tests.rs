@@ -48,15 +48,16 @@ fn with_no_frame_in_the_code_a_statement_of_the_tested_function_is_offered_alone
 }
 
 #[test]
-fn a_statement_asked_again_hears_the_answer_the_tests_refused() {
+fn the_next_attempt_asks_for_the_definition_first_and_lists_the_answer_the_tests_refused() {
     let Some(fx) = Fixture::new() else {
         return;
     };
-    // One candidate an attempt, each for `add`'s one statement: the first answer builds and
-    // fails the test; the second attempt's prompt lists it, with what the test printed.
+    // One candidate an attempt: the first, for `add`'s one statement, builds and fails the
+    // test; the second attempt asks for `add` whole first, and its prompt lists the refused
+    // answer with what the test printed.
     let script = Script::new()
         .content("```python\nreturn a * b\n```\n")
-        .content("```python\nreturn a + b\n```\n");
+        .content("```python\ndef add(a, b):\n    return a + b\n```\n");
     let server = ScriptedServer::start(script).unwrap();
     let mut o = fix_tests_options(&fx, &server.url());
     o.candidates = slopguard_agent::run::candidates::CandidateCount::Fixed(1);
@@ -69,11 +70,46 @@ fn a_statement_asked_again_hears_the_answer_the_tests_refused() {
     assert!(first.contains("This line of `add` is wrong:"), "{first}");
     assert!(!first.contains("were tried"), "{first}");
     let second = requests[1].to_string();
+    assert!(
+        second.contains("Write the complete fixed `add`"),
+        "{second}"
+    );
     let listed = second
-        .find("These answers were tried and are wrong")
+        .find("These changes to `add` were tried and are wrong")
         .unwrap_or_else(|| panic!("{second}"));
     assert!(second[listed..].contains("return a * b"), "{second}");
     assert!(second[listed..].contains("6 != 5"), "{second}");
+    assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
+}
+
+#[test]
+fn a_statement_asked_again_in_the_same_attempt_hears_the_answer_the_tests_refused() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    // Candidates as they come: the first answer (the statement) is judged while the
+    // definition is written, and fails the test; the definition sends the same change; the
+    // statement asked again, in the same attempt, lists the refused answer.
+    let script = Script::new()
+        .content("```python\nreturn a * b\n```\n")
+        .content("```python\ndef add(a, b):\n    return a * b\n```\n")
+        .content("```python\nreturn a + b\n```\n")
+        .content("```python\ndef add(a, b):\n    return a + b\n```\n");
+    let server = ScriptedServer::start(script).unwrap();
+    let mut o = fix_tests_options(&fx, &server.url());
+    o.candidates = slopguard_agent::run::candidates::CandidateCount::Auto;
+    let summary = execute(&o, &NoProgress).unwrap();
+    let s = summary.subtasks().next().unwrap();
+    assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
+    assert_eq!(s.attempts, 1);
+    let requests = server.chat_requests();
+    let again = requests[2].to_string();
+    assert!(again.contains("This line of `add` is wrong:"), "{again}");
+    let listed = again
+        .find("These answers were tried and are wrong")
+        .unwrap_or_else(|| panic!("{again}"));
+    assert!(again[listed..].contains("return a * b"), "{again}");
+    assert!(again[listed..].contains("6 != 5"), "{again}");
     assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
 }
 
@@ -82,13 +118,13 @@ fn a_patch_the_tests_refused_is_not_judged_again_in_a_later_attempt() {
     let Some(fx) = Fixture::new() else {
         return;
     };
-    // The second attempt sends the first one's refused answer again: it is turned down at
-    // once, without a second build and test run; the third attempt's fix lands.
-    let wrong = "```python\nreturn a * b\n```\n";
+    // The second attempt sends the first one's refused change again (as the whole
+    // definition it asked for): it is turned down at once, without a second build and test
+    // run; the third attempt's fix lands.
     let script = Script::new()
-        .content(wrong)
-        .content(wrong)
-        .content("```python\nreturn a + b\n```\n");
+        .content("```python\nreturn a * b\n```\n")
+        .content("```python\ndef add(a, b):\n    return a * b\n```\n")
+        .content("```python\ndef add(a, b):\n    return a + b\n```\n");
     let server = ScriptedServer::start(script).unwrap();
     let mut o = fix_tests_options(&fx, &server.url());
     o.candidates = slopguard_agent::run::candidates::CandidateCount::Fixed(1);

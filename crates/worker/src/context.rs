@@ -158,7 +158,13 @@ pub use slopguard_toolchain::test_function_name as short_name;
 /// repository.
 fn is_noise(line: &str) -> bool {
     let t = line.trim();
-    t.is_empty()
+    is_rust_runtime_frame(t)
+        || t.starts_with("note: Some details are omitted")
+        || t == "stack backtrace:"
+        || t == "running 0 tests"
+        || t.starts_with("test result: ok.")
+        || t.starts_with("Doc-tests ")
+        || t.is_empty()
         || (t.len() >= 8 && t.chars().all(|c| "=-_~*".contains(c)))
         || t.chars().all(|c| c == '^' || c == '~' || c == ' ')
         || t.starts_with("duration_ms")
@@ -177,6 +183,28 @@ fn is_noise(line: &str) -> bool {
         || t.starts_with("=== PAUSE")
         || t.starts_with("=== CONT")
         || t.starts_with("Traceback (most recent call last)")
+}
+
+/// A frame of a Rust backtrace (`RUST_BACKTRACE=1`) in the standard library, the runtime or
+/// the test harness (`3: core::panicking::assert_failed`, `7: <fn() -> ... as
+/// core::ops::function::FnOnce<()>>::call_once`): the frames in the crate under test stay.
+fn is_rust_runtime_frame(t: &str) -> bool {
+    let Some((number, symbol)) = t.split_once(": ") else {
+        return false;
+    };
+    !number.is_empty()
+        && number.bytes().all(|b| b.is_ascii_digit())
+        && [
+            "core::",
+            "std::",
+            "alloc::",
+            "test::",
+            "__rustc::",
+            "__rust_",
+            "<",
+        ]
+        .iter()
+        .any(|p| symbol.starts_with(p))
 }
 
 /// The lines after each mention of a failing test's name, de-duplicated, without noise, cut
@@ -428,6 +456,36 @@ mod tests {
                 .map(|(p, c)| (p.to_string(), c.as_bytes().to_vec()))
                 .collect::<BTreeMap<_, _>>(),
         )
+    }
+
+    #[test]
+    fn a_rust_backtrace_keeps_only_the_frames_of_the_crate() {
+        let log = "test add_months_clamps ... FAILED\n\
+            ---- add_months_clamps stdout ----\n\
+            thread 'add_months_clamps' panicked at tests/date.rs:62:5:\n\
+            assertion `left == right` failed\n  left: 31\n right: 29\n\
+            stack backtrace:\n   0: __rustc::rust_begin_unwind\n\
+            \x20  1: core::panicking::panic_fmt\n   2: date::add_months_clamps\n\
+            \x20            at ./tests/date.rs:62:5\n\
+            \x20  3: <fn() -> core::result::Result<(), alloc::string::String> as core::ops::function::FnOnce<()>>::call_once\n\
+            note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.\n\
+            \x20  Doc-tests civil_date\nrunning 0 tests\n\
+            test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n";
+        let shown = excerpt(log, &["add_months_clamps".to_string()], 4000);
+        assert!(shown.contains("left: 31"), "{shown}");
+        assert!(shown.contains("2: date::add_months_clamps"), "{shown}");
+        assert!(shown.contains("at ./tests/date.rs:62:5"), "{shown}");
+        for gone in [
+            "core::",
+            "__rustc",
+            "Some details",
+            "stack backtrace",
+            "running 0",
+            "test result: ok",
+            "Doc-tests",
+        ] {
+            assert!(!shown.contains(gone), "{gone} in {shown}");
+        }
     }
 
     #[test]

@@ -81,6 +81,7 @@ pub fn prompt_for(files: &[String]) -> prompt::WorkerPrompt {
         target: None,
         line: None,
         reply_tokens: None,
+        tried: Vec::new(),
     }
 }
 

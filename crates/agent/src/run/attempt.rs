@@ -99,7 +99,9 @@ pub(super) fn run_attempt(
             break;
         }
         let slot = index as usize % prompts.len();
-        let next = continued.remove(&slot);
+        let next = continued.remove(&slot).or_else(|| {
+            asked_again_with_refusals(cx, run, tree.as_ref(), attempt, feedback, &prompts[slot])
+        });
         let pr = next.as_ref().unwrap_or(&prompts[slot]);
         if pr.is_continued() {
             cx.emit(
@@ -137,6 +139,7 @@ pub(super) fn run_attempt(
             &mut work,
             called,
         )?;
+        run.remember_refusals(&mut work);
         pending = next.survivor.filter(|_| eager);
         if let Some(p) = next.continued {
             continued.insert(slot, p);
@@ -152,21 +155,7 @@ pub(super) fn run_attempt(
     }
     // The templates not yet tried go on beside the next attempt's candidates.
     *untried_templates = templates;
-    let shown = run.failure.as_ref().map_or("", |f| f.output.as_str());
-    for r in work.refused_patches.drain(..) {
-        // The build and the tests refuse the same patch again; a reviewer (a model) may not.
-        if r.reached >= candidates::Reached::DynamicGates {
-            run.refused.insert(r.key);
-        }
-        if let Some(asks) = r.asks {
-            let why = prompt::refusal_in_brief(&r.findings, shown);
-            let answer = prompt::TriedAnswer {
-                written: r.written,
-                why,
-            };
-            run.tried.entry(asks).or_default().push(answer);
-        }
-    }
+    run.remember_refusals(&mut work);
     run.llm_time += work.llm;
     run.tool_time += work.tool;
     let furthest = work.rejections.iter().max_by_key(|r| r.reached);
@@ -230,32 +219,7 @@ pub(super) fn attempt_prompts(
     feedback: &str,
 ) -> Vec<prompt::WorkerPrompt> {
     let t_prompt = Instant::now();
-    let worker_cfg = cx.opts.llm.role(Role::Worker);
-    let policy = prompt::FormatPolicy::for_model(&cx.state.run.model, worker_cfg.max_tokens);
-    let input = prompt::PromptInput {
-        subtask: &run.subtask,
-        task_title: &run.task_title,
-        tree,
-        budget_tokens: cx.opts.file_budget_tokens,
-        feedback,
-        attempt,
-        failure: run.failure.as_ref(),
-        policy,
-        function: None,
-        line: None,
-        regression_test: cx
-            .opts
-            .regression_proof
-            .then(|| {
-                run.subtask
-                    .file_hints
-                    .iter()
-                    .find(|h| slopguard_planning::analysis::is_test_file(h))
-                    .map(String::as_str)
-            })
-            .flatten(),
-        tried: &[],
-    };
+    let input = prompt_input(cx, run, tree, attempt, feedback);
     let mut prompts = brief_prompts(run, &input);
     if attempt > 1 || prompts.is_empty() {
         let files = prompt::build(&input);
@@ -268,7 +232,7 @@ pub(super) fn attempt_prompts(
             prompts.push(prompt::build(&prompt::PromptInput {
                 policy: prompt::FormatPolicy {
                     blocks_only: true,
-                    ..policy
+                    ..input.policy
                 },
                 ..input
             }));
@@ -290,6 +254,69 @@ pub(super) fn attempt_prompts(
     prompts
 }
 
+/// What every prompt of `attempt` is built from; a brief prompt adds its statement or
+/// definition and the answers already refused ([`SubtaskRun::tried_for`]).
+fn prompt_input<'a>(
+    cx: &Ctx<'_>,
+    run: &'a SubtaskRun,
+    tree: &'a dyn Tree,
+    attempt: u32,
+    feedback: &'a str,
+) -> prompt::PromptInput<'a> {
+    let worker_cfg = cx.opts.llm.role(Role::Worker);
+    prompt::PromptInput {
+        subtask: &run.subtask,
+        task_title: &run.task_title,
+        tree,
+        budget_tokens: cx.opts.file_budget_tokens,
+        feedback,
+        attempt,
+        failure: run.failure.as_ref(),
+        policy: prompt::FormatPolicy::for_model(&cx.state.run.model, worker_cfg.max_tokens),
+        function: None,
+        line: None,
+        regression_test: cx
+            .opts
+            .regression_proof
+            .then(|| {
+                run.subtask
+                    .file_hints
+                    .iter()
+                    .find(|h| slopguard_planning::analysis::is_test_file(h))
+                    .map(String::as_str)
+            })
+            .flatten(),
+        tried: &[],
+    }
+}
+
+/// Brief prompt `pr` built again when answers were refused since it was built (earlier in
+/// this attempt): a statement lists the refused answers to it, a definition every refused
+/// answer, so a prompt later in an attempt hears what the first candidates got wrong (after
+/// ChatRepair). `None` when nothing changed, or for a files prompt.
+fn asked_again_with_refusals(
+    cx: &Ctx<'_>,
+    run: &SubtaskRun,
+    tree: &dyn Tree,
+    attempt: u32,
+    feedback: &str,
+    pr: &prompt::WorkerPrompt,
+) -> Option<prompt::WorkerPrompt> {
+    let asks = pr.asks_for()?;
+    let tried = run.tried_for(&asks, pr.line.is_none());
+    if tried.is_empty() || tried == pr.tried {
+        return None;
+    }
+    let mut again = prompt::build(&prompt::PromptInput {
+        line: pr.line.as_ref(),
+        function: pr.function.as_ref(),
+        tried: &tried,
+        ..prompt_input(cx, run, tree, attempt, feedback)
+    });
+    again.target = pr.target.clone();
+    Some(again)
+}
+
 /// The brief prompts of [`attempt_prompts`], in their order: two statements, then a
 /// definition, and again, until both run out. The statements are the one a frame of the
 /// failure names, else the suspect statements of the target functions; the definitions are
@@ -300,31 +327,43 @@ pub(super) fn attempt_prompts(
 /// unchanged in 20 of 102 cases and passed the static gates in 68; a definition prompt's took
 /// 49 s, sent the code back in 37 of 60 and passed in 23 (BENCHMARKS.md, session 20). A
 /// definition is still asked for early: a fix of several statements needs it.
+///
+/// From the second attempt on, each definition comes before its two statements. By then the
+/// definition lists every answer the build or the tests refused, and in sessions 20-22 the
+/// later attempts' statement candidates landed 1 fix in 308, their definitions 2 in 53
+/// (BENCHMARKS.md, session 23).
 fn brief_prompts(run: &SubtaskRun, input: &prompt::PromptInput<'_>) -> Vec<prompt::WorkerPrompt> {
     // A change that must bring its own regression test cannot be one function.
     let functions: &[prompt::FunctionTarget] = match input.regression_test {
         None => &run.functions,
         Some(_) => &[],
     };
+    let refused = run.tried_for("", true);
     let mut definitions = functions.iter().map(|f| {
         prompt::build(&prompt::PromptInput {
             function: Some(f),
+            tried: &refused,
             ..*input
         })
     });
     let mut statements = run.fault_line.iter().chain(&run.suspects).map(|line| {
-        let tried = run.tried.get(&prompt::statement_key(line));
+        let tried = run.tried_for(&prompt::statement_key(line), false);
         prompt::build(&prompt::PromptInput {
             line: Some(line),
-            tried: tried.map_or(&[], Vec::as_slice),
+            tried: &tried,
             ..*input
         })
     });
     let mut prompts = Vec::new();
     loop {
         let before = prompts.len();
+        if input.attempt > 1 {
+            prompts.extend(definitions.next());
+        }
         prompts.extend(statements.by_ref().take(STATEMENTS_PER_DEFINITION));
-        prompts.extend(definitions.next());
+        if input.attempt <= 1 {
+            prompts.extend(definitions.next());
+        }
         if prompts.len() == before {
             return prompts;
         }
@@ -704,6 +743,7 @@ mod tests {
                 suspect_in: None,
             }),
             reply_tokens: None,
+            tried: Vec::new(),
         }
     }
 

@@ -4,7 +4,7 @@
 //! `run/`: the steps depend on it, it depends on none of them, so the steps' modules do not
 //! import each other for their types.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use slopguard_planning::plan::{Plan, Subtask};
@@ -53,12 +53,48 @@ pub(super) struct SubtaskRun {
     /// The brief requests ([`prompt::WorkerPrompt::asks_for`]) the model answered with the
     /// code as it was: later attempts ask the others first.
     pub(super) copied_back: BTreeSet<String>,
-    /// Per brief request, the answers the build or the tests refused, oldest first: a
-    /// statement asked again lists them ([`prompt::PromptInput::tried`]).
-    pub(super) tried: BTreeMap<String, Vec<prompt::TriedAnswer>>,
+    /// The answers to brief requests that were refused ([`SubtaskRun::remember_refusals`]),
+    /// oldest first, each with the request it answered: a statement asked again lists its
+    /// own, a definition every one ([`prompt::PromptInput::tried`]).
+    pub(super) tried: Vec<(String, prompt::TriedAnswer)>,
     /// The patches ([`normalised_key`](super::candidates::normalised_key)) the build or the
     /// tests refused in an earlier attempt: the same patch again is not judged again.
     pub(super) refused: BTreeSet<String>,
+}
+
+impl SubtaskRun {
+    /// Moves `work`'s refused patches into what later prompts and candidates know: the patches
+    /// the build or the tests refused are not judged again (a reviewer, a model, may agree next
+    /// time), and every refused answer to a brief request is listed when a brief prompt is
+    /// asked again. Called after each candidate, so a prompt later in the same attempt hears
+    /// what the first ones got wrong.
+    pub(super) fn remember_refusals(&mut self, work: &mut AttemptWork) {
+        let shown = self.failure.as_ref().map_or("", |f| f.output.as_str());
+        for r in work.refused_patches.drain(..) {
+            if r.reached >= Reached::DynamicGates {
+                self.refused.insert(r.key);
+            }
+            if let Some(asks) = r.asks {
+                let why = prompt::refusal_in_brief(&r.findings, shown);
+                let answer = prompt::TriedAnswer {
+                    written: r.written,
+                    why,
+                };
+                self.tried.push((asks, answer));
+            }
+        }
+    }
+
+    /// The refused answers a brief prompt lists, oldest first: those to the same statement
+    /// for a statement; for a definition, every one (its statements' answers tell it what
+    /// the one-line changes got wrong).
+    pub(super) fn tried_for(&self, asks: &str, definition: bool) -> Vec<prompt::TriedAnswer> {
+        self.tried
+            .iter()
+            .filter(|(a, _)| definition || a == asks)
+            .map(|(_, t)| t.clone())
+            .collect()
+    }
 }
 
 /// How an attempt ended.

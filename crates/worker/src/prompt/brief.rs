@@ -61,7 +61,12 @@ pub(super) fn focused_line_prompt(
         function.simple_name(),
         line.text,
     ));
-    push_tried(&mut user, input.tried, lang);
+    push_tried(
+        &mut user,
+        input.tried,
+        lang,
+        "These answers were tried and are wrong",
+    );
     user.push_str(&format!(
         "Write that line, fixed, in a ```{lang} fence (it may become a few lines). Nothing \
          else: the rest of the file stays as it is."
@@ -75,6 +80,7 @@ pub(super) fn focused_line_prompt(
         target: Some(function.clone()),
         line: Some(line.clone()),
         reply_tokens,
+        tried: input.tried.to_vec(),
     }
 }
 
@@ -86,11 +92,11 @@ const TRIED_SHOWN: usize = 3;
 /// compiler's word on a near miss (`no method named days_in_month`) is what the next one
 /// needs (after ChatRepair, which lists the patches already tried, without a conversation:
 /// continued conversations were measured twice and did not help this model).
-fn push_tried(user: &mut String, tried: &[TriedAnswer], lang: &str) {
+fn push_tried(user: &mut String, tried: &[TriedAnswer], lang: &str, heading: &str) {
     if tried.is_empty() {
         return;
     }
-    user.push_str("These answers were tried and are wrong; do not write them again:\n");
+    user.push_str(&format!("{heading}; do not write them again:\n"));
     for t in &tried[tried.len().saturating_sub(TRIED_SHOWN)..] {
         user.push_str(&format!("```{lang}\n{}\n```\n", t.written.trim_end()));
         if !t.why.is_empty() {
@@ -359,7 +365,15 @@ pub(super) fn definition_prompt(
     push_brief_failure(&mut user, input.failure);
     push_outline(&mut user, input.tree, &function.path);
     push_definition(&mut user, function, &shown);
-    if !input.feedback.trim().is_empty() {
+    push_tried(
+        &mut user,
+        input.tried,
+        lang,
+        &format!("\nThese changes to `{name}` were tried and are wrong"),
+    );
+    // The refused answers say what the earlier attempt's findings would, shorter and with
+    // what each answer wrote.
+    if input.tried.is_empty() && !input.feedback.trim().is_empty() {
         let feedback: String = input
             .feedback
             .trim()
@@ -384,5 +398,6 @@ pub(super) fn definition_prompt(
         target: Some(function.clone()),
         line: None,
         reply_tokens,
+        tried: input.tried.to_vec(),
     }
 }

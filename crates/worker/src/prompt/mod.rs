@@ -75,6 +75,8 @@ pub struct WorkerPrompt {
     /// Tokens a complete answer needs at most (the files or the definition asked for, with
     /// room to spare), when that is known: a small model that rambles is cut off there.
     pub reply_tokens: Option<u32>,
+    /// The refused answers it lists ([`PromptInput::tried`]).
+    pub tried: Vec<TriedAnswer>,
 }
 
 /// What the model hears after it sent the code back unchanged, in the same conversation.
@@ -187,8 +189,8 @@ pub struct PromptInput<'a> {
     /// The test file a new regression test goes into, when the change must bring its own
     /// (`feedback fix`): the rules ask for one new test there instead of "never change tests".
     pub regression_test: Option<&'a str>,
-    /// Earlier answers to the same brief request that the build or the tests refused, shown
-    /// with a statement prompt so it is not answered the same way again.
+    /// Earlier answers that were refused, shown with a brief prompt so it is not answered the
+    /// same way again: a statement's own, or for a definition those to any of its statements.
     pub tried: &'a [TriedAnswer],
 }
 
@@ -278,6 +280,7 @@ pub fn build(input: &PromptInput<'_>) -> WorkerPrompt {
         target: input.function.cloned(),
         line: input.line.cloned(),
         reply_tokens,
+        tried: Vec::new(),
     }
 }
 

@@ -175,6 +175,25 @@ fn a_function_target_gets_the_brief_prompt_with_the_failure_and_the_definition()
     let user = build(&i).messages[1].content.clone();
     assert!(user.contains("An earlier fix was rejected"), "{user}");
     assert!(user.contains("test_avg still fails"), "{user}");
+    // The answers refused so far, to any of its statements, say it shorter, with what each
+    // wrote: they replace the findings.
+    let tried = [TriedAnswer {
+        written: "    return sum(xs) / len(xs) - 1".into(),
+        why: "AssertionError: 1.0 != 2.0".into(),
+    }];
+    i.tried = &tried;
+    let again = build(&i);
+    let user = &again.messages[1].content;
+    let listed = user
+        .find("These changes to `average` were tried and are wrong; do not write them again:")
+        .unwrap_or_else(|| panic!("{user}"));
+    assert!(
+        user[listed..].contains("return sum(xs) / len(xs) - 1\n```\nAssertionError: 1.0 != 2.0"),
+        "{user}"
+    );
+    assert!(!user.contains("An earlier fix was rejected"), "{user}");
+    assert!(listed < user.find("Write the complete fixed").unwrap());
+    assert_eq!(again.tried, tried);
 }
 
 #[test]
