@@ -261,3 +261,48 @@ fn the_run_loop_has_no_file_cycle() {
         }
     }
 }
+
+/// The crates the run loop is made of, whose files stay small enough to read in one sitting.
+const AGENT_CRATES: [&str; 6] = [
+    "agent",
+    "worker",
+    "planning",
+    "forge",
+    "feedback",
+    "apply-patch",
+];
+
+/// Most lines a source file of [`AGENT_CRATES`] may have.
+const MAX_FILE_LINES: usize = 800;
+
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("read a source directory") {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn no_source_file_of_the_agents_crates_is_over_800_lines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut files = Vec::new();
+    for krate in AGENT_CRATES {
+        rust_files(&root.join("crates").join(krate).join("src"), &mut files);
+    }
+    assert!(files.len() > 50, "{files:?}");
+    let long: Vec<String> = files
+        .iter()
+        .filter_map(|f| {
+            let lines = std::fs::read_to_string(f)
+                .expect("read a source file")
+                .lines()
+                .count();
+            (lines > MAX_FILE_LINES).then(|| format!("{} has {lines} lines", f.display()))
+        })
+        .collect();
+    assert!(long.is_empty(), "{}", long.join("\n"));
+}
