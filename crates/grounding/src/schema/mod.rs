@@ -401,6 +401,27 @@ fn describe_error(e: &jsonschema::ValidationError<'_>) -> String {
     }
 }
 
+/// Whether the tool reading the file accepts what schema `name` refuses in `e`, or in the
+/// alternative of a `oneOf`/`anyOf` that came closest:
+/// - a wrong type where the value is YAML's `key:` (null), which the tools read as empty
+///   (`TARGET_FLAGS:` in a workflow's `env`);
+/// - a TOML number where a `[tool.*]` table wants a string (`python_version = 3.8`): the
+///   tools coerce it;
+/// - a workflow job whose `strategy` has no `matrix` (`fail-fast` alone: psf/requests'
+///   workflows), which GitHub runs though the schema requires one (its own schema does not).
+fn what_the_tool_accepts(name: &str, e: &jsonschema::ValidationError<'_>) -> bool {
+    use jsonschema::error::ValidationErrorKind as K;
+    match e.kind() {
+        K::Type { .. } => {
+            let inst = e.instance();
+            inst.is_null() || (name.starts_with("tool.") && inst.is_number())
+        }
+        K::OneOfNotValid { context } | K::AnyOf { context } => closest_branch(context)
+            .is_some_and(|b| b.iter().all(|x| what_the_tool_accepts(name, x))),
+        _ => name == "workflow" && only_strategy_without_matrix(e),
+    }
+}
+
 /// Whether the error is, or comes closest to, only `matrix` missing from a job's `strategy`.
 fn only_strategy_without_matrix(e: &jsonschema::ValidationError<'_>) -> bool {
     use jsonschema::error::ValidationErrorKind as K;
@@ -445,17 +466,7 @@ fn validate_with(name: &'static str, instance: &Value, prefix: &str) -> Vec<Viol
                 continue;
             }
         }
-        if keyword == "type" {
-            let inst = e.instance();
-            // YAML `key:` (null) reads as empty in the tools; tools coerce TOML numbers such as
-            // `python_version = 3.8` to strings.
-            if inst.is_null() || (name.starts_with("tool.") && inst.is_number()) {
-                continue;
-            }
-        }
-        // GitHub runs a job whose `strategy` has no `matrix` (`fail-fast` alone: psf/requests'
-        // workflows), though the schema requires one: its own workflow schema does not.
-        if name == "workflow" && only_strategy_without_matrix(&e) {
+        if what_the_tool_accepts(name, &e) {
             continue;
         }
         // npm still accepts the legacy `license: {type, url}` and `licenses: [...]` forms.

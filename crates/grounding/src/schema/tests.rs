@@ -70,6 +70,21 @@ fn workflow_strategy_without_matrix_runs() {
 }
 
 #[test]
+fn an_empty_env_value_in_a_workflow_is_an_empty_string() {
+    // `KEY:` reads as null in YAML; GitHub sets the variable to the empty string.
+    let text = "name: CI\non: [push]\njobs:\n  build:\n    runs-on: ubuntu-latest\n    env:\n      RUST_LOG: info\n      TARGET_FLAGS:\n    steps:\n      - run: make\n";
+    let v = check(".github/workflows/ci.yml", None, text);
+    assert!(v.is_empty(), "{v:?}");
+    // A value of the wrong type there still counts.
+    let bad = text.replace("TARGET_FLAGS:\n", "TARGET_FLAGS: [a, b]\n");
+    let v = check(".github/workflows/ci.yml", None, &bad);
+    assert!(
+        v.iter().any(|x| x.message.contains("TARGET_FLAGS")),
+        "{v:?}"
+    );
+}
+
+#[test]
 fn dependabot() {
     let good = "version: 2\nupdates:\n  - package-ecosystem: cargo\n    directory: /\n    schedule:\n      interval: weekly\n";
     assert!(
