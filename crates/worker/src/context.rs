@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 use slopguard_change::Tree;
-use slopguard_lang::{Definition, FileKind, analyze, detect, mentions_word};
+use slopguard_lang::{Definition, FileKind, analyze, detect, word_positions};
 
 use slopguard_toolchain::{FailingTest, is_test_file};
 
@@ -376,7 +376,10 @@ pub fn identifier_words(text: &str) -> BTreeSet<String> {
 
 /// The definitions of `path` that the definition `name` (1-based lines `start`-`end`)
 /// mentions by name, itself left out: one hop down from a function the tests call, where the
-/// bug may sit in a helper.
+/// bug may sit in a helper. In Rust and Go, where calling needs parentheses, only a mention
+/// that calls or names the definition counts ([`calls_or_names`]): a field read (`self.year`),
+/// a struct field (`Date { year, month }`) or a local of the same name is not the accessor
+/// method named after it, a common pattern there.
 pub fn called_definitions(
     tree: &dyn Tree,
     path: &str,
@@ -391,13 +394,35 @@ pub fn called_definitions(
         .get(start.saturating_sub(1)..end.min(lines.len()))
         .map(|l| l.join("\n"))
         .unwrap_or_default();
+    let fields_are_not_calls = matches!(
+        detect(path, text.as_bytes()),
+        FileKind::Code(slopguard_lang::Language::Rust | slopguard_lang::Language::Go)
+    );
     definitions(path, &text)
         .into_iter()
         .filter(|d| {
             let range = (d.start_line as usize, d.end_line as usize);
-            d.name != name && range != (start, end) && mentions_word(&body, d.simple_name())
+            d.name != name
+                && range != (start, end)
+                && word_positions(&body, d.simple_name()).any(|at| {
+                    let method = d.name != d.simple_name();
+                    !fields_are_not_calls || calls_or_names(&body, at, d.simple_name(), method)
+                })
         })
         .collect()
+}
+
+/// Whether the mention of `name` at byte `at` of `text` (Rust or Go) calls it (`name(`,
+/// `name::<T>(`) or names it by its path (`Self::name`); a free function may also be passed by
+/// its bare name (`map(helper)`), which a method cannot, and neither is read as a field
+/// (`.name`) or written as one (`name:`).
+fn calls_or_names(text: &str, at: usize, name: &str, method: bool) -> bool {
+    let before = text[..at].trim_end();
+    let after = text[at + name.len()..].trim_start();
+    if after.starts_with('(') || after.starts_with("::<") || before.ends_with("::") {
+        return true;
+    }
+    !method && !before.ends_with('.') && !after.starts_with(':')
 }
 
 /// The source of the definition named `name` in `path` (first line, text), capped at
@@ -456,6 +481,35 @@ mod tests {
                 .map(|(p, c)| (p.to_string(), c.as_bytes().to_vec()))
                 .collect::<BTreeMap<_, _>>(),
         )
+    }
+
+    #[test]
+    fn a_rust_field_read_is_not_a_call_of_the_accessor_of_the_same_name() {
+        let src = "pub struct Date { year: i32, month: u8 }\n\
+            impl Date {\n\
+            \x20   pub fn year(&self) -> i32 {\n        self.year\n    }\n\
+            \x20   pub fn month(&self) -> u8 {\n        self.month\n    }\n\
+            \x20   pub fn days(&self) -> u8 {\n        28\n    }\n\
+            \x20   pub fn add_months(&self, n: i32) -> Date {\n\
+            \x20       let total = self.year * 12 + self.month as i32 + n;\n\
+            \x20       let (year, month) = (total / 12, self.days());\n\
+            \x20       Date { year, month: month }\n    }\n}\n";
+        let t = tree(&[("src/lib.rs", src)]);
+        let called: Vec<String> =
+            called_definitions(&t, "src/lib.rs", "Date::add_months", (12, 16))
+                .into_iter()
+                .filter(|d| d.kind == slopguard_lang::DefKind::Function)
+                .map(|d| d.simple_name().to_string())
+                .collect();
+        assert_eq!(called, ["days"]);
+        // Python reads a property without parentheses: the mention stays a call there.
+        let py = "class D:\n    @property\n    def year(self):\n        return self._y\n\n    def next(self):\n        return self.year + 1\n";
+        let t = tree(&[("d.py", py)]);
+        let called: Vec<String> = called_definitions(&t, "d.py", "D.next", (6, 7))
+            .into_iter()
+            .map(|d| d.simple_name().to_string())
+            .collect();
+        assert_eq!(called, ["year"]);
     }
 
     #[test]
