@@ -150,8 +150,47 @@ pub(super) fn value_bounds(line: &str, toks: &[Token]) -> Vec<String> {
                 &line[dividend.end..]
             ));
         }
+        out.extend(rounded_up(line, toks, i, dividend));
     }
     out
+}
+
+/// The division at operator token `op` (dividend `dividend`) rounded up instead of down, when
+/// the divisor is a plain name or integer: `-(-n // k)` for Python's `//`, `(n + k - 1) / k`
+/// for `/` (`(n + 2) / 3` for a literal). A page, chunk or bucket count that drops the last
+/// partial one is the classic off-by-one of a division, and no one-token change fixes it.
+fn rounded_up(line: &str, toks: &[Token], op: usize, dividend: &Token) -> Option<String> {
+    let text = |t: &Token| &line[t.start..t.end];
+    let operator = text(&toks[op]);
+    if operator == "%" {
+        return None;
+    }
+    let mut rest = toks[op + 1..].iter().filter(|t| t.kind != Kind::Space);
+    let divisor = rest.next()?;
+    let plain = match divisor.kind {
+        Kind::Ident => !KEYWORDS.contains(&text(divisor)),
+        Kind::Number => text(divisor).bytes().all(|b| b.is_ascii_digit()),
+        _ => false,
+    };
+    // `k.size`, `k(...)`, `k[i]`, `k ** 2`: the divisor is more than one token.
+    let alone = rest
+        .next()
+        .is_none_or(|t| !matches!(text(t), "." | "(" | "[" | "::" | "**" | "*"));
+    if !plain || !alone {
+        return None;
+    }
+    let (n, k) = (text(dividend), text(divisor));
+    let before = &line[..dividend.start];
+    let after = &line[divisor.end..];
+    if operator == "//" {
+        return Some(format!("{before}-(-{n} // {k}){after}"));
+    }
+    let up = match k.parse::<u64>() {
+        Ok(0..=2) => return None,
+        Ok(k) => format!("{n} + {}", k - 1),
+        Err(_) => format!("{n} + {k} - 1"),
+    };
+    Some(format!("{before}({up}) / {k}{after}"))
 }
 
 /// A short string constant that reads as a word (`'keep'`, `"utf-8"`): the kind a wrong
