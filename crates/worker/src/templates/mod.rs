@@ -42,6 +42,9 @@ pub enum Operator {
     Comparison,
     /// An integer literal one more or one less.
     OffByOne,
+    /// A division rounded up (`n // k` -> `-(-n // k)`, `n / k` -> `(n + k - 1) / k`): the
+    /// page-count off-by-one, which no one-token change fixes.
+    RoundedUp,
     /// `and` for `or`, `&&` for `||`.
     Logical,
     /// `True` for `False`.
@@ -78,6 +81,7 @@ impl Operator {
         match self {
             Operator::Comparison => "comparison",
             Operator::OffByOne => "off-by-one",
+            Operator::RoundedUp => "rounded-up",
             Operator::Logical => "logical",
             Operator::Boolean => "boolean",
             Operator::Negation => "negation",
@@ -94,9 +98,12 @@ impl Operator {
     }
 
     /// Every operator, in the order they are tried.
-    pub const ALL: [Operator; 13] = [
+    pub const ALL: [Operator; 14] = [
         Operator::Comparison,
         Operator::OffByOne,
+        // Early: few lines divide, so it crowds nothing out, and late it would never be
+        // reached in a long definition (the templates are capped).
+        Operator::RoundedUp,
         Operator::Logical,
         Operator::Boolean,
         Operator::Negation,
@@ -374,6 +381,7 @@ fn mutate(line: &str, toks: &[Token], lang: Lang, op: Operator, scope: &Scope) -
         Operator::SwapArguments => out.extend(argument_swaps(line, toks)),
         Operator::LengthBound => out.extend(length_bounds(line, toks)),
         Operator::ValueBound => out.extend(value_bounds(line, toks)),
+        Operator::RoundedUp => out.extend(rounded_up_divisions(line, toks)),
         Operator::OtherLiteral => {
             const PER_LINE: usize = 8;
             for (i, t) in toks.iter().enumerate() {

@@ -150,9 +150,30 @@ pub(super) fn value_bounds(line: &str, toks: &[Token]) -> Vec<String> {
                 &line[dividend.end..]
             ));
         }
-        out.extend(rounded_up(line, toks, i, dividend));
     }
     out
+}
+
+/// Each division of the line whose divisor is a plain name or integer, rounded up
+/// ([`rounded_up`]).
+pub(super) fn rounded_up_divisions(line: &str, toks: &[Token]) -> Vec<String> {
+    let text = |t: &Token| &line[t.start..t.end];
+    toks.iter()
+        .enumerate()
+        .filter(|&(i, t)| {
+            t.kind == Kind::Op
+                && matches!(text(t), "/" | "//")
+                && i >= 2
+                && toks[i - 1].kind == Kind::Space
+        })
+        .filter_map(|(i, _)| {
+            let dividend = &toks[i - 2];
+            let member = i >= 3 && matches!(text(&toks[i - 3]), "." | "::");
+            let plain =
+                dividend.kind == Kind::Ident && !member && !KEYWORDS.contains(&text(dividend));
+            plain.then(|| rounded_up(line, toks, i, dividend)).flatten()
+        })
+        .collect()
 }
 
 /// The division at operator token `op` (dividend `dividend`) rounded up instead of down, when
@@ -162,9 +183,6 @@ pub(super) fn value_bounds(line: &str, toks: &[Token]) -> Vec<String> {
 fn rounded_up(line: &str, toks: &[Token], op: usize, dividend: &Token) -> Option<String> {
     let text = |t: &Token| &line[t.start..t.end];
     let operator = text(&toks[op]);
-    if operator == "%" {
-        return None;
-    }
     let mut rest = toks[op + 1..].iter().filter(|t| t.kind != Kind::Space);
     let divisor = rest.next()?;
     let plain = match divisor.kind {
