@@ -1017,8 +1017,18 @@ fn fix_killed_and_resumed(seed: u64, good: &str) -> (usize, Sample, i64) {
             std::thread::sleep(std::time::Duration::from_millis(5));
         };
         if let Some(status) = status {
-            let stderr =
+            let mut stderr =
                 std::fs::read_to_string(s.dir.path().join("stderr.txt")).unwrap_or_default();
+            if status.code() != Some(0) {
+                // What the kill left, to tell a branch nobody discarded from one recreated.
+                let left = std::process::Command::new("sh")
+                    .arg("-c")
+                    .arg("git worktree list --porcelain; ls .git/worktrees; git for-each-ref refs/heads")
+                    .current_dir(s.repo())
+                    .output()
+                    .unwrap();
+                stderr.push_str(&String::from_utf8_lossy(&left.stdout));
+            }
             assert_eq!(
                 status.code(),
                 Some(0),

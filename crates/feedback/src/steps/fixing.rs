@@ -228,6 +228,12 @@ fn discard_interrupted_branch(root: &Path, id: i64) {
         let _ = std::fs::remove_file(common.join(format!("refs/heads/{name}.lock")));
     }
     let _ = slopguard_agent::git::git(root, &["branch", "-D", &name]);
+    // `branch -D` refuses a branch a worktree still has checked out (one whose removal
+    // failed); the ref itself goes anyway, the worktree entry with the next prune.
+    if slopguard_agent::git::branch_exists(root, &name) {
+        let _ =
+            slopguard_agent::git::git(root, &["update-ref", "-d", &format!("refs/heads/{name}")]);
+    }
 }
 
 /// The worktrees of `git worktree list --porcelain`'s `listing` that have `branch` checked
