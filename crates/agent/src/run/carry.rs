@@ -114,8 +114,9 @@ pub(super) struct AttemptWork {
     pub(super) survivors: Vec<Survivor>,
     pub(super) llm: Duration,
     pub(super) tool: Duration,
-    /// The survivors the review or the toolchain refused in this attempt, for
-    /// [`SubtaskRun::refused`] and [`SubtaskRun::tried`] at its end.
+    /// The survivors the review or the toolchain refused since the last candidate, moved into
+    /// [`SubtaskRun::refused`] and [`SubtaskRun::tried`] by
+    /// [`SubtaskRun::remember_refusals`].
     pub(super) refused_patches: Vec<RefusedPatch>,
 }
 
