@@ -131,17 +131,7 @@ pub(super) fn value_bounds(line: &str, toks: &[Token]) -> Vec<String> {
             }
         }
     }
-    for (i, t) in toks.iter().enumerate() {
-        let divides = t.kind == Kind::Op && matches!(text(t), "/" | "//" | "%");
-        let spaced = i >= 2 && toks[i - 1].kind == Kind::Space;
-        if !divides || !spaced {
-            continue;
-        }
-        let dividend = &toks[i - 2];
-        let member = i >= 3 && matches!(text(&toks[i - 3]), "." | "::");
-        if dividend.kind != Kind::Ident || member || KEYWORDS.contains(&text(dividend)) {
-            continue;
-        }
+    for (_, dividend) in plain_dividends(line, toks, &["/", "//", "%"]) {
         for delta in ["- 1", "+ 1"] {
             out.push(format!(
                 "{}({} {delta}){}",
@@ -154,25 +144,31 @@ pub(super) fn value_bounds(line: &str, toks: &[Token]) -> Vec<String> {
     out
 }
 
+/// The operators among `ops` (`/`, `//`, `%`) spaced from a dividend that is a plain name (not
+/// a member, not a keyword): (the operator's token index, the dividend).
+fn plain_dividends<'t>(
+    line: &'t str,
+    toks: &'t [Token],
+    ops: &'t [&str],
+) -> impl Iterator<Item = (usize, &'t Token)> + 't {
+    let text = move |t: &Token| &line[t.start..t.end];
+    toks.iter().enumerate().filter_map(move |(i, t)| {
+        let divides = t.kind == Kind::Op && ops.contains(&text(t));
+        if !divides || i < 2 || toks[i - 1].kind != Kind::Space {
+            return None;
+        }
+        let dividend = &toks[i - 2];
+        let member = i >= 3 && matches!(text(&toks[i - 3]), "." | "::");
+        let plain = dividend.kind == Kind::Ident && !member && !KEYWORDS.contains(&text(dividend));
+        plain.then_some((i, dividend))
+    })
+}
+
 /// Each division of the line whose divisor is a plain name or integer, rounded up
 /// ([`rounded_up`]).
 pub(super) fn rounded_up_divisions(line: &str, toks: &[Token]) -> Vec<String> {
-    let text = |t: &Token| &line[t.start..t.end];
-    toks.iter()
-        .enumerate()
-        .filter(|&(i, t)| {
-            t.kind == Kind::Op
-                && matches!(text(t), "/" | "//")
-                && i >= 2
-                && toks[i - 1].kind == Kind::Space
-        })
-        .filter_map(|(i, _)| {
-            let dividend = &toks[i - 2];
-            let member = i >= 3 && matches!(text(&toks[i - 3]), "." | "::");
-            let plain =
-                dividend.kind == Kind::Ident && !member && !KEYWORDS.contains(&text(dividend));
-            plain.then(|| rounded_up(line, toks, i, dividend)).flatten()
-        })
+    plain_dividends(line, toks, &["/", "//"])
+        .filter_map(|(i, dividend)| rounded_up(line, toks, i, dividend))
         .collect()
 }
 
