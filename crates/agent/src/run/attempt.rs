@@ -303,7 +303,7 @@ fn asked_again_with_refusals(
     pr: &prompt::WorkerPrompt,
 ) -> Option<prompt::WorkerPrompt> {
     let asks = pr.asks_for()?;
-    let tried = run.tried_for(&asks, pr.line.is_none());
+    let tried = run.tried_for(pr.line.is_some().then_some(asks.as_str()));
     if tried.is_empty() || tried == pr.tried {
         return None;
     }
@@ -338,7 +338,7 @@ fn brief_prompts(run: &SubtaskRun, input: &prompt::PromptInput<'_>) -> Vec<promp
         None => &run.functions,
         Some(_) => &[],
     };
-    let refused = run.tried_for("", true);
+    let refused = run.tried_for(None);
     let mut definitions = functions.iter().map(|f| {
         prompt::build(&prompt::PromptInput {
             function: Some(f),
@@ -347,7 +347,7 @@ fn brief_prompts(run: &SubtaskRun, input: &prompt::PromptInput<'_>) -> Vec<promp
         })
     });
     let mut statements = run.fault_line.iter().chain(&run.suspects).map(|line| {
-        let tried = run.tried_for(&prompt::statement_key(line), false);
+        let tried = run.tried_for(Some(&prompt::statement_key(line)));
         prompt::build(&prompt::PromptInput {
             line: Some(line),
             tried: &tried,

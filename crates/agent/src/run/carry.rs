@@ -85,13 +85,13 @@ impl SubtaskRun {
         }
     }
 
-    /// The refused answers a brief prompt lists, oldest first: those to the same statement
-    /// for a statement; for a definition, every one (its statements' answers tell it what
-    /// the one-line changes got wrong).
-    pub(super) fn tried_for(&self, asks: &str, definition: bool) -> Vec<prompt::TriedAnswer> {
+    /// The refused answers a brief prompt lists, oldest first: for a statement, those to its
+    /// request (`Some(asks)`); for a definition (`None`), every one (its statements' answers
+    /// tell it what the one-line changes got wrong).
+    pub(super) fn tried_for(&self, statement: Option<&str>) -> Vec<prompt::TriedAnswer> {
         self.tried
             .iter()
-            .filter(|(a, _)| definition || a == asks)
+            .filter(|(a, _)| statement.is_none_or(|s| a == s))
             .map(|(_, t)| t.clone())
             .collect()
     }
