@@ -275,33 +275,24 @@ const AGENT_CRATES: [&str; 6] = [
 /// Most lines a source file of [`AGENT_CRATES`] may have.
 const MAX_FILE_LINES: usize = 800;
 
-fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("read a source directory") {
-        let path = entry.expect("a directory entry").path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
 #[test]
 fn no_source_file_of_the_agents_crates_is_over_800_lines() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let mut files = Vec::new();
+    let mut files = BTreeMap::new();
     for krate in AGENT_CRATES {
-        rust_files(&root.join("crates").join(krate).join("src"), &mut files);
+        let src = root.join("crates").join(krate).join("src");
+        for (rel, bytes) in slopguard_testkit::snapshot(&src) {
+            if rel.ends_with(".rs") {
+                files.insert(format!("crates/{krate}/src/{rel}"), bytes);
+            }
+        }
     }
-    assert!(files.len() > 50, "{files:?}");
+    assert!(files.len() > 50, "{:?}", files.keys());
     let long: Vec<String> = files
         .iter()
-        .filter_map(|f| {
-            let lines = std::fs::read_to_string(f)
-                .expect("read a source file")
-                .lines()
-                .count();
-            (lines > MAX_FILE_LINES).then(|| format!("{} has {lines} lines", f.display()))
+        .filter_map(|(path, bytes)| {
+            let lines = String::from_utf8_lossy(bytes).lines().count();
+            (lines > MAX_FILE_LINES).then(|| format!("{path} has {lines} lines"))
         })
         .collect();
     assert!(long.is_empty(), "{}", long.join("\n"));
