@@ -11,6 +11,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+mod orphans;
+pub use orphans::{ORPHAN_WAIT, wait_for_git_naming};
+
 /// Trailer naming the subtask a commit implements.
 pub const SUBTASK_TRAILER: &str = "Slopguard-Subtask";
 /// Trailer naming the run a commit belongs to.
@@ -176,6 +179,9 @@ pub fn ensure_worktree(
         let healthy = git(path, &["rev-parse", "--verify", "HEAD"]).is_ok()
             && toplevel(path).is_ok_and(|t| same_path(&t, path));
         if healthy {
+            if let Some(b) = branch {
+                wait_for_git_naming(b, ORPHAN_WAIT);
+            }
             clear_stale_locks(path, branch, repo);
             let expected = match branch {
                 Some(b) => resolve(repo, b)?,
@@ -215,7 +221,8 @@ pub fn ensure_worktree(
 }
 
 /// Removes lock files a killed git left behind in the run's own worktree and branch ref. Only
-/// called while holding the run lock, so no live git of ours can own them.
+/// called while holding the run lock, after the killed run's git processes that name the
+/// branch have ended ([`wait_for_git_naming`]), so no live git of ours owns them.
 fn clear_stale_locks(worktree: &Path, branch: Option<&str>, repo: &Path) {
     if let Ok(gd) = git_dir(worktree) {
         let _ = std::fs::remove_file(gd.join("index.lock"));

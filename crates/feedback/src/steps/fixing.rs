@@ -208,6 +208,9 @@ fn critique_plan(
 /// fix starts again.
 fn discard_interrupted_branch(root: &Path, id: i64) {
     let name = branch(id);
+    // A fix killed alone, not with its process group, leaves its git children running: one
+    // may create the branch after it was discarded here, or hold a lock removed below.
+    slopguard_agent::git::wait_for_git_naming(&name, slopguard_agent::git::ORPHAN_WAIT);
     if !slopguard_agent::git::branch_exists(root, &name) {
         return;
     }
