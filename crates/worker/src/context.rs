@@ -161,7 +161,8 @@ fn is_noise(line: &str) -> bool {
     is_rust_runtime_frame(t)
         || t.starts_with("note: Some details are omitted")
         || t == "stack backtrace:"
-        || t == "running 0 tests"
+        || (t.starts_with("running ") && (t.ends_with(" tests") || t.ends_with(" test")))
+        || t.starts_with("error: test failed, to rerun pass")
         || t.starts_with("test result: ok.")
         || t.starts_with("Doc-tests ")
         || t.is_empty()
@@ -183,6 +184,25 @@ fn is_noise(line: &str) -> bool {
         || t.starts_with("=== PAUSE")
         || t.starts_with("=== CONT")
         || t.starts_with("Traceback (most recent call last)")
+        || t.contains("(node:")
+        || is_passing_test_line(t)
+}
+
+/// A runner's line for a test that passed (or was skipped): what passes is not the failure,
+/// and a suite's passing tests can be most of what it printed. Go's `--- PASS: TestX (0.00s)`
+/// and `ok  \tpkg\t0.1s`, Rust's `test m::t ... ok`, minitest's verbose `C#test_x = 0.00 s =
+/// .`, TAP's `ok 3 - name`.
+fn is_passing_test_line(t: &str) -> bool {
+    let tap_ok = t
+        .strip_prefix("ok ")
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()));
+    t.starts_with("--- PASS: ")
+        || t.starts_with("--- SKIP: ")
+        || t.starts_with("ok  \t")
+        || (t.starts_with("test ") && (t.ends_with(" ... ok") || t.ends_with(" ... ignored")))
+        || t.ends_with(" s = .")
+        || t.ends_with(" s = S")
+        || tap_ok
 }
 
 /// A frame of a Rust backtrace (`RUST_BACKTRACE=1`) in the standard library, the runtime or
@@ -537,6 +557,57 @@ mod tests {
             "running 0",
             "test result: ok",
             "Doc-tests",
+        ] {
+            assert!(!shown.contains(gone), "{gone} in {shown}");
+        }
+    }
+
+    #[test]
+    fn passing_tests_are_not_shown_with_the_failure() {
+        let go = "=== RUN   TestTrailingComments\n    ini_test.go:57: path = \"/a\", want /a;b\n\
+            --- FAIL: TestTrailingComments (0.00s)\n--- PASS: TestQuotedValues (0.00s)\n\
+            --- SKIP: TestSlow (0.00s)\nFAIL\nFAIL\texample.com/ini\t0.003s\n\
+            ok  \texample.com/other\t0.002s\n";
+        let rust = "test parse::tests::when_ok ... FAILED\ntest tests::test_default ... ok\n\
+            test src/lib.rs - (line 6) - compile ... ok\ntest tests::slow ... ignored\n\
+            running 2 tests\nerror: test failed, to rerun pass `--lib`\n\
+            thread 'parse::tests::when_ok' panicked at src/parse/tests.rs:7:31:\n";
+        let ruby = "Utils#test_0004_expands the * wildcard = 0.00 s = F\n\
+            Utils#test_0003_prefers higher quality = 0.00 s = .\n\
+            Expected: \"bar\"\n  Actual: \"foo\"\n";
+        let tap = "ok 1 - counts full pages\nnot ok 2 - counts a partial last page\n\
+            \x20 expected: 6\n    Test.runInAsyncScope (node:async_hooks:206:9)\n";
+        let tests = ["TestTrailingComments", "when_ok", "test_0004", "partial"].map(String::from);
+        let shown: Vec<String> = [go, rust, ruby, tap]
+            .iter()
+            .map(|log| excerpt(log, &tests, 4000))
+            .collect();
+        let shown = shown.join("\n");
+        for kept in [
+            "want /a;b",
+            "--- FAIL: TestTrailingComments",
+            "FAIL\texample.com/ini",
+            "when_ok ... FAILED",
+            "panicked at src/parse/tests.rs:7:31",
+            "wildcard = 0.00 s = F",
+            "Actual: \"foo\"",
+            "not ok 2 - counts a partial last page",
+            "expected: 6",
+        ] {
+            assert!(shown.contains(kept), "{kept} not in {shown}");
+        }
+        for gone in [
+            "TestQuotedValues",
+            "TestSlow",
+            "example.com/other",
+            "test_default",
+            "compile ... ok",
+            "tests::slow",
+            "running 2",
+            "to rerun",
+            "higher quality",
+            "counts full pages",
+            "node:async_hooks",
         ] {
             assert!(!shown.contains(gone), "{gone} in {shown}");
         }
