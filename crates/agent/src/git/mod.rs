@@ -175,13 +175,15 @@ pub fn ensure_worktree(
     branch: Option<&str>,
     base_commit: &str,
 ) -> Result<(), GitError> {
+    // A run killed alone leaves its git children running: one may still be creating the
+    // branch or holding a lock that the steps below take for stale.
+    if let Some(b) = branch {
+        wait_for_git_naming(b, ORPHAN_WAIT);
+    }
     if path.exists() {
         let healthy = git(path, &["rev-parse", "--verify", "HEAD"]).is_ok()
             && toplevel(path).is_ok_and(|t| same_path(&t, path));
         if healthy {
-            if let Some(b) = branch {
-                wait_for_git_naming(b, ORPHAN_WAIT);
-            }
             clear_stale_locks(path, branch, repo);
             let expected = match branch {
                 Some(b) => resolve(repo, b)?,
