@@ -256,15 +256,19 @@ const OUTLINE_LINE_CHARS: usize = 120;
 /// already has (a helper such as `days_in_month`, a constant), and a brief prompt shows one
 /// definition alone; a peer shows a map of the repository for the same reason. Placed before
 /// the definition, so every brief prompt about the same file opens with the same text (a
-/// caching server reads it once). Nothing when the file has no more than one such
-/// definition, or cannot be read; at most [`OUTLINE_MAX`] lines.
+/// caching server reads it once). A line the outline already has is not repeated (the
+/// same `fn add(self, other: Unit) -> Self::Output {` of several `impl` blocks tells nothing
+/// new). Nothing when the file has no more than one such definition, or cannot be read; at
+/// most [`OUTLINE_MAX`] lines.
 pub(super) fn push_outline(user: &mut String, tree: &dyn Tree, path: &str) {
     let text = read_text(tree, path);
     let lines: Vec<&str> = text.lines().collect();
+    let mut seen = std::collections::HashSet::new();
     let firsts: Vec<String> = crate::context::definitions(path, &text)
         .iter()
         .filter(|d| matches!(d.kind, DefKind::Function | DefKind::Const))
         .filter_map(|d| first_line_naming(&lines, d))
+        .filter(|line| seen.insert(line.clone()))
         .collect();
     if firsts.len() < 2 {
         return;

@@ -360,6 +360,26 @@ fn a_statement_asked_again_lists_the_answers_already_refused_with_what_they_got(
 }
 
 #[test]
+fn an_outline_line_shared_by_two_definitions_is_shown_once() {
+    let src = "class A:\n    def size(self):\n        return 1\n\n\nclass B:\n    def size(self):\n        return 2\n\n\ndef total(xs):\n    return sum(x.size() for x in xs) - 1\n";
+    let tree = MemTree::new([("m.py".to_string(), src.as_bytes().to_vec())].into());
+    let st = subtask(&["m.py"]);
+    let target = FunctionTarget {
+        path: "m.py".into(),
+        name: "total".into(),
+        start: 11,
+        end: 12,
+    };
+    let mut i = input(&st, &tree, 4000);
+    i.function = Some(&target);
+    let user = build(&i).messages[1].content.clone();
+    assert!(
+        user.contains("a fix may use them):\n```python\n    def size(self):\ndef total(xs):\n```"),
+        "{user}"
+    );
+}
+
+#[test]
 fn written_lines_are_the_lines_a_change_adds() {
     let change = slopguard_change::ChangeSet::new(
         std::sync::Arc::new(MemTree::new(BTreeMap::new())),
