@@ -223,8 +223,9 @@ pub fn ensure_worktree(
 }
 
 /// Removes lock files a killed git left behind in the run's own worktree and branch ref. Only
-/// called while holding the run lock, after the killed run's git processes that name the
-/// branch have ended ([`wait_for_git_naming`]), so no live git of ours owns them.
+/// called while holding the run lock, after waiting (at most [`ORPHAN_WAIT`]) for the killed
+/// run's git processes that name the branch to end ([`wait_for_git_naming`]), so no live git
+/// of ours owns them.
 fn clear_stale_locks(worktree: &Path, branch: Option<&str>, repo: &Path) {
     if let Ok(gd) = git_dir(worktree) {
         let _ = std::fs::remove_file(gd.join("index.lock"));

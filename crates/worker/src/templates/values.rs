@@ -200,6 +200,7 @@ fn rounded_up(line: &str, toks: &[Token], op: usize, dividend: &Token) -> Option
         return Some(format!("{before}-(-{n} // {k}){after}"));
     }
     let up = match k.parse::<u64>() {
+        // `/ 1` rounds nothing, and `(n + 1) / 2` is already a value bound of the dividend.
         Ok(0..=2) => return None,
         Ok(k) => format!("{n} + {}", k - 1),
         Err(_) => format!("{n} + {k} - 1"),
