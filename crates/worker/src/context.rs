@@ -141,6 +141,16 @@ pub struct FunctionTarget {
 }
 
 impl FunctionTarget {
+    /// The definition `name` of `path`, on 1-based lines `start` to `end`.
+    pub fn new(path: &str, name: &str, start: usize, end: usize) -> Self {
+        FunctionTarget {
+            path: path.into(),
+            name: name.into(),
+            start,
+            end,
+        }
+    }
+
     /// The name without its owner (`Stack::peek` -> `peek`).
     pub fn simple_name(&self) -> &str {
         self.name

@@ -566,19 +566,10 @@ mod tests {
 
     const WORDCOUNT: &str = "package wordcount\n\n// Count counts words.\nfunc Count(text string) map[string]int {\n\tcounts := make(map[string]int)\n\tfor _, w := range strings.Split(text, \" \") {\n\t\tif w == \"\" {\n\t\t\tcontinue\n\t\t}\n\t\t// count it\n\t\tcounts[strings.ToLower(w)]++\n\t}\n\treturn counts\n}\n";
 
-    fn target(path: &str, name: &str, start: usize, end: usize) -> FunctionTarget {
-        FunctionTarget {
-            path: path.into(),
-            name: name.into(),
-            start,
-            end,
-        }
-    }
-
     #[test]
     fn the_suspects_are_the_bodys_statements_reading_a_parameter_then_calls_first() {
         let t = tree(&[("wordcount.go", WORDCOUNT)]);
-        let found = suspects(&target("wordcount.go", "Count", 4, 14), &t, 10);
+        let found = suspects(&FunctionTarget::new("wordcount.go", "Count", 4, 14), &t, 10);
         let shown: Vec<(usize, &str)> = found.iter().map(|f| (f.start, f.text.trim())).collect();
         // `text` is the parameter: the loop over it first, then the calls, the bare `if` last;
         // no `continue`, `}`, comment or bare `return counts`.
@@ -598,17 +589,17 @@ mod tests {
             )
         );
         assert_eq!(
-            suspects(&target("wordcount.go", "Count", 4, 14), &t, 2).len(),
+            suspects(&FunctionTarget::new("wordcount.go", "Count", 4, 14), &t, 2).len(),
             2
         );
-        assert!(suspects(&target("missing.go", "Count", 4, 14), &t, 4).is_empty());
+        assert!(suspects(&FunctionTarget::new("missing.go", "Count", 4, 14), &t, 4).is_empty());
     }
 
     #[test]
     fn a_python_docstring_is_not_a_suspect_and_a_multi_line_call_is_one() {
         let src = "def total(items):\n    \"\"\"Sums the\n    prices.\"\"\"\n    values = [\n        i.price for i in items\n    ]\n    return sum(values) - 1\n";
         let t = tree(&[("cart.py", src)]);
-        let found = suspects(&target("cart.py", "total", 1, 7), &t, 4);
+        let found = suspects(&FunctionTarget::new("cart.py", "total", 1, 7), &t, 4);
         let spans: Vec<(usize, usize)> = found.iter().map(|f| (f.start, f.end)).collect();
         // The comprehension reads the parameter `items`: it comes before the `return`.
         assert_eq!(spans, [(4, 6), (7, 7)], "{found:#?}");
@@ -625,7 +616,8 @@ mod tests {
             ("r.rb", rb),
             ("g.go", WORDCOUNT),
         ]);
-        let found = signature_with_defaults(&target("t.js", "render", 1, 3), &t).unwrap();
+        let found =
+            signature_with_defaults(&FunctionTarget::new("t.js", "render", 1, 3), &t).unwrap();
         assert_eq!((found.start, found.end), (1, 1));
         assert!(found.text.starts_with("function render ("));
         assert_eq!(
@@ -633,24 +625,29 @@ mod tests {
             Some("render")
         );
         // A signature over two lines is one statement.
-        let found = signature_with_defaults(&target("p.py", "page", 1, 3), &t).unwrap();
+        let found =
+            signature_with_defaults(&FunctionTarget::new("p.py", "page", 1, 3), &t).unwrap();
         assert_eq!((found.start, found.end), (1, 2));
         // ... and its second line is no statement of the body.
-        let body = suspects(&target("p.py", "page", 1, 3), &t, 4);
+        let body = suspects(&FunctionTarget::new("p.py", "page", 1, 3), &t, 4);
         assert_eq!(body.iter().map(|f| f.start).collect::<Vec<_>>(), [3]);
-        assert!(signature_with_defaults(&target("r.rb", "parse", 1, 3), &t).is_some());
-        assert!(signature_with_defaults(&target("r.rb", "name", 5, 7), &t).is_some());
+        assert!(signature_with_defaults(&FunctionTarget::new("r.rb", "parse", 1, 3), &t).is_some());
+        assert!(signature_with_defaults(&FunctionTarget::new("r.rb", "name", 5, 7), &t).is_some());
         // Comparisons and arrows in a body are not defaults; no default, no suspect.
-        assert!(signature_with_defaults(&target("t.js", "same", 5, 7), &t).is_none());
-        assert!(signature_with_defaults(&target("p.py", "eq", 6, 7), &t).is_none());
-        assert!(signature_with_defaults(&target("r.rb", "fetch", 9, 11), &t).is_none());
-        assert!(signature_with_defaults(&target("g.go", "Count", 4, 14), &t).is_none());
+        assert!(signature_with_defaults(&FunctionTarget::new("t.js", "same", 5, 7), &t).is_none());
+        assert!(signature_with_defaults(&FunctionTarget::new("p.py", "eq", 6, 7), &t).is_none());
+        assert!(
+            signature_with_defaults(&FunctionTarget::new("r.rb", "fetch", 9, 11), &t).is_none()
+        );
+        assert!(
+            signature_with_defaults(&FunctionTarget::new("g.go", "Count", 4, 14), &t).is_none()
+        );
     }
 
     #[test]
     fn a_suspect_is_spliced_back_as_a_line_fix() {
         let t = tree(&[("wordcount.go", WORDCOUNT)]);
-        let found = suspects(&target("wordcount.go", "Count", 4, 14), &t, 4);
+        let found = suspects(&FunctionTarget::new("wordcount.go", "Count", 4, 14), &t, 4);
         let header = found.iter().find(|f| f.start == 6).unwrap();
         // The model wrote the whole loop back with the header fixed: only the header changes.
         let reply =
@@ -694,7 +691,7 @@ mod tests {
     #[test]
     fn a_block_header_answered_without_its_opener_gets_it_back() {
         let t = tree(&[("wordcount.go", WORDCOUNT)]);
-        let found = suspects(&target("wordcount.go", "Count", 4, 14), &t, 4);
+        let found = suspects(&FunctionTarget::new("wordcount.go", "Count", 4, 14), &t, 4);
         let header = found.iter().find(|f| f.start == 6).unwrap();
         let fixed = splice_statement(
             header,
@@ -731,7 +728,11 @@ mod tests {
     fn a_method_chain_one_call_a_line_is_one_suspect() {
         let src = "function slugify(title) {\n  return String(title)\n    .toLowerCase()\n    .replace(/[^a-z0-9]/g, '-')\n    .replace(/^-+|-+$/g, '');\n}\n";
         let t = tree(&[("src/slugify.js", src)]);
-        let found = suspects(&target("src/slugify.js", "slugify", 1, 6), &t, 4);
+        let found = suspects(
+            &FunctionTarget::new("src/slugify.js", "slugify", 1, 6),
+            &t,
+            4,
+        );
         let spans: Vec<(usize, usize)> = found.iter().map(|f| (f.start, f.end)).collect();
         assert_eq!(spans, [(2, 5)], "{found:#?}");
     }
@@ -740,7 +741,11 @@ mod tests {
     fn a_statement_that_only_raises_is_offered_last() {
         let src = "def average(values):\n    if not values:\n        raise ValueError(\"empty\")\n    return total(values) // len(values)\n";
         let t = tree(&[("calc/stats.py", src)]);
-        let found = suspects(&target("calc/stats.py", "average", 1, 4), &t, 4);
+        let found = suspects(
+            &FunctionTarget::new("calc/stats.py", "average", 1, 4),
+            &t,
+            4,
+        );
         let starts: Vec<usize> = found.iter().map(|f| f.start).collect();
         assert_eq!(starts, [4, 2, 3]);
     }

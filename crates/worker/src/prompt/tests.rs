@@ -29,16 +29,6 @@ fn input<'a>(st: &'a Subtask, tree: &'a dyn Tree, budget: usize) -> PromptInput<
     }
 }
 
-/// The definition `name` of `path`, lines `start`-`end`, as a target.
-fn target(path: &str, name: &str, start: usize, end: usize) -> FunctionTarget {
-    FunctionTarget {
-        path: path.into(),
-        name: name.into(),
-        start,
-        end,
-    }
-}
-
 #[test]
 fn small_files_whole_big_files_as_regions_with_blocks() {
     let mut big = String::new();
@@ -131,7 +121,7 @@ fn a_function_target_gets_the_brief_prompt_with_the_failure_and_the_definition()
         frame_files: vec![],
         exercised: vec![("calc.py".into(), "average".into(), 5, 6)],
     };
-    let target = target("calc.py", "average", 5, 6);
+    let target = FunctionTarget::new("calc.py", "average", 5, 6);
     let mut i = input(&st, &tree, 4000);
     i.failure = Some(&failure);
     i.function = Some(&target);
@@ -209,7 +199,7 @@ fn a_suspect_statement_gets_the_short_prompt_with_the_definition_and_its_comment
         src.as_bytes().to_vec(),
     )]));
     let st = subtask(&["wc.go"]);
-    let function = target("wc.go", "Count", 4, 6);
+    let function = FunctionTarget::new("wc.go", "Count", 4, 6);
     let line = FaultLine {
         path: "wc.go".into(),
         start: 5,
@@ -287,7 +277,7 @@ fn a_statement_asked_again_lists_the_answers_already_refused_with_what_they_got(
         src.as_bytes().to_vec(),
     )]));
     let st = subtask(&["src/lib.rs"]);
-    let function = target("src/lib.rs", "Date::add_months", 2, 5);
+    let function = FunctionTarget::new("src/lib.rs", "Date::add_months", 2, 5);
     let line = FaultLine {
         path: "src/lib.rs".into(),
         start: 3,
@@ -359,7 +349,7 @@ fn an_outline_line_shared_by_two_definitions_is_shown_once() {
     let src = "class A:\n    def size(self):\n        return 1\n\n\nclass B:\n    def size(self):\n        return 2\n\n\ndef total(xs):\n    return sum(x.size() for x in xs) - 1\n";
     let tree = MemTree::new([("m.py".to_string(), src.as_bytes().to_vec())].into());
     let st = subtask(&["m.py"]);
-    let target = target("m.py", "total", 11, 12);
+    let target = FunctionTarget::new("m.py", "total", 11, 12);
     let mut i = input(&st, &tree, 4000);
     i.function = Some(&target);
     let user = build(&i).messages[1].content.clone();
