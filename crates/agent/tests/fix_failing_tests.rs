@@ -356,6 +356,98 @@ fn when_no_template_fixes_the_bug_the_reply_asked_for_beside_them_is_the_first_c
 }
 
 #[test]
+fn the_models_infill_of_a_statement_it_was_not_shown_lands_before_any_chat_candidate() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    // `add` returns `a * b - b`: no one-token change makes it the sum. The model, asked to fill in
+    // `add`'s statement without seeing it, first writes the statement as it is (no change),
+    // then the sum; the chat reply asked for next would break `add` and comes too late.
+    let r = fx.dir.path();
+    std::fs::write(
+        r.join("calc.py"),
+        CALC.replace("return a - b", "return a * b - b"),
+    )
+    .unwrap();
+    git(r, &["commit", "-qam", "add returns a * b - b"]);
+    let slow = patch("    return a * b - b\n", "    return 0\n");
+    let script = Script::new()
+        .completion("return a * b - b")
+        .completion("return a + b")
+        .delayed(60_000, slow);
+    let server = ScriptedServer::start(script).unwrap();
+    let mut o = fix_tests_options(&fx, &server.url());
+    o.templates = true;
+    o.candidates = slopguard_agent::run::candidates::CandidateCount::Auto;
+    o.infill =
+        slopguard_agent::run::InfillSetting::Format(slopguard_worker::infill::FimFormat::Qwen);
+    let summary = execute(&o, &NoProgress).unwrap();
+    let s = summary.subtasks().next().unwrap();
+    assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
+    assert_eq!(s.fix_source.as_deref(), Some("infill"), "{s:#?}");
+    assert_eq!(s.candidates, 0, "no chat candidate was judged: {s:#?}");
+    assert_eq!(git(r, &["show", "sg/loop:calc.py"]), FIXED_CALC);
+    let asked: Vec<_> = server
+        .requests()
+        .into_iter()
+        .filter(|q| q.path.ends_with("/v1/completions"))
+        .collect();
+    assert!(asked.len() >= 2, "{asked:#?}");
+    let prompt = asked[0].body["prompt"].as_str().unwrap();
+    assert!(
+        prompt.contains("<|fim_prefix|>def add(a, b):\n    <|fim_suffix|>\n"),
+        "the hole is where the statement was: {prompt}"
+    );
+    assert!(
+        !prompt.contains("a * b"),
+        "the statement is not shown: {prompt}"
+    );
+    assert!(
+        prompt.starts_with("<|file_sep|>tests/test_calc.py\n") && prompt.contains("def test_add"),
+        "the failing test comes first, as another file: {prompt}"
+    );
+    let trace = trace_events(&summary);
+    assert!(trace.contains("\"worker.infill\""), "{trace}");
+}
+
+#[test]
+fn a_server_without_raw_completions_is_asked_for_an_infill_once_and_the_chat_goes_on() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    let r = fx.dir.path();
+    std::fs::write(
+        r.join("calc.py"),
+        CALC.replace("return a - b", "return a * b - b"),
+    )
+    .unwrap();
+    git(r, &["commit", "-qam", "add returns a * b - b"]);
+    // No completions scripted: `POST /v1/completions` answers 404, as a chat-only server.
+    let fix = patch("    return a * b - b\n", "    return a + b\n");
+    let server = ScriptedServer::start(Script::new().content(fix)).unwrap();
+    let mut o = fix_tests_options(&fx, &server.url());
+    o.templates = true;
+    o.infill =
+        slopguard_agent::run::InfillSetting::Format(slopguard_worker::infill::FimFormat::Qwen);
+    let summary = execute(&o, &NoProgress).unwrap();
+    let s = summary.subtasks().next().unwrap();
+    assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
+    assert_eq!(s.fix_source.as_deref(), Some("json"), "{s:#?}");
+    let raw = server
+        .requests()
+        .into_iter()
+        .filter(|q| q.path.ends_with("/v1/completions"))
+        .count();
+    assert_eq!(raw, 1, "asked once");
+    let log = &s.attempt_log[0].candidates;
+    assert!(
+        log.iter()
+            .any(|l| l.contains("infill: the model could not be asked")),
+        "{log:?}"
+    );
+}
+
+#[test]
 fn a_reply_that_comes_while_templates_remain_is_judged_before_them_and_lands() {
     let Some(fx) = Fixture::new() else {
         return;

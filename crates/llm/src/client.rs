@@ -510,7 +510,7 @@ impl LlmClient {
             if let Some(max) = sampling.max_tokens {
                 body["max_tokens"] = json!(max.min(rc.max_tokens));
             }
-            match self.send(role, rc, &body).await {
+            match self.send(role, rc, "/chat/completions", &body).await {
                 Ok(mut resp) => {
                     if let Some(l) = level
                         && let Ok(mut f) = self.formats.lock()
@@ -581,13 +581,46 @@ impl LlmClient {
         body
     }
 
+    /// A raw text completion (`POST /completions`, the OpenAI API's legacy endpoint that
+    /// llama.cpp, vLLM, LM Studio and Ollama serve): `prompt` continued, no chat template
+    /// applied, until the model ends it, a text of `stop` comes, or `sampling.max_tokens`. For
+    /// prompts in a model's own special tokens (fill-in-the-middle). Retried like
+    /// [`LlmClient::chat`]; `finish_reason: length` is not an error.
+    pub async fn complete_sampled(
+        &self,
+        role: Role,
+        prompt: &str,
+        stop: &[String],
+        sampling: Sampling,
+    ) -> Result<ChatResponse, LlmError> {
+        let rc = self.config.role(role);
+        let start = Instant::now();
+        let mut body = json!({
+            "prompt": prompt,
+            "max_tokens": sampling.max_tokens.unwrap_or(rc.max_tokens).min(rc.max_tokens),
+            "temperature": sampling.temperature.unwrap_or(rc.temperature),
+            "stream": false,
+            "stop": stop,
+        });
+        if !rc.model.is_empty() {
+            body["model"] = Value::String(rc.model.clone());
+        }
+        if let Some(seed) = sampling.seed {
+            body["seed"] = json!(seed);
+        }
+        let mut resp = self.send(role, rc, "/completions", &body).await?;
+        resp.elapsed = start.elapsed();
+        Ok(resp)
+    }
+
     async fn send(
         &self,
         role: Role,
         rc: &RoleConfig,
+        endpoint: &str,
         body: &Value,
     ) -> Result<ChatResponse, LlmError> {
-        let url = format!("{}/chat/completions", rc.base_url);
+        let url = format!("{}{endpoint}", rc.base_url);
         let retries = self.config.retries.min(5);
         let mut attempt = 0u32;
         loop {

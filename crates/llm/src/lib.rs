@@ -100,9 +100,34 @@ impl BlockingClient {
         sampling: Sampling,
         cancel: &std::sync::atomic::AtomicBool,
     ) -> Option<Result<ChatResponse, LlmError>> {
+        self.unless(self.inner.chat_sampled(role, messages, sampling), cancel)
+    }
+
+    /// [`LlmClient::complete_sampled`], given up when `cancel` becomes true, as
+    /// [`Self::chat_sampled_unless`].
+    pub fn complete_sampled_unless(
+        &self,
+        role: Role,
+        prompt: &str,
+        stop: &[String],
+        sampling: Sampling,
+        cancel: &std::sync::atomic::AtomicBool,
+    ) -> Option<Result<ChatResponse, LlmError>> {
+        self.unless(
+            self.inner.complete_sampled(role, prompt, stop, sampling),
+            cancel,
+        )
+    }
+
+    /// Runs `call` until it ends (`Some`) or `cancel` becomes true (`None`, the call dropped),
+    /// looking at `cancel` every 50 ms.
+    fn unless(
+        &self,
+        call: impl std::future::Future<Output = Result<ChatResponse, LlmError>>,
+        cancel: &std::sync::atomic::AtomicBool,
+    ) -> Option<Result<ChatResponse, LlmError>> {
         use std::sync::atomic::Ordering;
         self.runtime.block_on(async {
-            let call = self.inner.chat_sampled(role, messages, sampling);
             tokio::pin!(call);
             loop {
                 tokio::select! {

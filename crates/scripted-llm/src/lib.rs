@@ -126,6 +126,11 @@ pub struct Script {
     /// step), to exercise the client's structured-output fallback.
     #[serde(default)]
     pub reject_response_formats: Vec<String>,
+    /// The middles answered to `POST /v1/completions` (raw completions: fill-in-the-middle),
+    /// in order, and an empty one when they are used up. Without any, that endpoint answers
+    /// 404, as a server that only chats.
+    #[serde(default)]
+    pub completions: Vec<String>,
     /// When the steps are used up: repeat the last one (`true`) or answer 500 (`false`).
     #[serde(default)]
     pub repeat_last: bool,
@@ -151,9 +156,16 @@ impl Script {
             models: default_models(),
             context_size: None,
             reject_response_formats: Vec::new(),
+            completions: Vec::new(),
             repeat_last: false,
             steps: Vec::new(),
         }
+    }
+
+    /// Appends the text answered to the next raw completion request.
+    pub fn completion(mut self, text: impl Into<String>) -> Self {
+        self.completions.push(text.into());
+        self
     }
 
     /// Reads a script from a `.json`, `.yaml` or `.yml` file.
@@ -287,6 +299,7 @@ pub struct RecordedRequest {
 struct Shared {
     script: Script,
     next: usize,
+    next_completion: usize,
     requests: Vec<RecordedRequest>,
 }
 
@@ -315,6 +328,7 @@ impl ScriptedServer {
         let state: SharedState = Arc::new(Mutex::new(Shared {
             script,
             next: 0,
+            next_completion: 0,
             requests: Vec::new(),
         }));
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
@@ -462,6 +476,27 @@ fn decide(shared: &mut Shared, method: &Method, path: &str, body: &Value) -> Dec
     }
     if method == Method::GET && (trimmed == "/health" || trimmed == "/v1/health") {
         return Decision::Now(axum::Json(json!({"status": "ok"})).into_response());
+    }
+    if method == Method::POST
+        && trimmed.ends_with("/completions")
+        && !trimmed.ends_with("/chat/completions")
+        && !script.completions.is_empty()
+    {
+        let text = script
+            .completions
+            .get(shared.next_completion)
+            .cloned()
+            .unwrap_or_default();
+        shared.next_completion += 1;
+        return Decision::Now(
+            axum::Json(json!({
+                "object": "text_completion",
+                "model": body.get("model").cloned().unwrap_or(Value::Null),
+                "choices": [{"index": 0, "text": text, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110},
+            }))
+            .into_response(),
+        );
     }
     if method != Method::POST || !trimmed.ends_with("/chat/completions") {
         return Decision::Now((StatusCode::NOT_FOUND, "not found").into_response());

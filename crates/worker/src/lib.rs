@@ -9,6 +9,7 @@
 
 pub mod context;
 pub mod fault_line;
+pub mod infill;
 pub mod prompt;
 pub mod reply;
 pub mod salvage;

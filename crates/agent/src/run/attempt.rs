@@ -24,6 +24,7 @@ use slopguard_worker::{self as worker, prompt};
 use super::carry::{AttemptEnd, AttemptWork, Refused, SubtaskRun};
 use super::context::{Ctx, tokens_spent};
 use super::error::RunError;
+use super::infill;
 use super::judge::{judge_statically, record_rejections};
 use super::land::{finish_attempt, land};
 use super::progress::ProgressEvent;
@@ -82,6 +83,12 @@ pub(super) fn run_attempt(
     // conversation would hold the file twice.
     let mut continued: BTreeMap<usize, prompt::WorkerPrompt> = BTreeMap::new();
     let mut templates = untried_templates.take();
+    if attempt == 1
+        && let Some(queue) = templates.as_mut()
+        && let Some(win) = infill::infill_phase(cx, client, run, attempt, &mut work, queue)?
+    {
+        return land_template(cx, run, attempt, win, work);
+    }
     let share = candidates::attempt_share(
         run.budget,
         run.started.elapsed().saturating_sub(work.start.elapsed()),

@@ -87,6 +87,10 @@ pub struct RunOptions {
     /// Try repair templates (one-token changes at the statements the failing tests reach,
     /// `worker::templates`) before the model's first candidate. On by default.
     pub templates: bool,
+    /// Ask a model trained to fill in the middle to write the suspect statements again without
+    /// seeing them (`worker::infill`), judged like repair templates. `Auto` by default: for
+    /// the model families whose format is known.
+    pub infill: slopguard_worker::infill::InfillSetting,
     /// Land a fix that makes some of its failing tests pass but not all, at the last attempt
     /// (status `partial`, the run exits 1). Off by default: such a subtask fails.
     pub allow_partial: bool,
@@ -122,6 +126,7 @@ impl Default for RunOptions {
             critics: None,
             step_critic: false,
             templates: true,
+            infill: slopguard_worker::infill::InfillSetting::Auto,
             allow_partial: false,
         }
     }

@@ -101,6 +101,18 @@ impl TemplateQueue {
             || run.started.elapsed() >= run.budget
     }
 
+    /// Puts `fixes` before the templates not yet tried (the infills of [`super::infill`]);
+    /// the phase reports again when it ends.
+    pub(super) fn put_first(&mut self, fixes: Vec<templates::TemplateFix>) {
+        if fixes.is_empty() {
+            return;
+        }
+        let rest = self.fixes.split_off(self.next);
+        self.fixes.extend(fixes);
+        self.fixes.extend(rest);
+        self.reported = false;
+    }
+
     /// Judges templates in turn until one wins, none is left, or `stop` says so (asked
     /// before each). Reports the phase when it ends. `Some` with the winner, written: it
     /// fixes every target; its static and dynamic verdicts go into `work.activity`.
@@ -183,7 +195,10 @@ impl TemplateQueue {
                     described: format!("{}:{} {}", fix.path, fix.line, fix.describe()),
                     applied: worker::AppliedReply {
                         change,
-                        format: ReplyFormat::Template,
+                        format: match fix.operator {
+                            templates::Operator::Infill => ReplyFormat::Infill,
+                            _ => ReplyFormat::Template,
+                        },
                         matchers: vec![format!("{}: {} template", fix.path, fix.operator.name())],
                     },
                     written,

@@ -117,6 +117,14 @@ pub(crate) struct RunArgs {
     #[arg(long)]
     pub no_templates: bool,
 
+    /// Ask the model to fill in the suspect statements without seeing them (fill-in-the-middle
+    /// completions at `/completions`), judged like repair templates: `auto` for the model
+    /// families trained for it (Qwen coder, StarCoder, DeepSeek-Coder, Code Llama, told by the
+    /// model id), `off`, or a family's format for a model served under another name (`qwen`,
+    /// `starcoder`, `deepseek`, `codellama`).
+    #[arg(long, env = "SLOPGUARD_INFILL", default_value = "auto")]
+    pub infill: slopguard_agent::run::InfillSetting,
+
     /// Land a fix that makes some but not all of its failing tests pass, at the last attempt:
     /// the subtask is then `partial`, the summary names the tests that still fail, and the run
     /// exits 1. Without it such a fix does not land.
@@ -218,6 +226,7 @@ pub(crate) fn run(args: RunArgs, global: &crate::Global) -> anyhow::Result<u8> {
         critics: args.critics.clone(),
         step_critic,
         templates: !args.no_templates,
+        infill: args.infill,
         allow_partial: args.allow_partial,
     };
     let result = execute_with_progress(&opts, args.quiet, args.format == RunFormat::Json);

@@ -71,6 +71,9 @@ pub enum ReplyFormat {
     SalvagedDefinition,
     /// No reply: a repair template's one-token change ([`super::templates`]).
     Template,
+    /// A statement the model wrote again in a fill-in-the-middle completion
+    /// ([`super::infill`]).
+    Infill,
     /// A reply the static guards refused, reduced to the definitions it changed
     /// ([`super::salvage`]).
     Salvaged,
@@ -86,6 +89,7 @@ impl ReplyFormat {
             ReplyFormat::Json => "json",
             ReplyFormat::SalvagedDefinition => "salvaged-definition",
             ReplyFormat::Template => "template",
+            ReplyFormat::Infill => "infill",
             ReplyFormat::Salvaged => "salvaged",
         }
     }

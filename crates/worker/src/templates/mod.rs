@@ -73,6 +73,9 @@ pub enum Operator {
     /// A statement of the file inserted where one is probably missing
     /// ([`insertions::insertions`]); not a one-token change, so not in [`Operator::ALL`].
     InsertedStatement,
+    /// A statement the model wrote again without being shown it ([`crate::infill`]): not a
+    /// template of this module, but judged like one, so not in [`Operator::ALL`].
+    Infill,
 }
 
 impl Operator {
@@ -94,6 +97,7 @@ impl Operator {
             Operator::OtherLiteral => "other-literal",
             Operator::OtherVariable => "other-variable",
             Operator::InsertedStatement => "inserted-statement",
+            Operator::Infill => "infill",
         }
     }
 
@@ -139,8 +143,12 @@ impl TemplateFix {
     /// One line for traces, progress and the commit subject: `` `a < b` -> `a <= b` ``, or
     /// `` `x = sorted(x)` inserted ``.
     pub fn describe(&self) -> String {
-        if self.operator == Operator::InsertedStatement {
-            return format!("`{}` inserted", self.after);
+        match self.operator {
+            Operator::InsertedStatement => return format!("`{}` inserted", self.after),
+            Operator::Infill => {
+                return format!("`{}` -> `{}` (the model's infill)", self.before, self.after);
+            }
+            _ => {}
         }
         format!("`{}` -> `{}`", self.before, self.after)
     }
@@ -420,7 +428,7 @@ fn mutate(line: &str, toks: &[Token], lang: Lang, op: Operator, scope: &Scope) -
             }
             out.truncate(PER_LINE);
         }
-        Operator::InsertedStatement => {}
+        Operator::InsertedStatement | Operator::Infill => {}
     }
     out
 }
