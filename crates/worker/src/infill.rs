@@ -242,10 +242,19 @@ impl InfillRequest {
         {
             return None;
         }
+        if written.iter().all(|w| is_comment(w.trim())) {
+            // A statement replaced by a comment is a deletion, not a fix.
+            return None;
+        }
         let new_statement = format!("{}{}", self.indent, middle.trim_start());
         let old: String = lines[self.start - 1..self.end].concat();
         let squash = |s: &str| s.split_whitespace().collect::<String>();
-        if squash(&old) == squash(&new_statement) {
+        let (old_code, new_code) = (squash(&old), squash(&new_statement));
+        if new_code
+            .strip_prefix(&old_code)
+            .is_some_and(|rest| rest.is_empty() || is_comment(rest))
+        {
+            // The statement as it was, perhaps with a comment after it.
             return None;
         }
         let ending = if lines[self.end - 1].ends_with('\n') {
@@ -266,6 +275,18 @@ impl InfillRequest {
             text: out,
         })
     }
+}
+
+/// Whether `text` (trimmed) is a line comment: `//` or `#`, but not a Rust attribute
+/// (`#[...]`, `#![...]`) or a C preprocessor line.
+fn is_comment(text: &str) -> bool {
+    text.starts_with("//")
+        || (text.starts_with('#')
+            && !text.starts_with("#[")
+            && !text.starts_with("#!")
+            && !text.starts_with("#include")
+            && !text.starts_with("#define")
+            && !text.starts_with("#if"))
 }
 
 #[cfg(test)]
