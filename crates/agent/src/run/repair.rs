@@ -93,11 +93,11 @@ impl TemplateQueue {
         })
     }
 
-    /// Whether nothing is left to try: every template tried, or the phase's or the subtask's
-    /// time spent.
+    /// Whether nothing is left to try: every template tried, the subtask's time spent, or the
+    /// phase's time spent and the next is a template (the model's infills, put first, are
+    /// judged whatever the templates spent: they cost the model's time already).
     pub(super) fn is_done(&self, run: &SubtaskRun) -> bool {
-        self.next >= self.fixes.len()
-            || self.spent >= self.limit
+        out_of_time_or_fixes(self.fixes.get(self.next), self.spent, self.limit)
             || run.started.elapsed() >= run.budget
     }
 
@@ -249,6 +249,16 @@ impl TemplateQueue {
         cx.progress.on(&ProgressEvent::Candidate(line.clone()));
         work.record.candidates.push(line);
     }
+}
+
+/// Whether the queue stops before `next` (`None`: every fix tried) after `spent` of its
+/// `limit`: a template waits for time left; a model's infill does not.
+fn out_of_time_or_fixes(
+    next: Option<&templates::TemplateFix>,
+    spent: Duration,
+    limit: Duration,
+) -> bool {
+    next.is_none_or(|fix| spent >= limit && fix.operator != templates::Operator::Infill)
 }
 
 /// Whether the phase runs for `run`: templates are on, the subtask is behind failing tests,
@@ -478,6 +488,31 @@ mod tests {
         );
         assert_eq!(interleave(vec![1], Vec::new(), 3), vec![1]);
         assert_eq!(interleave(Vec::new(), vec![10, 20], 3), vec![10, 20]);
+    }
+
+    #[test]
+    fn an_infill_is_judged_after_the_templates_time_is_spent_and_a_template_is_not() {
+        let fix = |operator| templates::TemplateFix {
+            path: "m.py".into(),
+            line: 1,
+            operator,
+            before: "a".into(),
+            after: "b".into(),
+            text: "b\n".into(),
+        };
+        let (infill, template) = (
+            fix(templates::Operator::Infill),
+            fix(templates::Operator::Comparison),
+        );
+        let (spent, limit) = (Duration::from_secs(181), Duration::from_secs(180));
+        assert!(!out_of_time_or_fixes(Some(&infill), spent, limit));
+        assert!(out_of_time_or_fixes(Some(&template), spent, limit));
+        assert!(!out_of_time_or_fixes(
+            Some(&template),
+            Duration::ZERO,
+            limit
+        ));
+        assert!(out_of_time_or_fixes(None, Duration::ZERO, limit));
     }
 
     #[test]
