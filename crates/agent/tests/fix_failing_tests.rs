@@ -355,21 +355,26 @@ fn when_no_template_fixes_the_bug_the_reply_asked_for_beside_them_is_the_first_c
     assert_eq!(won["data"]["attempt"], 1, "{won}");
 }
 
-#[test]
-fn the_models_infill_of_a_statement_it_was_not_shown_lands_before_any_chat_candidate() {
-    let Some(fx) = Fixture::new() else {
-        return;
-    };
-    // `add` returns `a * b - b`: no one-token change makes it the sum. The model, asked to fill in
-    // `add`'s statement without seeing it, first writes the statement as it is (no change),
-    // then the sum; the chat reply asked for next would break `add` and comes too late.
-    let r = fx.dir.path();
+/// `add` made to return `a * b - b`, committed: no one-token change makes it the sum.
+fn no_template_fixes_add(r: &std::path::Path) {
     std::fs::write(
         r.join("calc.py"),
         CALC.replace("return a - b", "return a * b - b"),
     )
     .unwrap();
     git(r, &["commit", "-qam", "add returns a * b - b"]);
+}
+
+#[test]
+fn the_models_infill_of_a_statement_it_was_not_shown_lands_before_any_chat_candidate() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    // No one-token change fixes `add`. The model, asked to fill in `add`'s statement without
+    // seeing it, first writes the statement as it is (no change), then the sum; the chat
+    // reply asked for next would break `add` and comes too late.
+    let r = fx.dir.path();
+    no_template_fixes_add(r);
     let slow = patch("    return a * b - b\n", "    return 0\n");
     let script = Script::new()
         .completion("return a * b - b")
@@ -416,12 +421,7 @@ fn a_server_without_raw_completions_is_asked_for_an_infill_once_and_the_chat_goe
         return;
     };
     let r = fx.dir.path();
-    std::fs::write(
-        r.join("calc.py"),
-        CALC.replace("return a - b", "return a * b - b"),
-    )
-    .unwrap();
-    git(r, &["commit", "-qam", "add returns a * b - b"]);
+    no_template_fixes_add(r);
     // No completions scripted: `POST /v1/completions` answers 404, as a chat-only server.
     let fix = patch("    return a * b - b\n", "    return a + b\n");
     let server = ScriptedServer::start(Script::new().content(fix)).unwrap();

@@ -210,13 +210,24 @@ fn discard_interrupted_branch(root: &Path, id: i64) {
     let name = branch(id);
     // A fix killed alone, not with its process group, leaves its git children running: one
     // may create the branch after it was discarded here, or hold a lock removed below.
-    slopguard_agent::git::wait_for_git_naming(&name, slopguard_agent::git::ORPHAN_WAIT);
-    if !slopguard_agent::git::branch_exists(root, &name) {
-        return;
+    slopguard_agent::git::wait_for_git_naming(&name, ORPHAN_WAIT);
+    if slopguard_agent::git::branch_exists(root, &name) {
+        remove_branch_and_worktrees(root, &name);
     }
+}
+
+/// Longest wait for the git processes of a killed fix: four times a run's
+/// (`slopguard_agent::git::ORPHAN_WAIT`). The branch is slopguard's own. In a test run beside
+/// two model servers (both cores taken), a resumed fix found its branch created after it had
+/// discarded it: most likely an orphaned `git worktree add`, starved, outlasted the 5 s wait.
+/// The wait ends as soon as no git process names the branch, so an idle machine never waits.
+const ORPHAN_WAIT: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// Removes branch `name` and the worktrees that have it checked out, locked or not.
+fn remove_branch_and_worktrees(root: &Path, name: &str) {
     let listing =
         slopguard_agent::git::git(root, &["worktree", "list", "--porcelain"]).unwrap_or_default();
-    for path in worktrees_on_branch(&listing, &name) {
+    for path in worktrees_on_branch(&listing, name) {
         // A fix killed inside `git worktree add` leaves the worktree locked ("initializing"),
         // and git removes or prunes a locked worktree only when unlocked or forced twice.
         let _ = slopguard_agent::git::git(root, &["worktree", "unlock", &path]);
@@ -230,10 +241,10 @@ fn discard_interrupted_branch(root: &Path, id: i64) {
     if let Ok(common) = slopguard_agent::git::common_dir(root) {
         let _ = std::fs::remove_file(common.join(format!("refs/heads/{name}.lock")));
     }
-    let _ = slopguard_agent::git::git(root, &["branch", "-D", &name]);
+    let _ = slopguard_agent::git::git(root, &["branch", "-D", name]);
     // `branch -D` refuses a branch a worktree still has checked out (one whose removal
     // failed); the ref itself goes anyway, the worktree entry with the next prune.
-    if slopguard_agent::git::branch_exists(root, &name) {
+    if slopguard_agent::git::branch_exists(root, name) {
         let _ =
             slopguard_agent::git::git(root, &["update-ref", "-d", &format!("refs/heads/{name}")]);
     }
