@@ -501,15 +501,7 @@ impl LlmClient {
         let start = Instant::now();
         loop {
             let mut body = self.request_body(rc, messages, schema, level);
-            if let Some(t) = sampling.temperature {
-                body["temperature"] = json!(t);
-            }
-            if let Some(seed) = sampling.seed {
-                body["seed"] = json!(seed);
-            }
-            if let Some(max) = sampling.max_tokens {
-                body["max_tokens"] = json!(max.min(rc.max_tokens));
-            }
+            apply_sampling(&mut body, rc, sampling);
             match self.send(role, rc, "/chat/completions", &body).await {
                 Ok(mut resp) => {
                     if let Some(l) = level
@@ -597,17 +589,15 @@ impl LlmClient {
         let start = Instant::now();
         let mut body = json!({
             "prompt": prompt,
-            "max_tokens": sampling.max_tokens.unwrap_or(rc.max_tokens).min(rc.max_tokens),
-            "temperature": sampling.temperature.unwrap_or(rc.temperature),
+            "max_tokens": rc.max_tokens,
+            "temperature": rc.temperature,
             "stream": false,
             "stop": stop,
         });
         if !rc.model.is_empty() {
             body["model"] = Value::String(rc.model.clone());
         }
-        if let Some(seed) = sampling.seed {
-            body["seed"] = json!(seed);
-        }
+        apply_sampling(&mut body, rc, sampling);
         let mut resp = self.send(role, rc, "/completions", &body).await?;
         resp.elapsed = start.elapsed();
         Ok(resp)
@@ -892,6 +882,20 @@ fn format_rejected(status: u16, body: &str) -> bool {
                 || b.contains("json_schema")
                 || b.contains("grammar")
                 || b.contains("schema")))
+}
+
+/// `sampling`'s overrides of `rc`'s settings in a request `body`: the temperature, the seed,
+/// and a lower `max_tokens` (never above the role's).
+fn apply_sampling(body: &mut Value, rc: &RoleConfig, sampling: Sampling) {
+    if let Some(t) = sampling.temperature {
+        body["temperature"] = json!(t);
+    }
+    if let Some(seed) = sampling.seed {
+        body["seed"] = json!(seed);
+    }
+    if let Some(max) = sampling.max_tokens {
+        body["max_tokens"] = json!(max.min(rc.max_tokens));
+    }
 }
 
 /// Removes `<think>...</think>` blocks (an unterminated block is dropped to the end).
