@@ -156,6 +156,8 @@ pub struct InfillRequest {
     pub max_tokens: u32,
     /// The statement's indentation: the prompt ends with it, the middle starts after it.
     indent: String,
+    /// The file's text the request was built from, which [`InfillRequest::fix`] changes.
+    text: String,
 }
 
 /// The request for statement `start..=end` (1-based, inclusive) of `text`, the file at
@@ -211,19 +213,17 @@ pub fn request(
         stop,
         max_tokens: TOKENS_PER_LINE * (end - start + 1) as u32,
         indent,
+        text: text.to_string(),
     })
 }
 
 impl InfillRequest {
-    /// The change the model's `middle` makes to `text` (the file the request was built from):
-    /// the statement's lines replaced by it, with the statement's indentation. `None` when the
+    /// The change the model's `middle` makes to the file the request was built from: the
+    /// statement's lines replaced by it, with the statement's indentation. `None` when the
     /// middle is empty, is the statement as it is, or is not code of the statement's size (more
     /// lines than the statement has plus two, or the code after the hole written again).
-    pub fn fix(&self, text: &str, middle: &str) -> Option<TemplateFix> {
-        let lines: Vec<&str> = text.split_inclusive('\n').collect();
-        if self.end > lines.len() {
-            return None;
-        }
+    pub fn fix(&self, middle: &str) -> Option<TemplateFix> {
+        let lines: Vec<&str> = self.text.split_inclusive('\n').collect();
         let middle = middle.trim_end();
         if middle.trim().is_empty() || middle.contains("<|") || middle.contains("<fim") {
             return None;
@@ -367,10 +367,7 @@ mod tests {
     fn a_middle_becomes_the_statement_with_its_indentation() {
         let r = request(FimFormat::Qwen, "days.py", PY, (7, 7), (4, 10), &[]).unwrap();
         let fix = r
-            .fix(
-                PY,
-                "if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0):",
-            )
+            .fix("if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0):")
             .unwrap();
         assert_eq!(fix.line, 7);
         assert_eq!(fix.operator, Operator::Infill);
@@ -388,30 +385,21 @@ mod tests {
     #[test]
     fn the_statement_as_it_was_an_empty_middle_or_a_runaway_one_is_no_fix() {
         let r = request(FimFormat::Qwen, "days.py", PY, (7, 7), (4, 10), &[]).unwrap();
+        assert!(r.fix("if year % 4 == 0:").is_none(), "the same statement");
         assert!(
-            r.fix(PY, "if year % 4 == 0:").is_none(),
-            "the same statement"
-        );
-        assert!(
-            r.fix(PY, "if year %4==0 :").is_none(),
+            r.fix("if year %4==0 :").is_none(),
             "the same but for spaces"
         );
-        assert!(r.fix(PY, "  \n").is_none());
-        assert!(
-            r.fix(PY, "if x:\n    a\n    b\n    c\n").is_none(),
-            "too long"
-        );
-        assert!(r.fix(PY, "pass<|fim_pad|>").is_none());
+        assert!(r.fix("  \n").is_none());
+        assert!(r.fix("if x:\n    a\n    b\n    c\n").is_none(), "too long");
+        assert!(r.fix("pass<|fim_pad|>").is_none());
         // A two-line statement whose middle writes the line after the hole again.
         let r2 = request(FimFormat::Qwen, "days.py", PY, (6, 7), (4, 10), &[]).unwrap();
         assert!(
-            r2.fix(PY, "if month == 2:\n    if year:\n        return 29")
+            r2.fix("if month == 2:\n    if year:\n        return 29")
                 .is_none()
         );
-        assert!(
-            r2.fix(PY, "if month == 2:\n    if year % 400 == 0:")
-                .is_some()
-        );
+        assert!(r2.fix("if month == 2:\n    if year % 400 == 0:").is_some());
     }
 
     #[test]

@@ -90,7 +90,7 @@ pub(super) fn infill_phase(
     cx.state.run.usage.add_since(spent, tokens_spent(client));
     let took: Duration = asked.iter().map(|a| a.took).sum();
     work.llm += took;
-    let fixes = fixes(cx, run, &tree, &requests, &asked);
+    let fixes = fixes(cx, run, &requests, &asked);
     let line = report(run, &asked, &fixes, started.elapsed());
     cx.progress.on(&ProgressEvent::Candidate(line.clone()));
     work.record.candidates.push(line);
@@ -205,7 +205,6 @@ fn ask_all(
 fn fixes(
     cx: &Ctx<'_>,
     run: &SubtaskRun,
-    tree: &dyn Tree,
     requests: &[InfillRequest],
     asked: &[Asked],
 ) -> Vec<TemplateFix> {
@@ -214,9 +213,7 @@ fn fixes(
         let req = &requests[a.request];
         let (middle, verdict) = match &a.reply {
             Ok(reply) => {
-                let fix = context::source_text(tree, &req.path)
-                    .and_then(|text| req.fix(&text, &reply.content));
-                let verdict = match fix {
+                let verdict = match req.fix(&reply.content) {
                     None => "no change",
                     Some(f) if out.iter().any(|o| o.text == f.text) => "same as an earlier one",
                     Some(f) => {
