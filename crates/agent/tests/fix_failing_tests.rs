@@ -416,6 +416,50 @@ fn the_models_infill_of_a_statement_it_was_not_shown_lands_before_any_chat_candi
 }
 
 #[test]
+fn an_infill_that_fixes_is_judged_as_it_comes_and_the_calls_left_are_given_up() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    // The first middle is the fix; every later one takes the model 60 s. The fix is judged
+    // while the second is written, wins, and the infills left are never asked.
+    let r = fx.dir.path();
+    no_template_fixes_add(r);
+    let script = Script::new()
+        .completion("return a + b")
+        .completion("return a * b - b")
+        .completion("return b")
+        .slow_completions(60_000);
+    let server = ScriptedServer::start(script).unwrap();
+    let mut o = fix_tests_options(&fx, &server.url());
+    o.templates = true;
+    o.candidates = slopguard_agent::run::candidates::CandidateCount::Auto;
+    o.infill =
+        slopguard_agent::run::InfillSetting::Format(slopguard_worker::infill::FimFormat::Qwen);
+    let summary = execute(&o, &NoProgress).unwrap();
+    let s = summary.subtasks().next().unwrap();
+    assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
+    assert_eq!(s.fix_source.as_deref(), Some("infill"), "{s:#?}");
+    assert_eq!(git(r, &["show", "sg/loop:calc.py"]), FIXED_CALC);
+    let asked = server
+        .requests()
+        .into_iter()
+        .filter(|q| q.path.ends_with("/v1/completions"))
+        .count();
+    assert!(
+        asked <= 2,
+        "the fix, and the call given up while it was judged: {asked}"
+    );
+    assert!(
+        s.attempt_log[0]
+            .candidates
+            .iter()
+            .any(|l| l.contains("infill: 1 answer written")),
+        "{:?}",
+        s.attempt_log
+    );
+}
+
+#[test]
 fn a_server_without_raw_completions_is_asked_for_an_infill_once_and_the_chat_goes_on() {
     let Some(fx) = Fixture::new() else {
         return;

@@ -131,6 +131,10 @@ pub struct Script {
     /// 404, as a server that only chats.
     #[serde(default)]
     pub completions: Vec<String>,
+    /// Each raw completion after the first is answered only after this many milliseconds (a
+    /// slow model), to exercise what a client does meanwhile.
+    #[serde(default)]
+    pub completion_delay_ms: Option<u64>,
     /// When the steps are used up: repeat the last one (`true`) or answer 500 (`false`).
     #[serde(default)]
     pub repeat_last: bool,
@@ -157,6 +161,7 @@ impl Script {
             context_size: None,
             reject_response_formats: Vec::new(),
             completions: Vec::new(),
+            completion_delay_ms: None,
             repeat_last: false,
             steps: Vec::new(),
         }
@@ -165,6 +170,12 @@ impl Script {
     /// Appends the text answered to the next raw completion request.
     pub fn completion(mut self, text: impl Into<String>) -> Self {
         self.completions.push(text.into());
+        self
+    }
+
+    /// Answers each raw completion after the first only after `ms` milliseconds.
+    pub fn slow_completions(mut self, ms: u64) -> Self {
+        self.completion_delay_ms = Some(ms);
         self
     }
 
@@ -443,12 +454,19 @@ async fn handle(
             tokio::time::sleep(Duration::from_millis(ms)).await;
             render(step, &body_json)
         }
+        Decision::Later(ms, response) => {
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+            response
+        }
     }
 }
 
 enum Decision {
     Now(Response),
+    /// A chat step answered after a delay.
     After(u64, Step),
+    /// A ready answer sent after a delay.
+    Later(u64, Response),
 }
 
 fn decide(shared: &mut Shared, method: &Method, path: &str, body: &Value) -> Decision {
@@ -488,15 +506,17 @@ fn decide(shared: &mut Shared, method: &Method, path: &str, body: &Value) -> Dec
             .cloned()
             .unwrap_or_default();
         shared.next_completion += 1;
-        return Decision::Now(
-            axum::Json(json!({
-                "object": "text_completion",
-                "model": body.get("model").cloned().unwrap_or(Value::Null),
-                "choices": [{"index": 0, "text": text, "finish_reason": "stop"}],
-                "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110},
-            }))
-            .into_response(),
-        );
+        let response = axum::Json(json!({
+            "object": "text_completion",
+            "model": body.get("model").cloned().unwrap_or(Value::Null),
+            "choices": [{"index": 0, "text": text, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110},
+        }))
+        .into_response();
+        return match script.completion_delay_ms {
+            Some(ms) if shared.next_completion > 1 => Decision::Later(ms, response),
+            _ => Decision::Now(response),
+        };
     }
     if method != Method::POST || !trimmed.ends_with("/chat/completions") {
         return Decision::Now((StatusCode::NOT_FOUND, "not found").into_response());

@@ -219,43 +219,56 @@ pub fn request(
 
 impl InfillRequest {
     /// The change the model's `middle` makes to the file the request was built from: the
-    /// statement's lines replaced by it, with the statement's indentation. `None` when the
-    /// middle is empty, is the statement as it is, or is not code of the statement's size (more
-    /// lines than the statement has plus two, or the code after the hole written again).
-    pub fn fix(&self, middle: &str) -> Option<TemplateFix> {
+    /// statement's lines replaced by it, with the statement's indentation; else why the
+    /// middle is not worth a test run ([`NotAFix`]).
+    pub fn fix(&self, middle: &str) -> Result<TemplateFix, NotAFix> {
         let lines: Vec<&str> = self.text.split_inclusive('\n').collect();
         let middle = middle.trim_end();
         if middle.trim().is_empty() || middle.contains("<|") || middle.contains("<fim") {
-            return None;
+            return Err(NotAFix::Empty);
         }
         let written: Vec<&str> = middle.lines().collect();
         let statement_lines = self.end - self.start + 1;
         if written.len() > statement_lines + 2 {
-            return None;
+            return Err(NotAFix::Runaway);
         }
+        let squash = |s: &str| s.split_whitespace().collect::<String>();
         let after_hole = lines[self.end..]
             .iter()
+            .map(|l| l.trim())
+            .find(|l| !l.is_empty());
+        let before_hole = lines[..self.start - 1]
+            .iter()
+            .rev()
             .map(|l| l.trim())
             .find(|l| !l.is_empty());
         if statement_lines > 1
             && after_hole.is_some_and(|next| written.iter().any(|w| w.trim() == next))
         {
-            return None;
+            return Err(NotAFix::Runaway);
+        }
+        if statement_lines == 1
+            && [before_hole, after_hole]
+                .into_iter()
+                .flatten()
+                .any(|l| squash(l) == squash(middle))
+        {
+            // The line before or after, written again: the statement deleted, in effect.
+            return Err(NotAFix::RepeatsNeighbour);
         }
         if written.iter().all(|w| is_comment(w.trim())) {
             // A statement replaced by a comment is a deletion, not a fix.
-            return None;
+            return Err(NotAFix::CommentOnly);
         }
         let new_statement = format!("{}{}", self.indent, middle.trim_start());
         let old: String = lines[self.start - 1..self.end].concat();
-        let squash = |s: &str| s.split_whitespace().collect::<String>();
         let (old_code, new_code) = (squash(&old), squash(&new_statement));
         if new_code
             .strip_prefix(&old_code)
             .is_some_and(|rest| rest.is_empty() || is_comment(rest))
         {
             // The statement as it was, perhaps with a comment after it.
-            return None;
+            return Err(NotAFix::Unchanged);
         }
         let ending = if lines[self.end - 1].ends_with('\n') {
             "\n"
@@ -266,13 +279,41 @@ impl InfillRequest {
         out.push_str(&new_statement);
         out.push_str(ending);
         out.push_str(&lines[self.end..].concat());
-        Some(TemplateFix {
+        Ok(TemplateFix {
             path: self.path.clone(),
             line: self.start,
             operator: Operator::Infill,
             before: old.trim().to_string(),
             after: new_statement.trim().to_string(),
             text: out,
+        })
+    }
+}
+
+/// Why a middle is not worth judging: it would cost a build and a test run and cannot fix
+/// the statement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotAFix {
+    /// Nothing, or the format's own tokens.
+    Empty,
+    /// More lines than the statement's and two, or the code after the hole written again.
+    Runaway,
+    /// The statement as it is (spaces and a trailing comment aside).
+    Unchanged,
+    /// The line before or after the hole written again: the statement deleted, in effect.
+    RepeatsNeighbour,
+    /// Only comments: the statement deleted.
+    CommentOnly,
+}
+
+impl std::fmt::Display for NotAFix {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            NotAFix::Empty => "empty",
+            NotAFix::Runaway => "runs past the statement",
+            NotAFix::Unchanged => "no change",
+            NotAFix::RepeatsNeighbour => "repeats a neighbouring line",
+            NotAFix::CommentOnly => "only a comment",
         })
     }
 }
@@ -385,21 +426,33 @@ mod tests {
     #[test]
     fn the_statement_as_it_was_an_empty_middle_or_a_runaway_one_is_no_fix() {
         let r = request(FimFormat::Qwen, "days.py", PY, (7, 7), (4, 10), &[]).unwrap();
-        assert!(r.fix("if year % 4 == 0:").is_none(), "the same statement");
-        assert!(
-            r.fix("if year %4==0 :").is_none(),
-            "the same but for spaces"
+        assert_eq!(r.fix("if year % 4 == 0:"), Err(NotAFix::Unchanged));
+        assert_eq!(
+            r.fix("if year %4==0 :  # leap"),
+            Err(NotAFix::Unchanged),
+            "the same but for spaces and a comment"
         );
-        assert!(r.fix("  \n").is_none());
-        assert!(r.fix("if x:\n    a\n    b\n    c\n").is_none(), "too long");
-        assert!(r.fix("pass<|fim_pad|>").is_none());
+        assert_eq!(r.fix("  \n"), Err(NotAFix::Empty));
+        assert_eq!(r.fix("if x:\n    a\n    b\n    c\n"), Err(NotAFix::Runaway));
+        assert_eq!(r.fix("pass<|fim_pad|>"), Err(NotAFix::Empty));
+        assert_eq!(r.fix("# leap years"), Err(NotAFix::CommentOnly));
+        assert_eq!(
+            r.fix("return  29"),
+            Err(NotAFix::RepeatsNeighbour),
+            "the line after"
+        );
+        assert_eq!(
+            r.fix("if month==2:"),
+            Err(NotAFix::RepeatsNeighbour),
+            "the line before"
+        );
         // A two-line statement whose middle writes the line after the hole again.
         let r2 = request(FimFormat::Qwen, "days.py", PY, (6, 7), (4, 10), &[]).unwrap();
-        assert!(
-            r2.fix("if month == 2:\n    if year:\n        return 29")
-                .is_none()
+        assert_eq!(
+            r2.fix("if month == 2:\n    if year:\n        return 29"),
+            Err(NotAFix::Runaway)
         );
-        assert!(r2.fix("if month == 2:\n    if year % 400 == 0:").is_some());
+        assert!(r2.fix("if month == 2:\n    if year % 400 == 0:").is_ok());
     }
 
     #[test]

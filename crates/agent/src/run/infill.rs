@@ -8,15 +8,17 @@
 //! [`TEMPERATURES`]`.len()` times, with the failing tests as another file of the prompt. The
 //! answers are short (one statement) and a statement's prompts differ only in their sampling,
 //! so a caching server reads each prompt once: on the 1.5B model under load, about 25 s for
-//! the first and 1-3 s for each after it. The repair templates are judged meanwhile. The
-//! changes go to the front of the template queue, before the templates not yet tried, and
-//! meet the same static guards, build, tests and kept-behaviour check.
+//! the first and 1-3 s for each after it. The repair templates are judged meanwhile; each
+//! change an answer makes goes to the front of the template queue as it comes, so it waits
+//! at most for the template being judged, and meets the same static guards, build, tests and
+//! kept-behaviour check. A change that wins ends the phase: the calls left are given up.
 //!
 //! In the pipeline: ... -> per subtask -> attempt 1 -> **infill** (while the templates run)
 //! -> candidates -> ...
 
 use std::collections::BTreeSet;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
@@ -25,7 +27,6 @@ use slopguard_llm::{BlockingClient, ChatResponse, LlmError, Role, Sampling};
 use slopguard_worker::context;
 use slopguard_worker::fault_line::FaultLine;
 use slopguard_worker::infill::{self, FimFormat, InfillRequest};
-use slopguard_worker::templates::TemplateFix;
 
 use super::candidates;
 use super::carry::{AttemptWork, SubtaskRun};
@@ -54,9 +55,24 @@ struct Asked {
     reply: Result<ChatResponse, LlmError>,
 }
 
-/// Asks for the infills of `run` while the repair templates of `queue` are judged. Returns a
-/// template that won meanwhile; otherwise the infills' changes are at the front of `queue`.
-/// Nothing is asked when the model has no fill-in-the-middle format or no statement is known.
+/// The answers taken from the model so far, and the changes queued from them.
+#[derive(Default)]
+struct Taken {
+    answers: usize,
+    /// The model's time over the answers.
+    took: Duration,
+    /// The texts of the changes queued, to queue each once.
+    queued: Vec<String>,
+    /// The first call that failed.
+    error: Option<String>,
+}
+
+/// Asks for the infills of `run` while the repair templates of `queue` are judged; each
+/// change an answer makes is judged as soon as the template being judged is done, before
+/// the templates not yet tried. Returns what won (a template or an infill); the calls still
+/// to make are then given up. The changes not judged when the calls end stay at the front of
+/// `queue`. Nothing is asked when the model has no fill-in-the-middle format or no statement
+/// is known.
 pub(super) fn infill_phase(
     cx: &mut Ctx<'_>,
     client: &BlockingClient,
@@ -76,29 +92,120 @@ pub(super) fn infill_phase(
     let started = Instant::now();
     let spent = tokens_spent(client);
     let give_up = AtomicBool::new(false);
+    let sent = AtomicUsize::new(0);
     let seeds: Vec<u64> = (0..requests.len() * TEMPERATURES.len())
         .map(|i| candidates::seed(&cx.state.run.run_id, &run.id, attempt, 1000 + i as u32))
         .collect();
-    let (won, asked) = std::thread::scope(|s| {
-        let calls = s.spawn(|| ask_all(client, &requests, &seeds, &give_up));
-        let won = queue.run_until(cx, run, attempt, work, || calls.is_finished());
-        if !matches!(won, Ok(None)) {
-            give_up.store(true, Ordering::Relaxed);
-        }
-        (won, calls.join().unwrap_or_default())
+    let (tx, rx) = mpsc::channel();
+    let mut taken = Taken::default();
+    let won = std::thread::scope(|s| {
+        let (requests, seeds, give_up, sent) = (&requests, &seeds, &give_up, &sent);
+        let calls = s.spawn(move || ask_all(client, requests, seeds, give_up, sent, tx));
+        let won = judge_as_they_come(
+            cx,
+            run,
+            attempt,
+            work,
+            queue,
+            requests,
+            &rx,
+            sent,
+            &mut taken,
+            || calls.is_finished(),
+        );
+        give_up.store(true, Ordering::Relaxed);
+        let _ = calls.join();
+        won
     });
+    // The answers that came while the last change was judged.
+    for asked in rx.try_iter() {
+        taken.take(cx, run, &requests, queue, asked);
+    }
     cx.state.run.usage.add_since(spent, tokens_spent(client));
-    let took: Duration = asked.iter().map(|a| a.took).sum();
-    work.llm += took;
-    let fixes = fixes(cx, run, &requests, &asked);
-    let line = report(run, &asked, &fixes, started.elapsed());
+    work.llm += taken.took;
+    let line = report(run, &taken, started.elapsed());
     cx.progress.on(&ProgressEvent::Candidate(line.clone()));
     work.record.candidates.push(line);
-    if let Some(win) = won? {
-        return Ok(Some(win));
+    won
+}
+
+/// Judges the queue's fixes until one wins or the calls end: the changes the answers of
+/// `rx` make go first as they come (`sent` counts the answers sent), the templates between
+/// them. `finished` says whether the calls have ended.
+#[allow(clippy::too_many_arguments)]
+fn judge_as_they_come(
+    cx: &mut Ctx<'_>,
+    run: &mut SubtaskRun,
+    attempt: u32,
+    work: &mut AttemptWork,
+    queue: &mut TemplateQueue,
+    requests: &[InfillRequest],
+    rx: &mpsc::Receiver<Asked>,
+    sent: &AtomicUsize,
+    taken: &mut Taken,
+    finished: impl Fn() -> bool,
+) -> Result<Option<TemplateWin>, RunError> {
+    loop {
+        for asked in rx.try_iter() {
+            taken.take(cx, run, requests, queue, asked);
+        }
+        let seen = taken.answers;
+        let news = || sent.load(Ordering::Relaxed) > seen;
+        if let Some(win) = queue.run_until(cx, run, attempt, work, || finished() || news())? {
+            return Ok(Some(win));
+        }
+        if finished() || run.started.elapsed() >= run.budget {
+            return Ok(None);
+        }
+        if !news() {
+            // Nothing left to judge until the next answer.
+            if let Ok(asked) = rx.recv_timeout(Duration::from_millis(100)) {
+                taken.take(cx, run, requests, queue, asked);
+            }
+        }
     }
-    queue.put_first(fixes);
-    Ok(None)
+}
+
+impl Taken {
+    /// Takes one answer: traces it with its verdict and queues the change it makes, when it
+    /// makes a new one.
+    fn take(
+        &mut self,
+        cx: &Ctx<'_>,
+        run: &SubtaskRun,
+        requests: &[InfillRequest],
+        queue: &mut TemplateQueue,
+        asked: Asked,
+    ) {
+        self.answers += 1;
+        self.took += asked.took;
+        let req = &requests[asked.request];
+        let (middle, verdict) = match &asked.reply {
+            Ok(reply) => {
+                let verdict = match req.fix(&reply.content) {
+                    Err(not) => not.to_string(),
+                    Ok(f) if self.queued.contains(&f.text) => "same as an earlier one".into(),
+                    Ok(f) => {
+                        self.queued.push(f.text.clone());
+                        queue.put_first(vec![f]);
+                        "queued".into()
+                    }
+                };
+                (reply.content.clone(), verdict)
+            }
+            Err(e) => {
+                self.error.get_or_insert_with(|| e.to_string());
+                (String::new(), format!("model error: {e}"))
+            }
+        };
+        cx.emit(
+            RunPhase::Execution,
+            "worker.infill",
+            json!({"subtask_id": run.id, "path": req.path, "line": req.start,
+                   "temperature": asked.temperature, "ms": asked.took.as_millis() as u64,
+                   "middle": middle, "verdict": verdict}),
+        );
+    }
 }
 
 /// The requests for `run`'s statements: the frame's, then the suspects, at most
@@ -156,18 +263,20 @@ fn definition_of(run: &SubtaskRun, line: &FaultLine) -> (usize, usize) {
 }
 
 /// Asks every request at every temperature, statement by statement (so a caching server
-/// reads each prompt once), until `give_up`.
+/// reads each prompt once), until `give_up`; sends each answer as it comes and counts it in
+/// `sent`.
 fn ask_all(
     client: &BlockingClient,
     requests: &[InfillRequest],
     seeds: &[u64],
     give_up: &AtomicBool,
-) -> Vec<Asked> {
-    let mut asked = Vec::new();
+    sent: &AtomicUsize,
+    answers: mpsc::Sender<Asked>,
+) {
     for (r, req) in requests.iter().enumerate() {
         for (k, &temperature) in TEMPERATURES.iter().enumerate() {
             if give_up.load(Ordering::Relaxed) {
-                return asked;
+                return;
             }
             let sampling = Sampling {
                 temperature: Some(temperature),
@@ -182,73 +291,48 @@ fn ask_all(
                 sampling,
                 give_up,
             ) else {
-                return asked;
+                return;
             };
             let failed = reply.is_err();
-            asked.push(Asked {
+            let asked = Asked {
                 request: r,
                 temperature,
                 took: t.elapsed(),
                 reply,
-            });
+            };
+            if answers.send(asked).is_err() {
+                return;
+            }
+            sent.fetch_add(1, Ordering::Relaxed);
             // A server without the endpoint, or down: the chat candidates will say so.
             if failed {
-                return asked;
+                return;
             }
         }
     }
-    asked
-}
-
-/// The distinct changes the answers make, in the order they came; each answer is in the
-/// trace.
-fn fixes(
-    cx: &Ctx<'_>,
-    run: &SubtaskRun,
-    requests: &[InfillRequest],
-    asked: &[Asked],
-) -> Vec<TemplateFix> {
-    let mut out: Vec<TemplateFix> = Vec::new();
-    for a in asked {
-        let req = &requests[a.request];
-        let (middle, verdict) = match &a.reply {
-            Ok(reply) => {
-                let verdict = match req.fix(&reply.content) {
-                    None => "no change",
-                    Some(f) if out.iter().any(|o| o.text == f.text) => "same as an earlier one",
-                    Some(f) => {
-                        out.push(f);
-                        "queued"
-                    }
-                };
-                (reply.content.clone(), verdict.to_string())
-            }
-            Err(e) => (String::new(), format!("model error: {e}")),
-        };
-        cx.emit(
-            RunPhase::Execution,
-            "worker.infill",
-            json!({"subtask_id": run.id, "path": req.path, "line": req.start,
-                   "temperature": a.temperature, "ms": a.took.as_millis() as u64,
-                   "middle": middle, "verdict": verdict}),
-        );
-    }
-    out
 }
 
 /// The phase's progress line (and attempt-log line).
-fn report(run: &SubtaskRun, asked: &[Asked], fixes: &[TemplateFix], took: Duration) -> String {
-    match asked.iter().find_map(|a| a.reply.as_ref().err()) {
-        Some(e) if asked.len() == 1 => format!(
+fn report(run: &SubtaskRun, taken: &Taken, took: Duration) -> String {
+    match &taken.error {
+        Some(e) if taken.answers == 1 => format!(
             "{} infill: the model could not be asked ({e}); going on without it",
             run.id
         ),
         _ => format!(
-            "{} infill: {} statements written by the model without seeing them, {} new changes to judge ({:.0} s)",
+            "{} infill: {} written by the model without seeing the statements, {} new to judge ({:.0} s)",
             run.id,
-            asked.len(),
-            fixes.len(),
+            count(taken.answers, "answer"),
+            count(taken.queued.len(), "change"),
             took.as_secs_f64()
         ),
+    }
+}
+
+/// `n` and `noun`, plural unless `n` is 1.
+fn count(n: usize, noun: &str) -> String {
+    match n {
+        1 => format!("1 {noun}"),
+        _ => format!("{n} {noun}s"),
     }
 }

@@ -101,15 +101,19 @@ impl TemplateQueue {
             || run.started.elapsed() >= run.budget
     }
 
-    /// Puts `fixes` before the templates not yet tried (the infills of [`super::infill`]);
-    /// the phase reports again when it ends.
+    /// Puts `fixes` before the templates not yet tried, after the infills not yet tried (the
+    /// model's answers of [`super::infill`], judged in the order they came); the phase
+    /// reports again when it ends.
     pub(super) fn put_first(&mut self, fixes: Vec<templates::TemplateFix>) {
         if fixes.is_empty() {
             return;
         }
-        let rest = self.fixes.split_off(self.next);
-        self.fixes.extend(fixes);
-        self.fixes.extend(rest);
+        let at = self.next
+            + self.fixes[self.next..]
+                .iter()
+                .take_while(|f| f.operator == templates::Operator::Infill)
+                .count();
+        self.fixes.splice(at..at, fixes);
         self.reported = false;
     }
 
