@@ -495,6 +495,41 @@ mod tests {
     }
 
     #[test]
+    fn infills_go_before_the_untried_templates_in_the_order_they_came() {
+        let fix = |operator, after: &str| templates::TemplateFix {
+            path: "m.py".into(),
+            line: 1,
+            operator,
+            before: "a".into(),
+            after: after.into(),
+            text: format!("{after}\n"),
+        };
+        let mut queue = TemplateQueue {
+            tree: Arc::new(slopguard_change::MemTree::default()),
+            fixes: vec![
+                fix(templates::Operator::Comparison, "tried"),
+                fix(templates::Operator::Comparison, "t1"),
+                fix(templates::Operator::OffByOne, "t2"),
+            ],
+            next: 1,
+            spent: Duration::ZERO,
+            limit: Duration::from_secs(60),
+            refused_statically: 0,
+            evaluated: 0,
+            changed_behaviour: 0,
+            reported: true,
+        };
+        queue.put_first(vec![fix(templates::Operator::Infill, "i1")]);
+        queue.put_first(vec![fix(templates::Operator::Infill, "i2")]);
+        let order: Vec<&str> = queue.fixes[queue.next..]
+            .iter()
+            .map(|f| f.after.as_str())
+            .collect();
+        assert_eq!(order, ["i1", "i2", "t1", "t2"]);
+        assert!(!queue.reported, "the phase reports again when it ends");
+    }
+
+    #[test]
     fn an_infill_is_judged_after_the_templates_time_is_spent_and_a_template_is_not() {
         let fix = |operator| templates::TemplateFix {
             path: "m.py".into(),
