@@ -453,7 +453,7 @@ fn an_infill_that_fixes_is_judged_as_it_comes_and_the_calls_left_are_given_up() 
         s.attempt_log[0]
             .candidates
             .iter()
-            .any(|l| l.contains("infill: 1 answer written")),
+            .any(|l| l.contains("infill: the model wrote 1 answer without")),
         "{:?}",
         s.attempt_log
     );

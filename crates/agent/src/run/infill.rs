@@ -343,10 +343,10 @@ fn report(run: &SubtaskRun, taken: &Taken, took: Duration) -> String {
             run.id
         ),
         _ => format!(
-            "{} infill: {} written by the model without seeing the statements, {} new to judge ({:.0} s)",
+            "{} infill: the model wrote {} without seeing the statements, {} to judge ({:.0} s)",
             run.id,
             count(taken.answers, "answer"),
-            count(taken.queued.len(), "change"),
+            count(taken.queued.len(), "new change"),
             took.as_secs_f64()
         ),
     }
