@@ -131,6 +131,9 @@ pub(super) fn infill_phase(
     for asked in rx.try_iter() {
         taken.take(cx, run, &requests, queue, asked);
     }
+    if !taken.queued.is_empty() {
+        queue.report_again();
+    }
     cx.state.run.usage.add_since(spent, tokens_spent(client));
     work.llm += taken.took;
     let line = report(run, &taken, started.elapsed());

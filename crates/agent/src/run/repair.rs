@@ -102,8 +102,7 @@ impl TemplateQueue {
     }
 
     /// Puts `fixes` before the templates not yet tried, after the infills not yet tried (the
-    /// model's answers of [`super::infill`], judged in the order they came); the phase
-    /// reports again when it ends.
+    /// model's answers of [`super::infill`], judged in the order they came).
     pub(super) fn put_first(&mut self, fixes: Vec<templates::TemplateFix>) {
         if fixes.is_empty() {
             return;
@@ -114,6 +113,12 @@ impl TemplateQueue {
                 .take_while(|f| f.operator == templates::Operator::Infill)
                 .count();
         self.fixes.splice(at..at, fixes);
+    }
+
+    /// Reports the phase again when it next ends: fixes were added since it was reported
+    /// ([`TemplateQueue::put_first`], once the infill phase is over, so that its answers
+    /// arriving one by one do not each repeat the report).
+    pub(super) fn report_again(&mut self) {
         self.reported = false;
     }
 
@@ -215,7 +220,7 @@ impl TemplateQueue {
         Ok(None)
     }
 
-    /// The phase's trace event, progress line and attempt-log line, once.
+    /// The phase's trace event, progress line and attempt-log line: once, and again for a win.
     fn report(
         &mut self,
         cx: &Ctx<'_>,
@@ -223,7 +228,7 @@ impl TemplateQueue {
         id: &str,
         won: Option<&TemplateWin>,
     ) {
-        if std::mem::replace(&mut self.reported, true) {
+        if std::mem::replace(&mut self.reported, true) && won.is_none() {
             return;
         }
         let described = won.map(|w| w.described.clone());
@@ -526,7 +531,6 @@ mod tests {
             .map(|f| f.after.as_str())
             .collect();
         assert_eq!(order, ["i1", "i2", "t1", "t2"]);
-        assert!(!queue.reported, "the phase reports again when it ends");
     }
 
     #[test]
