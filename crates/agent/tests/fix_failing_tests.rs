@@ -12,7 +12,7 @@ mod common;
 use common::*;
 
 use scripted_llm::{Script, ScriptedServer};
-use slopguard_agent::run::{NoProgress, PlanSource, RunStatus, SubtaskStatus, execute};
+use slopguard_agent::run::{NoProgress, PlanSource, RunOptions, RunStatus, SubtaskStatus, execute};
 
 #[test]
 fn with_no_frame_in_the_code_a_statement_of_the_tested_function_is_offered_alone_and_lands() {
@@ -355,6 +355,17 @@ fn when_no_template_fixes_the_bug_the_reply_asked_for_beside_them_is_the_first_c
     assert_eq!(won["data"]["attempt"], 1, "{won}");
 }
 
+/// The options of a run with the repair templates and the Qwen infill format, sampling as
+/// `slopguard run` does by default (`--candidates auto`).
+fn infill_options(fx: &Fixture, url: &str) -> RunOptions {
+    let mut o = fix_tests_options(fx, url);
+    o.templates = true;
+    o.candidates = slopguard_agent::run::candidates::CandidateCount::Auto;
+    o.infill =
+        slopguard_agent::run::InfillSetting::Format(slopguard_worker::infill::FimFormat::Qwen);
+    o
+}
+
 /// `add` made to return `a * b - b`, committed: no one-token change makes it the sum.
 fn no_template_fixes_add(r: &std::path::Path) {
     std::fs::write(
@@ -381,12 +392,7 @@ fn the_models_infill_of_a_statement_it_was_not_shown_lands_before_any_chat_candi
         .completion("return a + b")
         .delayed(60_000, slow);
     let server = ScriptedServer::start(script).unwrap();
-    let mut o = fix_tests_options(&fx, &server.url());
-    o.templates = true;
-    o.candidates = slopguard_agent::run::candidates::CandidateCount::Auto;
-    o.infill =
-        slopguard_agent::run::InfillSetting::Format(slopguard_worker::infill::FimFormat::Qwen);
-    let summary = execute(&o, &NoProgress).unwrap();
+    let summary = execute(&infill_options(&fx, &server.url()), &NoProgress).unwrap();
     let s = summary.subtasks().next().unwrap();
     assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
     assert_eq!(s.fix_source.as_deref(), Some("infill"), "{s:#?}");
@@ -430,12 +436,7 @@ fn an_infill_that_fixes_is_judged_as_it_comes_and_the_calls_left_are_given_up() 
         .completion("return b")
         .slow_completions(60_000);
     let server = ScriptedServer::start(script).unwrap();
-    let mut o = fix_tests_options(&fx, &server.url());
-    o.templates = true;
-    o.candidates = slopguard_agent::run::candidates::CandidateCount::Auto;
-    o.infill =
-        slopguard_agent::run::InfillSetting::Format(slopguard_worker::infill::FimFormat::Qwen);
-    let summary = execute(&o, &NoProgress).unwrap();
+    let summary = execute(&infill_options(&fx, &server.url()), &NoProgress).unwrap();
     let s = summary.subtasks().next().unwrap();
     assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
     assert_eq!(s.fix_source.as_deref(), Some("infill"), "{s:#?}");
@@ -469,11 +470,7 @@ fn a_server_without_raw_completions_is_asked_for_an_infill_once_and_the_chat_goe
     // No completions scripted: `POST /v1/completions` answers 404, as a chat-only server.
     let fix = patch("    return a * b - b\n", "    return a + b\n");
     let server = ScriptedServer::start(Script::new().content(fix)).unwrap();
-    let mut o = fix_tests_options(&fx, &server.url());
-    o.templates = true;
-    o.infill =
-        slopguard_agent::run::InfillSetting::Format(slopguard_worker::infill::FimFormat::Qwen);
-    let summary = execute(&o, &NoProgress).unwrap();
+    let summary = execute(&infill_options(&fx, &server.url()), &NoProgress).unwrap();
     let s = summary.subtasks().next().unwrap();
     assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
     assert_eq!(s.fix_source.as_deref(), Some("json"), "{s:#?}");
