@@ -43,9 +43,9 @@ pub(super) const STATEMENTS: usize = 3;
 /// The sampling temperatures of each statement's infills: the likeliest middle first, then
 /// hotter ones. With the right statement given, 3 of the development half's 7 one-line bugs
 /// no template fixes were fixed within 8 answers, 1 within the first 3 (the 1.5B model,
-/// session 26): the later answers find what the first miss. A statement's answers are asked
-/// one after another, so its prompt is read once (a second pass over the statements read
-/// each again: 107 s against 56 s for a Rust task under load).
+/// session 26): the later answers find what the first miss. They cost time: under bench
+/// load the phase took 77-82 s (median) with 18 answers, 51-56 s with 9. A statement's
+/// answers are asked one after another, so a caching server reads its prompt once.
 pub(super) const TEMPERATURES: [f32; 6] = [0.2, 0.8, 1.0, 1.0, 1.0, 1.0];
 
 /// Failing tests shown as files of the prompt, at most.
