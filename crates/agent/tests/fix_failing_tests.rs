@@ -388,8 +388,8 @@ fn the_models_infill_of_a_statement_it_was_not_shown_lands_before_any_chat_candi
     no_template_fixes_add(r);
     let slow = patch("    return a * b - b\n", "    return 0\n");
     let script = Script::new()
-        .completion("return a * b - b")
-        .completion("return a + b")
+        .completion("a * b - b")
+        .completion("a + b")
         .delayed(60_000, slow);
     let server = ScriptedServer::start(script).unwrap();
     let summary = execute(&infill_options(&fx, &server.url()), &NoProgress).unwrap();
@@ -406,8 +406,8 @@ fn the_models_infill_of_a_statement_it_was_not_shown_lands_before_any_chat_candi
     assert!(asked.len() >= 2, "{asked:#?}");
     let prompt = asked[0].body["prompt"].as_str().unwrap();
     assert!(
-        prompt.contains("<|fim_prefix|>def add(a, b):\n    <|fim_suffix|>\n"),
-        "the hole is where the statement was: {prompt}"
+        prompt.contains("<|fim_prefix|>def add(a, b):\n    return <|fim_suffix|>\n"),
+        "the hole is where the returned value was: {prompt}"
     );
     assert!(
         !prompt.contains("a * b"),
@@ -431,9 +431,9 @@ fn an_infill_that_fixes_is_judged_as_it_comes_and_the_calls_left_are_given_up() 
     let r = fx.dir.path();
     no_template_fixes_add(r);
     let script = Script::new()
-        .completion("return a + b")
-        .completion("return a * b - b")
-        .completion("return b")
+        .completion("a + b")
+        .completion("a * b - b")
+        .completion("b")
         .slow_completions(60_000);
     let server = ScriptedServer::start(script).unwrap();
     let summary = execute(&infill_options(&fx, &server.url()), &NoProgress).unwrap();

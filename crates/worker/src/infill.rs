@@ -154,7 +154,8 @@ pub struct InfillRequest {
     pub stop: Vec<String>,
     /// Most tokens the middle may take.
     pub max_tokens: u32,
-    /// The statement's indentation: the prompt ends with it, the middle starts after it.
+    /// What the prompt ends with and the middle starts after: the statement's indentation,
+    /// and for a one-line assignment or `return` its head ([`assignment_head`]).
     indent: String,
     /// The file's text the request was built from, which [`InfillRequest::fix`] changes.
     text: String,
@@ -194,6 +195,12 @@ pub fn request(
         .min(end + MAX_SUFFIX_LINES)
         .min(lines.len());
     let mut prefix: String = lines[lo - 1..start - 1].concat();
+    let head = if start == end {
+        assignment_head(first.trim())
+    } else {
+        None
+    };
+    let indent = format!("{indent}{}", head.unwrap_or(""));
     prefix.push_str(&indent);
     let ending = if lines[end - 1].ends_with('\n') {
         "\n"
@@ -227,6 +234,16 @@ impl InfillRequest {
         if middle.trim().is_empty() || middle.contains("<|") || middle.contains("<fim") {
             return Err(NotAFix::Empty);
         }
+        // The statement as written, without its indentation: the head the prompt ended with
+        // (an assignment's target, `return`), then the middle.
+        let head = self.indent.trim_start();
+        // A middle that writes the head again (`return return x`) is taken without it.
+        let value = middle.trim_start();
+        let value = match value.strip_prefix(head.trim_end()) {
+            Some(rest) if !head.is_empty() && rest.starts_with(char::is_whitespace) => rest,
+            _ => value,
+        };
+        let middle = &format!("{head}{}", value.trim_start());
         let written: Vec<&str> = middle.lines().collect();
         let statement_lines = self.end - self.start + 1;
         if written.len() > statement_lines + 2 {
@@ -260,7 +277,11 @@ impl InfillRequest {
             // A statement replaced by a comment is a deletion, not a fix.
             return Err(NotAFix::CommentOnly);
         }
-        let new_statement = format!("{}{}", self.indent, middle.trim_start());
+        let new_statement = format!(
+            "{}{}",
+            &self.indent[..self.indent.len() - head.len()],
+            middle.trim_start()
+        );
         let old: String = lines[self.start - 1..self.end].concat();
         let (old_code, new_code) = (squash(&old), squash(&new_statement));
         if new_code
@@ -288,6 +309,55 @@ impl InfillRequest {
             text: out,
         })
     }
+}
+
+/// The head of a one-line statement that assigns a name or returns, kept in the prompt so
+/// that the model writes only the value: `row = `, `let n: usize = `, `x := `, `return `.
+/// Without it the model cannot see which name the code after the hole reads (the main job's
+/// statement was written as `cur = conn.execute(...)` in 15 of 18 answers, where the next
+/// line reads `row`). `None` for compound assignments (`+=`: the operator may be the bug),
+/// indexed or destructured targets, and anything else.
+fn assignment_head(statement: &str) -> Option<&str> {
+    if let Some(rest) = statement.strip_prefix("return ") {
+        return (!rest.trim().is_empty()).then(|| &statement[..statement.len() - rest.len()]);
+    }
+    let after_keyword = ["let mut ", "let ", "const ", "var "]
+        .iter()
+        .find_map(|k| statement.strip_prefix(k))
+        .unwrap_or(statement);
+    let name_len = after_keyword
+        .char_indices()
+        .take_while(|&(i, c)| {
+            c.is_alphanumeric() || c == '_' || (i > 0 && c == '.') || (i == 0 && c == '@')
+        })
+        .count();
+    if name_len == 0 || after_keyword.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let rest = &after_keyword[name_len..];
+    let rest_trimmed = rest.trim_start();
+    let op_at = if rest_trimmed.starts_with(":=") {
+        rest.len() - rest_trimmed.len()
+    } else if let Some(annotated) = rest_trimmed.strip_prefix(':') {
+        // `let n: usize = ...`: the type runs to the first ` = `.
+        rest.len() - annotated.len() + annotated.find(" = ")? + 1
+    } else if rest_trimmed.starts_with('=') {
+        rest.len() - rest_trimmed.len()
+    } else {
+        return None;
+    };
+    let op = &rest[op_at..];
+    let op_len = if op.starts_with(":=") { 2 } else { 1 };
+    if op[op_len..].starts_with(['=', '>', '~']) {
+        return None; // `==`, `=>`, `=~`
+    }
+    let value = &op[op_len..];
+    let value_trimmed = value.trim_start();
+    if value_trimmed.is_empty() {
+        return None;
+    }
+    let head_len = statement.len() - value_trimmed.len();
+    Some(&statement[..head_len])
 }
 
 /// Why a middle is not worth judging: it would cost a build and a test run and cannot fix
@@ -453,6 +523,54 @@ mod tests {
             Err(NotAFix::Runaway)
         );
         assert!(r2.fix("if month == 2:\n    if year % 400 == 0:").is_ok());
+    }
+
+    #[test]
+    fn an_assignment_keeps_its_target_and_the_model_writes_the_value() {
+        assert_eq!(assignment_head("row = conn.execute(q)"), Some("row = "));
+        assert_eq!(
+            assignment_head("let mut n: usize = 3;"),
+            Some("let mut n: usize = ")
+        );
+        assert_eq!(assignment_head("self.total = a + b"), Some("self.total = "));
+        assert_eq!(assignment_head("@count = 0"), Some("@count = "));
+        assert_eq!(assignment_head("x := f()"), Some("x := "));
+        assert_eq!(assignment_head("const n = a.length"), Some("const n = "));
+        assert_eq!(assignment_head("return x + 1"), Some("return "));
+        for none in [
+            "count += 1",
+            "a[i] = 2",
+            "if a == b:",
+            "x == y",
+            "a, b = b, a",
+            "return",
+            "f(x)",
+            "x =",
+        ] {
+            assert_eq!(assignment_head(none), None, "{none}");
+        }
+        let src = "def f(conn, name):\n    row = conn.execute(q).fetchone()\n    return row\n";
+        let r = request(FimFormat::Qwen, "db.py", src, (2, 2), (1, 3), &[]).unwrap();
+        assert!(
+            r.prompt
+                .contains("<|fim_prefix|>def f(conn, name):\n    row = <|fim_suffix|>"),
+            "{}",
+            r.prompt
+        );
+        let fix = r.fix("conn.execute(q, (name,)).fetchone()").unwrap();
+        assert_eq!(
+            fix.text,
+            "def f(conn, name):\n    row = conn.execute(q, (name,)).fetchone()\n    return row\n"
+        );
+        assert_eq!(fix.after, "row = conn.execute(q, (name,)).fetchone()");
+        assert_eq!(r.fix("conn.execute(q).fetchone()"), Err(NotAFix::Unchanged));
+        assert_eq!(
+            r.fix("row = conn.execute(q, (name,)).fetchone()")
+                .unwrap()
+                .after,
+            "row = conn.execute(q, (name,)).fetchone()",
+            "the head written again is not doubled"
+        );
     }
 
     #[test]
