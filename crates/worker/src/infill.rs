@@ -154,9 +154,11 @@ pub struct InfillRequest {
     pub stop: Vec<String>,
     /// Most tokens the middle may take.
     pub max_tokens: u32,
-    /// What the prompt ends with and the middle starts after: the statement's indentation,
-    /// and for a one-line assignment or `return` its head ([`assignment_head`]).
+    /// The statement's indentation: the prompt ends with it and [`InfillRequest::head`].
     indent: String,
+    /// What the middle starts after: a one-line assignment's or `return`'s head
+    /// ([`assignment_head`]), else empty.
+    head: String,
     /// The file's text the request was built from, which [`InfillRequest::fix`] changes.
     text: String,
 }
@@ -196,12 +198,12 @@ pub fn request(
         .min(lines.len());
     let mut prefix: String = lines[lo - 1..start - 1].concat();
     let head = if start == end {
-        assignment_head(first.trim())
+        assignment_head(first.trim()).unwrap_or("")
     } else {
-        None
+        ""
     };
-    let indent = format!("{indent}{}", head.unwrap_or(""));
     prefix.push_str(&indent);
+    prefix.push_str(head);
     let ending = if lines[end - 1].ends_with('\n') {
         "\n"
     } else {
@@ -220,6 +222,7 @@ pub fn request(
         stop,
         max_tokens: TOKENS_PER_LINE * (end - start + 1) as u32,
         indent,
+        head: head.to_string(),
         text: text.to_string(),
     })
 }
@@ -236,7 +239,7 @@ impl InfillRequest {
         }
         // The statement as written, without its indentation: the head the prompt ended with
         // (an assignment's target, `return`), then the middle.
-        let head = self.indent.trim_start();
+        let head = self.head.as_str();
         // A middle that writes the head again (`return return x`) is taken without it.
         let value = middle.trim_start();
         let value = match value.strip_prefix(head.trim_end()) {
@@ -277,11 +280,7 @@ impl InfillRequest {
             // A statement replaced by a comment is a deletion, not a fix.
             return Err(NotAFix::CommentOnly);
         }
-        let new_statement = format!(
-            "{}{}",
-            &self.indent[..self.indent.len() - head.len()],
-            middle.trim_start()
-        );
+        let new_statement = format!("{}{}", self.indent, middle.trim_start());
         let old: String = lines[self.start - 1..self.end].concat();
         let (old_code, new_code) = (squash(&old), squash(&new_statement));
         if new_code
