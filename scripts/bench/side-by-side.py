@@ -445,9 +445,37 @@ def baseline_for(ctx, task):
         base = run_tests(ctx["corpus"], task, repo)
     if base["exit"] == 0:
         log(f"warning: {task['id']}: test_cmd passes on the buggy tree")
+    elif not base["failing"] and not base.get("failed"):
+        # No test ran: every system would be judged on a task it cannot see fail (session 27's
+        # fresh machine had no pytest; slopguard then planned a README).
+        tail = "\n".join(base["output"].strip().splitlines()[-5:])
+        sys.exit(f"side-by-side: {task['id']}: `{task['test_cmd']}` ran no test on the buggy "
+                 f"tree (exit {base['exit']}); install its toolchain and start again:\n{tail}")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(base, indent=1))
     return base
+
+
+def ensure_toolchains(tasks):
+    """The toolchains the selected tasks' test commands need, installed as
+    scripts/live-bench.sh does: pytest from PyPI, Go and Ruby from Debian (as root). Rust and
+    Node.js are on the machine. A toolchain that cannot be installed stops the bench later, at
+    the first task whose tests it cannot run (baseline_for)."""
+    programs = {t["test_cmd"].split()[0] for t in tasks}
+    if any("pytest" in t["test_cmd"] for t in tasks) and subprocess.run(
+            [sys.executable, "-c", "import pytest"], capture_output=True).returncode != 0:
+        log("installing pytest (PyPI) for the Python tasks")
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "pytest"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    debian = {"go": "golang-go", "ruby": "ruby"}
+    missing = [pkg for prog, pkg in debian.items()
+               if prog in programs and shutil.which(prog) is None]
+    if missing and os.geteuid() == 0:
+        log(f"installing {' '.join(missing)} (Debian)")
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        subprocess.run(["apt-get", "update", "-qq"], env=env, stdout=subprocess.DEVNULL)
+        subprocess.run(["apt-get", "install", "-y", "-qq", *missing], env=env,
+                       stdout=subprocess.DEVNULL)
 
 
 def prepare_binaries(args, out, systems):
@@ -498,6 +526,7 @@ def bench(args):
     out = Path(args.out or ROOT / "target/side-by-side" /
                datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")).resolve()
     out.mkdir(parents=True, exist_ok=True)
+    ensure_toolchains([corpus.load_task(corpus.TASKS / i) for i in ids])
     sg_bin, aider_bin = prepare_binaries(args, out, systems)
     url, model, n_ctx = ensure_model(args)
     meta = out / "aider-model-metadata.json"
