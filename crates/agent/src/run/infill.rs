@@ -235,19 +235,7 @@ fn requests(format: FimFormat, run: &SubtaskRun, tree: &dyn Tree) -> Vec<InfillR
                 .collect()
         })
         .unwrap_or_default();
-    let mut seen = BTreeSet::new();
-    let mut lines: Vec<&FaultLine> = run
-        .fault_line
-        .iter()
-        .chain(&run.suspects)
-        .filter(|l| seen.insert((l.path.clone(), l.start, l.end)))
-        .take(STATEMENTS)
-        .collect();
-    // In file order: each prompt then repeats the one before up to that one's hole, which a
-    // caching server does not read again (the answers are all judged after the phase, so
-    // the order costs no time to a fix).
-    lines.sort_by_key(|l| (l.path.clone(), l.start));
-    lines
+    statements_to_ask(run.fault_line.as_ref(), &run.suspects)
         .into_iter()
         .filter_map(|line| {
             let text = context::source_text(tree, &line.path)?;
@@ -260,6 +248,26 @@ fn requests(format: FimFormat, run: &SubtaskRun, tree: &dyn Tree) -> Vec<InfillR
                 &tests,
             )
         })
+        .collect()
+}
+
+/// The statements to ask for: the frame's, then the suspects, at most [`STATEMENTS`], each
+/// once, most suspect first. Each answer is judged as it comes, so this is the order the
+/// likeliest fixes are tried in. File order would save no prompt reading: two statements'
+/// prompts share the code only up to the earlier hole, whichever is asked first, and the code
+/// after it (7-75 s per statement under bench load, session 27) is read either way; in file
+/// order the most suspect statement was asked second or third in 5 of 8 held-out runs of
+/// session 27.
+fn statements_to_ask<'a>(
+    fault_line: Option<&'a FaultLine>,
+    suspects: &'a [FaultLine],
+) -> Vec<&'a FaultLine> {
+    let mut seen = BTreeSet::new();
+    fault_line
+        .into_iter()
+        .chain(suspects)
+        .filter(|l| seen.insert((l.path.as_str(), l.start, l.end)))
+        .take(STATEMENTS)
         .collect()
 }
 
@@ -363,6 +371,33 @@ fn count(n: usize, noun: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn line(start: usize) -> FaultLine {
+        FaultLine {
+            path: "a.py".into(),
+            start,
+            end: start,
+            text: format!("line {start}"),
+            error: None,
+            suspect_in: None,
+        }
+    }
+
+    #[test]
+    fn the_frames_statement_then_the_suspects_are_asked_most_suspect_first_each_once() {
+        let frame = line(40);
+        let suspects = [line(30), line(40), line(12), line(20)];
+        let starts: Vec<usize> = statements_to_ask(Some(&frame), &suspects)
+            .iter()
+            .map(|l| l.start)
+            .collect();
+        assert_eq!(starts, [40, 30, 12]);
+        let starts: Vec<usize> = statements_to_ask(None, &suspects)
+            .iter()
+            .map(|l| l.start)
+            .collect();
+        assert_eq!(starts, [30, 40, 12]);
+    }
 
     #[test]
     fn each_statement_is_asked_in_turn_the_likeliest_middle_first() {
