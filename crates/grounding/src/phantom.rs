@@ -144,9 +144,9 @@ fn python_resolves(path: &str, module: &str, fp: &Fingerprint, tree: &dyn TreeVi
 }
 
 /// True when the import on `line` (1-based) sits under `try:` or `if TYPE_CHECKING:` (or
-/// `if t.TYPE_CHECKING:`).
-fn python_optional(text: &str, line: u32) -> bool {
-    let lines: Vec<&str> = text.lines().collect();
+/// `if t.TYPE_CHECKING:`). `lines` are the source's lines (`str::lines`), split once per file
+/// by the caller rather than once per import.
+fn python_optional(lines: &[&str], line: u32) -> bool {
     let idx = (line as usize).saturating_sub(1);
     let Some(cur) = lines.get(idx) else {
         return false;
@@ -314,6 +314,8 @@ pub fn check(
         return Vec::new();
     }
     let mut out: Vec<PhantomImport> = Vec::new();
+    // The lines of `text`, split on the first import that needs them.
+    let mut lines: Option<Vec<&str>> = None;
     for imp in added {
         let module = imp.module.trim();
         if module.is_empty() {
@@ -322,7 +324,10 @@ pub fn check(
         let missing = match language {
             Language::Python => {
                 if module.starts_with('.')
-                    || python_optional(text, imp.line)
+                    || python_optional(
+                        lines.get_or_insert_with(|| text.lines().collect()),
+                        imp.line,
+                    )
                     || python_resolves(path, module, fp, tree)
                 {
                     None

@@ -36,6 +36,10 @@ pub struct FileView<'a> {
     before_source: OnceLock<Option<Arc<ParsedSource>>>,
     after_source: OnceLock<Option<Arc<ParsedSource>>>,
     line_changes: OnceLock<LineChanges<'a>>,
+    /// [`FileView::before_text`] and [`FileView::after_text`], decoded once: most guards ask
+    /// for them, and each decoding scans the whole file (for a NUL byte, then UTF-8).
+    before_text: OnceLock<Option<&'a str>>,
+    after_text: OnceLock<Option<&'a str>>,
 }
 
 impl<'a> FileView<'a> {
@@ -53,6 +57,8 @@ impl<'a> FileView<'a> {
             before_source: OnceLock::new(),
             after_source: OnceLock::new(),
             line_changes: OnceLock::new(),
+            before_text: OnceLock::new(),
+            after_text: OnceLock::new(),
         }
     }
 
@@ -81,15 +87,19 @@ impl<'a> FileView<'a> {
 
     /// Content before, as text (`None` when absent or binary).
     pub fn before_text(&self) -> Option<&'a str> {
-        self.change.before.as_deref().and_then(decode_text)
+        *self
+            .before_text
+            .get_or_init(|| self.change.before.as_deref().and_then(decode_text))
     }
 
     /// Content after, as text (`None` when absent, binary or a symlink).
     pub fn after_text(&self) -> Option<&'a str> {
-        if self.change.after_is_symlink {
-            return None;
-        }
-        self.change.after.as_deref().and_then(decode_text)
+        *self.after_text.get_or_init(|| {
+            if self.change.after_is_symlink {
+                return None;
+            }
+            self.change.after.as_deref().and_then(decode_text)
+        })
     }
 
     fn source(&self, text: Option<&str>) -> Option<Arc<ParsedSource>> {

@@ -4,7 +4,7 @@
 use rustc_hash::FxHashSet;
 use tree_sitter::{Node, Tree};
 
-use crate::ts::{self, K_IDENT, K_IMPORT, K_MACRO, K_SYMBOL, text};
+use crate::ts::{self, K_CALL, K_IDENT, K_IMPORT, K_MACRO, K_SYMBOL, text};
 use crate::{Import, Language, MAX_ERRORS, SourceAnalysis, SyntaxError};
 use crate::{cfamily, defs, go_template, js_regex, python_check, regex_calls, rust_check};
 
@@ -24,7 +24,7 @@ pub(crate) struct RawError {
 }
 
 /// What the walk collects.
-pub(crate) struct Walked<'s> {
+pub(crate) struct Walked<'s, 't> {
     pub errors: Vec<RawError>,
     pub refs: FxHashSet<&'s str>,
     pub imports: Vec<Import>,
@@ -32,6 +32,11 @@ pub(crate) struct Walked<'s> {
     pub macros: Vec<(&'s str, std::ops::Range<usize>)>,
     /// Deepest node nesting seen (used to keep syn's recursion safe).
     pub max_depth: usize,
+    /// Whether to collect [`Walked::calls`] (the text may hold a regex-constructor call).
+    pub collect_calls: bool,
+    /// The call nodes (`K_CALL`) when [`Walked::collect_calls`], in source order: the
+    /// candidates of `regex_calls::check`, gathered here rather than by a second walk.
+    pub calls: Vec<Node<'t>>,
 }
 
 /// See [`crate::analyze`].
@@ -93,7 +98,8 @@ fn analyze_one(lang: Language, src: &str, tree: Option<&Tree>) -> SourceAnalysis
         return out;
     };
     let root = tree.root_node();
-    let walked = walk(lang, tree, src);
+    let mut walked = walk(lang, tree, src);
+    let calls = std::mem::take(&mut walked.calls);
     out.definitions = defs::definitions(lang, root, src);
     out.imports = walked.imports;
     let mut refs: Vec<String> = walked.refs.into_iter().map(str::to_owned).collect();
@@ -149,7 +155,7 @@ fn analyze_one(lang: Language, src: &str, tree: Option<&Tree>) -> SourceAnalysis
         _ => {}
     }
     if matches!(lang, Language::Python | Language::Rust | Language::Go) {
-        certain.extend(regex_calls::check(lang, root, src));
+        certain.extend(regex_calls::check(lang, &calls, src));
     }
     out.syntax_errors = finish(certain);
     out.uncertain_syntax_errors = finish(uncertain);
@@ -164,7 +170,7 @@ fn finish(mut errors: Vec<SyntaxError>) -> Vec<SyntaxError> {
     errors
 }
 
-fn walk<'s>(lang: Language, tree: &Tree, src: &'s str) -> Walked<'s> {
+fn walk<'s, 't>(lang: Language, tree: &'t Tree, src: &'s str) -> Walked<'s, 't> {
     let class = &ts::lang_data(lang).class;
     let mut w = Walked {
         errors: Vec::new(),
@@ -172,6 +178,8 @@ fn walk<'s>(lang: Language, tree: &Tree, src: &'s str) -> Walked<'s> {
         imports: Vec::new(),
         macros: Vec::new(),
         max_depth: 0,
+        collect_calls: regex_calls::wanted(lang, src),
+        calls: Vec::new(),
     };
     let mut cursor = tree.walk();
     let mut depth = 0usize;
@@ -224,7 +232,7 @@ fn walk<'s>(lang: Language, tree: &Tree, src: &'s str) -> Walked<'s> {
     w
 }
 
-fn visit<'s>(lang: Language, node: Node<'_>, class: u8, src: &'s str, w: &mut Walked<'s>) {
+fn visit<'s, 't>(lang: Language, node: Node<'t>, class: u8, src: &'s str, w: &mut Walked<'s, 't>) {
     if class & K_IDENT != 0 {
         let t = text(node, src);
         if !t.is_empty() {
@@ -241,6 +249,9 @@ fn visit<'s>(lang: Language, node: Node<'_>, class: u8, src: &'s str, w: &mut Wa
     }
     if class & K_IMPORT != 0 {
         crate::imports::collect(lang, node, src, &mut w.imports);
+    }
+    if class & K_CALL != 0 && w.collect_calls {
+        w.calls.push(node);
     }
     if class & K_MACRO != 0
         && let Some(name) = node.child_by_field_name("macro")

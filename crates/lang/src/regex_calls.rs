@@ -16,26 +16,29 @@ use tree_sitter::Node;
 use crate::ts::{line_col, python_string, text};
 use crate::{Language, SyntaxError};
 
-/// Errors of the regex-constructor calls under `root`.
-pub(crate) fn check(lang: Language, root: Node<'_>, src: &str) -> Vec<SyntaxError> {
-    let Some(calls) = Calls::of(lang) else {
+/// Whether `src` may hold a regex-constructor call of `lang` (one of the callees occurs in the
+/// text): only then does the analysis walk collect the calls for [`check`].
+pub(crate) fn wanted(lang: Language, src: &str) -> bool {
+    Calls::of(lang).is_some_and(|calls| calls.names.iter().any(|n| src.contains(n)))
+}
+
+/// The node kind of a call in `lang`, for the languages whose regex constructors are checked
+/// (the analysis walk classifies nodes of this kind as calls).
+pub(crate) fn call_kind(lang: Language) -> Option<&'static str> {
+    Calls::of(lang).map(|calls| calls.call_kind)
+}
+
+/// Errors of the regex-constructor calls among `calls`: the call nodes the analysis walk met
+/// (every node of [`call_kind`], collected when [`wanted`]), so the tree is not walked a second
+/// time.
+pub(crate) fn check(lang: Language, calls: &[Node<'_>], src: &str) -> Vec<SyntaxError> {
+    let Some(kind) = Calls::of(lang) else {
         return Vec::new();
     };
-    if !calls.names.iter().any(|n| src.contains(n)) {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    let mut stack = vec![root];
-    while let Some(n) = stack.pop() {
-        if n.kind() == calls.call_kind
-            && let Some(e) = call_error(&calls, n, src)
-        {
-            out.push(e);
-        }
-        let mut c = n.walk();
-        stack.extend(n.children(&mut c));
-    }
-    out
+    calls
+        .iter()
+        .filter_map(|&n| call_error(&kind, n, src))
+        .collect()
 }
 
 /// What a regex-constructor call looks like in one language.

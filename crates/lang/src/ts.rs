@@ -54,6 +54,9 @@ pub(crate) const K_SYMBOL: u8 = 2;
 pub(crate) const K_IMPORT: u8 = 4;
 /// Node kind is a Rust macro invocation (checked with syn).
 pub(crate) const K_MACRO: u8 = 8;
+/// Node kind is a call of a language whose regex-constructor calls are checked
+/// (`regex_calls::call_kind`).
+pub(crate) const K_CALL: u8 = 16;
 
 /// Per-language static data: the grammar and the node-kind classification table.
 pub(crate) struct LangData {
@@ -121,12 +124,17 @@ fn build(lang: Language) -> LangData {
     let grammar = grammar(lang);
     let (idents, imports) = kinds_for(lang);
     let n = grammar.node_kind_count();
+    let call = crate::regex_calls::call_kind(lang);
     let mut class = vec![0u8; n];
     for (id, slot) in class.iter_mut().enumerate() {
         let Ok(id16) = u16::try_from(id) else { break };
         let Some(kind) = grammar.node_kind_for_id(id16) else {
             continue;
         };
+        // Every kind of that name, named or not: what `Node::kind() == call` matches.
+        if call == Some(kind) {
+            *slot |= K_CALL;
+        }
         if !grammar.node_kind_is_named(id16) {
             continue;
         }
