@@ -32,12 +32,12 @@ pub(crate) fn call_kind(lang: Language) -> Option<&'static str> {
 /// (every node of [`call_kind`], collected when [`wanted`]), so the tree is not walked a second
 /// time.
 pub(crate) fn check(lang: Language, calls: &[Node<'_>], src: &str) -> Vec<SyntaxError> {
-    let Some(kind) = Calls::of(lang) else {
+    let Some(constructors) = Calls::of(lang) else {
         return Vec::new();
     };
     calls
         .iter()
-        .filter_map(|&n| call_error(&kind, n, src))
+        .filter_map(|&n| call_error(&constructors, n, src))
         .collect()
 }
 
