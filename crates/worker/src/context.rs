@@ -164,7 +164,9 @@ impl FunctionTarget {
 /// toolchain reads test ids.
 pub use slopguard_toolchain::test_function_name as short_name;
 
+mod message;
 mod noise;
+pub use message::failure_message;
 use noise::is_noise;
 
 /// The lines after each mention of a failing test's name, de-duplicated, without noise, cut

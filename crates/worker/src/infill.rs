@@ -290,6 +290,9 @@ impl InfillRequest {
             // The statement as it was, perhaps with a comment after it.
             return Err(NotAFix::Unchanged);
         }
+        if !head.is_empty() && computed_made_constant(&old, head, value) {
+            return Err(NotAFix::ConstantForComputation);
+        }
         let ending = if lines[self.end - 1].ends_with('\n') {
             "\n"
         } else {
@@ -359,6 +362,89 @@ fn assignment_head(statement: &str) -> Option<&str> {
     Some(&statement[..head_len])
 }
 
+/// A failing test's `source` (the test at `path`) with the failure's `message` under it as
+/// comments ([`crate::context::failure_message`]), for the prompt's test file: the values the
+/// test expected and got, which the test's source alone does not show (a test over a table of
+/// cases names none of them). `source` unchanged when there is no message.
+pub fn test_with_failure(path: &str, source: &str, message: &[String]) -> String {
+    if message.is_empty() {
+        return source.to_string();
+    }
+    let comment = match slopguard_lang::detect(path, source.as_bytes()) {
+        slopguard_lang::FileKind::Code(
+            slopguard_lang::Language::Python | slopguard_lang::Language::Ruby,
+        ) => "#",
+        _ => "//",
+    };
+    let mut out = source.trim_end().to_string();
+    out.push_str(&format!("\n{comment} When run, this test fails:\n"));
+    for line in message {
+        out.push_str(&format!("{comment}   {line}\n"));
+    }
+    out
+}
+
+/// Whether `value`, the middle written after `head`, is a lone literal where the statement
+/// `old` computed its value from names (`e = e + y//100 - 16` -> `e = 13`). Such a middle can
+/// pass the tests only by matching the values they happen to check: the code no longer
+/// computes what it did. Seen on the 1.5B model (`e = 13` for an Easter correction that is
+/// 13 only for 1900-2099, the years the tests cover).
+fn computed_made_constant(old: &str, head: &str, value: &str) -> bool {
+    let old_value = old.trim().strip_prefix(head.trim_end()).unwrap_or("");
+    is_literal(value) && !is_literal(old_value) && reads_a_name(old_value)
+}
+
+/// A number, a string without interpolation, or a language's literal keyword (a trailing `;`
+/// aside).
+fn is_literal(value: &str) -> bool {
+    let v = value.trim().trim_end_matches(';').trim();
+    let number = v
+        .strip_prefix('-')
+        .unwrap_or(v)
+        .split('.')
+        .all(|part| !part.is_empty() && part.chars().all(|c| c.is_ascii_digit() || c == '_'));
+    let quoted = v.len() >= 2
+        && ['"', '\''].iter().any(|&q| {
+            v.starts_with(q) && v.ends_with(q) && !v[1..v.len() - 1].contains([q, '$', '{', '#'])
+        });
+    number || quoted || LITERAL_KEYWORDS.contains(&v)
+}
+
+/// Keywords that are values, not names.
+const LITERAL_KEYWORDS: [&str; 9] = [
+    "true",
+    "false",
+    "True",
+    "False",
+    "None",
+    "nil",
+    "null",
+    "undefined",
+    "nullptr",
+];
+
+/// Whether `value` reads a name: an identifier that is not a literal keyword, outside strings.
+fn reads_a_name(value: &str) -> bool {
+    let mut in_string: Option<char> = None;
+    let mut word = String::new();
+    let mut found = false;
+    for c in value.chars().chain(std::iter::once(' ')) {
+        match in_string {
+            Some(q) if c == q => in_string = None,
+            Some(_) => {}
+            None if c == '"' || c == '\'' => in_string = Some(c),
+            None if c.is_alphanumeric() || c == '_' => word.push(c),
+            None => {
+                let is_name = word.starts_with(|c: char| c.is_alphabetic() || c == '_')
+                    && !LITERAL_KEYWORDS.contains(&word.as_str());
+                found |= is_name;
+                word.clear();
+            }
+        }
+    }
+    found
+}
+
 /// Why a middle is not worth judging: it would cost a build and a test run and cannot fix
 /// the statement.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -373,6 +459,9 @@ pub enum NotAFix {
     RepeatsNeighbour,
     /// Only comments: the statement deleted.
     CommentOnly,
+    /// A lone literal where the statement computed its value from names: it can pass only
+    /// the cases the tests happen to check.
+    ConstantForComputation,
 }
 
 impl std::fmt::Display for NotAFix {
@@ -383,6 +472,7 @@ impl std::fmt::Display for NotAFix {
             NotAFix::Unchanged => "no change",
             NotAFix::RepeatsNeighbour => "repeats a neighbouring line",
             NotAFix::CommentOnly => "only a comment",
+            NotAFix::ConstantForComputation => "a constant for a computed value",
         })
     }
 }
@@ -404,6 +494,45 @@ mod tests {
     use super::*;
 
     const PY: &str = "import math\n\n\ndef max_days(year, month):\n    \"\"\"Days in the month.\"\"\"\n    if month == 2:\n        if year % 4 == 0:\n            return 29\n        return 28\n    return 31\n\n\ndef other():\n    return 1\n";
+
+    #[test]
+    fn a_computed_value_written_as_a_constant_is_not_a_fix_but_a_literal_for_a_literal_is() {
+        let py = "def f(y):\n    e = 10\n    e = e + y//100 - 16\n    return e\n";
+        let r = request(FimFormat::Qwen, "a.py", py, (3, 3), (1, 4), &[]).unwrap();
+        assert_eq!(r.fix("13"), Err(NotAFix::ConstantForComputation));
+        assert_eq!(r.fix("'x'"), Err(NotAFix::ConstantForComputation));
+        assert!(r.fix("e + y//100 - 15").is_ok());
+        let js = "function r(t) {\n  let missing = 'empty'\n  return t\n}\n";
+        let r = request(FimFormat::Qwen, "a.js", js, (2, 2), (1, 4), &[]).unwrap();
+        assert!(
+            r.fix("'keep'").is_ok(),
+            "a literal for a literal is a value's fix"
+        );
+        let ret = "def g(xs):\n    return len(xs) - 1\n";
+        let r = request(FimFormat::Qwen, "a.py", ret, (2, 2), (1, 2), &[]).unwrap();
+        assert_eq!(r.fix("0"), Err(NotAFix::ConstantForComputation));
+        assert_eq!(r.fix("None"), Err(NotAFix::ConstantForComputation));
+        assert!(r.fix("len(xs)").is_ok());
+    }
+
+    #[test]
+    fn a_failing_tests_message_goes_under_it_as_comments_of_its_language() {
+        let message = ["assert f(2) == 3".to_string()];
+        assert_eq!(
+            test_with_failure(
+                "tests/test_a.py",
+                "def test_f():\n    assert f(2) == 3\n",
+                &message
+            ),
+            "def test_f():\n    assert f(2) == 3\n# When run, this test fails:\n#   assert f(2) == 3\n"
+        );
+        let go = test_with_failure("a_test.go", "func TestF(t *testing.T) {}\n", &message);
+        assert!(go.ends_with("}\n// When run, this test fails:\n//   assert f(2) == 3\n"));
+        assert_eq!(
+            test_with_failure("a_test.go", "func TestF() {}\n", &[]),
+            "func TestF() {}\n"
+        );
+    }
 
     #[test]
     fn the_family_comes_from_the_model_id_and_other_models_get_none() {

@@ -5,8 +5,8 @@
 //! Once per subtask, at the start of its first attempt, for a model trained to fill in the
 //! middle: the statement a frame of the failure names and the suspect statements of the
 //! definitions the failing tests call, the first [`STATEMENTS`], each asked
-//! [`TEMPERATURES`]`.len()` times, with the failing tests as another file of the prompt. The
-//! answers are short (one statement) and a statement's prompts differ only in their sampling,
+//! [`TEMPERATURES`]`.len()` times, with the failing tests as another file of the prompt (the
+//! first with the failure's message under it as comments). The answers are short (one statement) and a statement's prompts differ only in their sampling,
 //! so a caching server reads each prompt once: on the 1.5B model under load, about 25 s for
 //! the first and 1-3 s for each after it. The repair templates are judged meanwhile; each
 //! change an answer makes goes to the front of the template queue as it comes, so it waits
@@ -224,17 +224,7 @@ impl Taken {
 /// The requests for `run`'s statements: the frame's, then the suspects, at most
 /// [`STATEMENTS`], each in the definition it is in, with the failing tests.
 fn requests(format: FimFormat, run: &SubtaskRun, tree: &dyn Tree) -> Vec<InfillRequest> {
-    let tests: Vec<(String, String)> = run
-        .failure
-        .as_ref()
-        .map(|f| {
-            f.tests
-                .iter()
-                .take(TESTS_SHOWN)
-                .map(|(path, _, src)| (path.clone(), src.clone()))
-                .collect()
-        })
-        .unwrap_or_default();
+    let tests = tests_shown(run);
     statements_to_ask(run.fault_line.as_ref(), &run.suspects)
         .into_iter()
         .filter_map(|line| {
@@ -247,6 +237,31 @@ fn requests(format: FimFormat, run: &SubtaskRun, tree: &dyn Tree) -> Vec<InfillR
                 definition_of(run, line),
                 &tests,
             )
+        })
+        .collect()
+}
+
+/// The failing tests shown in the prompts, at most [`TESTS_SHOWN`]: (path, source), the first
+/// with the failure's message under it as comments (what the runner said went wrong: the
+/// values expected and got, which a test over a table of cases does not spell out). The
+/// message is the first failure's, so it goes under the first test, which the first failure
+/// names. The tests come first in every prompt, so a caching server reads them once.
+fn tests_shown(run: &SubtaskRun) -> Vec<(String, String)> {
+    let Some(failure) = run.failure.as_ref() else {
+        return Vec::new();
+    };
+    let message = context::failure_message(&failure.output);
+    failure
+        .tests
+        .iter()
+        .take(TESTS_SHOWN)
+        .enumerate()
+        .map(|(i, (path, _, src))| {
+            let src = match i {
+                0 => infill::test_with_failure(path, src, &message),
+                _ => src.clone(),
+            };
+            (path.clone(), src)
         })
         .collect()
 }
