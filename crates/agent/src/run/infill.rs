@@ -6,12 +6,12 @@
 //! middle: the statement a frame of the failure names and the suspect statements of the
 //! definitions the failing tests call, the first [`STATEMENTS`], each asked
 //! [`TEMPERATURES`]`.len()` times, with the failing tests as another file of the prompt (the
-//! first with the failure's message under it as comments). The answers are short (one statement) and a statement's prompts differ only in their sampling,
-//! so a caching server reads each prompt once: on the 1.5B model under load, about 25 s for
-//! the first and 1-3 s for each after it. The repair templates are judged meanwhile; each
-//! change an answer makes goes to the front of the template queue as it comes, so it waits
-//! at most for the template being judged, and meets the same static guards, build, tests and
-//! kept-behaviour check. A change that wins ends the phase: the calls left are given up.
+//! first with the failure's message under it as comments). The answers are short (one
+//! statement) and a statement's prompts differ only in their sampling, so a caching server
+//! reads each prompt once: on the 1.5B model under load, about 25 s for the first and 1-3 s
+//! for each after it. The repair templates are judged meanwhile; each change an answer makes
+//! goes to the front of the template queue as it comes, so it waits at most for the template
+//! being judged, and meets the same static guards, build, tests and kept-behaviour check. A change that wins ends the phase: the calls left are given up.
 //!
 //! In the pipeline: ... -> per subtask -> attempt 1 -> **infill** (while the templates run)
 //! -> candidates -> ...
