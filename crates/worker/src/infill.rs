@@ -13,6 +13,7 @@
 //! trained for it, [`request`] builds the prompt for one statement, and
 //! [`InfillRequest::fix`] turns the model's middle into a [`TemplateFix`].
 
+use crate::templates::lexer::{self, Lang};
 use crate::templates::{Operator, TemplateFix};
 
 /// The fill-in-the-middle prompt format of a model family.
@@ -290,7 +291,7 @@ impl InfillRequest {
             // The statement as it was, perhaps with a comment after it.
             return Err(NotAFix::Unchanged);
         }
-        if !head.is_empty() && computed_made_constant(&old, head, value) {
+        if !head.is_empty() && computed_made_constant(&old, head, value, Lang::of(&self.path)) {
             return Err(NotAFix::ConstantForComputation);
         }
         let ending = if lines[self.end - 1].ends_with('\n') {
@@ -370,11 +371,10 @@ pub fn test_with_failure(path: &str, source: &str, message: &[String]) -> String
     if message.is_empty() {
         return source.to_string();
     }
-    let comment = match slopguard_lang::detect(path, source.as_bytes()) {
-        slopguard_lang::FileKind::Code(
-            slopguard_lang::Language::Python | slopguard_lang::Language::Ruby,
-        ) => "#",
-        _ => "//",
+    let comment = if Lang::of(path).hash_comments() {
+        "#"
+    } else {
+        "//"
     };
     let mut out = source.trim_end().to_string();
     out.push_str(&format!("\n{comment} When run, this test fails:\n"));
@@ -389,9 +389,9 @@ pub fn test_with_failure(path: &str, source: &str, message: &[String]) -> String
 /// pass the tests only by matching the values they happen to check: the code no longer
 /// computes what it did. Seen on the 1.5B model (`e = 13` for an Easter correction that is
 /// 13 only for 1900-2099, the years the tests cover).
-fn computed_made_constant(old: &str, head: &str, value: &str) -> bool {
+fn computed_made_constant(old: &str, head: &str, value: &str, lang: Lang) -> bool {
     let old_value = old.trim().strip_prefix(head.trim_end()).unwrap_or("");
-    is_literal(value) && !is_literal(old_value) && reads_a_name(old_value)
+    is_literal(value) && !is_literal(old_value) && reads_a_name(old_value, lang)
 }
 
 /// A number, a string without interpolation, or a language's literal keyword (a trailing `;`
@@ -423,26 +423,12 @@ const LITERAL_KEYWORDS: [&str; 9] = [
     "nullptr",
 ];
 
-/// Whether `value` reads a name: an identifier that is not a literal keyword, outside strings.
-fn reads_a_name(value: &str) -> bool {
-    let mut in_string: Option<char> = None;
-    let mut word = String::new();
-    let mut found = false;
-    for c in value.chars().chain(std::iter::once(' ')) {
-        match in_string {
-            Some(q) if c == q => in_string = None,
-            Some(_) => {}
-            None if c == '"' || c == '\'' => in_string = Some(c),
-            None if c.is_alphanumeric() || c == '_' => word.push(c),
-            None => {
-                let is_name = word.starts_with(|c: char| c.is_alphabetic() || c == '_')
-                    && !LITERAL_KEYWORDS.contains(&word.as_str());
-                found |= is_name;
-                word.clear();
-            }
-        }
-    }
-    found
+/// Whether `value` reads a name: an identifier token ([`lexer::tokens`]: strings and
+/// comments are not identifiers) that is not a literal keyword.
+fn reads_a_name(value: &str, lang: Lang) -> bool {
+    lexer::tokens(value, lang).iter().any(|t| {
+        t.kind == lexer::Kind::Ident && !LITERAL_KEYWORDS.contains(&&value[t.start..t.end])
+    })
 }
 
 /// Why a middle is not worth judging: it would cost a build and a test run and cannot fix

@@ -98,7 +98,7 @@ pub(super) const KEYWORDS: &[&str] = &[
 
 /// The language family, for comments, strings and negation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Lang {
+pub(crate) enum Lang {
     /// `#` comments, `not`, `if x:`.
     Python,
     /// `#` comments, `!`/`not`, `if x` / `unless x`.
@@ -110,7 +110,7 @@ pub(super) enum Lang {
 }
 
 impl Lang {
-    pub(super) fn of(path: &str) -> Lang {
+    pub(crate) fn of(path: &str) -> Lang {
         match path.rsplit('.').next().unwrap_or("") {
             "py" | "pyi" => Lang::Python,
             "rb" => Lang::Ruby,
@@ -119,7 +119,7 @@ impl Lang {
         }
     }
 
-    pub(super) fn hash_comments(self) -> bool {
+    pub(crate) fn hash_comments(self) -> bool {
         matches!(self, Lang::Python | Lang::Ruby)
     }
 }
@@ -169,14 +169,14 @@ pub(super) fn code_lines(lines: &[&str], lang: Lang) -> Vec<bool> {
 
 /// A token of a line: its byte range and kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Token {
-    pub(super) start: usize,
-    pub(super) end: usize,
-    pub(super) kind: Kind,
+pub(crate) struct Token {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) kind: Kind,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Kind {
+pub(crate) enum Kind {
     Ident,
     Number,
     Op,
@@ -192,7 +192,7 @@ pub(super) const OPERATORS: &[&str] = &[
 ];
 
 /// The tokens of one line; strings are one token each and a comment ends the line.
-pub(super) fn tokens(line: &str, lang: Lang) -> Vec<Token> {
+pub(crate) fn tokens(line: &str, lang: Lang) -> Vec<Token> {
     let b = line.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;

@@ -25,7 +25,7 @@ use std::collections::BTreeSet;
 
 mod conditions;
 mod insertions;
-mod lexer;
+pub(crate) mod lexer;
 #[cfg(test)]
 mod tests;
 mod values;
