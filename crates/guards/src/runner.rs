@@ -50,12 +50,13 @@ fn run_context(cx: &Context<'_>, started: Instant) -> Report {
 /// [`run_static`] for one change checked alone (`check`), using a second
 /// thread: while the guards run in order, it parses and analyses the change's source files
 /// from the last one back, each file's before version first, so that the parses (most of a
-/// check's time) are shared between two cores: across files, and within a modified file,
-/// whose after version the guards then parse while the helper parses its before version
-/// (rather than waiting for it to re-parse incrementally). Each file version is still parsed
-/// once (the guards and the helper share the context's parse cache, a version being parsed by
-/// one is waited for by the other), so the report is the same as [`run_static`]'s; only the
-/// guards' timings differ.
+/// check's time) are shared between two cores: the guards start from the first file, the
+/// helper from the last, and they meet in between. A modified file's after version is
+/// re-parsed from its before version's tree by whichever thread wants it first, waiting for
+/// the other thread's parse of the before version if need be (a re-parse costs a few percent
+/// of a fresh one). Each file version is still parsed once (the guards and the helper share
+/// the context's parse cache, a version being parsed by one is waited for by the other), so
+/// the report is the same as [`run_static`]'s; only the guards' timings differ.
 /// Not for callers that already check changes in parallel (`replay -j`). The parses go
 /// through `parses`, which may keep analyses between checks ([`ParseCache::with_store`]).
 pub fn run_static_parallel(
