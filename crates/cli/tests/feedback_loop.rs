@@ -1078,8 +1078,10 @@ fn a_fix_killed_at_random_points_and_resumed_ends_as_an_uninterrupted_one() {
         let (.., branches, worktrees) = clone_state(&s);
         assert_eq!(branches, expected_state.2, "seed {seed}: branches differ");
         assert_eq!(
-            worktrees, expected_state.3,
-            "seed {seed}: worktrees left behind"
+            worktrees,
+            expected_state.3,
+            "seed {seed}: worktrees left behind:\n{}",
+            git(&s.repo(), &["worktree", "list", "--porcelain"])
         );
         eprintln!("seed {seed}: {kills} kills");
     }
