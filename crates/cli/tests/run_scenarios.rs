@@ -791,6 +791,45 @@ fn j_the_statement_where_the_tests_break_is_asked_for_alone_and_spliced() {
 }
 
 #[test]
+fn k_a_statement_sent_back_unchanged_is_continued_in_its_conversation_at_once() {
+    if skip_without("k", &["python3"]) {
+        return;
+    }
+    let sb = Sandbox::new("rung-3-python-sql");
+    let before = user_state(&sb.repo());
+    let r = run_scenario(&sb, "k_copy_back_continued", &["--candidates", "auto"]);
+    assert_eq!(r.code, 0, "stderr: {}", r.stderr);
+    let st = &subtasks(&r.summary)[0];
+    assert_eq!(st["status"], "committed", "{st:#}");
+    assert_eq!(st["attempts"], 1, "{st:#}");
+    // A third call may be under way while the second answer is judged.
+    assert!(r.requests.len() >= 2, "{:#?}", r.requests);
+    // The second request is the first conversation, continued: the same opening, the copy as
+    // the model's turn, then the request to change it. Not a fresh prompt about another
+    // statement or definition.
+    let first = r.requests[0]["messages"].as_array().expect("messages");
+    let second = r.requests[1]["messages"].as_array().expect("messages");
+    assert_eq!(second.len(), first.len() + 2, "{second:#?}");
+    assert_eq!(&second[..first.len()], &first[..]);
+    assert_eq!(second[first.len()]["role"], "assistant");
+    assert!(
+        second[first.len()]["content"]
+            .as_str()
+            .unwrap_or("")
+            .contains("WHERE name = '{name}'"),
+        "{second:#?}"
+    );
+    assert!(
+        last_user_message(&r.requests[1]).contains("That is the code as it already is"),
+        "{second:#?}"
+    );
+    let branch = r.summary["branch"].as_str().expect("branch");
+    let db = file_on_branch(&sb.repo(), branch, "src/db.py");
+    assert!(db.contains("WHERE name = ?\", (name,)"), "{db}");
+    assert_invariants(&sb, &before, &r);
+}
+
+#[test]
 fn i_an_exhausted_subtask_budget_fails_the_subtask_cleanly() {
     if skip_without("i", &["python3"]) {
         return;

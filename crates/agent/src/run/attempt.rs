@@ -6,7 +6,8 @@
 //! static judge -> review -> dynamic judge -> proof -> land.
 
 use crate::records::RunPhase;
-use std::collections::{BTreeMap, BTreeSet};
+use std::borrow::Cow;
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -77,11 +78,14 @@ pub(super) fn run_attempt(
     let eager = cx.opts.candidates == candidates::CandidateCount::Auto;
     let mut pending: Option<usize> = None;
     // The conversation of a candidate that sent one definition or statement back unchanged,
-    // continued with a request to change it, by prompt index: used, once, when the rotation
-    // comes back to that prompt, instead of asking it afresh (the other kinds of answer come
-    // first: they fail differently). A whole file copied back is not continued: the
-    // conversation would hold the file twice.
-    let mut continued: BTreeMap<usize, prompt::WorkerPrompt> = BTreeMap::new();
+    // continued with a request to change it: asked as the very next candidate, once. The
+    // server still holds that conversation, so it reads only the new turn (a few seconds on
+    // the 1.5B model) where any other prompt costs its whole read (15-100 s); asked later,
+    // after other prompts, it would be read whole again. The rotation over `prompts` goes
+    // on where it was. A whole file copied back is not continued: the conversation would
+    // hold the file twice.
+    let mut continued: Option<prompt::WorkerPrompt> = None;
+    let mut rotation = 0usize;
     let mut templates = untried_templates.take();
     if attempt == 1
         && let Some(queue) = templates.as_mut()
@@ -105,11 +109,16 @@ pub(super) fn run_attempt(
         if !candidates::may_sample(cx.opts.candidates, index, clock) {
             break;
         }
-        let slot = index as usize % prompts.len();
-        let next = continued.remove(&slot).or_else(|| {
-            asked_again_with_refusals(cx, run, tree.as_ref(), attempt, feedback, &prompts[slot])
-        });
-        let pr = next.as_ref().unwrap_or(&prompts[slot]);
+        let asked: Cow<'_, prompt::WorkerPrompt> = match continued.take() {
+            Some(conversation) => Cow::Owned(conversation),
+            None => {
+                let slot = rotation % prompts.len();
+                rotation += 1;
+                asked_again_with_refusals(cx, run, tree.as_ref(), attempt, feedback, &prompts[slot])
+                    .map_or(Cow::Borrowed(&prompts[slot]), Cow::Owned)
+            }
+        };
+        let pr = &*asked;
         if pr.is_continued() {
             cx.emit(
                 RunPhase::Execution,
@@ -148,9 +157,7 @@ pub(super) fn run_attempt(
         )?;
         run.remember_refusals(&mut work);
         pending = next.survivor.filter(|_| eager);
-        if let Some(p) = next.continued {
-            continued.insert(slot, p);
-        }
+        continued = next.continued;
     }
     if let Some(i) = pending
         && let Some((written, dynr)) = judge_survivor_now(cx, client, run, attempt, &mut work, i)?
