@@ -79,11 +79,10 @@ pub(super) fn run_attempt(
     let mut pending: Option<usize> = None;
     // The conversation of a candidate that sent one definition or statement back unchanged,
     // continued with a request to change it: asked as the very next candidate, once. The
-    // server still holds that conversation, so it reads only the new turn (a few seconds on
-    // the 1.5B model) where any other prompt costs its whole read (15-100 s); asked later,
-    // after other prompts, it would be read whole again. The rotation over `prompts` goes
-    // on where it was. A whole file copied back is not continued: the conversation would
-    // hold the file twice.
+    // server still holds that conversation, so it reads only the new turn; asked later, after
+    // other prompts, it was read whole again (13-16 s each on the 1.5B model). The rotation
+    // over `prompts` goes on where it was. A whole file copied back is not continued: the
+    // conversation would hold the file twice.
     let mut continued: Option<prompt::WorkerPrompt> = None;
     let mut rotation = 0usize;
     let mut templates = untried_templates.take();

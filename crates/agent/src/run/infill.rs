@@ -11,7 +11,8 @@
 //! reads each prompt once: on the 1.5B model under load, about 25 s for the first and 1-3 s
 //! for each after it. The repair templates are judged meanwhile; each change an answer makes
 //! goes to the front of the template queue as it comes, so it waits at most for the template
-//! being judged, and meets the same static guards, build, tests and kept-behaviour check. A change that wins ends the phase: the calls left are given up.
+//! being judged, and meets the same static guards, build, tests and kept-behaviour check. A
+//! change that wins ends the phase: the calls left are given up.
 //!
 //! In the pipeline: ... -> per subtask -> attempt 1 -> **infill** (while the templates run)
 //! -> candidates -> ...
