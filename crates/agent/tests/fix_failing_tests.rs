@@ -422,6 +422,45 @@ fn the_models_infill_of_a_statement_it_was_not_shown_lands_before_any_chat_candi
 }
 
 #[test]
+fn a_missing_statement_is_written_into_the_gap_before_the_result_is_returned() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    // `add` lost the statement that adds `b`: no one-token change and no rewrite of a
+    // statement that is there fixes it. The model answers every hole with `total += b`: as
+    // a statement's value it does not parse; written into the gap before `return total` it
+    // is the fix.
+    let r = fx.dir.path();
+    std::fs::write(
+        r.join("calc.py"),
+        CALC.replace("    return a - b\n", "    total = a\n    return total\n"),
+    )
+    .unwrap();
+    git(r, &["commit", "-qam", "add forgets b"]);
+    let script = (0..30).fold(Script::new(), |s, _| s.completion("total += b"));
+    let server = ScriptedServer::start(script).unwrap();
+    let summary = execute(&infill_options(&fx, &server.url()), &NoProgress).unwrap();
+    let s = summary.subtasks().next().unwrap();
+    assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
+    assert_eq!(s.fix_source.as_deref(), Some("infill"), "{s:#?}");
+    assert_eq!(
+        git(r, &["show", "sg/loop:calc.py"]),
+        CALC.replace(
+            "    return a - b\n",
+            "    total = a\n    total += b\n    return total\n"
+        )
+    );
+    let gap_asked = server.requests().into_iter().any(|q| {
+        q.body["prompt"]
+            .as_str()
+            .is_some_and(|p| p.contains("    total = a\n    <|fim_suffix|>\n    return total\n"))
+    });
+    assert!(gap_asked, "the gap before `return total` was asked for");
+    let trace = trace_events(&summary);
+    assert!(trace.contains("\"hole\":\"gap\""), "{trace}");
+}
+
+#[test]
 fn an_infill_that_fixes_is_judged_as_it_comes_and_the_calls_left_are_given_up() {
     let Some(fx) = Fixture::new() else {
         return;

@@ -9,8 +9,12 @@
 //! infill it). Each answer becomes a one-statement change judged like a repair template: the
 //! static guards, then the build and the tests.
 //!
+//! A statement can also be missing altogether (a call that updates state, a last step before
+//! the result is returned): no rewrite of a statement that is there can fix that. [`gap`]
+//! asks for a hole between two statements that held nothing, and the answer is inserted.
+//!
 //! Pure text work: [`FimFormat`] knows the special tokens of the model families that were
-//! trained for it, [`request`] builds the prompt for one statement, and
+//! trained for it, [`request`] and [`gap`] build the prompt for one hole, and
 //! [`InfillRequest::fix`] turns the model's middle into a [`TemplateFix`].
 
 use crate::templates::lexer::{self, Lang};
@@ -140,15 +144,31 @@ const AROUND_DEFINITION: usize = 12;
 /// Most tokens a middle of one line may take; each further line of the statement adds as many.
 const TOKENS_PER_LINE: u32 = 80;
 
-/// One infill to ask for: the statement at `start..=end` of `path`, with its prompt.
+/// Most lines a middle written into a gap may take: a missing call, or a missing check with
+/// its block (`if s[0] == '/' {`, its body, `}`).
+const GAP_LINES: usize = 3;
+
+/// What the hole of an [`InfillRequest`] held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hole {
+    /// A statement, which the middle replaces.
+    Statement,
+    /// Nothing: the middle is inserted before line `start`.
+    Gap,
+}
+
+/// One infill to ask for: the statement at `start..=end` of `path` (or the gap before line
+/// `start`), with its prompt.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InfillRequest {
     /// The file.
     pub path: String,
-    /// 1-based first line of the statement.
+    /// 1-based first line of the statement; for a gap, the line the middle goes before.
     pub start: usize,
-    /// 1-based last line (inclusive).
+    /// 1-based last line (inclusive); for a gap, `start`.
     pub end: usize,
+    /// What the hole held.
+    pub hole: Hole,
     /// The raw completion prompt.
     pub prompt: String,
     /// Texts that end the middle (a one-line statement also ends at its newline).
@@ -184,10 +204,7 @@ pub fn request(
     if lines[start - 1..end].iter().all(|l| l.trim().is_empty()) {
         return None;
     }
-    let indent: String = first
-        .chars()
-        .take_while(|c| *c == ' ' || *c == '\t')
-        .collect();
+    let indent = indentation(first);
     let lo = definition
         .0
         .min(start)
@@ -219,6 +236,7 @@ pub fn request(
         path: path.to_string(),
         start,
         end,
+        hole: Hole::Statement,
         prompt: format.prompt(path, &prefix, &suffix, tests),
         stop,
         max_tokens: TOKENS_PER_LINE * (end - start + 1) as u32,
@@ -228,11 +246,143 @@ pub fn request(
     })
 }
 
+/// The request for the gap before line `before` (1-based) of `text`, the file at `path`: the
+/// code before it, then a hole at that line's indentation, then the line and the code after
+/// it; else as [`request`]. `None` when the line is not in the file, is blank, or is the
+/// file's first.
+pub fn gap(
+    format: FimFormat,
+    path: &str,
+    text: &str,
+    before: usize,
+    definition: (usize, usize),
+    tests: &[(String, String)],
+) -> Option<InfillRequest> {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    if before < 2 || before > lines.len() || lines[before - 1].trim().is_empty() {
+        return None;
+    }
+    let indent = indentation(lines[before - 1]);
+    let lo = definition
+        .0
+        .min(before)
+        .saturating_sub(AROUND_DEFINITION)
+        .max(before.saturating_sub(MAX_PREFIX_LINES))
+        .max(1);
+    let hi = (definition.1.max(before) + AROUND_DEFINITION)
+        .min(before + MAX_SUFFIX_LINES)
+        .min(lines.len());
+    let mut prefix: String = lines[lo - 1..before - 1].concat();
+    prefix.push_str(&indent);
+    let suffix = format!("\n{}", lines[before - 1..hi].concat());
+    let mut stop: Vec<String> = format.stops().iter().map(|s| s.to_string()).collect();
+    // A blank line ends what belongs in the gap (the OpenAI API takes four stops).
+    stop.truncate(3);
+    stop.push("\n\n".into());
+    Some(InfillRequest {
+        path: path.to_string(),
+        start: before,
+        end: before,
+        hole: Hole::Gap,
+        prompt: format.prompt(path, &prefix, &suffix, tests),
+        stop,
+        max_tokens: TOKENS_PER_LINE * 2,
+        indent,
+        head: String::new(),
+        text: text.to_string(),
+    })
+}
+
+/// The first line of the last statement of the definition on lines `start..=end` (1-based)
+/// of `text`: where a step missing before the result is returned would go. Closing lines
+/// (`}`, `end`, `)`) and comments are passed over, and a statement that runs over several
+/// lines is taken from its first (a line after one that ends with `,`, `(`, `{`, an operator
+/// or `\` continues it). `None` for a definition of one line.
+pub fn last_statement(text: &str, (start, end): (usize, usize)) -> Option<usize> {
+    let lines: Vec<&str> = text.lines().collect();
+    let end = end.min(lines.len());
+    let body = start + 1..=end;
+    let is_code = |n: usize| {
+        let t = lines[n - 1].trim();
+        !t.is_empty() && !is_comment(t) && !is_closing(t)
+    };
+    let mut at = body.clone().rev().find(|&n| is_code(n))?;
+    while let Some(above) = (start + 1..at).rev().find(|&n| {
+        let t = lines[n - 1].trim();
+        !t.is_empty() && !is_comment(t)
+    }) {
+        if !continues(lines[above - 1].trim_end()) {
+            break;
+        }
+        at = above;
+    }
+    Some(at)
+}
+
+/// A line that only closes blocks or brackets: `}`, `});`, `end`, `)`.
+fn is_closing(line: &str) -> bool {
+    let closers = |s: &str| {
+        s.chars()
+            .all(|c| matches!(c, '}' | ')' | ']' | ';' | ',' | ' '))
+    };
+    closers(line) || line.strip_prefix("end").is_some_and(closers)
+}
+
+/// Whether the statement on `line` goes on to the next line: it ends with an operator, a
+/// comma or an open bracket. A block's header (`if x {`, `for y in z:`, `} else {`) opens
+/// a block instead, whose first line is a statement of its own.
+fn continues(line: &str) -> bool {
+    const OPEN: [&str; 18] = [
+        ",", "(", "[", "{", ":", "\\", "+", "-", "*", "/", "%", "=", ".", "&&", "||", " and",
+        " or", "?",
+    ];
+    const BLOCKS: [&str; 24] = [
+        "if ",
+        "elif ",
+        "else",
+        "} else",
+        "for ",
+        "while ",
+        "loop",
+        "match ",
+        "switch ",
+        "select ",
+        "case ",
+        "when ",
+        "with ",
+        "try",
+        "except",
+        "finally",
+        "catch",
+        "} catch",
+        "def ",
+        "fn ",
+        "func ",
+        "function ",
+        "unless ",
+        "do",
+    ];
+    let t = line.trim();
+    let header = (t.ends_with('{') || t.ends_with(':')) && BLOCKS.iter().any(|k| t.starts_with(k));
+    let step = t.ends_with("++") || t.ends_with("--"); // `n++`: a statement of its own
+    !header && !step && OPEN.iter().any(|o| t.ends_with(o))
+}
+
+/// The spaces and tabs a line starts with.
+fn indentation(line: &str) -> String {
+    line.chars()
+        .take_while(|c| *c == ' ' || *c == '\t')
+        .collect()
+}
+
 impl InfillRequest {
     /// The change the model's `middle` makes to the file the request was built from: the
     /// statement's lines replaced by it, with the statement's indentation; else why the
     /// middle is not worth a test run ([`NotAFix`]).
     pub fn fix(&self, middle: &str) -> Result<TemplateFix, NotAFix> {
+        if self.hole == Hole::Gap {
+            return self.insertion(middle);
+        }
         let lines: Vec<&str> = self.text.split_inclusive('\n').collect();
         let middle = middle.trim_end();
         if middle.trim().is_empty() || middle.contains("<|") || middle.contains("<fim") {
@@ -309,6 +459,70 @@ impl InfillRequest {
             operator: Operator::Infill,
             before: old.trim().to_string(),
             after: new_statement.trim().to_string(),
+            text: out,
+        })
+    }
+}
+
+impl InfillRequest {
+    /// The change a middle written into a gap makes: its lines inserted before line `start`,
+    /// cut where the model went on to write the code after the gap again (the line after it,
+    /// or a line indented less than the gap: the end of its block); else why not.
+    fn insertion(&self, middle: &str) -> Result<TemplateFix, NotAFix> {
+        let lines: Vec<&str> = self.text.split_inclusive('\n').collect();
+        if middle.contains("<|") || middle.contains("<fim") {
+            return Err(NotAFix::Empty);
+        }
+        let next = lines[self.start - 1].trim();
+        let mut written: Vec<String> = Vec::new();
+        for (i, line) in middle.lines().enumerate() {
+            // The first line follows the indentation the prompt ended with.
+            let line = match i {
+                0 => format!("{}{}", self.indent, line.trim_start()),
+                _ => line.to_string(),
+            };
+            let dedented = !line.trim().is_empty() && indentation(&line).len() < self.indent.len();
+            if line.trim() == next || dedented {
+                break;
+            }
+            written.push(line.trim_end().to_string());
+        }
+        while written.last().is_some_and(|l| l.trim().is_empty()) {
+            written.pop();
+        }
+        if written.iter().all(|l| l.trim().is_empty()) {
+            return Err(NotAFix::Empty);
+        }
+        if written.len() > GAP_LINES {
+            return Err(NotAFix::Runaway);
+        }
+        if written
+            .iter()
+            .all(|w| w.trim().is_empty() || is_comment(w.trim()))
+        {
+            return Err(NotAFix::CommentOnly);
+        }
+        let squash = |s: &str| s.split_whitespace().collect::<String>();
+        let before_gap = lines[..self.start - 1]
+            .iter()
+            .rev()
+            .map(|l| l.trim())
+            .find(|l| !l.is_empty());
+        if written.len() == 1 && before_gap.is_some_and(|l| squash(l) == squash(&written[0])) {
+            // The line above written again: a duplicate, not a missing statement.
+            return Err(NotAFix::RepeatsNeighbour);
+        }
+        let inserted = written.join("\n");
+        let mut out = lines[..self.start - 1].concat();
+        out.push_str(&inserted);
+        out.push('\n');
+        out.push_str(&lines[self.start - 1..].concat());
+        Ok(TemplateFix {
+            path: self.path.clone(),
+            line: self.start,
+            operator: Operator::Infill,
+            before: String::new(),
+            after: inserted.trim().to_string(),
             text: out,
         })
     }
@@ -605,6 +819,108 @@ mod tests {
             fix.text
         );
         assert_eq!(fix.text.lines().count(), PY.lines().count());
+    }
+
+    const MERGE: &str = "def merge(a, b):\n    out = []\n    i = j = 0\n    while i < len(a) and j < len(b):\n        if a[i] <= b[j]:\n            out.append(a[i])\n            i += 1\n        else:\n            out.append(b[j])\n            j += 1\n    out.extend(a[i:])\n    return out\n";
+
+    #[test]
+    fn a_gap_prompt_holds_the_code_on_both_sides_and_an_empty_hole_between() {
+        let r = gap(FimFormat::Qwen, "m.py", MERGE, 12, (1, 12), &[]).unwrap();
+        assert_eq!(r.hole, Hole::Gap);
+        assert!(
+            r.prompt.contains(
+                "    out.extend(a[i:])\n    <|fim_suffix|>\n    return out\n<|fim_middle|>"
+            ),
+            "{}",
+            r.prompt
+        );
+        assert!(r.stop.contains(&"\n\n".to_string()));
+        assert!(r.stop.len() <= 4, "the OpenAI API takes four stops");
+        assert_eq!(gap(FimFormat::Qwen, "m.py", MERGE, 1, (1, 12), &[]), None);
+        assert_eq!(gap(FimFormat::Qwen, "m.py", MERGE, 40, (1, 12), &[]), None);
+    }
+
+    #[test]
+    fn a_middle_written_into_a_gap_is_inserted_and_cut_where_it_writes_the_next_line_again() {
+        let r = gap(FimFormat::Qwen, "m.py", MERGE, 12, (1, 12), &[]).unwrap();
+        let fix = r.fix("out.extend(b[j:])\n    return out\n```").unwrap();
+        assert_eq!(fix.operator, Operator::Infill);
+        assert_eq!(fix.line, 12);
+        assert_eq!(fix.before, "");
+        assert_eq!(fix.after, "out.extend(b[j:])");
+        assert!(
+            fix.text
+                .ends_with("    out.extend(a[i:])\n    out.extend(b[j:])\n    return out\n"),
+            "{}",
+            fix.text
+        );
+        assert_eq!(
+            fix.describe(),
+            "`out.extend(b[j:])` inserted (the model's infill)"
+        );
+    }
+
+    #[test]
+    fn a_gap_middle_that_is_empty_the_next_line_the_line_above_or_too_long_is_no_fix() {
+        let r = gap(FimFormat::Qwen, "m.py", MERGE, 12, (1, 12), &[]).unwrap();
+        assert_eq!(r.fix(""), Err(NotAFix::Empty));
+        assert_eq!(r.fix("return out"), Err(NotAFix::Empty));
+        assert_eq!(r.fix("out.extend(a[i:])"), Err(NotAFix::RepeatsNeighbour));
+        assert_eq!(r.fix("# the rest of b"), Err(NotAFix::CommentOnly));
+        assert_eq!(
+            r.fix("x = 1\n    y = 2\n    z = 3\n    w = 4"),
+            Err(NotAFix::Runaway)
+        );
+    }
+
+    #[test]
+    fn a_check_with_its_block_fits_a_gap_and_a_dedent_ends_it() {
+        let go = "func f(s string) bool {\n\tfailed := false\n\tif len(s) > 0 {\n\t\ts = s[1:]\n\t}\n\treturn failed\n}\n";
+        let r = gap(FimFormat::Qwen, "f.go", go, 4, (1, 7), &[]).unwrap();
+        let fix = r
+            .fix("if s[0] == '/' {\n\t\t\tfailed = true\n\t\t}\n\t}\n\treturn failed")
+            .unwrap();
+        assert!(
+            fix.text.contains(
+                "\tif len(s) > 0 {\n\t\tif s[0] == '/' {\n\t\t\tfailed = true\n\t\t}\n\t\ts = s[1:]\n"
+            ),
+            "{}",
+            fix.text
+        );
+    }
+
+    #[test]
+    fn the_last_statement_of_a_definition_skips_closers_and_starts_where_it_starts() {
+        assert_eq!(last_statement(MERGE, (1, 12)), Some(12));
+        let rs = "fn add(&self) -> Date {\n    let day = self.day;\n    Date {\n        year,\n        day,\n    }\n}\n";
+        assert_eq!(
+            last_statement(rs, (1, 7)),
+            Some(3),
+            "the struct literal from its first line"
+        );
+        let go = "func (c *C) Put(k string) {\n\tif el, ok := c.items[k]; ok {\n\t\treturn\n\t}\n\tc.items[k] = c.ll.PushFront(k)\n\t// done\n}\n";
+        assert_eq!(last_statement(go, (1, 7)), Some(5));
+        let py = "def f(xs):\n    if xs:\n        return sum(xs) + \\\n            len(xs)\n";
+        assert_eq!(
+            last_statement(py, (1, 4)),
+            Some(3),
+            "a block header does not continue"
+        );
+        let rb = "def f(xs)\n  xs.each do |x|\n    puts x\n  end\nend\n";
+        assert_eq!(last_statement(rb, (1, 5)), Some(3));
+        assert_eq!(last_statement("fn f() { 1 }\n", (1, 1)), None);
+        let js = "function f(xs) {\n  let n = 0\n  n++\n  return n\n}\n";
+        assert_eq!(
+            last_statement(js, (1, 5)),
+            Some(4),
+            "`n++` does not continue"
+        );
+        let end = "def f(xs):\n    end = len(xs)\n";
+        assert_eq!(
+            last_statement(end, (1, 2)),
+            Some(2),
+            "`end = ...` is a statement"
+        );
     }
 
     #[test]

@@ -14,6 +14,11 @@
 //! being judged, and meets the same static guards, build, tests and kept-behaviour check. A
 //! change that wins ends the phase: the calls left are given up.
 //!
+//! After the statements, [`GAPS`] holes where a statement may be missing: before the last
+//! statement of the most suspect statement's definition (a step missing before the result
+//! is returned) and before the most suspect statement itself. No rewrite of a statement
+//! that is there can put back one that is not.
+//!
 //! In the pipeline: ... -> per subtask -> attempt 1 -> **infill** (while the templates run)
 //! -> candidates -> ...
 
@@ -27,7 +32,7 @@ use slopguard_change::{Tree, WorkTree};
 use slopguard_llm::{BlockingClient, ChatResponse, LlmError, Role, Sampling};
 use slopguard_worker::context;
 use slopguard_worker::fault_line::FaultLine;
-use slopguard_worker::infill::{self, FimFormat, InfillRequest};
+use slopguard_worker::infill::{self, FimFormat, Hole, InfillRequest};
 
 use super::candidates;
 use super::carry::{AttemptWork, SubtaskRun};
@@ -48,6 +53,13 @@ pub(super) const STATEMENTS: usize = 3;
 /// load the phase took 77-82 s (median) with 18 answers, 51-56 s with 9. A statement's
 /// answers are asked one after another, so a caching server reads its prompt once.
 pub(super) const TEMPERATURES: [f32; 6] = [0.2, 0.8, 1.0, 1.0, 1.0, 1.0];
+
+/// The sampling temperatures of each gap's infills: fewer than a statement's, since a gap
+/// is a guess at where a statement is missing, not a line the tests point at.
+pub(super) const GAP_TEMPERATURES: [f32; 3] = [0.2, 0.8, 1.0];
+
+/// Gaps asked for, at most.
+pub(super) const GAPS: usize = 2;
 
 /// Failing tests shown as files of the prompt, at most.
 const TESTS_SHOWN: usize = 2;
@@ -98,7 +110,7 @@ pub(super) fn infill_phase(
     let spent = tokens_spent(client);
     let give_up = AtomicBool::new(false);
     let sent = AtomicUsize::new(0);
-    let asks: Vec<Ask> = schedule(requests.len())
+    let asks: Vec<Ask> = schedule(&requests)
         .into_iter()
         .enumerate()
         .map(|(i, (request, temperature))| Ask {
@@ -216,6 +228,7 @@ impl Taken {
             RunPhase::Execution,
             "worker.infill",
             json!({"subtask_id": run.id, "path": req.path, "line": req.start,
+                   "hole": match req.hole { Hole::Gap => "gap", Hole::Statement => "statement" },
                    "temperature": asked.temperature, "ms": asked.took.as_millis() as u64,
                    "middle": middle, "verdict": verdict}),
         );
@@ -223,11 +236,13 @@ impl Taken {
 }
 
 /// The requests for `run`'s statements: the frame's, then the suspects, at most
-/// [`STATEMENTS`], each in the definition it is in, with the failing tests.
+/// [`STATEMENTS`], each in the definition it is in, with the failing tests; then the gaps
+/// ([`gaps_to_ask`]).
 fn requests(format: FimFormat, run: &SubtaskRun, tree: &dyn Tree) -> Vec<InfillRequest> {
     let tests = tests_shown(run);
-    statements_to_ask(run.fault_line.as_ref(), &run.suspects)
-        .into_iter()
+    let statements = statements_to_ask(run.fault_line.as_ref(), &run.suspects);
+    let mut requests: Vec<InfillRequest> = statements
+        .iter()
         .filter_map(|line| {
             let text = context::source_text(tree, &line.path)?;
             infill::request(
@@ -239,7 +254,41 @@ fn requests(format: FimFormat, run: &SubtaskRun, tree: &dyn Tree) -> Vec<InfillR
                 &tests,
             )
         })
-        .collect()
+        .collect();
+    if let Some(&first) = statements.first()
+        && let Some(text) = context::source_text(tree, &first.path)
+    {
+        let definition = definition_of(run, first);
+        for before in gaps_to_ask(&text, first.start, definition) {
+            requests.extend(infill::gap(
+                format,
+                &first.path,
+                &text,
+                before,
+                definition,
+                &tests,
+            ));
+        }
+    }
+    requests
+}
+
+/// The lines a missing statement may go before, at most [`GAPS`]: the last statement of the
+/// definition on lines `definition` of `text` (a step missing before the result is
+/// returned), then the most suspect statement, at line `suspect`. Neither when the
+/// definition is not known (it is the statement itself).
+fn gaps_to_ask(text: &str, suspect: usize, definition: (usize, usize)) -> Vec<usize> {
+    if definition.0 >= definition.1 {
+        return Vec::new();
+    }
+    let mut gaps: Vec<usize> = infill::last_statement(text, definition)
+        .into_iter()
+        .collect();
+    if suspect > definition.0 && !gaps.contains(&suspect) {
+        gaps.push(suspect);
+    }
+    gaps.truncate(GAPS);
+    gaps
 }
 
 /// The failing tests shown in the prompts, at most [`TESTS_SHOWN`]: (path, source), the first
@@ -306,12 +355,20 @@ struct Ask {
     seed: u64,
 }
 
-/// The order the infills of `requests` statements are asked in: statement by statement, each
-/// at every one of [`TEMPERATURES`] (its prompts then differ only in their sampling, so a
-/// caching server reads each once).
-fn schedule(requests: usize) -> Vec<(usize, f32)> {
-    (0..requests)
-        .flat_map(|r| TEMPERATURES.iter().map(move |&t| (r, t)))
+/// The order the infills of `requests` are asked in: hole by hole, each at every one of its
+/// temperatures ([`TEMPERATURES`] for a statement, [`GAP_TEMPERATURES`] for a gap; its
+/// prompts then differ only in their sampling, so a caching server reads each once).
+fn schedule(requests: &[InfillRequest]) -> Vec<(usize, f32)> {
+    requests
+        .iter()
+        .enumerate()
+        .flat_map(|(r, req)| {
+            let temperatures: &[f32] = match req.hole {
+                Hole::Statement => &TEMPERATURES,
+                Hole::Gap => &GAP_TEMPERATURES,
+            };
+            temperatures.iter().map(move |&t| (r, t))
+        })
         .collect()
 }
 
@@ -415,14 +472,35 @@ mod tests {
         assert_eq!(starts, [30, 40, 12]);
     }
 
+    const PY: &str =
+        "def f(xs):\n    total = 0\n    for x in xs:\n        total += x\n    return total\n";
+
     #[test]
-    fn each_statement_is_asked_in_turn_the_likeliest_middle_first() {
-        let order = schedule(2);
-        assert_eq!(order.len(), 12);
+    fn each_hole_is_asked_in_turn_the_likeliest_middle_first_and_a_gap_fewer_times() {
+        let requests = [
+            infill::request(FimFormat::Qwen, "a.py", PY, (4, 4), (1, 5), &[]).unwrap(),
+            infill::request(FimFormat::Qwen, "a.py", PY, (2, 2), (1, 5), &[]).unwrap(),
+            infill::gap(FimFormat::Qwen, "a.py", PY, 5, (1, 5), &[]).unwrap(),
+        ];
+        let order = schedule(&requests);
+        assert_eq!(order.len(), 15);
         assert_eq!(
             &order[..6],
             &[(0, 0.2), (0, 0.8), (0, 1.0), (0, 1.0), (0, 1.0), (0, 1.0)]
         );
-        assert!(order[6..].iter().all(|&(r, _)| r == 1));
+        assert!(order[6..12].iter().all(|&(r, _)| r == 1));
+        assert_eq!(&order[12..], &[(2, 0.2), (2, 0.8), (2, 1.0)]);
+    }
+
+    #[test]
+    fn the_gaps_are_before_the_last_statement_then_before_the_most_suspect_one() {
+        assert_eq!(gaps_to_ask(PY, 4, (1, 5)), [5, 4]);
+        assert_eq!(gaps_to_ask(PY, 5, (1, 5)), [5], "each gap once");
+        assert_eq!(
+            gaps_to_ask(PY, 1, (1, 5)),
+            [5],
+            "not above the definition's first line"
+        );
+        assert!(gaps_to_ask(PY, 4, (4, 4)).is_empty(), "no definition known");
     }
 }

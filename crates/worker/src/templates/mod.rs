@@ -145,6 +145,11 @@ impl TemplateFix {
     pub fn describe(&self) -> String {
         match self.operator {
             Operator::InsertedStatement => return format!("`{}` inserted", self.after),
+            Operator::Infill if self.before.is_empty() => {
+                // A gap's middle may hold a block: one line for a progress line.
+                let after = self.after.split_whitespace().collect::<Vec<_>>().join(" ");
+                return format!("`{after}` inserted (the model's infill)");
+            }
             Operator::Infill => {
                 return format!("`{}` -> `{}` (the model's infill)", self.before, self.after);
             }
