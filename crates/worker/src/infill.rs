@@ -319,6 +319,19 @@ pub fn last_statement(text: &str, (start, end): (usize, usize)) -> Option<usize>
     Some(at)
 }
 
+/// Whether a statement leaves its block whatever happens: `return`, `raise`, `throw`,
+/// `break`, `continue`, `panic!`.
+fn exits(statement: &str) -> bool {
+    let word: String = statement
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '!')
+        .collect();
+    matches!(
+        word.as_str(),
+        "return" | "raise" | "throw" | "break" | "continue" | "panic" | "panic!"
+    )
+}
+
 /// A line that only closes blocks or brackets: `}`, `});`, `end`, `)`.
 fn is_closing(line: &str) -> bool {
     let closers = |s: &str| {
@@ -502,6 +515,10 @@ impl InfillRequest {
         {
             return Err(NotAFix::CommentOnly);
         }
+        if exits(written[0].trim()) {
+            // An unconditional exit before the code after the gap: that code deleted, in effect.
+            return Err(NotAFix::ExitBeforeCode);
+        }
         let squash = |s: &str| s.split_whitespace().collect::<String>();
         let before_gap = lines[..self.start - 1]
             .iter()
@@ -662,6 +679,9 @@ pub enum NotAFix {
     /// A lone literal where the statement computed its value from names: it can pass only
     /// the cases the tests happen to check.
     ConstantForComputation,
+    /// An unconditional `return`, `raise` or `break` written into a gap: the code after it
+    /// would never run.
+    ExitBeforeCode,
 }
 
 impl std::fmt::Display for NotAFix {
@@ -673,6 +693,7 @@ impl std::fmt::Display for NotAFix {
             NotAFix::RepeatsNeighbour => "repeats a neighbouring line",
             NotAFix::CommentOnly => "only a comment",
             NotAFix::ConstantForComputation => "a constant for a computed value",
+            NotAFix::ExitBeforeCode => "an exit before code that would never run",
         })
     }
 }
@@ -867,6 +888,12 @@ mod tests {
         assert_eq!(r.fix("return out"), Err(NotAFix::Empty));
         assert_eq!(r.fix("out.extend(a[i:])"), Err(NotAFix::RepeatsNeighbour));
         assert_eq!(r.fix("# the rest of b"), Err(NotAFix::CommentOnly));
+        assert_eq!(r.fix("return out[:1]"), Err(NotAFix::ExitBeforeCode));
+        assert_eq!(r.fix("raise ValueError(a)"), Err(NotAFix::ExitBeforeCode));
+        assert!(
+            r.fix("if not b:\n        return out").is_ok(),
+            "a guard clause exits only when its condition holds"
+        );
         assert_eq!(
             r.fix("x = 1\n    y = 2\n    z = 3\n    w = 4"),
             Err(NotAFix::Runaway)
