@@ -205,15 +205,7 @@ pub fn request(
         return None;
     }
     let indent = indentation(first);
-    let lo = definition
-        .0
-        .min(start)
-        .saturating_sub(AROUND_DEFINITION)
-        .max(start.saturating_sub(MAX_PREFIX_LINES))
-        .max(1);
-    let hi = (definition.1.max(end) + AROUND_DEFINITION)
-        .min(end + MAX_SUFFIX_LINES)
-        .min(lines.len());
+    let (lo, hi) = shown_lines(definition, (start, end), lines.len());
     let mut prefix: String = lines[lo - 1..start - 1].concat();
     let head = if start == end {
         assignment_head(first.trim()).unwrap_or("")
@@ -246,6 +238,27 @@ pub fn request(
     })
 }
 
+/// The lines of a file of `len` lines shown around a hole at `start..=end` (1-based) in the
+/// definition on lines `definition`: from [`AROUND_DEFINITION`] lines above the definition
+/// (at most [`MAX_PREFIX_LINES`] above the hole) to as many below it (at most
+/// [`MAX_SUFFIX_LINES`] below the hole).
+fn shown_lines(
+    definition: (usize, usize),
+    (start, end): (usize, usize),
+    len: usize,
+) -> (usize, usize) {
+    let lo = definition
+        .0
+        .min(start)
+        .saturating_sub(AROUND_DEFINITION)
+        .max(start.saturating_sub(MAX_PREFIX_LINES))
+        .max(1);
+    let hi = (definition.1.max(end) + AROUND_DEFINITION)
+        .min(end + MAX_SUFFIX_LINES)
+        .min(len);
+    (lo, hi)
+}
+
 /// The request for the gap before line `before` (1-based) of `text`, the file at `path`: the
 /// code before it, then a hole at that line's indentation, then the line and the code after
 /// it; else as [`request`]. `None` when the line is not in the file, is blank, or is the
@@ -263,15 +276,7 @@ pub fn gap(
         return None;
     }
     let indent = indentation(lines[before - 1]);
-    let lo = definition
-        .0
-        .min(before)
-        .saturating_sub(AROUND_DEFINITION)
-        .max(before.saturating_sub(MAX_PREFIX_LINES))
-        .max(1);
-    let hi = (definition.1.max(before) + AROUND_DEFINITION)
-        .min(before + MAX_SUFFIX_LINES)
-        .min(lines.len());
+    let (lo, hi) = shown_lines(definition, (before, before), lines.len());
     let mut prefix: String = lines[lo - 1..before - 1].concat();
     prefix.push_str(&indent);
     let suffix = format!("\n{}", lines[before - 1..hi].concat());
@@ -918,36 +923,49 @@ mod tests {
 
     #[test]
     fn the_last_statement_of_a_definition_skips_closers_and_starts_where_it_starts() {
-        assert_eq!(last_statement(MERGE, (1, 12)), Some(12));
-        let rs = "fn add(&self) -> Date {\n    let day = self.day;\n    Date {\n        year,\n        day,\n    }\n}\n";
-        assert_eq!(
-            last_statement(rs, (1, 7)),
-            Some(3),
-            "the struct literal from its first line"
-        );
-        let go = "func (c *C) Put(k string) {\n\tif el, ok := c.items[k]; ok {\n\t\treturn\n\t}\n\tc.items[k] = c.ll.PushFront(k)\n\t// done\n}\n";
-        assert_eq!(last_statement(go, (1, 7)), Some(5));
-        let py = "def f(xs):\n    if xs:\n        return sum(xs) + \\\n            len(xs)\n";
-        assert_eq!(
-            last_statement(py, (1, 4)),
-            Some(3),
-            "a block header does not continue"
-        );
-        let rb = "def f(xs)\n  xs.each do |x|\n    puts x\n  end\nend\n";
-        assert_eq!(last_statement(rb, (1, 5)), Some(3));
+        let cases: [(&str, (usize, usize), Option<usize>, &str); 7] = [
+            (MERGE, (1, 12), Some(12), "a Python return"),
+            (
+                "fn add(&self) -> Date {\n    let day = self.day;\n    Date {\n        year,\n        day,\n    }\n}\n",
+                (1, 7),
+                Some(3),
+                "the struct literal from its first line",
+            ),
+            (
+                "func (c *C) Put(k string) {\n\tif el, ok := c.items[k]; ok {\n\t\treturn\n\t}\n\tc.items[k] = c.ll.PushFront(k)\n\t// done\n}\n",
+                (1, 7),
+                Some(5),
+                "comments and braces passed over",
+            ),
+            (
+                "def f(xs):\n    if xs:\n        return sum(xs) + \\\n            len(xs)\n",
+                (1, 4),
+                Some(3),
+                "a block header does not continue",
+            ),
+            (
+                "def f(xs)\n  xs.each do |x|\n    puts x\n  end\nend\n",
+                (1, 5),
+                Some(3),
+                "Ruby's ends passed over",
+            ),
+            (
+                "function f(xs) {\n  let n = 0\n  n++\n  return n\n}\n",
+                (1, 5),
+                Some(4),
+                "`n++` does not continue",
+            ),
+            (
+                "def f(xs):\n    end = len(xs)\n",
+                (1, 2),
+                Some(2),
+                "`end = ...` is a statement",
+            ),
+        ];
+        for (text, definition, expected, why) in cases {
+            assert_eq!(last_statement(text, definition), expected, "{why}");
+        }
         assert_eq!(last_statement("fn f() { 1 }\n", (1, 1)), None);
-        let js = "function f(xs) {\n  let n = 0\n  n++\n  return n\n}\n";
-        assert_eq!(
-            last_statement(js, (1, 5)),
-            Some(4),
-            "`n++` does not continue"
-        );
-        let end = "def f(xs):\n    end = len(xs)\n";
-        assert_eq!(
-            last_statement(end, (1, 2)),
-            Some(2),
-            "`end = ...` is a statement"
-        );
     }
 
     #[test]
