@@ -299,29 +299,33 @@ pub fn gap(
 }
 
 /// The first line of the last statement of the definition on lines `start..=end` (1-based)
-/// of `text`: where a step missing before the result is returned would go. Closing lines
-/// (`}`, `end`, `)`) and comments are passed over, and a statement that runs over several
-/// lines is taken from its first (a line after one that ends with `,`, `(`, `{`, an operator
-/// or `\` continues it). `None` for a definition of one line.
+/// of `text` at the level of its body: where a step missing before the result is returned
+/// would go. The body's level is the least indentation of its code lines deeper than the
+/// definition's first line; closing lines (`}`, `end`, `)`), comments and a line that goes
+/// on from the one above it (after `,`, `(`, an operator or `\`) start no statement, and
+/// nested blocks (a `match`'s arms, a struct literal's fields) are deeper. `None` for a
+/// definition of one line.
 pub fn last_statement(text: &str, (start, end): (usize, usize)) -> Option<usize> {
     let lines: Vec<&str> = text.lines().collect();
     let end = end.min(lines.len());
-    let body = start + 1..=end;
-    let is_code = |n: usize| {
-        let t = lines[n - 1].trim();
-        !t.is_empty() && !is_comment(t) && !is_closing(t)
-    };
-    let mut at = body.clone().rev().find(|&n| is_code(n))?;
-    while let Some(above) = (start + 1..at).rev().find(|&n| {
-        let t = lines[n - 1].trim();
-        !t.is_empty() && !is_comment(t)
-    }) {
-        if !continues(lines[above - 1].trim_end()) {
-            break;
-        }
-        at = above;
-    }
-    Some(at)
+    let outer = indentation(lines.get(start.checked_sub(1)?)?).len();
+    let code: Vec<usize> = (start + 1..=end)
+        .filter(|&n| {
+            let t = lines[n - 1].trim();
+            !t.is_empty() && !is_comment(t) && !is_closing(t)
+        })
+        .collect();
+    let depth = |n: usize| indentation(lines[n - 1]).len();
+    let body = code
+        .iter()
+        .map(|&n| depth(n))
+        .filter(|&d| d > outer)
+        .min()?;
+    let mut starts = code
+        .iter()
+        .enumerate()
+        .filter(|&(i, &n)| depth(n) == body && (i == 0 || !continues(lines[code[i - 1] - 1])));
+    starts.next_back().map(|(_, &n)| n)
 }
 
 /// Whether a statement leaves its block whatever happens: `return`, `raise`, `throw`,
@@ -354,7 +358,8 @@ fn continues(line: &str) -> bool {
         ",", "(", "[", "{", ":", "\\", "+", "-", "*", "/", "%", "=", ".", "&&", "||", " and",
         " or", "?",
     ];
-    const BLOCKS: [&str; 24] = [
+    const BLOCKS: [&str; 25] = [
+        ")", // the end of a signature on lines of its own: `) -> T {`, `):`
         "if ",
         "elif ",
         "else",
@@ -923,7 +928,7 @@ mod tests {
 
     #[test]
     fn the_last_statement_of_a_definition_skips_closers_and_starts_where_it_starts() {
-        let cases: [(&str, (usize, usize), Option<usize>, &str); 7] = [
+        let cases: [(&str, (usize, usize), Option<usize>, &str); 9] = [
             (MERGE, (1, 12), Some(12), "a Python return"),
             (
                 "fn add(&self) -> Date {\n    let day = self.day;\n    Date {\n        year,\n        day,\n    }\n}\n",
@@ -940,14 +945,26 @@ mod tests {
             (
                 "def f(xs):\n    if xs:\n        return sum(xs) + \\\n            len(xs)\n",
                 (1, 4),
-                Some(3),
-                "a block header does not continue",
+                Some(2),
+                "the block at the body's level",
             ),
             (
-                "def f(xs)\n  xs.each do |x|\n    puts x\n  end\nend\n",
-                (1, 5),
-                Some(3),
+                "def f(xs)\n  xs.each do |x|\n    puts x\n  end\n  xs\nend\n",
+                (1, 6),
+                Some(5),
                 "Ruby's ends passed over",
+            ),
+            (
+                "fn f(v: &str) -> u8 {\n    let n = v.len();\n    match n {\n        0 => 1,\n        _ => 2,\n    }\n}\n",
+                (1, 7),
+                Some(3),
+                "a match's arms are deeper",
+            ),
+            (
+                "def f(\n    a,\n    b,\n):\n    return a + b\n",
+                (1, 5),
+                Some(5),
+                "parameters on lines of their own",
             ),
             (
                 "function f(xs) {\n  let n = 0\n  n++\n  return n\n}\n",
