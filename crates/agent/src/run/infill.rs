@@ -14,10 +14,11 @@
 //! being judged, and meets the same static guards, build, tests and kept-behaviour check. A
 //! change that wins ends the phase: the calls left are given up.
 //!
-//! After the statements, [`GAPS`] holes where a statement may be missing: before the last
+//! After the statements, one empty hole where a statement may be missing: before the last
 //! statement of the most suspect statement's definition (a step missing before the result
-//! is returned) and before the most suspect statement itself. No rewrite of a statement
-//! that is there can put back one that is not.
+//! is returned). No rewrite of a statement that is there can put back one that is not. A
+//! second gap, before the most suspect statement, fixed no task in session 30's runs and
+//! cost each failed run another prompt to read (BENCHMARKS.md), so it is not asked.
 //!
 //! In the pipeline: ... -> per subtask -> attempt 1 -> **infill** (while the templates run)
 //! -> candidates -> ...
@@ -57,9 +58,6 @@ pub(super) const TEMPERATURES: [f32; 6] = [0.2, 0.8, 1.0, 1.0, 1.0, 1.0];
 /// The sampling temperatures of each gap's infills: fewer than a statement's, since a gap
 /// is a guess at where a statement is missing, not a line the tests point at.
 pub(super) const GAP_TEMPERATURES: [f32; 3] = [0.2, 0.8, 1.0];
-
-/// Gaps asked for, at most.
-pub(super) const GAPS: usize = 2;
 
 /// Failing tests shown as files of the prompt, at most.
 const TESTS_SHOWN: usize = 2;
@@ -236,8 +234,8 @@ impl Taken {
 }
 
 /// The requests for `run`'s statements: the frame's, then the suspects, at most
-/// [`STATEMENTS`], each in the definition it is in, with the failing tests; then the gaps
-/// ([`gaps_to_ask`]).
+/// [`STATEMENTS`], each in the definition it is in, with the failing tests; then the gap
+/// ([`gap_to_ask`]).
 fn requests(format: FimFormat, run: &SubtaskRun, tree: &dyn Tree) -> Vec<InfillRequest> {
     let tests = tests_shown(run);
     let statements = statements_to_ask(run.fault_line.as_ref(), &run.suspects);
@@ -259,7 +257,7 @@ fn requests(format: FimFormat, run: &SubtaskRun, tree: &dyn Tree) -> Vec<InfillR
         && let Some(text) = context::source_text(tree, &first.path)
     {
         let definition = definition_of(run, first);
-        for before in gaps_to_ask(&text, first.start, definition) {
+        if let Some(before) = gap_to_ask(&text, definition) {
             requests.extend(infill::gap(
                 format,
                 &first.path,
@@ -273,22 +271,13 @@ fn requests(format: FimFormat, run: &SubtaskRun, tree: &dyn Tree) -> Vec<InfillR
     requests
 }
 
-/// The lines a missing statement may go before, at most [`GAPS`]: the last statement of the
-/// definition on lines `definition` of `text` (a step missing before the result is
-/// returned), then the most suspect statement, at line `suspect`. Neither when the
-/// definition is not known (it is the statement itself).
-fn gaps_to_ask(text: &str, suspect: usize, definition: (usize, usize)) -> Vec<usize> {
-    if definition.0 >= definition.1 {
-        return Vec::new();
-    }
-    let mut gaps: Vec<usize> = infill::last_statement(text, definition)
-        .into_iter()
-        .collect();
-    if suspect > definition.0 && !gaps.contains(&suspect) {
-        gaps.push(suspect);
-    }
-    gaps.truncate(GAPS);
-    gaps
+/// The line a missing statement may go before: the last statement of the definition on
+/// lines `definition` of `text` (a step missing before the result is returned). `None` when
+/// the definition is not known (it is the statement itself).
+fn gap_to_ask(text: &str, definition: (usize, usize)) -> Option<usize> {
+    (definition.0 < definition.1)
+        .then(|| infill::last_statement(text, definition))
+        .flatten()
 }
 
 /// The failing tests shown in the prompts, at most [`TESTS_SHOWN`]: (path, source), the first
@@ -493,14 +482,8 @@ mod tests {
     }
 
     #[test]
-    fn the_gaps_are_before_the_last_statement_then_before_the_most_suspect_one() {
-        assert_eq!(gaps_to_ask(PY, 4, (1, 5)), [5, 4]);
-        assert_eq!(gaps_to_ask(PY, 5, (1, 5)), [5], "each gap once");
-        assert_eq!(
-            gaps_to_ask(PY, 1, (1, 5)),
-            [5],
-            "not above the definition's first line"
-        );
-        assert!(gaps_to_ask(PY, 4, (4, 4)).is_empty(), "no definition known");
+    fn the_gap_is_before_the_last_statement_of_a_known_definition() {
+        assert_eq!(gap_to_ask(PY, (1, 5)), Some(5));
+        assert_eq!(gap_to_ask(PY, (4, 4)), None, "no definition known");
     }
 }
