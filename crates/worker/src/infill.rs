@@ -928,7 +928,9 @@ mod tests {
 
     #[test]
     fn the_last_statement_of_a_definition_skips_closers_and_starts_where_it_starts() {
-        let cases: [(&str, (usize, usize), Option<usize>, &str); 9] = [
+        // (definition's text, its lines, the last statement's line, why)
+        type Case<'a> = (&'a str, (usize, usize), Option<usize>, &'a str);
+        let cases: [Case; 9] = [
             (MERGE, (1, 12), Some(12), "a Python return"),
             (
                 "fn add(&self) -> Date {\n    let day = self.day;\n    Date {\n        year,\n        day,\n    }\n}\n",
