@@ -403,12 +403,16 @@ impl InfillRequest {
     /// statement's lines replaced by it, with the statement's indentation; else why the
     /// middle is not worth a test run ([`NotAFix`]).
     pub fn fix(&self, middle: &str) -> Result<TemplateFix, NotAFix> {
+        if middle.contains("<|") || middle.contains("<fim") {
+            // The format's own tokens.
+            return Err(NotAFix::Empty);
+        }
         if self.hole == Hole::Gap {
             return self.insertion(middle);
         }
         let lines: Vec<&str> = self.text.split_inclusive('\n').collect();
         let middle = middle.trim_end();
-        if middle.trim().is_empty() || middle.contains("<|") || middle.contains("<fim") {
+        if middle.trim().is_empty() {
             return Err(NotAFix::Empty);
         }
         // The statement as written, without its indentation: the head the prompt ended with
@@ -426,16 +430,11 @@ impl InfillRequest {
         if written.len() > statement_lines + 2 {
             return Err(NotAFix::Runaway);
         }
-        let squash = |s: &str| s.split_whitespace().collect::<String>();
         let after_hole = lines[self.end..]
             .iter()
             .map(|l| l.trim())
             .find(|l| !l.is_empty());
-        let before_hole = lines[..self.start - 1]
-            .iter()
-            .rev()
-            .map(|l| l.trim())
-            .find(|l| !l.is_empty());
+        let before_hole = code_line_above(&lines, self.start);
         if statement_lines > 1
             && after_hole.is_some_and(|next| written.iter().any(|w| w.trim() == next))
         {
@@ -485,17 +484,12 @@ impl InfillRequest {
             text: out,
         })
     }
-}
 
-impl InfillRequest {
     /// The change a middle written into a gap makes: its lines inserted before line `start`,
     /// cut where the model went on to write the code after the gap again (the line after it,
     /// or a line indented less than the gap: the end of its block); else why not.
     fn insertion(&self, middle: &str) -> Result<TemplateFix, NotAFix> {
         let lines: Vec<&str> = self.text.split_inclusive('\n').collect();
-        if middle.contains("<|") || middle.contains("<fim") {
-            return Err(NotAFix::Empty);
-        }
         let next = lines[self.start - 1].trim();
         let mut written: Vec<String> = Vec::new();
         for (i, line) in middle.lines().enumerate() {
@@ -529,12 +523,7 @@ impl InfillRequest {
             // An unconditional exit before the code after the gap: that code deleted, in effect.
             return Err(NotAFix::ExitBeforeCode);
         }
-        let squash = |s: &str| s.split_whitespace().collect::<String>();
-        let before_gap = lines[..self.start - 1]
-            .iter()
-            .rev()
-            .map(|l| l.trim())
-            .find(|l| !l.is_empty());
+        let before_gap = code_line_above(&lines, self.start);
         if written.len() == 1 && before_gap.is_some_and(|l| squash(l) == squash(&written[0])) {
             // The line above written again: a duplicate, not a missing statement.
             return Err(NotAFix::RepeatsNeighbour);
@@ -553,6 +542,20 @@ impl InfillRequest {
             text: out,
         })
     }
+}
+
+/// The last non-blank line above 1-based line `start` of `lines`, trimmed.
+fn code_line_above<'a>(lines: &[&'a str], start: usize) -> Option<&'a str> {
+    lines[..start - 1]
+        .iter()
+        .rev()
+        .map(|l| l.trim())
+        .find(|l| !l.is_empty())
+}
+
+/// `s` without its whitespace: two lines of code that differ only in spacing compare equal.
+fn squash(s: &str) -> String {
+    s.split_whitespace().collect()
 }
 
 /// The head of a one-line statement that assigns a name or returns, kept in the prompt so
