@@ -232,6 +232,21 @@ def system_env(model_url, model_name):
     return env
 
 
+def exchanges_usage(repo):
+    """The tokens of every model exchange the run recorded (its exchanges.jsonl): a run killed
+    at the limit writes no summary, and its state file's usage is the last finished attempt's."""
+    prompt = completion = 0
+    for p in (repo / ".slopguard/runs").glob("*/exchanges.jsonl"):
+        for line in p.read_text(errors="replace").splitlines():
+            try:
+                usage = json.loads(line).get("usage") or {}
+            except json.JSONDecodeError:
+                continue  # a line cut short by the kill
+            prompt += int(usage.get("prompt_tokens", 0))
+            completion += int(usage.get("completion_tokens", 0))
+    return {"prompt": prompt, "completion": completion}
+
+
 def run_slopguard(ctx, task, repo, logs):
     env = system_env(ctx["url"], ctx["model"])
     for k, v in SLOPGUARD_ENV_DEFAULTS.items():
@@ -250,7 +265,7 @@ def run_slopguard(ctx, task, repo, logs):
         heads = git(repo, "for-each-ref", "--format=%(refname:short)", "refs/heads/slopguard/",
                     check=False).split()
         branch = heads[-1] if heads else ""
-    usage = summary.get("usage") or state.get("usage") or {}
+    usage = summary.get("usage") or state.get("usage") or exchanges_usage(repo)
     prompt, completion = int(usage.get("prompt", 0)), int(usage.get("completion", 0))
     status = summary.get("status") or ("killed" if timed_out else state.get("status", ""))
     result = rev(repo, f"refs/heads/{branch}") if branch else ""

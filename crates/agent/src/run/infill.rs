@@ -23,7 +23,7 @@
 //! In the pipeline: ... -> per subtask -> attempt 1 -> **infill** (while the templates run)
 //! -> candidates -> ...
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -239,14 +239,21 @@ impl Taken {
 fn requests(format: FimFormat, run: &SubtaskRun, tree: &dyn Tree) -> Vec<InfillRequest> {
     let tests = tests_shown(run);
     let statements = statements_to_ask(run.fault_line.as_ref(), &run.suspects);
+    // Each file read once: the statements are mostly in one file, the gap in the first's.
+    let mut texts: BTreeMap<&str, Option<String>> = BTreeMap::new();
+    for line in &statements {
+        texts
+            .entry(line.path.as_str())
+            .or_insert_with(|| context::source_text(tree, &line.path));
+    }
+    let text_of = |path: &str| texts.get(path).and_then(|t| t.as_deref());
     let mut requests: Vec<InfillRequest> = statements
         .iter()
         .filter_map(|line| {
-            let text = context::source_text(tree, &line.path)?;
             infill::request(
                 format,
                 &line.path,
-                &text,
+                text_of(&line.path)?,
                 (line.start, line.end),
                 definition_of(run, line),
                 &tests,
@@ -254,14 +261,14 @@ fn requests(format: FimFormat, run: &SubtaskRun, tree: &dyn Tree) -> Vec<InfillR
         })
         .collect();
     if let Some(&first) = statements.first()
-        && let Some(text) = context::source_text(tree, &first.path)
+        && let Some(text) = text_of(&first.path)
     {
         let definition = definition_of(run, first);
-        if let Some(before) = gap_to_ask(&text, definition) {
+        if let Some(before) = gap_to_ask(text, definition) {
             requests.extend(infill::gap(
                 format,
                 &first.path,
-                &text,
+                text,
                 before,
                 definition,
                 &tests,

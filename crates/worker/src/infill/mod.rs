@@ -17,8 +17,8 @@
 //! trained for it, [`request`] and [`gap`] build the prompt for one hole, and
 //! [`InfillRequest::fix`] turns the model's middle into a [`TemplateFix`].
 
-use crate::templates::lexer::{self, Lang};
-use crate::templates::{Operator, TemplateFix};
+use crate::templates::lexer::{self, Lang, leading_space};
+use crate::templates::{Operator, TemplateFix, after_a_jump};
 
 /// The fill-in-the-middle prompt format of a model family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -204,7 +204,7 @@ pub fn request(
     if lines[start - 1..end].iter().all(|l| l.trim().is_empty()) {
         return None;
     }
-    let indent = indentation(first);
+    let indent = leading_space(first).to_string();
     let (lo, hi) = shown_lines(definition, (start, end), lines.len());
     let mut prefix: String = lines[lo - 1..start - 1].concat();
     let head = if start == end {
@@ -275,7 +275,7 @@ pub fn gap(
     if before < 2 || before > lines.len() || lines[before - 1].trim().is_empty() {
         return None;
     }
-    let indent = indentation(lines[before - 1]);
+    let indent = leading_space(lines[before - 1]).to_string();
     let (lo, hi) = shown_lines(definition, (before, before), lines.len());
     let mut prefix: String = lines[lo - 1..before - 1].concat();
     prefix.push_str(&indent);
@@ -308,14 +308,14 @@ pub fn gap(
 pub fn last_statement(text: &str, (start, end): (usize, usize)) -> Option<usize> {
     let lines: Vec<&str> = text.lines().collect();
     let end = end.min(lines.len());
-    let outer = indentation(lines.get(start.checked_sub(1)?)?).len();
+    let outer = leading_space(lines.get(start.checked_sub(1)?)?).len();
     let code: Vec<usize> = (start + 1..=end)
         .filter(|&n| {
             let t = lines[n - 1].trim();
             !t.is_empty() && !is_comment(t) && !is_closing(t)
         })
         .collect();
-    let depth = |n: usize| indentation(lines[n - 1]).len();
+    let depth = |n: usize| leading_space(lines[n - 1]).len();
     let body = code
         .iter()
         .map(|&n| depth(n))
@@ -326,19 +326,6 @@ pub fn last_statement(text: &str, (start, end): (usize, usize)) -> Option<usize>
         .enumerate()
         .filter(|&(i, &n)| depth(n) == body && (i == 0 || !continues(lines[code[i - 1] - 1])));
     starts.next_back().map(|(_, &n)| n)
-}
-
-/// Whether a statement leaves its block whatever happens: `return`, `raise`, `throw`,
-/// `break`, `continue`, `panic!`.
-fn exits(statement: &str) -> bool {
-    let word: String = statement
-        .chars()
-        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '!')
-        .collect();
-    matches!(
-        word.as_str(),
-        "return" | "raise" | "throw" | "break" | "continue" | "panic" | "panic!"
-    )
 }
 
 /// A line that only closes blocks or brackets: `}`, `});`, `end`, `)`.
@@ -389,13 +376,6 @@ fn continues(line: &str) -> bool {
     let header = (t.ends_with('{') || t.ends_with(':')) && BLOCKS.iter().any(|k| t.starts_with(k));
     let step = t.ends_with("++") || t.ends_with("--"); // `n++`: a statement of its own
     !header && !step && OPEN.iter().any(|o| t.ends_with(o))
-}
-
-/// The spaces and tabs a line starts with.
-fn indentation(line: &str) -> String {
-    line.chars()
-        .take_while(|c| *c == ' ' || *c == '\t')
-        .collect()
 }
 
 impl InfillRequest {
@@ -498,7 +478,8 @@ impl InfillRequest {
                 0 => format!("{}{}", self.indent, line.trim_start()),
                 _ => line.to_string(),
             };
-            let dedented = !line.trim().is_empty() && indentation(&line).len() < self.indent.len();
+            let dedented =
+                !line.trim().is_empty() && leading_space(&line).len() < self.indent.len();
             if line.trim() == next || dedented {
                 break;
             }
@@ -519,7 +500,7 @@ impl InfillRequest {
         {
             return Err(NotAFix::CommentOnly);
         }
-        if exits(written[0].trim()) {
+        if after_a_jump(written[0].trim(), Lang::of(&self.path)) {
             // An unconditional exit before the code after the gap: that code deleted, in effect.
             return Err(NotAFix::ExitBeforeCode);
         }

@@ -188,6 +188,20 @@ fn a_gap_middle_that_is_empty_the_next_line_the_line_above_or_too_long_is_no_fix
 }
 
 #[test]
+fn a_ruby_guard_written_as_a_modifier_fits_a_gap_and_a_bare_return_does_not() {
+    let rb = "def ordinal(n)\n  n = n.abs\n  SUFFIXES[n % 10]\nend\n";
+    let r = gap(FimFormat::Qwen, "o.rb", rb, 3, (1, 4), &[]).unwrap();
+    let fix = r.fix("return 'th' if (11..13).include?(n % 100)").unwrap();
+    assert!(
+        fix.text
+            .contains("  n = n.abs\n  return 'th' if (11..13).include?(n % 100)\n  SUFFIXES"),
+        "{}",
+        fix.text
+    );
+    assert_eq!(r.fix("return 'th'"), Err(NotAFix::ExitBeforeCode));
+}
+
+#[test]
 fn a_check_with_its_block_fits_a_gap_and_a_dedent_ends_it() {
     let go = "func f(s string) bool {\n\tfailed := false\n\tif len(s) > 0 {\n\t\ts = s[1:]\n\t}\n\treturn failed\n}\n";
     let r = gap(FimFormat::Qwen, "f.go", go, 4, (1, 7), &[]).unwrap();

@@ -268,7 +268,7 @@ fn continues_a_statement(lines: &[&str], code: &[bool], n: usize, lang: Lang) ->
 
 /// Whether a statement after `line` (trimmed) would never run: it leaves the block (Ruby's
 /// `return nil if x.empty?` leaves it only sometimes).
-fn after_a_jump(line: &str, lang: Lang) -> bool {
+pub(crate) fn after_a_jump(line: &str, lang: Lang) -> bool {
     let word = first_word(line);
     let modifier = lang == Lang::Ruby && (line.contains(" if ") || line.contains(" unless "));
     !modifier
@@ -373,11 +373,6 @@ fn similarity(a: &BTreeSet<String>, b: &BTreeSet<String>) -> f64 {
         return 0.0;
     }
     a.intersection(b).count() as f64 / union as f64
-}
-
-/// The line's leading whitespace.
-fn leading_space(line: &str) -> &str {
-    &line[..line.len() - line.trim_start().len()]
 }
 
 /// Whether the brackets of `line` close in order (strings are not looked into by callers'

@@ -191,6 +191,11 @@ pub(super) const OPERATORS: &[&str] = &[
     "**", "..", "<", ">", "+", "-", "*", "/", "%", "!", "=", "&", "|", "^", "?",
 ];
 
+/// The spaces and tabs a line starts with: its indentation.
+pub(crate) fn leading_space(line: &str) -> &str {
+    &line[..line.len() - line.trim_start_matches([' ', '\t']).len()]
+}
+
 /// The tokens of one line; strings are one token each and a comment ends the line.
 pub(crate) fn tokens(line: &str, lang: Lang) -> Vec<Token> {
     let b = line.as_bytes();

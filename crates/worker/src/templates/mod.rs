@@ -25,6 +25,7 @@ use std::collections::BTreeSet;
 
 mod conditions;
 mod insertions;
+pub(crate) use insertions::after_a_jump;
 pub(crate) mod lexer;
 #[cfg(test)]
 mod tests;
