@@ -234,7 +234,8 @@ def system_env(model_url, model_name):
 
 def exchanges_usage(repo):
     """The tokens of every model exchange the run recorded (its exchanges.jsonl): a run killed
-    at the limit writes no summary, and its state file's usage is the last finished attempt's."""
+    at the limit writes no summary, and its state file holds no usage until an attempt has
+    ended (where both are there, they agree: session 31's 31 held-out runs)."""
     prompt = completion = 0
     for p in (repo / ".slopguard/runs").glob("*/exchanges.jsonl"):
         for line in p.read_text(errors="replace").splitlines():
