@@ -315,6 +315,62 @@ fn a_repair_template_fixes_a_one_token_bug_and_the_model_call_beside_it_is_given
     assert_eq!(s.candidates, 0, "no model candidate was judged: {s:#?}");
     assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
     assert!(trace_events(&summary).contains("worker.templates"));
+    // No other change of `return a - b` passes `add(2, 3) == 5`: nothing to review.
+    assert_eq!(s.also_passing, None, "{s:#?}");
+}
+
+#[test]
+fn a_template_fix_the_tests_cannot_tell_from_another_lands_and_names_the_other() {
+    let Some(fx) = Fixture::new() else {
+        return;
+    };
+    // `discount` gives 10 below 100 and should above it. `total > 100`, `total >= 100` and
+    // `not (total < 100)` all pass the two tests: they differ only at 100, which no test tries.
+    let r = fx.dir.path();
+    let calc = format!(
+        "{FIXED_CALC}\n\ndef discount(total):\n    if total < 100:\n        return 10\n    return 0\n"
+    );
+    let tests = "from calc import discount\n\n\n\
+                 def test_large_order():\n    assert discount(150) == 10\n\n\n\
+                 def test_small_order():\n    assert discount(50) == 0\n";
+    std::fs::write(r.join("calc.py"), &calc).unwrap();
+    std::fs::write(r.join("tests/test_calc.py"), tests).unwrap();
+    git(r, &["commit", "-qam", "discount"]);
+    let slow = patch("    return 0\n", "    return 1\n");
+    let server = ScriptedServer::start(Script::new().delayed(60_000, slow)).unwrap();
+    let mut o = fix_tests_options(&fx, &server.url());
+    o.templates = true;
+    let summary = execute(&o, &NoProgress).unwrap();
+    let s = summary.subtasks().next().unwrap();
+    assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
+    assert_eq!(s.fix_source.as_deref(), Some("template"));
+    let other = s
+        .also_passing
+        .as_deref()
+        .unwrap_or_else(|| panic!("{s:#?}"));
+    let line = calc
+        .lines()
+        .position(|l| l.contains("total < 100"))
+        .unwrap();
+    assert!(
+        other.starts_with(&format!("calc.py:{} `if total < 100:` -> ", line + 1)),
+        "{other}"
+    );
+    // The landed fix is the one judged first, written back after the other was tried.
+    let landed = git(r, &["show", "sg/loop:calc.py"]);
+    let landed_line = landed.lines().nth(line).unwrap().trim().to_string();
+    assert_ne!(landed_line, "if total < 100:", "{landed}");
+    assert!(
+        !other.ends_with(&format!("`{landed_line}`")),
+        "{other} / {landed}"
+    );
+    assert!(
+        summary
+            .to_text()
+            .contains("they cannot tell the two fixes apart"),
+        "{}",
+        summary.to_text()
+    );
 }
 
 #[test]

@@ -49,6 +49,7 @@ pub fn render_body(summary: &RunSummary) -> String {
     let mut out = header(summary);
     out.push_str(&metrics_section(summary));
     out.push_str(&tasks_section(summary));
+    out.push_str(&review_section(summary));
     out.push_str(&guard_activity_section(summary));
     out.push_str(&failed_section(summary));
     out.push_str(&critics_section(summary));
@@ -226,6 +227,37 @@ fn tasks_section(summary: &RunSummary) -> String {
         out.push('\n');
     }
     out
+}
+
+/// What a reviewer should look at in what landed: the tests a partial fix leaves failing,
+/// and a fix the tests cannot tell from another one (both pass them). Empty when neither.
+fn review_section(summary: &RunSummary) -> String {
+    let mut items = String::new();
+    for st in summary.subtasks() {
+        if !st.still_failing.is_empty() {
+            items.push_str(&format!(
+                "- **{}** is a partial fix: these tests still fail: {}\n",
+                cell(&st.id),
+                st.still_failing
+                    .iter()
+                    .map(|t| format!("`{}`", cell(t)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        if let Some(other) = &st.also_passing {
+            items.push_str(&format!(
+                "- **{}**: the tests also pass with {}; they cannot tell the two fixes apart, so \
+                 check that the landed one is the intended behaviour.\n",
+                cell(&st.id),
+                one_line(other, 200)
+            ));
+        }
+    }
+    if items.is_empty() {
+        return String::new();
+    }
+    format!("### Review before merging\n\n{items}\n")
 }
 
 /// Per subtask: how many guard checks passed, and every block or warning with its message.
@@ -591,6 +623,21 @@ pub(crate) mod tests {
         assert!(body.contains(
             "- **T001-S02** Add a regression test | quotes — failed after 3 attempts: could not \
              obtain valid JSON after 3 attempts (failure modes: json_emit)"
+        ));
+    }
+
+    #[test]
+    fn a_partial_fix_and_a_fix_the_tests_cannot_tell_apart_are_named_for_review() {
+        let mut sum = sample();
+        assert!(!render_body(&sum).contains("### Review before merging"));
+        let st = &mut sum.run.tasks[0].subtasks[0];
+        st.still_failing = vec!["tests/test_db.py::test_quote".into()];
+        st.also_passing = Some("src/db.py:4 `a < b` -> `a > b`".into());
+        let body = render_body(&sum);
+        assert!(body.contains(
+            "### Review before merging\n\n- **T001-S01** is a partial fix: these tests still \
+             fail: `tests/test_db.py::test_quote`\n- **T001-S01**: the tests also pass with \
+             src/db.py:4 `a < b` -> `a > b`; they cannot tell the two fixes apart"
         ));
     }
 

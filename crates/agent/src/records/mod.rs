@@ -397,6 +397,11 @@ pub struct SubtaskSummary {
     /// The failing tests it was behind that still fail after it landed (a partial fix).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub still_failing: Vec<String>,
+    /// Another fix of the landed statement that passes the same tests (`calc.py:4 `a < b` ->
+    /// `a > b``), when the repair templates found one: the tests cannot tell the two apart,
+    /// so the landed fix may be the wrong one and wants a reviewer's eye.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub also_passing: Option<String>,
 }
 
 impl SubtaskSummary {

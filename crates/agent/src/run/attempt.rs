@@ -517,7 +517,7 @@ fn land_template(
 ) -> Result<AttemptEnd, RunError> {
     run.llm_time += work.llm;
     run.tool_time += work.tool;
-    land(
+    let end = land(
         cx,
         run,
         attempt,
@@ -525,7 +525,11 @@ fn land_template(
         win.written,
         win.report,
         work,
-    )
+    )?;
+    if let (AttemptEnd::Landed(..), Some(s)) = (&end, cx.state.subtask_mut(&run.id)) {
+        s.also_passing = win.also_passing;
+    }
+    Ok(end)
 }
 
 /// Lands survivor `i`, written, with its report; the attempt's model and tool time go to the

@@ -50,6 +50,9 @@ pub(super) struct TemplateWin {
     pub(super) applied: worker::AppliedReply,
     pub(super) written: dynamic::Written,
     pub(super) report: dynamic::DynamicReport,
+    /// Another fix of the same statement that the tests pass too (described like
+    /// `described`): the tests cannot tell the two apart, so the landed one may be wrong.
+    pub(super) also_passing: Option<String>,
 }
 
 /// The phase's templates, judged one at a time, so that the model's candidates can be judged
@@ -68,6 +71,8 @@ pub(super) struct TemplateQueue {
     refused_statically: usize,
     evaluated: usize,
     changed_behaviour: usize,
+    /// Other fixes of a winner's statement run to learn whether the tests tell them apart.
+    alternatives_run: usize,
     /// The phase's outcome was reported (it is, once, when it ends).
     reported: bool,
 }
@@ -89,6 +94,7 @@ impl TemplateQueue {
             refused_statically: 0,
             evaluated: 0,
             changed_behaviour: 0,
+            alternatives_run: 0,
             reported: false,
         })
     }
@@ -137,7 +143,11 @@ impl TemplateQueue {
             let started = Instant::now();
             let won = self.try_next(cx, run, attempt, work);
             self.spent += started.elapsed();
-            if let Some(win) = won? {
+            if let Some(mut win) = won? {
+                let started = Instant::now();
+                let also = self.another_passing_fix(cx, run, work, &win);
+                self.spent += started.elapsed();
+                win.also_passing = also?;
                 self.report(cx, work, &run.id, Some(&win));
                 return Ok(Some(win));
             }
@@ -158,66 +168,139 @@ impl TemplateQueue {
         attempt: u32,
         work: &mut AttemptWork,
     ) -> Result<Option<TemplateWin>, RunError> {
-        while let Some(fix) = self.fixes.get(self.next) {
+        while let Some(fix) = self.fixes.get(self.next).cloned() {
             self.next += 1;
-            let Some(before) = self.tree.read(&fix.path).ok().flatten() else {
-                continue;
-            };
-            let change = ChangeSet::new(
-                self.tree.clone(),
-                vec![FileChange::modify(
-                    fix.path.as_str(),
-                    before,
-                    fix.text.as_str(),
-                )],
-                "repair template",
-            );
-            let report = worker::static_guards(
-                &change,
-                &run.guard_task,
-                &cx.config,
-                run.fingerprint.as_ref(),
-            );
-            if report.blocked() {
-                self.refused_statically += 1;
-                continue;
-            }
-            self.evaluated += 1;
-            let written = dynamic::write_change(&cx.worktree, &change)?;
-            let dynr =
-                dynamic::run_dynamic(&cx.worktree, cx.state.baseline.as_ref(), &cx.opts.dynamic);
-            work.tool += dynr.elapsed;
-            let fixed = fixed_targets(&run.targets, dynr.tests.as_ref());
-            if !dynr.blocked() && dynr.tests.is_some() && fixed == run.targets.len() {
-                if behaviour_changed(cx, run, &change, &mut work.tool).is_some() {
-                    // It passes the tests and is probably wrong: the next template may be right.
-                    self.changed_behaviour += 1;
-                    written.revert()?;
+            let passed = match self.judge(cx, run, work, &fix)? {
+                Verdict::Unreadable => continue,
+                Verdict::RefusedStatically => {
+                    self.refused_statically += 1;
+                    continue;
+                }
+                Verdict::Failed => {
+                    self.evaluated += 1;
                     return Ok(None);
                 }
-                work.activity
-                    .extend(crate::records::GuardActivity::from_static_report(
-                        &report, attempt,
-                    ));
-                work.activity.extend(dynamic_activity(attempt, &dynr));
-                return Ok(Some(TemplateWin {
-                    described: format!("{}:{} {}", fix.path, fix.line, fix.describe()),
-                    applied: worker::AppliedReply {
-                        change,
-                        format: match fix.operator {
-                            templates::Operator::Infill => ReplyFormat::Infill,
-                            _ => ReplyFormat::Template,
-                        },
-                        matchers: vec![format!("{}: {} template", fix.path, fix.operator.name())],
+                Verdict::ChangedBehaviour => {
+                    // It passes the tests and is probably wrong: the next template may be right.
+                    self.evaluated += 1;
+                    self.changed_behaviour += 1;
+                    return Ok(None);
+                }
+                Verdict::Passed(passed) => passed,
+            };
+            self.evaluated += 1;
+            let Passed {
+                change,
+                guards,
+                written,
+                report,
+            } = *passed;
+            work.activity
+                .extend(crate::records::GuardActivity::from_static_report(
+                    &guards, attempt,
+                ));
+            work.activity.extend(dynamic_activity(attempt, &report));
+            return Ok(Some(TemplateWin {
+                described: described(&fix),
+                applied: worker::AppliedReply {
+                    change,
+                    format: match fix.operator {
+                        templates::Operator::Infill => ReplyFormat::Infill,
+                        _ => ReplyFormat::Template,
                     },
-                    written,
-                    report: dynr,
-                }));
-            }
-            written.revert()?;
-            return Ok(None);
+                    matchers: vec![format!("{}: {} template", fix.path, fix.operator.name())],
+                },
+                written,
+                report,
+                also_passing: None,
+            }));
         }
         Ok(None)
+    }
+
+    /// Judges `fix`: every static guard on the change in memory, then, written, the build,
+    /// the tests and the kept-behaviour gate. Only a fix that passes them all stays written.
+    fn judge(
+        &self,
+        cx: &Ctx<'_>,
+        run: &SubtaskRun,
+        work: &mut AttemptWork,
+        fix: &templates::TemplateFix,
+    ) -> Result<Verdict, RunError> {
+        let Some(before) = self.tree.read(&fix.path).ok().flatten() else {
+            return Ok(Verdict::Unreadable);
+        };
+        let change = ChangeSet::new(
+            self.tree.clone(),
+            vec![FileChange::modify(
+                fix.path.as_str(),
+                before,
+                fix.text.as_str(),
+            )],
+            "repair template",
+        );
+        let guards = worker::static_guards(
+            &change,
+            &run.guard_task,
+            &cx.config,
+            run.fingerprint.as_ref(),
+        );
+        if guards.blocked() {
+            return Ok(Verdict::RefusedStatically);
+        }
+        let written = dynamic::write_change(&cx.worktree, &change)?;
+        let report =
+            dynamic::run_dynamic(&cx.worktree, cx.state.baseline.as_ref(), &cx.opts.dynamic);
+        work.tool += report.elapsed;
+        let fixed = fixed_targets(&run.targets, report.tests.as_ref());
+        if report.blocked() || report.tests.is_none() || fixed < run.targets.len() {
+            written.revert()?;
+            return Ok(Verdict::Failed);
+        }
+        if behaviour_changed(cx, run, &change, &mut work.tool).is_some() {
+            written.revert()?;
+            return Ok(Verdict::ChangedBehaviour);
+        }
+        Ok(Verdict::Passed(Box::new(Passed {
+            change,
+            guards,
+            written,
+            report,
+        })))
+    }
+
+    /// Another fix of the statement `win` changed that passes every gate too, described, or
+    /// `None`. The untried fixes of the same line are judged in turn (at most
+    /// [`MAX_ALTERNATIVES`], within the subtask's time) with the win taken out of the
+    /// worktree, which is written back after. A fix that means the same over integers
+    /// (`x >= 18` for the win's `x > 17`) is not another fix.
+    fn another_passing_fix(
+        &mut self,
+        cx: &mut Ctx<'_>,
+        run: &SubtaskRun,
+        work: &mut AttemptWork,
+        win: &TemplateWin,
+    ) -> Result<Option<String>, RunError> {
+        let alternatives = alternatives(&self.fixes[self.next..], &self.fixes[self.next - 1]);
+        if alternatives.is_empty() {
+            return Ok(None);
+        }
+        win.written.revert()?;
+        let mut found = None;
+        for fix in alternatives {
+            if run.started.elapsed() >= run.budget {
+                break;
+            }
+            self.alternatives_run += 1;
+            if let Verdict::Passed(passed) = self.judge(cx, run, work, &fix)? {
+                passed.written.revert()?;
+                found = Some(described(&fix));
+                break;
+            }
+        }
+        // The win goes back as it was judged: the same text, so the same verdicts.
+        dynamic::write_change(&cx.worktree, &win.applied.change)?;
+        Ok(found)
     }
 
     /// The phase's trace event, progress line and attempt-log line: once, and again for a win.
@@ -238,15 +321,19 @@ impl TemplateQueue {
             "worker.templates",
             json!({"subtask_id": id, "offered": self.fixes.len(), "static_refused": self.refused_statically,
                    "evaluated": evaluated, "changed_behaviour": self.changed_behaviour,
-                   "landed": described, "ms": self.spent.as_millis() as u64}),
+                   "landed": described, "alternatives_run": self.alternatives_run,
+                   "also_passing": won.and_then(|w| w.also_passing.clone()),
+                   "ms": self.spent.as_millis() as u64}),
         );
         let secs = self.spent.as_secs_f64();
         let line = match &described {
-            Some(d) => {
-                format!(
-                    "{id} repair templates: {d} fixes the failing tests ({evaluated} run, {secs:.0} s)"
-                )
-            }
+            Some(d) => format!(
+                "{id} repair templates: {d} fixes the failing tests ({evaluated} run, {secs:.0} s){}",
+                match won.and_then(|w| w.also_passing.as_deref()) {
+                    Some(other) => format!("; so does {other}: the tests cannot tell them apart"),
+                    None => String::new(),
+                }
+            ),
             None => format!(
                 "{id} repair templates: none of {evaluated} run fixes the failing tests{} ({secs:.0} s)",
                 match self.changed_behaviour {
@@ -268,6 +355,51 @@ fn out_of_time_or_fixes(
     limit: Duration,
 ) -> bool {
     next.is_none_or(|fix| spent >= limit && fix.operator != templates::Operator::Infill)
+}
+
+/// Most other fixes of a winner's statement run to learn whether the tests tell them apart.
+const MAX_ALTERNATIVES: usize = 6;
+
+/// What [`TemplateQueue::judge`] made of a fix.
+enum Verdict {
+    /// Its file could not be read.
+    Unreadable,
+    RefusedStatically,
+    /// The build or the tests refused it, or a target still fails.
+    Failed,
+    /// It passes the tests but changes what a passing test runs.
+    ChangedBehaviour,
+    /// It passed every gate and stays written.
+    Passed(Box<Passed>),
+}
+
+/// A fix that passed every gate, written, with its verdicts.
+struct Passed {
+    change: ChangeSet,
+    guards: slopguard_guards::Report,
+    written: dynamic::Written,
+    report: dynamic::DynamicReport,
+}
+
+/// The fixes of `untried` that change the statement `winner` changed, differently (not the
+/// same text, not the same meaning over integers), in their order, at most
+/// [`MAX_ALTERNATIVES`].
+fn alternatives(
+    untried: &[templates::TemplateFix],
+    winner: &templates::TemplateFix,
+) -> Vec<templates::TemplateFix> {
+    untried
+        .iter()
+        .filter(|f| f.path == winner.path && f.line == winner.line && f.text != winner.text)
+        .filter(|f| !templates::same_over_integers(&f.path, &f.after, &winner.after))
+        .take(MAX_ALTERNATIVES)
+        .cloned()
+        .collect()
+}
+
+/// A fix for the trace, the progress line and the summary: `calc.py:4 `a < b` -> `a <= b``.
+fn described(fix: &templates::TemplateFix) -> String {
+    format!("{}:{} {}", fix.path, fix.line, fix.describe())
 }
 
 /// Whether the phase runs for `run`: templates are on, the subtask is behind failing tests,
@@ -522,6 +654,7 @@ mod tests {
             refused_statically: 0,
             evaluated: 0,
             changed_behaviour: 0,
+            alternatives_run: 0,
             reported: true,
         };
         queue.put_first(vec![fix(templates::Operator::Infill, "i1")]);
@@ -531,6 +664,34 @@ mod tests {
             .map(|f| f.after.as_str())
             .collect();
         assert_eq!(order, ["i1", "i2", "t1", "t2"]);
+    }
+
+    #[test]
+    fn the_alternatives_of_a_win_change_its_statement_otherwise() {
+        let fix = |line, after: &str| templates::TemplateFix {
+            path: "a.py".into(),
+            line,
+            operator: templates::Operator::Comparison,
+            before: "if age > 18:".into(),
+            after: after.into(),
+            text: format!("{line}: {after}\n"),
+        };
+        let winner = fix(2, "if age >= 18:");
+        let untried = [
+            // The same change again (an infill that wrote the template's line).
+            fix(2, "if age >= 18:"),
+            // The same meaning over integers.
+            fix(2, "if age > 17:"),
+            fix(2, "if age != 18:"),
+            // Another statement.
+            fix(3, "return 1"),
+            fix(2, "if not (age > 18):"),
+        ];
+        let after: Vec<String> = alternatives(&untried, &winner)
+            .into_iter()
+            .map(|f| f.after)
+            .collect();
+        assert_eq!(after, ["if age != 18:", "if not (age > 18):"]);
     }
 
     #[test]

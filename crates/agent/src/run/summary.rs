@@ -125,6 +125,17 @@ impl RunSummary {
                     s.push_str(&format!(", blocked by: {}", fired.join(", ")));
                 }
                 s.push('\n');
+                if !st.still_failing.is_empty() {
+                    s.push_str(&format!(
+                        "    still failing: {}\n",
+                        st.still_failing.join(", ")
+                    ));
+                }
+                if let Some(other) = &st.also_passing {
+                    s.push_str(&format!(
+                        "    review: the tests also pass with {other}; they cannot tell the two fixes apart\n"
+                    ));
+                }
                 if st.status == SubtaskStatus::Failed {
                     // The whole reason: its first line says how it ended, the rest are the
                     // last findings, which are the point.
@@ -205,6 +216,30 @@ mod tests {
         let json = serde_json::to_string(&sum).unwrap();
         let back: RunSummary = serde_json::from_str(&json).unwrap();
         assert_eq!(back, sum);
+    }
+
+    #[test]
+    fn a_landed_fix_names_the_tests_it_left_failing_and_a_fix_the_tests_cannot_tell_from_it() {
+        let text = summary_of(SubtaskSummary {
+            id: "T001-S01".into(),
+            title: "Fix it".into(),
+            status: SubtaskStatus::Partial,
+            still_failing: vec!["tests/test_calc.py::test_add_zero".into()],
+            also_passing: Some("calc.py:4 `a < b` -> `a > b`".into()),
+            ..Default::default()
+        })
+        .to_text();
+        assert!(
+            text.contains("    still failing: tests/test_calc.py::test_add_zero\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "    review: the tests also pass with calc.py:4 `a < b` -> `a > b`; they cannot \
+                 tell the two fixes apart\n"
+            ),
+            "{text}"
+        );
     }
 
     fn failed(error: Option<&str>, log: Vec<AttemptRecord>) -> SubtaskSummary {

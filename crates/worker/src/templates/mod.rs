@@ -19,11 +19,13 @@
 //!
 //! Layout: this module holds the operators, the places and the order of the candidates;
 //! `lexer` splits a line into tokens, `conditions` negates conditions and swaps arguments,
-//! `values` changes bounds, constants and variables.
+//! `values` changes bounds, constants and variables; `equivalent` tells two fixes that mean the
+//! same over integers.
 
 use std::collections::BTreeSet;
 
 mod conditions;
+mod equivalent;
 mod insertions;
 pub(crate) use insertions::after_a_jump;
 pub(crate) mod lexer;
@@ -32,6 +34,7 @@ mod tests;
 mod values;
 
 use conditions::*;
+pub use equivalent::same_over_integers;
 pub use insertions::insertions;
 use lexer::*;
 use values::*;
