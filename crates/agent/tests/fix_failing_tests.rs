@@ -293,6 +293,19 @@ fn failing_tests_define_the_task_so_no_planner_call_is_made() {
     assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
 }
 
+/// A run with the repair templates whose model reply (`slow`, which would break the code) comes
+/// a minute late: asserts that a template fix landed first, and returns the summary.
+fn a_template_lands_first(fx: &Fixture, slow: String) -> slopguard_agent::run::RunSummary {
+    let server = ScriptedServer::start(Script::new().delayed(60_000, slow)).unwrap();
+    let mut o = fix_tests_options(fx, &server.url());
+    o.templates = true;
+    let summary = execute(&o, &NoProgress).unwrap();
+    let s = summary.subtasks().next().unwrap();
+    assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
+    assert_eq!(s.fix_source.as_deref(), Some("template"));
+    summary
+}
+
 #[test]
 fn a_repair_template_fixes_a_one_token_bug_and_the_model_call_beside_it_is_given_up() {
     let Some(fx) = Fixture::new() else {
@@ -300,14 +313,8 @@ fn a_repair_template_fixes_a_one_token_bug_and_the_model_call_beside_it_is_given
     };
     // The first candidate's model call starts beside the templates; its reply would break
     // `add` and comes long after the template won: it is given up, never judged.
-    let slow = patch("    return a - b\n", "    return 0\n");
-    let server = ScriptedServer::start(Script::new().delayed(60_000, slow)).unwrap();
-    let mut o = fix_tests_options(&fx, &server.url());
-    o.templates = true;
-    let summary = execute(&o, &NoProgress).unwrap();
+    let summary = a_template_lands_first(&fx, patch("    return a - b\n", "    return 0\n"));
     let s = summary.subtasks().next().unwrap();
-    assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
-    assert_eq!(s.fix_source.as_deref(), Some("template"));
     assert_eq!(
         s.commit_title.as_deref(),
         Some("Fix `add`: `return a - b` -> `return a + b`")
@@ -336,14 +343,8 @@ fn a_template_fix_the_tests_cannot_tell_from_another_lands_and_names_the_other()
     std::fs::write(r.join("calc.py"), &calc).unwrap();
     std::fs::write(r.join("tests/test_calc.py"), tests).unwrap();
     git(r, &["commit", "-qam", "discount"]);
-    let slow = patch("    return 0\n", "    return 1\n");
-    let server = ScriptedServer::start(Script::new().delayed(60_000, slow)).unwrap();
-    let mut o = fix_tests_options(&fx, &server.url());
-    o.templates = true;
-    let summary = execute(&o, &NoProgress).unwrap();
+    let summary = a_template_lands_first(&fx, patch("    return 0\n", "    return 1\n"));
     let s = summary.subtasks().next().unwrap();
-    assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
-    assert_eq!(s.fix_source.as_deref(), Some("template"));
     let other = s
         .also_passing
         .as_deref()

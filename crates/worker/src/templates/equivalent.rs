@@ -1,19 +1,29 @@
-//! Whether two fixed lines mean the same over integers: `age >= 18` and `age > 17`.
+//! Whether two fixed lines mean the same over integers: `age >= 18` and `age > 17`,
+//! `not (i < n)` and `i >= n`.
 //!
 //! When two template fixes of one statement both pass the tests, the tests cannot tell them
 //! apart and the landed one may be wrong. A comparison made inclusive and its bound moved by
-//! one are two spellings of one fix where the compared values are integers (the common case
-//! for a bound), so such a pair is not a choice the tests left open.
+//! one, or a negated comparison and its complement, are two spellings of one fix where the
+//! compared values are integers (the common case for a bound), so such a pair is not a choice
+//! the tests left open.
 
 use super::*;
 
-/// Whether lines `a` and `b` differ only in one comparison's strictness and its integer
-/// operand, in the direction that keeps the comparison's meaning over integers:
-/// `x >= 18` / `x > 17`, `x <= n` / `x < n + 1` (written `x < 6` for `x <= 5`), `0 < x` /
-/// `1 <= x`. The integer must be a whole operand: `x > 17 * k` is not `x >= 18 * k`.
+/// Whether lines `a` and `b` are one fix spelled two ways over integers: a negated comparison
+/// and its complement (`not (x < n)` / `x >= n`, `!(a == b)` / `a != b`, Ruby's `unless x < n`
+/// / `if x >= n`), or lines that differ only in one comparison's strictness and its integer
+/// operand, in the direction that keeps the comparison's meaning: `x >= 18` / `x > 17`,
+/// `x <= 5` / `x < 6`, `0 < x` / `1 <= x`. The integer must be a whole operand: `x > 17 * k`
+/// is not `x >= 18 * k`.
 pub fn same_over_integers(path: &str, a: &str, b: &str) -> bool {
     let lang = Lang::of(path);
-    let (ta, tb) = (words(a, lang), words(b, lang));
+    let (ta, tb) = (
+        complemented(words(a, lang), lang),
+        complemented(words(b, lang), lang),
+    );
+    if ta == tb {
+        return true;
+    }
     if ta.len() != tb.len() {
         return false;
     }
@@ -48,6 +58,101 @@ fn words(line: &str, lang: Lang) -> Vec<(Kind, &str)> {
         .filter(|t| t.kind != Kind::Space)
         .map(|t| (t.kind, &line[t.start..t.end]))
         .collect()
+}
+
+/// `words` with each negated single comparison written as its complement: `not ( x < n )` and
+/// `! ( x < n )` as `x >= n`; a Ruby line that opens with `unless x < n` as `if x >= n`.
+/// A negation of more than one comparison (`!(a < b && c)`) is kept as it is.
+fn complemented(words: Vec<(Kind, &str)>, lang: Lang) -> Vec<(Kind, &str)> {
+    if lang == Lang::Ruby && words.first() == Some(&(Kind::Ident, "unless")) {
+        let end = words
+            .iter()
+            .position(|w| *w == (Kind::Ident, "then"))
+            .unwrap_or(words.len());
+        if let Some(inner) = single_comparison_complemented(&words[1..end]) {
+            let mut out = vec![(Kind::Ident, "if")];
+            out.extend(inner);
+            out.extend_from_slice(&words[end..]);
+            return out;
+        }
+    }
+    let mut out = Vec::with_capacity(words.len());
+    let mut i = 0;
+    while i < words.len() {
+        let negation = matches!(words[i], (Kind::Ident, "not") | (Kind::Op, "!"));
+        if negation
+            && words.get(i + 1) == Some(&(Kind::Punct, "("))
+            && let Some(close) = closing(&words, i + 1)
+            && let Some(inner) = single_comparison_complemented(&words[i + 2..close])
+        {
+            out.extend(inner);
+            i = close + 1;
+            continue;
+        }
+        out.push(words[i]);
+        i += 1;
+    }
+    out
+}
+
+/// The index of the `)` that closes the `(` at `open`.
+fn closing(words: &[(Kind, &str)], open: usize) -> Option<usize> {
+    let mut depth = 0;
+    for (i, w) in words.iter().enumerate().skip(open) {
+        match w {
+            (Kind::Punct, "(" | "[" | "{") => depth += 1,
+            (Kind::Punct, ")" | "]" | "}") => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `words` with their one comparison complemented (`x < n` -> `x >= n`), or `None` when they
+/// are not a single comparison: none, two, or one joined to others by a logical operator or
+/// a conditional, at the top level.
+fn single_comparison_complemented<'a>(words: &[(Kind, &'a str)]) -> Option<Vec<(Kind, &'a str)>> {
+    let mut depth = 0;
+    let mut comparison = None;
+    for (i, w) in words.iter().enumerate() {
+        match *w {
+            (Kind::Punct, "(" | "[" | "{") => depth += 1,
+            (Kind::Punct, ")" | "]" | "}") => depth -= 1,
+            _ if depth > 0 => {}
+            // A second comparison (`a < b < c`).
+            (Kind::Op, op) if complement(op).is_some() && comparison.is_some() => return None,
+            (Kind::Op, op) if complement(op).is_some() => comparison = Some(i),
+            (Kind::Op, "&&" | "||" | "?" | "!" | "=") | (Kind::Punct, "," | ":" | ";") => {
+                return None;
+            }
+            (Kind::Ident, "and" | "or" | "not" | "if" | "else") => return None,
+            _ => {}
+        }
+    }
+    let at = comparison?;
+    let mut out = words.to_vec();
+    out[at].1 = complement(words[at].1)?;
+    Some(out)
+}
+
+/// The comparison that holds exactly where `op` does not, over integers.
+fn complement(op: &str) -> Option<&'static str> {
+    Some(match op {
+        "<" => ">=",
+        ">=" => "<",
+        ">" => "<=",
+        "<=" => ">",
+        "==" => "!=",
+        "!=" => "==",
+        "===" => "!==",
+        "!==" => "===",
+        _ => return None,
+    })
 }
 
 /// A comparison with an integer bound written inclusively (`x > 17` as `x >= 18`, `17 < x` as
@@ -117,6 +222,24 @@ mod tests {
     }
 
     #[test]
+    fn a_negated_comparison_and_its_complement_are_one_fix() {
+        for (path, a, b) in [
+            ("a.py", "if not (total < 100):", "if total >= 100:"),
+            ("a.py", "while x and not (i == n):", "while x and i != n:"),
+            ("a.js", "if (!(a.length > max)) {", "if (a.length <= max) {"),
+            ("a.js", "if (!(x === y)) {", "if (x !== y) {"),
+            ("a.go", "if !(len(s) <= 2) {", "if len(s) > 2 {"),
+            ("a.rb", "unless n < 0", "if n >= 0"),
+            ("a.rb", "unless n < 0 then", "if n >= 0 then"),
+            // Both rules at once: `not (x < 18)` is `x >= 18`, which is `x > 17`.
+            ("a.py", "if not (x < 18):", "if x > 17:"),
+        ] {
+            assert!(same_over_integers(path, a, b), "{a} / {b}");
+            assert!(same_over_integers(path, b, a), "{b} / {a}");
+        }
+    }
+
+    #[test]
     fn other_pairs_are_distinct_fixes() {
         for (a, b) in [
             // The bound moved the wrong way.
@@ -132,6 +255,13 @@ mod tests {
             // Only one token changed, or a name for a bound.
             ("if x >= 18:", "if x > 18:"),
             ("if x >= n:", "if x > m:"),
+            // A negation of a comparison and its flip, not its complement.
+            ("if not (x < n):", "if x > n:"),
+            // A negation of more than one comparison.
+            ("if not (x < n and y):", "if x >= n and y:"),
+            ("if not (a < b < c):", "if a >= b < c:"),
+            // The negation of a call that compares, not of a comparison.
+            ("if not f(x < n):", "if f(x >= n):"),
         ] {
             assert!(!same_over_integers("a.py", a, b), "{a} / {b}");
         }
