@@ -14,6 +14,9 @@ import time
 
 import xllamacpp as xlc
 
+# Tokens per batch of prompt reading (see main).
+BATCH = 128
+
 
 def main() -> int:
     ap = argparse.ArgumentParser()
@@ -35,6 +38,13 @@ def main() -> int:
     p.cpuparams.n_threads = a.threads
     p.cpuparams_batch.n_threads = a.threads
     p.n_threads_http = 2
+    # Small batches, so that a request its client gave up on frees the slot within seconds.
+    # llama.cpp looks for a closed connection only between batches; with the default 2048 a
+    # dropped 1,600-token prompt held the server 58 s on an idle machine (minutes under load),
+    # and every later request waited. With 128: 6 s, for a prompt read 9 % slower (26.6
+    # against 29.2 tokens/s, one thread, the 1.5B model).
+    p.n_batch = BATCH
+    p.n_ubatch = BATCH
     p.use_jinja = True
     p.endpoint_props = True
 

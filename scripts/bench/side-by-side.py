@@ -7,7 +7,8 @@ same wall-clock limit per task; one markdown table per model x half (stdlib only
     scripts/bench/side-by-side.py --report OUT [OUT ...]    # re-print the table(s) only
 
 Per task x rep x system: materialize a fresh buggy repository (scripts/bench/corpus.py
-materialize: one commit "initial"), run the system in its own process group under --limit
+materialize: one commit "initial"), wait until the model server is idle (a one-token request
+queued behind whatever a killed run left on it; the wait is `server_wait_s`), run the system in its own process group under --limit
 seconds (the group is killed at the limit; whatever it committed by then is judged), then judge
 the result the same way for both systems: in a fresh copy of the result's tree, test_cmd with
 the task's timeout_s; solved = exit 0 and no test file changed against "initial".
@@ -216,6 +217,27 @@ def ensure_model(args):
         log(f"note: the server at {url} serves {ids}, not {MODELS[args.model]} (--model {args.model}); using {name}")
     ctx = next((m.get("meta", {}).get("n_ctx") for m in models if m.get("id") == name), None)
     return url, name, int(ctx or os.environ.get("LLM_CTX", 4096))
+
+
+def wait_for_idle_server(url, model, limit):
+    """Seconds spent waiting until the model server has nothing left to do.
+
+    A run the bench kills at its limit leaves its last request on the server: llama.cpp notices
+    the closed connection only between batches, so a long prompt it was reading can hold the
+    one slot for minutes, and the next task's first request would wait for it (session 34 found
+    up to 195 s lost this way at the start of a task). One one-token request queues behind
+    whatever is left and returns when the server is free; every system starts its task on an
+    idle server."""
+    body = json.dumps({"model": model, "prompt": "\n", "max_tokens": 1, "temperature": 0}).encode()
+    req = urllib.request.Request(url.rstrip("/") + "/completions", body,
+                                 {"Content-Type": "application/json"})
+    started = time.monotonic()
+    try:
+        with urllib.request.urlopen(req, timeout=limit) as r:
+            r.read()
+    except Exception as e:  # a server that cannot answer now fails the task's own run visibly
+        log(f"note: the idle check of the model server failed: {e}")
+    return round(time.monotonic() - started, 1)
 
 
 # ---------------------------------------------------------------- the systems
@@ -589,6 +611,10 @@ def bench(args):
                        "model_key": model_key, "rep": rep, "limit": args.limit,
                        "slopguard_bin": sg_bin, "aider_bin": aider_bin, "aider_metadata": meta,
                        "logs": logs}
+                waited = wait_for_idle_server(url, model, args.limit)
+                if waited >= 2:
+                    log(f"{task_id} rep{rep} {system}: waited {waited} s for the model server "
+                        "to finish the last run's request")
                 log(f"{task_id} rep{rep} {system}: running (limit {args.limit} s)")
                 if system == "slopguard":
                     run = run_slopguard(ctx, task, repo, logs)
@@ -604,7 +630,7 @@ def bench(args):
                        **{k: v for k, v in run.items() if k != "command"},
                        "bug_files": task["bug_files"], "initial_commit": initial,
                        "baseline_failing": baseline["failing"],
-                       "logs": str(logs.relative_to(out)),
+                       "logs": str(logs.relative_to(out)), "server_wait_s": waited,
                        "finished": datetime.now(timezone.utc).isoformat(timespec="seconds")}
                 (logs / "command.json").write_text(json.dumps(run["command"], indent=1))
                 with open(results_path, "a") as f:
