@@ -288,7 +288,12 @@ def run_slopguard(ctx, task, repo, logs):
         heads = git(repo, "for-each-ref", "--format=%(refname:short)", "refs/heads/slopguard/",
                     check=False).split()
         branch = heads[-1] if heads else ""
-    usage = summary.get("usage") or state.get("usage") or exchanges_usage(repo)
+    usage = summary.get("usage")
+    if not usage:
+        # A killed run's state file holds the usage of its ended attempts only (zeros while
+        # the first one runs): the exchanges count every answer that came back.
+        recorded, exchanged = state.get("usage") or {}, exchanges_usage(repo)
+        usage = max(recorded, exchanged, key=lambda u: int(u.get("prompt", 0)) + int(u.get("completion", 0)))
     prompt, completion = int(usage.get("prompt", 0)), int(usage.get("completion", 0))
     status = summary.get("status") or ("killed" if timed_out else state.get("status", ""))
     result = rev(repo, f"refs/heads/{branch}") if branch else ""

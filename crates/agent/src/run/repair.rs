@@ -47,6 +47,8 @@ pub(super) const MAX_TIME: Duration = Duration::from_secs(180);
 pub(super) struct TemplateWin {
     /// Where and what it changed (`calc.py:4 < -> <=`), for the trace and the progress line.
     pub(super) described: String,
+    /// The template fix itself, so that the other fixes of its statement can be found.
+    fix: templates::TemplateFix,
     pub(super) applied: worker::AppliedReply,
     pub(super) written: dynamic::Written,
     pub(super) report: dynamic::DynamicReport,
@@ -213,6 +215,7 @@ impl TemplateQueue {
                 written,
                 report,
                 also_passing: None,
+                fix,
             }));
         }
         Ok(None)
@@ -281,7 +284,7 @@ impl TemplateQueue {
         work: &mut AttemptWork,
         win: &TemplateWin,
     ) -> Result<Option<String>, RunError> {
-        let alternatives = alternatives(&self.fixes[self.next..], &self.fixes[self.next - 1]);
+        let alternatives = alternatives(&self.fixes[self.next..], &win.fix);
         if alternatives.is_empty() {
             return Ok(None);
         }
