@@ -47,8 +47,9 @@ pub(super) const MAX_TIME: Duration = Duration::from_secs(180);
 pub(super) struct TemplateWin {
     /// Where and what it changed (`calc.py:4 < -> <=`), for the trace and the progress line.
     pub(super) described: String,
-    /// The template fix itself, so that the other fixes of its statement can be found.
-    fix: templates::TemplateFix,
+    /// The template fix itself, so that the other fixes of its statement can be found (boxed:
+    /// it holds the whole new text of the file).
+    fix: Box<templates::TemplateFix>,
     pub(super) applied: worker::AppliedReply,
     pub(super) written: dynamic::Written,
     pub(super) report: dynamic::DynamicReport,
@@ -215,7 +216,7 @@ impl TemplateQueue {
                 written,
                 report,
                 also_passing: None,
-                fix,
+                fix: Box::new(fix),
             }));
         }
         Ok(None)
