@@ -8,10 +8,11 @@ same wall-clock limit per task; one markdown table per model x half (stdlib only
 
 Per task x rep x system: materialize a fresh buggy repository (scripts/bench/corpus.py
 materialize: one commit "initial"), wait until the model server is idle (a one-token request
-queued behind whatever a killed run left on it; the wait is `server_wait_s`), run the system in its own process group under --limit
-seconds (the group is killed at the limit; whatever it committed by then is judged), then judge
-the result the same way for both systems: in a fresh copy of the result's tree, test_cmd with
-the task's timeout_s; solved = exit 0 and no test file changed against "initial".
+queued behind whatever a killed run left on it; the wait is `server_wait_s`), run the system
+in its own process group under --limit seconds (the group is killed at the limit; whatever it
+committed by then is judged), then judge the result the same way for both systems: in a fresh
+copy of the result's tree, test_cmd with the task's timeout_s; solved = exit 0 and no test
+file changed against "initial".
 
   slopguard  `slopguard run <repo> --format json` as a user runs it (planner, defaults); the env
              of scripts/live-bench.sh (SLOPGUARD_LLM_URL, SLOPGUARD_LLM_MODEL,
@@ -224,8 +225,8 @@ def wait_for_idle_server(url, model, limit):
 
     A run the bench kills at its limit leaves its last request on the server: llama.cpp notices
     the closed connection only between batches, so a long prompt it was reading can hold the
-    one slot for minutes, and the next task's first request would wait for it (session 34 found
-    up to 195 s lost this way at the start of a task). One one-token request queues behind
+    one slot for minutes, and the next task's first request would wait for it (up to 195 s at
+    the start of a task with llama.cpp's default batch of 2048 tokens; BENCHMARKS.md). One one-token request queues behind
     whatever is left and returns when the server is free; every system starts its task on an
     idle server."""
     body = json.dumps({"model": model, "prompt": "\n", "max_tokens": 1, "temperature": 0}).encode()
