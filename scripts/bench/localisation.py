@@ -11,13 +11,18 @@ file (or, for a deletion, the line after it); the rank is the first target whose
 holds one of them, "miss" when none does, "none" when the run named no function. The
 trace's `worker.coverage` event says whether the tests' coverage was recorded. When no frame names
 a statement, the statements offered alone (`worker.suspect_lines`, in the order the candidates
-ask for them) are reported too, with the rank of the one holding the bug.
+ask for them) are reported too, with the rank of the one holding the bug. For a bug that
+replaces one line, the rank of its fix in the repair templates' queue
+(`worker.templates.queued`: the fix that writes the original line back at the bug's line) is
+reported last: "miss" when no queued template writes it.
 
 Deterministic apart from timing (a suite that outruns the limit is not covered); it measures
 the localisation, not the fix.
 
     scripts/bench/localisation.py [--half dev|heldout|all] [--bin target/debug/slopguard]
-        [--limit 90] [ids ...]
+        [--limit 90] [--dump DIR] [ids ...]
+
+`--dump DIR` writes each task's targets, statements and template queue to DIR/<task>.json.
 """
 
 import argparse
@@ -76,6 +81,13 @@ def bug_lines(patch: str):
     return path, lines
 
 
+def one_line_fix(patch: str):
+    """The original line (stripped) when the bug replaces exactly one line, else None."""
+    minus = [l[1:] for l in patch.splitlines() if l.startswith("-") and not l.startswith("---")]
+    plus = [l[1:] for l in patch.splitlines() if l.startswith("+") and not l.startswith("+++")]
+    return minus[0].strip() if len(minus) == 1 and len(plus) == 1 else None
+
+
 def trace_event(repo: Path, name: str):
     for trace in sorted(repo.glob(".slopguard/runs/*/trace.jsonl")):
         for line in trace.read_text(errors="replace").splitlines():
@@ -97,17 +109,19 @@ def run_one(binary: Path, repo: Path, url: str, limit: float):
             break
         time.sleep(0.5)
     coverage = trace_event(repo, "worker.coverage")
-    # The statements offered alone are written just after the targets (or a frame's line).
-    suspects, waited = None, time.time()
-    while targets is not None and time.time() - waited < 3 and proc.poll() is None:
+    # The statements offered alone are written just after the targets (or a frame's line),
+    # and the templates' queue just after them.
+    suspects, queued, waited = None, None, time.time()
+    while targets is not None and time.time() - waited < 5 and proc.poll() is None:
         suspects = trace_event(repo, "worker.suspect_lines")
-        if suspects is not None or trace_event(repo, "worker.fault_line") is not None:
+        queued = trace_event(repo, "worker.templates.queued")
+        if queued is not None:
             break
         time.sleep(0.2)
     if proc.poll() is None:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait()
-    return targets, coverage, suspects, time.time() - start
+    return targets, coverage, suspects, queued, time.time() - start
 
 
 def main() -> int:
@@ -115,6 +129,7 @@ def main() -> int:
     ap.add_argument("--half", default="dev", choices=["dev", "heldout", "all"])
     ap.add_argument("--bin", default=str(ROOT / "target" / "debug" / "slopguard"))
     ap.add_argument("--limit", type=float, default=90)
+    ap.add_argument("--dump", type=Path)
     ap.add_argument("ids", nargs="*")
     args = ap.parse_args()
     split = json.loads((CORPUS / "split.json").read_text())
@@ -122,15 +137,30 @@ def main() -> int:
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Silent)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    ranks, statement_ranks = {}, {}
+    ranks, statement_ranks, queue_ranks = {}, {}, {}
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([sys.executable, str(ROOT / "scripts" / "bench" / "corpus.py"), "materialize",
                         "--out", tmp, *ids], check=True, stdout=subprocess.DEVNULL)
-        print("| task | bug at | targets (most likely first) | rank | statements offered alone | bug's statement | coverage |")
-        print("|---|---|---|---|---|---|---|")
+        print("| task | bug at | targets (most likely first) | rank | statements offered alone | bug's statement | coverage | fix in the template queue |")
+        print("|---|---|---|---|---|---|---|---|")
         for task in ids:
-            path, lines = bug_lines((CORPUS / "tasks" / task / "bug.patch").read_text())
-            targets, coverage, suspects, took = run_one(Path(args.bin), Path(tmp) / task, url, args.limit)
+            patch = (CORPUS / "tasks" / task / "bug.patch").read_text()
+            path, lines = bug_lines(patch)
+            targets, coverage, suspects, queued, took = run_one(Path(args.bin), Path(tmp) / task, url, args.limit)
+            original = one_line_fix(patch)
+            if args.dump:
+                args.dump.mkdir(parents=True, exist_ok=True)
+                (args.dump / f"{task}.json").write_text(json.dumps(
+                    {"bug": {"path": path, "lines": sorted(lines), "original": original},
+                     "targets": targets, "suspects": suspects, "queued": queued}))
+            qrank = "-"
+            if original is not None:
+                qrank = "miss"
+                for i, f in enumerate((queued or {}).get("fixes", []), 1):
+                    if f["path"] == path and f["line"] in lines and f["after"] == original:
+                        qrank = f"{i} ({f['operator']})"
+                        break
+            queue_ranks[task] = qrank
             functions = (targets or {}).get("functions", [])
             rank = "none" if not functions else "miss"
             for i, f in enumerate(functions, 1):
@@ -149,7 +179,7 @@ def main() -> int:
             names = ", ".join(f["name"] for f in functions)
             cov = f'{coverage["tests"]} tests' if coverage else "no"
             lines_offered = ", ".join(str(lo) for lo, _ in offered) or "-"
-            print(f"| {task} | {path}:{min(lines) if lines else '?'} | {names} | {rank} | {lines_offered} | {srank} | {cov} |",
+            print(f"| {task} | {path}:{min(lines) if lines else '?'} | {names} | {rank} | {lines_offered} | {srank} | {cov} | {qrank} |",
                   flush=True)
     server.shutdown()
     first = sum(1 for r in ranks.values() if r == "1")
@@ -158,6 +188,10 @@ def main() -> int:
     with_suspects = [r for r in statement_ranks.values() if r != "-"]
     print(f"statements offered alone in {len(with_suspects)} tasks: the bug's first in "
           f"{sum(r == '1' for r in with_suspects)}, among them in {sum(r != 'miss' for r in with_suspects)}")
+    one_line = [r for r in queue_ranks.values() if r != "-"]
+    queued_at = sorted(int(r.split()[0]) for r in one_line if r != "miss")
+    print(f"one-line bugs: {len(one_line)}; their fix in the template queue in {len(queued_at)}, "
+          f"positions {queued_at}")
     return 0
 
 

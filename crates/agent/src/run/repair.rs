@@ -88,6 +88,17 @@ impl TemplateQueue {
         }
         let tree: Arc<dyn Tree> = Arc::new(WorkTree::new(&cx.worktree));
         let fixes = candidate_fixes(run, tree.as_ref());
+        // The queue in the trace, in order, so that where a fix stood can be read after the
+        // run (`scripts/bench/localisation.py` reads it to rank the bug's fix).
+        let queued: Vec<serde_json::Value> = fixes
+            .iter()
+            .map(|f| json!({"path": f.path, "line": f.line, "operator": f.operator.name(), "after": f.after}))
+            .collect();
+        cx.emit(
+            RunPhase::Execution,
+            "worker.templates.queued",
+            json!({"subtask_id": run.id, "fixes": queued}),
+        );
         Some(TemplateQueue {
             tree,
             fixes,
@@ -463,8 +474,9 @@ fn interleave<T>(first: Vec<T>, second: Vec<T>, every: usize) -> Vec<T> {
 const FOCUS_LINES_ABOVE: usize = 2;
 
 /// Where to try, per file in order of first mention: the statement a frame names (with the
-/// lines just above it) first, then the definitions the failing tests call, then the
-/// definitions of the same file those call.
+/// lines just above it) first, then the first target (the lead, tried operators ahead of the
+/// rest), the definitions the failing tests call, then the definitions of the same file those
+/// call.
 fn places(run: &SubtaskRun, tree: &dyn Tree) -> Vec<(String, templates::Places)> {
     let hung = run
         .failure
@@ -483,12 +495,25 @@ fn places(run: &SubtaskRun, tree: &dyn Tree) -> Vec<(String, templates::Places)>
                 .unwrap_or(around_the_frame);
             (l.path.clone(), range)
         });
+    // The first target of the tests' coverage is tried operators ahead of the other regions.
+    let lead = run
+        .functions
+        .first()
+        .map(|f| (f.path.clone(), (f.start, f.end)));
     // `regions` lists the frame's file first, so the focus always has its file.
     regions(run, tree)
         .into_iter()
         .map(|(path, regions)| {
             let focus = focus.as_ref().filter(|(p, _)| *p == path).map(|(_, r)| *r);
-            (path, templates::Places { focus, regions })
+            let lead = lead.as_ref().filter(|(p, _)| *p == path).map(|(_, r)| *r);
+            (
+                path,
+                templates::Places {
+                    focus,
+                    lead,
+                    regions,
+                },
+            )
         })
         .collect()
 }

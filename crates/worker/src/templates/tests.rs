@@ -269,6 +269,7 @@ fn the_focus_gets_every_operator_before_the_regions_get_any() {
     let py = "def f(a, b):\n    if a < b:\n        raise ValueError(a)\n    return a < b\n";
     let places = Places {
         focus: Some((2, 3)),
+        lead: None,
         regions: vec![(1, 4)],
     };
     let all = fixes("m.py", py, &places, 1000);
@@ -284,6 +285,80 @@ fn the_focus_gets_every_operator_before_the_regions_get_any() {
             .iter()
             .any(|f| f.operator == Operator::Negation)
     );
+}
+
+#[test]
+fn the_lead_is_tried_operators_ahead_of_the_other_regions() {
+    // `span` (lines 5-6) is the lead; `head` (lines 1-2) is a region tried after it.
+    let py = "def head(xs):\n    return xs[0] < 2\n\n\ndef span(r):\n    return r.end - r.start\n";
+    let places = Places {
+        focus: None,
+        lead: Some((5, 6)),
+        regions: vec![(1, 2), (5, 6)],
+    };
+    let all = fixes("m.py", py, &places, 1000);
+    let at = |line: usize, op: Operator| {
+        all.iter()
+            .position(|f| f.line == line && f.operator == op)
+            .unwrap_or_else(|| panic!("no {op:?} at line {line}: {all:?}"))
+    };
+    // The lead's eighth operator (arithmetic) comes before the other region's first, and its
+    // last ones after it.
+    assert!(at(6, Operator::Arithmetic) < at(2, Operator::Comparison));
+    assert!(at(2, Operator::Comparison) < at(6, Operator::OtherMember));
+    assert!(
+        all[..at(2, Operator::Comparison)]
+            .iter()
+            .all(|f| f.line == 6)
+    );
+    // Without a lead, the first operator goes over every region first.
+    let flat = fixes("m.py", py, &Places::regions(&[(1, 2), (5, 6)]), 1000);
+    assert_eq!(flat[0].line, 2, "{flat:?}");
+}
+
+#[test]
+fn another_member_of_the_same_receiver_replaces_one() {
+    let py = "\
+def overlap(a, b):
+    if a.start < b.end:
+        return a.end - b.start
+    return a.strip() + b.lower()
+";
+    let got = afters("m.py", py, Operator::OtherMember);
+    assert!(got.contains(&"if a.end < b.end:".to_string()), "{got:?}");
+    assert!(
+        got.contains(&"if a.start < b.start:".to_string()),
+        "{got:?}"
+    );
+    assert!(
+        got.contains(&"return a.start - b.start".to_string()),
+        "{got:?}"
+    );
+    // Read members are not swapped for called ones, nor across receivers.
+    assert!(got.iter().all(|a| !a.contains("a.strip <")), "{got:?}");
+    assert!(got.iter().all(|a| !a.contains("a.lower()")), "{got:?}");
+    // A member of a call's result or of an index has no plain receiver.
+    let js = "function f(xs) {\n  return g().x + xs[0].y + xs.length + xs.size;\n}\n";
+    let got = afters("a.js", js, Operator::OtherMember);
+    assert_eq!(
+        got,
+        [
+            "return g().x + xs[0].y + xs.size + xs.size;",
+            "return g().x + xs[0].y + xs.length + xs.length;"
+        ]
+    );
+}
+
+#[test]
+fn another_number_of_the_definition_replaces_one_that_is_not_one_off() {
+    let go = "func size(n int) int {\n\tif n < 1000 {\n\t\treturn n / 1024\n\t}\n\treturn 0\n}\n";
+    let got = afters("m.go", go, Operator::OtherNumber);
+    assert!(got.contains(&"if n < 1024 {".to_string()), "{got:?}");
+    assert!(got.contains(&"return n / 1000".to_string()), "{got:?}");
+    assert!(got.contains(&"return 1000".to_string()), "{got:?}");
+    // One off is the off-by-one template's; decimals and hex are left alone.
+    let py = "def f(x):\n    return x[0] + x[1] + 0.5 + 0x10\n";
+    assert!(afters("m.py", py, Operator::OtherNumber).is_empty());
 }
 
 #[test]

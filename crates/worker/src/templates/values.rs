@@ -1,4 +1,5 @@
-//! Templates that change a value: sibling names, lengths and bounds one off, word constants, other variables in scope.
+//! Templates that change a value: sibling names, lengths and bounds one off, word constants,
+//! other variables in scope, other members of a receiver, other numbers of the definition.
 
 use super::*;
 
@@ -332,4 +333,141 @@ pub(super) fn local_names(lines: &[&str], regions: &[(usize, usize)], lang: Lang
     names.retain(|n| !called.contains(n));
     names.truncate(12);
     names
+}
+
+/// A member used on a receiver in a definition: `end` of `range.end`, `strip` of `s.strip()`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Member {
+    receiver: String,
+    name: String,
+    /// Called (`s.strip()`), or read (`range.end`).
+    called: bool,
+}
+
+/// Most members listed per definition.
+const MAX_MEMBERS: usize = 24;
+
+/// The members used on each plain receiver (a name: `self`, `this`, `range`, `entry`) in the
+/// code lines of `region`, in order of first use, for [`Operator::OtherMember`]. A member of a
+/// call's result or of an index (`f().x`, `a[i].x`) is not listed: its receiver is not a name
+/// whose other members the definition shows.
+pub(super) fn members(
+    lines: &[&str],
+    code: &[bool],
+    region: (usize, usize),
+    lang: Lang,
+) -> Vec<Member> {
+    let mut out: Vec<Member> = Vec::new();
+    for n in region.0.max(1)..=region.1.min(lines.len()) {
+        if !code[n - 1] {
+            continue;
+        }
+        let line = split_ending(lines[n - 1]).0;
+        let toks = tokens(line, lang);
+        for i in 0..toks.len() {
+            if let Some(m) = member_at(line, &toks, i)
+                && !out.contains(&m)
+                && out.len() < MAX_MEMBERS
+            {
+                out.push(m);
+            }
+        }
+    }
+    out
+}
+
+/// The member `toks[i]` names, when it is `receiver.name` with a plain name as receiver.
+fn member_at(line: &str, toks: &[Token], i: usize) -> Option<Member> {
+    let text = |t: &Token| &line[t.start..t.end];
+    let t = &toks[i];
+    if t.kind != Kind::Ident || i < 2 || text(&toks[i - 1]) != "." {
+        return None;
+    }
+    let receiver = &toks[i - 2];
+    let plain = receiver.kind == Kind::Ident
+        && (!KEYWORDS.contains(&text(receiver)) || matches!(text(receiver), "self" | "this"))
+        && (i < 3 || !matches!(text(&toks[i - 3]), "." | "::"));
+    plain.then(|| Member {
+        receiver: text(receiver).to_string(),
+        name: text(t).to_string(),
+        called: toks.get(i + 1).is_some_and(|n| text(n) == "("),
+    })
+}
+
+/// Each member of the line in place of another the definition uses on the same receiver, read
+/// for read and called for called (`range.start` -> `range.end`), at most eight.
+pub(super) fn other_members(line: &str, toks: &[Token], members: &[Member]) -> Vec<String> {
+    const PER_LINE: usize = 8;
+    let mut out = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        let Some(here) = member_at(line, toks, i) else {
+            continue;
+        };
+        let others = members.iter().filter(|m| {
+            m.receiver == here.receiver && m.called == here.called && m.name != here.name
+        });
+        for other in others {
+            out.push(format!(
+                "{}{}{}",
+                &line[..t.start],
+                other.name,
+                &line[t.end..]
+            ));
+        }
+    }
+    out.truncate(PER_LINE);
+    out
+}
+
+/// Most numbers listed per definition.
+const MAX_NUMBERS: usize = 12;
+
+/// The integer literals of the code lines of `region`, in order of first use, for
+/// [`Operator::OtherNumber`].
+pub(super) fn numbers(
+    lines: &[&str],
+    code: &[bool],
+    region: (usize, usize),
+    lang: Lang,
+) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for n in region.0.max(1)..=region.1.min(lines.len()) {
+        if !code[n - 1] {
+            continue;
+        }
+        let line = split_ending(lines[n - 1]).0;
+        for t in tokens(line, lang).iter().filter(|t| is_integer(line, t)) {
+            let number = &line[t.start..t.end];
+            if !out.iter().any(|o| o == number) && out.len() < MAX_NUMBERS {
+                out.push(number.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// Whether `t` is a plain decimal integer literal.
+fn is_integer(line: &str, t: &Token) -> bool {
+    t.kind == Kind::Number && line[t.start..t.end].bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Each integer of the line in place of another of the definition's that is not one off
+/// ([`Operator::OffByOne`] writes those), at most eight.
+pub(super) fn other_numbers(line: &str, toks: &[Token], numbers: &[String]) -> Vec<String> {
+    const PER_LINE: usize = 8;
+    let mut out = Vec::new();
+    for t in toks.iter().filter(|t| is_integer(line, t)) {
+        let here = &line[t.start..t.end];
+        let Ok(value) = here.parse::<u64>() else {
+            continue;
+        };
+        let others = numbers
+            .iter()
+            .filter(|o| o.parse::<u64>().is_ok_and(|v| v.abs_diff(value) > 1));
+        for other in others {
+            out.push(format!("{}{}{}", &line[..t.start], other, &line[t.end..]));
+        }
+    }
+    out.truncate(PER_LINE);
+    out
 }
