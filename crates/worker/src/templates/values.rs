@@ -240,12 +240,7 @@ pub(super) fn word_literals(
     lang: Lang,
 ) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
-    for n in region.0.max(1)..=region.1.min(lines.len()) {
-        if !code[n - 1] {
-            continue;
-        }
-        let line = split_ending(lines[n - 1]).0;
-        let toks = tokens(line, lang);
+    for (line, toks) in code_lines_of(lines, code, region, lang) {
         for (i, t) in toks.iter().enumerate().filter(|(_, t)| t.kind == Kind::Str) {
             let lit = &line[t.start..t.end];
             let Some(subject) = literal_subject(line, &toks, i) else {
@@ -258,6 +253,22 @@ pub(super) fn word_literals(
         }
     }
     out
+}
+
+/// The code lines of `region` (comments, strings and blank lines left out), each with its
+/// tokens.
+fn code_lines_of<'a>(
+    lines: &'a [&'a str],
+    code: &'a [bool],
+    region: (usize, usize),
+    lang: Lang,
+) -> impl Iterator<Item = (&'a str, Vec<Token>)> + 'a {
+    (region.0.max(1)..=region.1.min(lines.len()))
+        .filter(|n| code[n - 1])
+        .map(move |n| {
+            let line = split_ending(lines[n - 1]).0;
+            (line, tokens(line, lang))
+        })
 }
 
 /// The name the string token `toks[i]` is assigned to or compared with: `x` in `x = 'a'`,
@@ -358,12 +369,7 @@ pub(super) fn members(
     lang: Lang,
 ) -> Vec<Member> {
     let mut out: Vec<Member> = Vec::new();
-    for n in region.0.max(1)..=region.1.min(lines.len()) {
-        if !code[n - 1] {
-            continue;
-        }
-        let line = split_ending(lines[n - 1]).0;
-        let toks = tokens(line, lang);
+    for (line, toks) in code_lines_of(lines, code, region, lang) {
         for i in 0..toks.len() {
             if let Some(m) = member_at(line, &toks, i)
                 && !out.contains(&m)
@@ -431,12 +437,8 @@ pub(super) fn numbers(
     lang: Lang,
 ) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for n in region.0.max(1)..=region.1.min(lines.len()) {
-        if !code[n - 1] {
-            continue;
-        }
-        let line = split_ending(lines[n - 1]).0;
-        for t in tokens(line, lang).iter().filter(|t| is_integer(line, t)) {
+    for (line, toks) in code_lines_of(lines, code, region, lang) {
+        for t in toks.iter().filter(|t| is_integer(line, t)) {
             let number = &line[t.start..t.end];
             if !out.iter().any(|o| o == number) && out.len() < MAX_NUMBERS {
                 out.push(number.to_string());
