@@ -321,7 +321,34 @@ fn a_repair_template_fixes_a_one_token_bug_and_the_model_call_beside_it_is_given
     );
     assert_eq!(s.candidates, 0, "no model candidate was judged: {s:#?}");
     assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
-    assert!(trace_events(&summary).contains("worker.templates"));
+    let trace = trace_events(&summary);
+    assert!(trace.contains("worker.templates"));
+    // The queue and each judged template are in the trace: the winner fixed the one failing
+    // test and broke none.
+    let event = |name: &str| -> Vec<serde_json::Value> {
+        trace
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter(|e| e["event"] == name)
+            .map(|e| e["data"].clone())
+            .collect()
+    };
+    let queued = event("worker.templates.queued");
+    assert!(
+        queued[0]["fixes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["after"] == "return a + b" && f["line"] == 2),
+        "{queued:?}"
+    );
+    let judged = event("worker.template.judged");
+    let winner = judged
+        .iter()
+        .find(|j| j["line"] == 2 && j["operator"] == "arithmetic")
+        .unwrap_or_else(|| panic!("{judged:?}"));
+    assert_eq!(winner["targets_fixed"], 1, "{winner}");
+    assert_eq!(winner["newly_failing"], 0, "{winner}");
     // No other change of `return a - b` passes `add(2, 3) == 5`: nothing to review.
     assert_eq!(s.also_passing, None, "{s:#?}");
 }

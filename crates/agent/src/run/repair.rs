@@ -268,6 +268,7 @@ impl TemplateQueue {
             dynamic::run_dynamic(&cx.worktree, cx.state.baseline.as_ref(), &cx.opts.dynamic);
         work.tool += report.elapsed;
         let fixed = fixed_targets(&run.targets, report.tests.as_ref());
+        trace_outcome(cx, run, fix, &report, fixed);
         if report.blocked() || report.tests.is_none() || fixed < run.targets.len() {
             written.revert()?;
             return Ok(Verdict::Failed);
@@ -370,6 +371,35 @@ fn out_of_time_or_fixes(
     limit: Duration,
 ) -> bool {
     next.is_none_or(|fix| spent >= limit && fix.operator != templates::Operator::Infill)
+}
+
+/// What the tests made of a template, in the trace (`worker.template.judged`): how many of the
+/// failing tests it fixed and how many passing tests it broke. A statement whose templates
+/// change the failing tests' outcome is where the bug most likely is (mutation-based fault
+/// localisation); the event is what a measurement of that reads after the run.
+fn trace_outcome(
+    cx: &Ctx<'_>,
+    run: &SubtaskRun,
+    fix: &templates::TemplateFix,
+    report: &dynamic::DynamicReport,
+    fixed: usize,
+) {
+    let broke = match (report.tests.as_ref(), cx.state.baseline.as_ref()) {
+        (Some(now), Some(base)) => Some(
+            now.failing
+                .iter()
+                .filter(|t| !base.failing.contains(&t.id))
+                .count(),
+        ),
+        _ => None,
+    };
+    cx.emit(
+        RunPhase::Execution,
+        "worker.template.judged",
+        json!({"subtask_id": run.id, "path": fix.path, "line": fix.line,
+               "operator": fix.operator.name(), "ran": report.tests.is_some(),
+               "targets": run.targets.len(), "targets_fixed": fixed, "newly_failing": broke}),
+    );
 }
 
 /// Most other fixes of a winner's statement run to learn whether the tests tell them apart.
