@@ -1,0 +1,216 @@
+//! Which repair templates to try, and where: the statement a frame names, the first target
+//! (the lead), the definitions the failing tests call and those they call in the same file,
+//! at most [`MAX_TEMPLATES`] fixes with a statement insertion after every few.
+
+use std::collections::BTreeMap;
+
+use slopguard_change::Tree;
+use slopguard_planning::analysis::is_test_file;
+use slopguard_worker::{context, templates};
+
+use super::MAX_TEMPLATES;
+use crate::run::carry::SubtaskRun;
+
+/// Most statement insertions among the [`MAX_TEMPLATES`].
+const MAX_INSERTIONS: usize = 16;
+
+/// One-token fixes tried before each statement insertion: a missing statement is a rarer
+/// bug than a wrong token, and an insertion needs a test run as often.
+const TOKEN_FIXES_PER_INSERTION: usize = 3;
+
+/// The template fixes for `run`, most suspicious places first, at most [`MAX_TEMPLATES`]:
+/// one-token changes, with a statement copied from elsewhere in the file
+/// ([`templates::insertions`]) after every [`TOKEN_FIXES_PER_INSERTION`] of them.
+pub(super) fn candidate_fixes(run: &SubtaskRun, tree: &dyn Tree) -> Vec<templates::TemplateFix> {
+    let mut token_fixes = Vec::new();
+    let mut insertions = Vec::new();
+    for (path, places) in places(run, tree) {
+        let Some(text) = context::source_text(tree, &path) else {
+            continue;
+        };
+        let room = (MAX_TEMPLATES - MAX_INSERTIONS).saturating_sub(token_fixes.len());
+        token_fixes.extend(templates::fixes(&path, &text, &places, room));
+        let room = MAX_INSERTIONS.saturating_sub(insertions.len());
+        insertions.extend(templates::insertions(&path, &text, &places, room));
+    }
+    interleave(token_fixes, insertions, TOKEN_FIXES_PER_INSERTION)
+}
+
+/// `first` with one item of `second` after every `every` of its items; what is left of
+/// either at the end.
+pub(super) fn interleave<T>(first: Vec<T>, second: Vec<T>, every: usize) -> Vec<T> {
+    let mut out = Vec::with_capacity(first.len() + second.len());
+    let mut second = second.into_iter();
+    for (i, item) in first.into_iter().enumerate() {
+        out.push(item);
+        if (i + 1) % every.max(1) == 0
+            && let Some(other) = second.next()
+        {
+            out.push(other);
+        }
+    }
+    out.extend(second);
+    out
+}
+
+/// Lines above a frame's statement tried with it first: the condition guarding a `raise`.
+const FOCUS_LINES_ABOVE: usize = 2;
+
+/// Where to try, per file in order of first mention: the statement a frame names (with the
+/// lines just above it) first, then the first target (the lead, tried operators ahead of the
+/// rest), the definitions the failing tests call, then the definitions of the same file those
+/// call.
+fn places(run: &SubtaskRun, tree: &dyn Tree) -> Vec<(String, templates::Places)> {
+    let hung = run
+        .failure
+        .as_ref()
+        .is_some_and(|f| f.output.contains(HANG_MARK));
+    let focus = run
+        .fault_line
+        .as_ref()
+        .filter(|l| l.suspect_in.is_none())
+        .map(|l| {
+            let around_the_frame = (l.start.saturating_sub(FOCUS_LINES_ABOVE).max(1), l.end);
+            let range = hung
+                .then(|| context::source_text(tree, &l.path))
+                .flatten()
+                .and_then(|text| enclosing_loop(&text, l.start))
+                .unwrap_or(around_the_frame);
+            (l.path.clone(), range)
+        });
+    // The first target of the tests' coverage is tried operators ahead of the other regions.
+    let lead = run
+        .functions
+        .first()
+        .map(|f| (f.path.clone(), (f.start, f.end)));
+    // `regions` lists the frame's file first, so the focus always has its file.
+    regions(run, tree)
+        .into_iter()
+        .map(|(path, regions)| {
+            let focus = focus.as_ref().filter(|(p, _)| *p == path).map(|(_, r)| *r);
+            let lead = lead.as_ref().filter(|(p, _)| *p == path).map(|(_, r)| *r);
+            (
+                path,
+                templates::Places {
+                    focus,
+                    lead,
+                    regions,
+                },
+            )
+        })
+        .collect()
+}
+
+/// What the runners print for a test cut at the per-test limit (a hang).
+const HANG_MARK: &str = "timed out after";
+
+/// Longest loop taken as the focus of a hang.
+const MAX_LOOP_LINES: usize = 40;
+
+/// The loop a test hung in, as 1-based lines from its header to the end of its body: the
+/// nearest line at or above `frame` that opens a loop (`while`, `for`, `loop`, `do`, `until`)
+/// and is not indented deeper than the frame, through the last line indented deeper than that
+/// header. A test that never ends is a loop whose condition or progress is wrong; the frame
+/// where the runner cut it is anywhere in that loop, often not on the statement to change (a
+/// bisection's `lo = mid` below its `while lo < hi:`). `None` when no loop encloses the frame
+/// or it is longer than [`MAX_LOOP_LINES`].
+pub(super) fn enclosing_loop(text: &str, frame: usize) -> Option<(usize, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let frame_indent = indent(lines.get(frame.checked_sub(1)?)?);
+    let header = (frame.saturating_sub(MAX_LOOP_LINES).max(1)..=frame)
+        .rev()
+        .find(|&n| {
+            let l = lines[n - 1];
+            let t = l.trim_start();
+            indent(l) <= frame_indent
+                && ["while", "for", "loop", "do", "until"].iter().any(|k| {
+                    t.strip_prefix(k)
+                        .is_some_and(|rest| rest.starts_with([' ', '(', '{', ':']))
+                })
+        })?;
+    let header_indent = indent(lines[header - 1]);
+    let mut end = header;
+    for (i, l) in lines.iter().enumerate().skip(header) {
+        if l.trim().is_empty() {
+            continue;
+        }
+        if indent(l) <= header_indent {
+            break;
+        }
+        end = i + 1;
+    }
+    (end > header && end - header < MAX_LOOP_LINES).then_some((header, end))
+}
+
+/// Line ranges to try, per file in order of first mention: the statement a frame names, the
+/// subtask's target functions, the definitions the failing tests call, then the definitions of
+/// the same file those call.
+fn regions(run: &SubtaskRun, tree: &dyn Tree) -> Vec<(String, Vec<(usize, usize)>)> {
+    let mut by_path: Vec<(String, Vec<(usize, usize)>)> = Vec::new();
+    if let Some(l) = &run.fault_line {
+        add(&mut by_path, &l.path, (l.start, l.end));
+    }
+    // The functions the failing tests most likely broke (by their coverage when it was
+    // recorded: a helper the tests never name), before the rest of what they call.
+    for f in &run.functions {
+        add(&mut by_path, &f.path, (f.start, f.end));
+    }
+    let exercised = run
+        .failure
+        .as_ref()
+        .map(|f| f.exercised.clone())
+        .unwrap_or_default();
+    for (path, _, start, end) in &exercised {
+        add(&mut by_path, path, (*start, *end));
+    }
+    for (path, callees) in callees(&exercised, tree) {
+        for range in callees {
+            add(&mut by_path, &path, range);
+        }
+    }
+    if by_path.is_empty() {
+        // No definition of the files to change is called by name from the failing tests (a
+        // method reached through an object, a module-level table): small files whole.
+        for path in run.subtask.file_hints.iter().filter(|p| !is_test_file(p)) {
+            let lines = tree
+                .read(path)
+                .ok()
+                .flatten()
+                .map_or(0, |b| b.split(|c| *c == b'\n').count());
+            if (1..=MAX_WHOLE_FILE_LINES).contains(&lines) {
+                add(&mut by_path, path, (1, lines));
+            }
+        }
+    }
+    by_path
+}
+
+/// Adds `range` of `path` to `by_path` once, keeping the order of first mention.
+fn add(by_path: &mut Vec<(String, Vec<(usize, usize)>)>, path: &str, range: (usize, usize)) {
+    match by_path.iter_mut().find(|(p, _)| p == path) {
+        Some((_, ranges)) if !ranges.contains(&range) => ranges.push(range),
+        Some(_) => {}
+        None => by_path.push((path.to_string(), vec![range])),
+    }
+}
+
+/// Longest file tried whole when the failing tests name no definition of it.
+const MAX_WHOLE_FILE_LINES: usize = 400;
+
+/// The definitions of each exercised definition's file that its body mentions by name (one
+/// hop: the helper where the bug may sit).
+pub(super) fn callees(
+    exercised: &[(String, String, usize, usize)],
+    tree: &dyn Tree,
+) -> BTreeMap<String, Vec<(usize, usize)>> {
+    let mut out: BTreeMap<String, Vec<(usize, usize)>> = BTreeMap::new();
+    for (path, name, start, end) in exercised {
+        for d in context::called_definitions(tree, path, name, (*start, *end)) {
+            out.entry(path.clone())
+                .or_default()
+                .push((d.start_line as usize, d.end_line as usize));
+        }
+    }
+    out
+}
