@@ -191,6 +191,11 @@ pub(super) const OPERATORS: &[&str] = &[
     "**", "..", "<", ">", "+", "-", "*", "/", "%", "!", "=", "&", "|", "^", "?",
 ];
 
+/// `line` with the token `t` replaced by `with`.
+pub(super) fn with_token(line: &str, t: &Token, with: &str) -> String {
+    format!("{}{}{}", &line[..t.start], with, &line[t.end..])
+}
+
 /// The spaces and tabs a line starts with: its indentation.
 pub(crate) fn leading_space(line: &str) -> &str {
     &line[..line.len() - line.trim_start_matches([' ', '\t']).len()]

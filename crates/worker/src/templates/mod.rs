@@ -246,14 +246,24 @@ pub fn fixes(path: &str, text: &str, places: &Places, max: usize) -> Vec<Templat
     let order = new_lines(&places.regions);
     // A line draws on the widest region it is in (its definition), not on every region: a
     // name bound in another definition is not in scope there.
-    let ranges: Vec<(usize, usize)> = places.lead.iter().chain(&places.regions).copied().collect();
+    // The lead is usually one of the regions too: its scope is computed once.
+    let ranges: Vec<(usize, usize)> = places
+        .lead
+        .iter()
+        .filter(|r| !places.regions.contains(r))
+        .chain(&places.regions)
+        .copied()
+        .collect();
     let scopes: Vec<Scope> = ranges
         .iter()
-        .map(|r| Scope {
-            names: local_names(&lines, &[*r], lang),
-            literals: word_literals(&lines, &code, *r, lang),
-            members: members(&lines, &code, *r, lang),
-            numbers: numbers(&lines, &code, *r, lang),
+        .map(|r| {
+            let code_lines = code_lines_of(&lines, &code, *r, lang);
+            Scope {
+                names: local_names(&lines, &[*r], lang),
+                literals: word_literals(&code_lines),
+                members: members(&code_lines),
+                numbers: numbers(&code_lines),
+            }
         })
         .collect();
     let no_scope = Scope::default();
@@ -267,8 +277,7 @@ pub fn fixes(path: &str, text: &str, places: &Places, max: usize) -> Vec<Templat
     };
     // Step `s` tries the lead's lines with the `s`-th operator and the other regions' lines
     // with the one `LEAD_AHEAD` before it.
-    let ops = Operator::ALL.len();
-    let ahead = LEAD_AHEAD;
+    let (ops, ahead) = (Operator::ALL.len(), LEAD_AHEAD);
     let steps = (0..ops + ahead).flat_map(|s| {
         let on_lead = (s < ops).then(|| lead.iter().map(move |n| (Operator::ALL[s], *n)));
         let on_rest = (s >= ahead && s - ahead < ops)
@@ -349,7 +358,7 @@ fn with_line(lines: &[&str], n: usize, new_line: &str, ending: &str, edit: Edit)
 /// The candidate lines `op` makes of `line`, whose tokens are `toks`.
 fn mutate(line: &str, toks: &[Token], lang: Lang, op: Operator, scope: &Scope) -> Vec<String> {
     let text = |t: &Token| &line[t.start..t.end];
-    let replace = |t: &Token, with: &str| format!("{}{}{}", &line[..t.start], with, &line[t.end..]);
+    let replace = |t: &Token, with: &str| with_token(line, t, with);
     let spaced = |i: usize| {
         i > 0
             && toks[i - 1].kind == Kind::Space

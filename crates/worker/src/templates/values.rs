@@ -228,22 +228,17 @@ pub(super) fn is_word_literal(token: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
 }
 
-/// The word constants of the code lines of `region` with the name each is assigned to or
+/// The word constants of a region's code lines with the name each is assigned to or
 /// compared with (`missing = 'empty'`, `missing === 'throw'`), for [`Operator::OtherLiteral`]:
 /// at most 16, in order of first use. A constant with no such name (an argument, a message)
 /// is not listed: swapped for an unrelated one (`typeof x !== 'string'`), it passes tests by
 /// accident.
-pub(super) fn word_literals(
-    lines: &[&str],
-    code: &[bool],
-    region: (usize, usize),
-    lang: Lang,
-) -> Vec<(String, String)> {
+pub(super) fn word_literals(code_lines: &[(&str, Vec<Token>)]) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
-    for (line, toks) in code_lines_of(lines, code, region, lang) {
+    for (line, toks) in code_lines {
         for (i, t) in toks.iter().enumerate().filter(|(_, t)| t.kind == Kind::Str) {
             let lit = &line[t.start..t.end];
-            let Some(subject) = literal_subject(line, &toks, i) else {
+            let Some(subject) = literal_subject(line, toks, i) else {
                 continue;
             };
             let pair = (subject.to_string(), lit.to_string());
@@ -256,19 +251,20 @@ pub(super) fn word_literals(
 }
 
 /// The code lines of `region` (comments, strings and blank lines left out), each with its
-/// tokens.
-fn code_lines_of<'a>(
-    lines: &'a [&'a str],
-    code: &'a [bool],
+/// tokens: what [`word_literals`], [`members`] and [`numbers`] read, tokenised once.
+pub(super) fn code_lines_of<'a>(
+    lines: &[&'a str],
+    code: &[bool],
     region: (usize, usize),
     lang: Lang,
-) -> impl Iterator<Item = (&'a str, Vec<Token>)> + 'a {
+) -> Vec<(&'a str, Vec<Token>)> {
     (region.0.max(1)..=region.1.min(lines.len()))
         .filter(|n| code[n - 1])
-        .map(move |n| {
+        .map(|n| {
             let line = split_ending(lines[n - 1]).0;
             (line, tokens(line, lang))
         })
+        .collect()
 }
 
 /// The name the string token `toks[i]` is assigned to or compared with: `x` in `x = 'a'`,
@@ -358,20 +354,15 @@ pub(super) struct Member {
 /// Most members listed per definition.
 const MAX_MEMBERS: usize = 24;
 
-/// The members used on each plain receiver (a name: `self`, `this`, `range`, `entry`) in the
-/// code lines of `region`, in order of first use, for [`Operator::OtherMember`]. A member of a
+/// The members used on each plain receiver (a name: `self`, `this`, `range`, `entry`) in a
+/// region's code lines, in order of first use, for [`Operator::OtherMember`]. A member of a
 /// call's result or of an index (`f().x`, `a[i].x`) is not listed: its receiver is not a name
 /// whose other members the definition shows.
-pub(super) fn members(
-    lines: &[&str],
-    code: &[bool],
-    region: (usize, usize),
-    lang: Lang,
-) -> Vec<Member> {
+pub(super) fn members(code_lines: &[(&str, Vec<Token>)]) -> Vec<Member> {
     let mut out: Vec<Member> = Vec::new();
-    for (line, toks) in code_lines_of(lines, code, region, lang) {
+    for (line, toks) in code_lines {
         for i in 0..toks.len() {
-            if let Some(m) = member_at(line, &toks, i)
+            if let Some(m) = member_at(line, toks, i)
                 && !out.contains(&m)
                 && out.len() < MAX_MEMBERS
             {
@@ -412,14 +403,7 @@ pub(super) fn other_members(line: &str, toks: &[Token], members: &[Member]) -> V
         let others = members.iter().filter(|m| {
             m.receiver == here.receiver && m.called == here.called && m.name != here.name
         });
-        for other in others {
-            out.push(format!(
-                "{}{}{}",
-                &line[..t.start],
-                other.name,
-                &line[t.end..]
-            ));
-        }
+        out.extend(others.map(|other| with_token(line, t, &other.name)));
     }
     out.truncate(PER_LINE);
     out
@@ -428,16 +412,11 @@ pub(super) fn other_members(line: &str, toks: &[Token], members: &[Member]) -> V
 /// Most numbers listed per definition.
 const MAX_NUMBERS: usize = 12;
 
-/// The integer literals of the code lines of `region`, in order of first use, for
+/// The integer literals of a region's code lines, in order of first use, for
 /// [`Operator::OtherNumber`].
-pub(super) fn numbers(
-    lines: &[&str],
-    code: &[bool],
-    region: (usize, usize),
-    lang: Lang,
-) -> Vec<String> {
+pub(super) fn numbers(code_lines: &[(&str, Vec<Token>)]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for (line, toks) in code_lines_of(lines, code, region, lang) {
+    for (line, toks) in code_lines {
         for t in toks.iter().filter(|t| is_integer(line, t)) {
             let number = &line[t.start..t.end];
             if !out.iter().any(|o| o == number) && out.len() < MAX_NUMBERS {
@@ -466,9 +445,7 @@ pub(super) fn other_numbers(line: &str, toks: &[Token], numbers: &[String]) -> V
         let others = numbers
             .iter()
             .filter(|o| o.parse::<u64>().is_ok_and(|v| v.abs_diff(value) > 1));
-        for other in others {
-            out.push(format!("{}{}{}", &line[..t.start], other, &line[t.end..]));
-        }
+        out.extend(others.map(|other| with_token(line, t, other)));
     }
     out.truncate(PER_LINE);
     out

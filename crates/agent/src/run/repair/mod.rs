@@ -386,12 +386,7 @@ fn trace_outcome(
     fixed: usize,
 ) {
     let broke = match (report.tests.as_ref(), cx.state.baseline.as_ref()) {
-        (Some(now), Some(base)) => Some(
-            now.failing
-                .iter()
-                .filter(|t| !base.failing.contains(&t.id))
-                .count(),
-        ),
+        (Some(now), Some(base)) => Some(base.newly_failing(now).count()),
         _ => None,
     };
     cx.emit(
