@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
 """Manages the bug-fix benchmark corpus under bench/corpus/ (stdlib only, Python 3.11+).
 
-    scripts/bench/corpus.py list [--half dev|heldout|all] [--lang L]
+    scripts/bench/corpus.py [--corpus DIR] list [--half dev|heldout|all] [--lang L]
     scripts/bench/corpus.py materialize --out DIR [--half H] [--lang L] [--force] [IDS...]
     scripts/bench/corpus.py verify [--lang L] [--half H] [--keep] [IDS...]
     scripts/bench/corpus.py split --seed 20261125 [--force]
     scripts/bench/corpus.py stats [--sources]
+
+--corpus DIR (default bench/corpus; a relative DIR is taken from the current directory, or else
+from the repository root) points every subcommand at another directory of the same layout, such
+as the tuning pool bench/tuning/. A directory without split.json has no halves: there --half
+must be all (the default), and split is refused for any directory but bench/corpus.
 
 Each task is bench/corpus/tasks/<id>/ with task.toml, repo/ (the correct project and its
 tests) and bug.patch (a git diff, paths relative to repo/, that seeds one bug in a non-test
@@ -35,7 +40,8 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPUS = ROOT / "bench" / "corpus"
+DEFAULT_CORPUS = ROOT / "bench" / "corpus"
+CORPUS = DEFAULT_CORPUS
 TASKS = CORPUS / "tasks"
 SPLIT = CORPUS / "split.json"
 
@@ -64,6 +70,19 @@ TEST_NAME = re.compile(
 
 
 # ---------------------------------------------------------------- loading
+
+def set_corpus(path):
+    """Points CORPUS, TASKS and SPLIT at another directory of the corpus's layout."""
+    global CORPUS, TASKS, SPLIT
+    p = Path(path)
+    if not p.is_absolute():
+        p = Path.cwd() / p if (Path.cwd() / p).is_dir() else ROOT / p
+    if not p.is_dir():
+        sys.exit(f"--corpus {path}: no such directory")
+    CORPUS = p.resolve()
+    TASKS = CORPUS / "tasks"
+    SPLIT = CORPUS / "split.json"
+
 
 def load_task(task_dir):
     with open(task_dir / "task.toml", "rb") as f:
@@ -103,6 +122,8 @@ def select(ids=None, half="all", lang=None):
     else:
         chosen = known
     if half and half != "all":
+        if not SPLIT.is_file() and CORPUS != DEFAULT_CORPUS:
+            sys.exit(f"{rel(CORPUS)} has no split.json, so no halves: use --half all")
         split = load_split()
         if half not in ("dev", "heldout"):
             sys.exit(f"--half must be dev, heldout or all, not {half!r}")
@@ -410,6 +431,8 @@ def cmd_verify(a):
 
 
 def cmd_split(a):
+    if CORPUS != DEFAULT_CORPUS:
+        sys.exit(f"split is only for {rel(DEFAULT_CORPUS)}; {rel(CORPUS)} has no halves")
     if SPLIT.exists() and not a.force:
         sys.exit(f"{rel(SPLIT)} exists (use --force to overwrite)")
     by_lang = {}
@@ -457,6 +480,8 @@ def cmd_stats(a):
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--corpus", metavar="DIR", default=None,
+                   help="the task directory to work on (default: bench/corpus), e.g. bench/tuning")
     sub = p.add_subparsers(dest="cmd", required=True)
 
     s = sub.add_parser("list", help="print task ids")
@@ -488,7 +513,12 @@ def main(argv=None):
     s.add_argument("--sources", action="store_true", help="also a provenance table (markdown)")
     s.set_defaults(func=cmd_stats)
 
+    for sp in sub.choices.values():           # also accepted after the subcommand
+        sp.add_argument("--corpus", metavar="DIR", default=argparse.SUPPRESS,
+                        help="the task directory to work on (default: bench/corpus)")
     a = p.parse_args(argv)
+    if a.corpus is not None:
+        set_corpus(a.corpus)
     a.func(a)
 
 

@@ -10,7 +10,11 @@ delete or add lines, are "not one line" (missing calls, missing cases): the mode
 This measures the template families, not the run: which line the run tries first, the test
 time and the candidate cap decide whether a covered bug is fixed within the limit.
 
-    scripts/bench/template-coverage.py [--half dev|heldout|all] [ids ...]
+    scripts/bench/template-coverage.py [--corpus DIR] [--half dev|heldout|all] [ids ...]
+
+--corpus DIR (default bench/corpus) reads the tasks of another directory of the same layout.
+A directory without split.json (the tuning pool, bench/tuning) has no halves: all its tasks are
+considered, and --half dev or heldout is refused there.
 """
 
 import argparse
@@ -21,7 +25,31 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPUS = ROOT / "bench" / "corpus"
+DEFAULT_CORPUS = ROOT / "bench" / "corpus"
+
+
+def corpus_dir(path):
+    """The task directory named by --corpus (relative: from the current directory, else ROOT)."""
+    if path is None:
+        return DEFAULT_CORPUS
+    p = Path(path)
+    if not p.is_absolute():
+        p = Path.cwd() / p if (Path.cwd() / p).is_dir() else ROOT / p
+    if not (p / "tasks").is_dir():
+        sys.exit(f"--corpus {path}: no tasks/ directory there")
+    return p.resolve()
+
+
+def task_ids(corpus: Path, half):
+    """The tasks of a half of split.json, or every task of a directory without one."""
+    split_file = corpus / "split.json"
+    if not split_file.is_file():
+        if half not in (None, "all"):
+            sys.exit(f"{corpus} has no split.json, so no halves: use --half all")
+        return sorted(p.name for p in (corpus / "tasks").iterdir() if (p / "task.toml").is_file())
+    split = json.loads(split_file.read_text())
+    half = half or "dev"
+    return split["dev"] + split["heldout"] if half == "all" else split[half]
 
 
 def one_line_change(patch: str):
@@ -48,21 +76,25 @@ def probe(binary: Path, file: Path):
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--half", default="dev", choices=["dev", "heldout", "all"])
+    ap.add_argument("--corpus", metavar="DIR", default=None,
+                    help="task directory (default: bench/corpus), e.g. bench/tuning")
+    ap.add_argument("--half", default=None, choices=["dev", "heldout", "all"],
+                    help="half of split.json (default: dev; all tasks where there is no split.json)")
     ap.add_argument("ids", nargs="*")
     args = ap.parse_args()
+    corpus = corpus_dir(args.corpus)
+    ids = args.ids or task_ids(corpus, args.half)
     subprocess.run(["cargo", "build", "-q", "-j2", "-p", "slopguard-agent", "--example", "template_probe"],
                    cwd=ROOT, check=True)
     binary = ROOT / "target" / "debug" / "examples" / "template_probe"
-    split = json.loads((CORPUS / "split.json").read_text())
-    ids = args.ids or (split["dev"] + split["heldout"] if args.half == "all" else split[args.half])
     covered = one_line = 0
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run([sys.executable, str(ROOT / "scripts/bench/corpus.py"), "materialize", "--out", tmp, *ids],
+        subprocess.run([sys.executable, str(ROOT / "scripts/bench/corpus.py"), "--corpus", str(corpus),
+                        "materialize", "--out", tmp, *ids],
                        check=True, capture_output=True)
         for tid in ids:
-            change = one_line_change((CORPUS / "tasks" / tid / "bug.patch").read_text())
+            change = one_line_change((corpus / "tasks" / tid / "bug.patch").read_text())
             if change is None:
                 rows.append((tid, "not one line", ""))
                 continue

@@ -1,0 +1,3 @@
+module example.com/cron
+
+go 1.19

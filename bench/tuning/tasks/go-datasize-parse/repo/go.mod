@@ -1,0 +1,3 @@
+module example.com/datasize
+
+go 1.19

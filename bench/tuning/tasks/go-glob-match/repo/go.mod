@@ -1,0 +1,3 @@
+module example.com/glob
+
+go 1.19

@@ -1,0 +1,3 @@
+module example.com/smetrics
+
+go 1.19

@@ -1,0 +1,3 @@
+module example.com/strcase
+
+go 1.19
