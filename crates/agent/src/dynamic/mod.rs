@@ -454,6 +454,33 @@ pub fn run_dynamic(
     }
 }
 
+/// The dynamic guards with the tests first: the tests (G8, test-integrity) run; the build
+/// check runs only when `worth_building` accepts their outcome, and its verdict goes first in
+/// the report, as [`run_dynamic`] orders it. For candidates that are many and mostly wrong
+/// (the repair templates): every test runner here compiles or loads the code it runs, so a
+/// candidate that does not build already fails its tests, and the build check (`go build` +
+/// `go vet`, every file compiled) is paid once for the candidate that passes them instead of
+/// for each. What passes all of this passed the same gates as [`run_dynamic`]'s.
+pub fn run_dynamic_tests_first(
+    root: &Path,
+    baseline: Option<&Baseline>,
+    opts: &DynamicOptions,
+    worth_building: impl FnOnce(&DynamicReport) -> bool,
+) -> DynamicReport {
+    let tests_only = DynamicOptions {
+        build: false,
+        ..opts.clone()
+    };
+    let mut report = run_dynamic(root, baseline, &tests_only);
+    if opts.build && !report.blocked() && worth_building(&report) {
+        let started = Instant::now();
+        let build = build_guard(&RepoFiles::walk(root), opts.build_timeout);
+        report.verdicts.insert(0, ("build", None, build));
+        report.elapsed += started.elapsed();
+    }
+    report
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -559,6 +586,49 @@ mod tests {
             Verdict::Block(m) if m.contains("bad.py")
         ));
         assert!(!dir.path().join("__pycache__").exists());
+    }
+
+    #[test]
+    fn tests_first_builds_only_what_its_caller_finds_worth_building() {
+        let pytest = std::process::Command::new("python3")
+            .args(["-m", "pytest", "--version"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !pytest {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir(root.join("tests")).unwrap();
+        std::fs::write(root.join("calc.py"), "def one():\n    return 1\n").unwrap();
+        std::fs::write(
+            root.join("tests/test_calc.py"),
+            "from calc import one\n\n\ndef test_one():\n    assert one() == 1\n",
+        )
+        .unwrap();
+        std::fs::write(
+            root.join("pyproject.toml"),
+            "[tool.pytest.ini_options]\npythonpath = [\".\"]\n",
+        )
+        .unwrap();
+        let base = baseline_of(&run_tests(root, Duration::from_secs(60)));
+        assert!(base.ran && base.failing.is_empty(), "{base:?}");
+        // A file no test imports stops building: only the build check can see it.
+        std::fs::write(root.join("unused.py"), "def f(:\n").unwrap();
+        let opts = DynamicOptions::default();
+
+        let unbuilt = run_dynamic_tests_first(root, Some(&base), &opts, |_| false);
+        assert!(!unbuilt.blocked());
+        assert_eq!(
+            unbuilt.verdicts.iter().map(|v| v.0).collect::<Vec<_>>(),
+            ["test-regression", "test-integrity"]
+        );
+
+        let built = run_dynamic_tests_first(root, Some(&base), &opts, |r| r.tests.is_some());
+        assert!(built.blocked());
+        assert!(
+            matches!(&built.verdicts[0], ("build", None, Verdict::Block(m)) if m.contains("unused.py"))
+        );
     }
 
     #[test]

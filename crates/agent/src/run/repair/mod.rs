@@ -5,7 +5,9 @@
 //! statements the failing tests reach: the statement a frame of the failure names first, then
 //! the definitions the failing tests call, then the definitions those call in the same file.
 //! Each is judged like a model's candidate: every static guard on the change in memory, then
-//! the build and the whole test suite on the written worktree. The first that makes every
+//! the whole test suite on the written worktree, and the build check once the tests pass (a
+//! template that does not build fails its tests: every runner here compiles or loads the
+//! code, so the build is paid by the few that pass them). The first that makes every
 //! failing test pass, breaks no passing test and keeps the lines the passing tests run
 //! ([`crate::gates::kept_behaviour`]: a template that passes the tests by sending a passing
 //! one down another branch is probably wrong) lands; the others are reverted and leave no
@@ -174,7 +176,7 @@ impl TemplateQueue {
     }
 
     /// Tries the next template: refused statically (and the one after it tried), or written
-    /// and judged by the build and the tests. `Some` when it fixes every target and keeps
+    /// and judged by the tests and the build. `Some` when it fixes every target and keeps
     /// what the passing tests run.
     fn try_next(
         &mut self,
@@ -234,8 +236,9 @@ impl TemplateQueue {
         Ok(None)
     }
 
-    /// Judges `fix`: every static guard on the change in memory, then, written, the build,
-    /// the tests and the kept-behaviour gate. Only a fix that passes them all stays written.
+    /// Judges `fix`: every static guard on the change in memory, then, written, the tests,
+    /// the build (only for a fix the tests pass: [`dynamic::run_dynamic_tests_first`]) and
+    /// the kept-behaviour gate. Only a fix that passes them all stays written.
     fn judge(
         &self,
         cx: &Ctx<'_>,
@@ -265,8 +268,17 @@ impl TemplateQueue {
             return Ok(Verdict::RefusedStatically);
         }
         let written = dynamic::write_change(&cx.worktree, &change)?;
-        let report =
-            dynamic::run_dynamic(&cx.worktree, cx.state.baseline.as_ref(), &cx.opts.dynamic);
+        // Nearly every template leaves a target failing: the build check is paid only by
+        // one that fixes them all.
+        let fixes_all = |r: &dynamic::DynamicReport| {
+            fixed_targets(&run.targets, r.tests.as_ref()) == run.targets.len()
+        };
+        let report = dynamic::run_dynamic_tests_first(
+            &cx.worktree,
+            cx.state.baseline.as_ref(),
+            &cx.opts.dynamic,
+            fixes_all,
+        );
         work.tool += report.elapsed;
         let fixed = fixed_targets(&run.targets, report.tests.as_ref());
         trace_outcome(cx, run, fix, &report, fixed);
