@@ -34,6 +34,7 @@ use super::carry::SubtaskRun;
 use super::carry::fixed_targets;
 use super::context::Ctx;
 use super::error::RunError;
+use super::infill::{Pointer, Pointers};
 use super::judge::{behaviour_changed, dynamic_activity};
 use super::progress::ProgressEvent;
 
@@ -81,6 +82,9 @@ pub(super) struct TemplateQueue {
     alternatives_run: usize,
     /// The phase's outcome was reported (it is, once, when it ends).
     reported: bool,
+    /// The templates judged so far that made failing tests pass, for the infill phase to
+    /// ask the model about their statements ([`super::infill::Pointers`]).
+    pointers: Pointers,
 }
 
 impl TemplateQueue {
@@ -113,6 +117,7 @@ impl TemplateQueue {
             changed_behaviour: 0,
             alternatives_run: 0,
             reported: false,
+            pointers: Pointers::default(),
         })
     }
 
@@ -122,6 +127,22 @@ impl TemplateQueue {
     pub(super) fn is_done(&self, run: &SubtaskRun) -> bool {
         out_of_time_or_fixes(self.fixes.get(self.next), self.spent, self.limit)
             || run.started.elapsed() >= run.budget
+    }
+
+    /// The files the templates change, each once.
+    pub(super) fn paths(&self) -> Vec<String> {
+        let mut paths: Vec<String> = Vec::new();
+        for fix in &self.fixes {
+            if !paths.contains(&fix.path) {
+                paths.push(fix.path.clone());
+            }
+        }
+        paths
+    }
+
+    /// The statements the templates judged so far point at, shared with the infill calls.
+    pub(super) fn pointers(&self) -> Pointers {
+        Arc::clone(&self.pointers)
     }
 
     /// Puts `fixes` before the templates not yet tried, after the infills not yet tried (the
@@ -281,7 +302,12 @@ impl TemplateQueue {
         );
         work.tool += report.elapsed;
         let fixed = fixed_targets(&run.targets, report.tests.as_ref());
-        trace_outcome(cx, run, fix, &report, fixed);
+        let broke = match (report.tests.as_ref(), cx.state.baseline.as_ref()) {
+            (Some(now), Some(base)) => Some(base.newly_failing(now).count()),
+            _ => None,
+        };
+        trace_outcome(cx, run, fix, &report, fixed, broke);
+        self.point_at(run.targets.len(), fix, fixed, broke);
         if report.blocked() || report.tests.is_none() || fixed < run.targets.len() {
             written.revert()?;
             return Ok(Verdict::Failed);
@@ -396,11 +422,8 @@ fn trace_outcome(
     fix: &templates::TemplateFix,
     report: &dynamic::DynamicReport,
     fixed: usize,
+    broke: Option<usize>,
 ) {
-    let broke = match (report.tests.as_ref(), cx.state.baseline.as_ref()) {
-        (Some(now), Some(base)) => Some(base.newly_failing(now).count()),
-        _ => None,
-    };
     cx.emit(
         RunPhase::Execution,
         "worker.template.judged",
@@ -408,6 +431,35 @@ fn trace_outcome(
                "operator": fix.operator.name(), "ran": report.tests.is_some(),
                "targets": run.targets.len(), "targets_fixed": fixed, "newly_failing": broke}),
     );
+}
+
+impl TemplateQueue {
+    /// Records that `fix` points at its statement when it made some of the `targets`
+    /// failing tests pass: a one-token change there, not a statement inserted or the model's
+    /// answer.
+    fn point_at(
+        &self,
+        targets: usize,
+        fix: &templates::TemplateFix,
+        fixed: usize,
+        broke: Option<usize>,
+    ) {
+        let one_token = !matches!(
+            fix.operator,
+            templates::Operator::Infill | templates::Operator::InsertedStatement
+        );
+        if fixed == 0 || !one_token {
+            return;
+        }
+        if let Ok(mut pointers) = self.pointers.lock() {
+            pointers.push(Pointer {
+                path: fix.path.clone(),
+                line: fix.line,
+                fixed_share: fixed as f64 / targets.max(1) as f64,
+                broke: broke.unwrap_or(0),
+            });
+        }
+    }
 }
 
 /// Most other fixes of a winner's statement run to learn whether the tests tell them apart.
@@ -520,6 +572,7 @@ mod tests {
             changed_behaviour: 0,
             alternatives_run: 0,
             reported: true,
+            pointers: Pointers::default(),
         };
         queue.put_first(vec![fix(templates::Operator::Infill, "i1")]);
         queue.put_first(vec![fix(templates::Operator::Infill, "i2")]);
@@ -530,6 +583,49 @@ mod tests {
         assert_eq!(order, ["i1", "i2", "t1", "t2"]);
     }
 
+    #[test]
+    fn a_one_token_template_that_made_failing_tests_pass_points_at_its_statement() {
+        let queue = TemplateQueue {
+            tree: Arc::new(slopguard_change::MemTree::default()),
+            fixes: Vec::new(),
+            next: 0,
+            spent: Duration::ZERO,
+            limit: Duration::from_secs(60),
+            refused_statically: 0,
+            evaluated: 0,
+            changed_behaviour: 0,
+            alternatives_run: 0,
+            reported: false,
+            pointers: Pointers::default(),
+        };
+        let fix = |line, operator| templates::TemplateFix {
+            path: "m.py".into(),
+            line,
+            operator,
+            before: "a".into(),
+            after: "b".into(),
+            text: "b\n".into(),
+        };
+        queue.point_at(2, &fix(3, templates::Operator::Comparison), 0, Some(0));
+        queue.point_at(
+            2,
+            &fix(4, templates::Operator::InsertedStatement),
+            2,
+            Some(0),
+        );
+        queue.point_at(2, &fix(5, templates::Operator::Infill), 2, Some(0));
+        queue.point_at(2, &fix(6, templates::Operator::OffByOne), 1, Some(3));
+        let pointers = queue.pointers().lock().unwrap().clone();
+        assert_eq!(
+            pointers,
+            [Pointer {
+                path: "m.py".into(),
+                line: 6,
+                fixed_share: 0.5,
+                broke: 3
+            }]
+        );
+    }
     #[test]
     fn the_alternatives_of_a_win_change_its_statement_otherwise() {
         let fix = |line, after: &str| templates::TemplateFix {

@@ -3,9 +3,12 @@
 //! template.
 //!
 //! Once per subtask, at the start of its first attempt, for a model trained to fill in the
-//! middle: the statement a frame of the failure names and the suspect statements of the
-//! definitions the failing tests call, the first [`STATEMENTS`], each asked
-//! [`TEMPERATURES`]`.len()` times, with the failing tests as another file of the prompt (the
+//! middle: [`STATEMENTS`] statements, each asked [`TEMPERATURES`]`.len()` times. The first is
+//! the statement a frame of the failure names, else the most suspect statement of the
+//! definitions the failing tests call; each next one is chosen when its turn comes
+//! ([`holes`]): the statement the repair templates judged meanwhile point at most (one whose
+//! one-token change made failing tests pass), else the next suspect. Every prompt has the
+//! failing tests as another file (the
 //! first with the failure's message under it as comments). The answers are short (one
 //! statement) and a statement's prompts differ only in their sampling, so a caching server
 //! reads each prompt once: on the 1.5B model under load, about 25 s for the first and 1-3 s
@@ -25,7 +28,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
@@ -37,14 +40,19 @@ use slopguard_worker::infill::{self, FimFormat, Hole, InfillRequest};
 
 use super::candidates;
 use super::carry::{AttemptWork, SubtaskRun};
+
+mod holes;
 use super::context::{Ctx, tokens_spent};
 use super::error::RunError;
 use super::progress::ProgressEvent;
 use super::repair::{TemplateQueue, TemplateWin};
 use crate::records::RunPhase;
+use holes::{HolePicker, Statement};
+pub(super) use holes::{Pointer, Pointers};
 
-/// Statements asked for: the frame's, then the most suspect. The right statement was among
-/// the first two offered in most of the development half's runs (sessions 23-24).
+/// Statements asked for: the frame's or the most suspect, then those the templates point at
+/// or the next most suspect. The right statement was among the first two offered in most of
+/// the development half's runs (sessions 23-24).
 pub(super) const STATEMENTS: usize = 3;
 
 /// The sampling temperatures of each statement's infills: the likeliest middle first, then
@@ -64,7 +72,7 @@ const TESTS_SHOWN: usize = 2;
 
 /// One infill asked for, and what came back.
 struct Asked {
-    request: usize,
+    request: Arc<InfillRequest>,
     temperature: f32,
     took: Duration,
     reply: Result<ChatResponse, LlmError>,
@@ -100,47 +108,33 @@ pub(super) fn infill_phase(
         return Ok(None);
     };
     let tree = WorkTree::new(&cx.worktree);
-    let requests = requests(format, run, &tree);
-    if requests.is_empty() {
+    let picker = picker(format, run, &tree, queue);
+    if picker.is_empty() {
         return Ok(None);
     }
     let started = Instant::now();
     let spent = tokens_spent(client);
     let give_up = AtomicBool::new(false);
     let sent = AtomicUsize::new(0);
-    let asks: Vec<Ask> = schedule(&requests)
-        .into_iter()
-        .enumerate()
-        .map(|(i, (request, temperature))| Ask {
-            request,
-            temperature,
-            seed: candidates::seed(&cx.state.run.run_id, &run.id, attempt, 1000 + i as u32),
-        })
+    let most = STATEMENTS * TEMPERATURES.len() + GAP_TEMPERATURES.len();
+    let seeds: Vec<u64> = (0..most)
+        .map(|i| candidates::seed(&cx.state.run.run_id, &run.id, attempt, 1000 + i as u32))
         .collect();
     let (tx, rx) = mpsc::channel();
     let mut taken = Taken::default();
     let won = std::thread::scope(|s| {
-        let (requests, asks, give_up, sent) = (&requests, &asks, &give_up, &sent);
-        let calls = s.spawn(move || ask_all(client, requests, asks, give_up, sent, tx));
-        let won = judge_as_they_come(
-            cx,
-            run,
-            attempt,
-            work,
-            queue,
-            requests,
-            &rx,
-            sent,
-            &mut taken,
-            || calls.is_finished(),
-        );
+        let (seeds, give_up, sent) = (&seeds, &give_up, &sent);
+        let calls = s.spawn(move || ask_all(client, picker, seeds, give_up, sent, tx));
+        let won = judge_as_they_come(cx, run, attempt, work, queue, &rx, sent, &mut taken, || {
+            calls.is_finished()
+        });
         give_up.store(true, Ordering::Relaxed);
         let _ = calls.join();
         won
     });
     // The answers that came while the last change was judged.
     for asked in rx.try_iter() {
-        taken.take(cx, run, &requests, queue, asked);
+        taken.take(cx, run, queue, asked);
     }
     if !taken.queued.is_empty() {
         queue.report_again();
@@ -163,7 +157,6 @@ fn judge_as_they_come(
     attempt: u32,
     work: &mut AttemptWork,
     queue: &mut TemplateQueue,
-    requests: &[InfillRequest],
     rx: &mpsc::Receiver<Asked>,
     sent: &AtomicUsize,
     taken: &mut Taken,
@@ -171,7 +164,7 @@ fn judge_as_they_come(
 ) -> Result<Option<TemplateWin>, RunError> {
     loop {
         for asked in rx.try_iter() {
-            taken.take(cx, run, requests, queue, asked);
+            taken.take(cx, run, queue, asked);
         }
         let seen = taken.answers;
         let news = || sent.load(Ordering::Relaxed) > seen;
@@ -184,7 +177,7 @@ fn judge_as_they_come(
         if !news() {
             // Nothing left to judge until the next answer.
             if let Ok(asked) = rx.recv_timeout(Duration::from_millis(100)) {
-                taken.take(cx, run, requests, queue, asked);
+                taken.take(cx, run, queue, asked);
             }
         }
     }
@@ -193,17 +186,10 @@ fn judge_as_they_come(
 impl Taken {
     /// Takes one answer: traces it with its verdict and queues the change it makes, when it
     /// makes a new one.
-    fn take(
-        &mut self,
-        cx: &Ctx<'_>,
-        run: &SubtaskRun,
-        requests: &[InfillRequest],
-        queue: &mut TemplateQueue,
-        asked: Asked,
-    ) {
+    fn take(&mut self, cx: &Ctx<'_>, run: &SubtaskRun, queue: &mut TemplateQueue, asked: Asked) {
         self.answers += 1;
         self.took += asked.took;
-        let req = &requests[asked.request];
+        let req = asked.request.as_ref();
         let (middle, verdict) = match &asked.reply {
             Ok(reply) => {
                 let verdict = match req.fix(&reply.content) {
@@ -233,49 +219,46 @@ impl Taken {
     }
 }
 
-/// The requests for `run`'s statements: the frame's, then the suspects, at most
-/// [`STATEMENTS`], each in the definition it is in, with the failing tests; then the gap
-/// ([`gap_to_ask`]).
-fn requests(format: FimFormat, run: &SubtaskRun, tree: &dyn Tree) -> Vec<InfillRequest> {
-    let tests = tests_shown(run);
-    let statements = statements_to_ask(run.fault_line.as_ref(), &run.suspects);
-    // Each file read once: the statements are mostly in one file, the gap in the first's.
-    let mut texts: BTreeMap<&str, Option<String>> = BTreeMap::new();
-    for line in &statements {
-        texts
-            .entry(line.path.as_str())
-            .or_insert_with(|| context::source_text(tree, &line.path));
-    }
-    let text_of = |path: &str| texts.get(path).and_then(|t| t.as_deref());
-    let mut requests: Vec<InfillRequest> = statements
-        .iter()
-        .filter_map(|line| {
-            infill::request(
-                format,
-                &line.path,
-                text_of(&line.path)?,
-                (line.start, line.end),
-                definition_of(run, line),
-                &tests,
-            )
+/// The statements `run` may ask, from the code as it is before any template is written: the
+/// frame's, then the suspects, then those the judged templates of `queue` point at
+/// ([`holes`]), each in the definition it is in, with the failing tests; then a gap.
+fn picker(
+    format: FimFormat,
+    run: &SubtaskRun,
+    tree: &dyn Tree,
+    queue: &TemplateQueue,
+) -> HolePicker {
+    let defaults: Vec<Statement> = statements_to_ask(run.fault_line.as_ref(), &run.suspects)
+        .into_iter()
+        .map(|line| Statement {
+            path: line.path.clone(),
+            lines: (line.start, line.end),
+            definition: definition_of(run, line),
         })
         .collect();
-    if let Some(&first) = statements.first()
-        && let Some(text) = text_of(&first.path)
-    {
-        let definition = definition_of(run, first);
-        if let Some(before) = gap_to_ask(text, definition) {
-            requests.extend(infill::gap(
-                format,
-                &first.path,
-                text,
-                before,
-                definition,
-                &tests,
-            ));
+    // Each file read once: the statements' and the templates'.
+    let mut texts = BTreeMap::new();
+    let paths = defaults.iter().map(|s| s.path.clone()).chain(queue.paths());
+    for path in paths {
+        if !texts.contains_key(&path)
+            && let Some(text) = context::source_text(tree, &path)
+        {
+            texts.insert(path, text);
         }
     }
-    requests
+    let definitions = run
+        .functions
+        .iter()
+        .map(|f| (f.path.clone(), f.start, f.end))
+        .collect();
+    HolePicker::new(
+        format,
+        tests_shown(run),
+        texts,
+        defaults,
+        definitions,
+        queue.pointers(),
+    )
 }
 
 /// The line a missing statement may go before: the last statement of the definition on
@@ -312,8 +295,8 @@ fn tests_shown(run: &SubtaskRun) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The statements to ask for: the frame's, then the suspects, at most [`STATEMENTS`], each
-/// once, most suspect first. Each answer is judged as it comes, so this is the order the
+/// The statements to ask for by default: the frame's, then the suspects, each once, most
+/// suspect first (at most [`STATEMENTS`] are asked). Each answer is judged as it comes, so this is the order the
 /// likeliest fixes are tried in. File order would save no prompt reading: two statements'
 /// prompts share the code only up to the earlier hole, whichever is asked first, and the code
 /// after it (7-75 s per statement under bench load, session 27) is read either way; in file
@@ -328,7 +311,6 @@ fn statements_to_ask<'a>(
         .into_iter()
         .chain(suspects)
         .filter(|l| seen.insert((l.path.as_str(), l.start, l.end)))
-        .take(STATEMENTS)
         .collect()
 }
 
@@ -344,72 +326,86 @@ fn definition_of(run: &SubtaskRun, line: &FaultLine) -> (usize, usize) {
         .map_or((line.start, line.end), |f| (f.start, f.end))
 }
 
-/// One infill to ask for: which request, and how to sample it.
-struct Ask {
-    request: usize,
-    temperature: f32,
-    seed: u64,
-}
-
-/// The order the infills of `requests` are asked in: hole by hole, each at every one of its
-/// temperatures ([`TEMPERATURES`] for a statement, [`GAP_TEMPERATURES`] for a gap; its
-/// prompts then differ only in their sampling, so a caching server reads each once).
-fn schedule(requests: &[InfillRequest]) -> Vec<(usize, f32)> {
-    requests
-        .iter()
-        .enumerate()
-        .flat_map(|(r, req)| {
-            let temperatures: &[f32] = match req.hole {
-                Hole::Statement => &TEMPERATURES,
-                Hole::Gap => &GAP_TEMPERATURES,
-            };
-            temperatures.iter().map(move |&t| (r, t))
-        })
-        .collect()
-}
-
-/// Asks `asks` in order until `give_up`; sends each answer as it comes and counts it in
-/// `sent`. Stops at the first call that fails (a server without the endpoint, or down: the
-/// chat candidates will say so).
+/// Asks [`STATEMENTS`] statements, each chosen by `picker` when its turn comes (so that the
+/// templates judged meanwhile can point at it), each at every one of [`TEMPERATURES`], the
+/// likeliest middle first (a statement's prompts differ only in their sampling, so a caching
+/// server reads each once); then the gap at [`GAP_TEMPERATURES`]. Stops when `give_up` says
+/// so or at the first call that fails (a server without the endpoint, or down: the chat
+/// candidates will say so). Sends each answer as it comes and counts it in `sent`.
 fn ask_all(
     client: &BlockingClient,
-    requests: &[InfillRequest],
-    asks: &[Ask],
+    mut picker: HolePicker,
+    seeds: &[u64],
     give_up: &AtomicBool,
     sent: &AtomicUsize,
     answers: mpsc::Sender<Asked>,
 ) {
-    for ask in asks {
-        if give_up.load(Ordering::Relaxed) {
-            return;
-        }
-        let req = &requests[ask.request];
-        let sampling = Sampling {
-            temperature: Some(ask.temperature),
-            seed: Some(ask.seed),
-            max_tokens: Some(req.max_tokens),
+    let mut seeds = seeds.iter().copied();
+    for _ in 0..STATEMENTS {
+        let Some(request) = picker.next_request() else {
+            break;
         };
-        let t = Instant::now();
-        let Some(reply) =
-            client.complete_sampled_unless(Role::Worker, &req.prompt, &req.stop, sampling, give_up)
-        else {
-            return;
-        };
-        let failed = reply.is_err();
-        let asked = Asked {
-            request: ask.request,
-            temperature: ask.temperature,
-            took: t.elapsed(),
-            reply,
-        };
-        if answers.send(asked).is_err() {
-            return;
-        }
-        sent.fetch_add(1, Ordering::Relaxed);
-        if failed {
-            return;
+        let request = Arc::new(request);
+        for &temperature in &TEMPERATURES {
+            let Some(seed) = seeds.next() else { return };
+            let asked = ask(client, &request, temperature, seed, give_up, sent, &answers);
+            if !asked {
+                return;
+            }
         }
     }
+    if let Some(gap) = picker.gap_request() {
+        let gap = Arc::new(gap);
+        for &temperature in &GAP_TEMPERATURES {
+            let Some(seed) = seeds.next() else { return };
+            if !ask(client, &gap, temperature, seed, give_up, sent, &answers) {
+                return;
+            }
+        }
+    }
+}
+
+/// Asks `request` once and sends the answer; `false` when the calls should stop (given up,
+/// the judge gone, or the call failed).
+fn ask(
+    client: &BlockingClient,
+    request: &Arc<InfillRequest>,
+    temperature: f32,
+    seed: u64,
+    give_up: &AtomicBool,
+    sent: &AtomicUsize,
+    answers: &mpsc::Sender<Asked>,
+) -> bool {
+    if give_up.load(Ordering::Relaxed) {
+        return false;
+    }
+    let sampling = Sampling {
+        temperature: Some(temperature),
+        seed: Some(seed),
+        max_tokens: Some(request.max_tokens),
+    };
+    let t = Instant::now();
+    let Some(reply) = client.complete_sampled_unless(
+        Role::Worker,
+        &request.prompt,
+        &request.stop,
+        sampling,
+        give_up,
+    ) else {
+        return false;
+    };
+    let failed = reply.is_err();
+    let asked = Asked {
+        request: Arc::clone(request),
+        temperature,
+        took: t.elapsed(),
+        reply,
+    };
+    if answers.send(asked).is_err() {
+        return false;
+    }
+    sent.fetch_add(1, Ordering::Relaxed);
+    !failed
 }
 
 /// The phase's progress line (and attempt-log line).
@@ -460,33 +456,16 @@ mod tests {
             .iter()
             .map(|l| l.start)
             .collect();
-        assert_eq!(starts, [40, 30, 12]);
+        assert_eq!(starts, [40, 30, 12, 20]);
         let starts: Vec<usize> = statements_to_ask(None, &suspects)
             .iter()
             .map(|l| l.start)
             .collect();
-        assert_eq!(starts, [30, 40, 12]);
+        assert_eq!(starts, [30, 40, 12, 20]);
     }
 
     const PY: &str =
         "def f(xs):\n    total = 0\n    for x in xs:\n        total += x\n    return total\n";
-
-    #[test]
-    fn each_hole_is_asked_in_turn_the_likeliest_middle_first_and_a_gap_fewer_times() {
-        let requests = [
-            infill::request(FimFormat::Qwen, "a.py", PY, (4, 4), (1, 5), &[]).unwrap(),
-            infill::request(FimFormat::Qwen, "a.py", PY, (2, 2), (1, 5), &[]).unwrap(),
-            infill::gap(FimFormat::Qwen, "a.py", PY, 5, (1, 5), &[]).unwrap(),
-        ];
-        let order = schedule(&requests);
-        assert_eq!(order.len(), 15);
-        assert_eq!(
-            &order[..6],
-            &[(0, 0.2), (0, 0.8), (0, 1.0), (0, 1.0), (0, 1.0), (0, 1.0)]
-        );
-        assert!(order[6..12].iter().all(|&(r, _)| r == 1));
-        assert_eq!(&order[12..], &[(2, 0.2), (2, 0.8), (2, 1.0)]);
-    }
 
     #[test]
     fn the_gap_is_before_the_last_statement_of_a_known_definition() {

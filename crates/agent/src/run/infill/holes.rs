@@ -1,0 +1,271 @@
+//! Which statement the model is asked to write next, decided as the calls go on.
+//!
+//! The first statement asked is the first of the default order: the statement a frame of the
+//! failure names, else the most suspect by the tests' coverage ([`super::statements_to_ask`]).
+//! Nothing else is known when the first call goes out. Each statement after it is the one the
+//! repair templates judged meanwhile point at most, when one does: a one-token change of a
+//! statement that makes failing tests pass says the tests' outcome hangs on that statement
+//! (mutation-based fault localisation, as Metallaxis-FL and MUSE score statements; MUSE also
+//! counts the passing tests such a change breaks against it). On the tuning pool's first
+//! runs, the statement the templates pointed at most was the bug's in 8 of the 9 tasks where
+//! a template made a failing test pass, the statement the coverage ranked first in none
+//! (BENCHMARKS.md, session 36). Without a pointer, the default order goes on.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+use slopguard_worker::infill::{self, FimFormat, InfillRequest};
+
+/// A judged template that made failing tests pass: it points at its statement.
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::run) struct Pointer {
+    pub path: String,
+    /// 1-based line the template changed.
+    pub line: usize,
+    /// The share of the failing tests it made pass, in (0, 1].
+    pub fixed_share: f64,
+    /// Tests that passed before and failed with it.
+    pub broke: usize,
+}
+
+/// The pointers of the templates judged so far, in the order they were judged: written by
+/// the template judge, read by the infill calls on another thread.
+pub(in crate::run) type Pointers = Arc<Mutex<Vec<Pointer>>>;
+
+/// A statement the model may be asked to write again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Statement {
+    pub path: String,
+    /// 1-based first and last line.
+    pub lines: (usize, usize),
+    /// The lines of the definition it is in (the statement's own when none is known).
+    pub definition: (usize, usize),
+}
+
+/// Chooses the statements to ask, one at a time ([`HolePicker::next_request`]).
+pub(super) struct HolePicker {
+    format: FimFormat,
+    /// The failing tests shown in every prompt.
+    tests: Vec<(String, String)>,
+    /// The files' texts when the phase began: the templates are written into the worktree
+    /// while the calls go on.
+    texts: BTreeMap<String, String>,
+    /// The default order.
+    defaults: Vec<Statement>,
+    /// Definitions a pointed-at line may be in: (path, first line, last line).
+    definitions: Vec<(String, usize, usize)>,
+    pointers: Pointers,
+    asked: Vec<Statement>,
+}
+
+impl HolePicker {
+    pub(super) fn new(
+        format: FimFormat,
+        tests: Vec<(String, String)>,
+        texts: BTreeMap<String, String>,
+        defaults: Vec<Statement>,
+        definitions: Vec<(String, usize, usize)>,
+        pointers: Pointers,
+    ) -> Self {
+        HolePicker {
+            format,
+            tests,
+            texts,
+            defaults,
+            definitions,
+            pointers,
+            asked: Vec::new(),
+        }
+    }
+
+    /// Whether no statement can be asked.
+    pub(super) fn is_empty(&self) -> bool {
+        !self
+            .defaults
+            .iter()
+            .any(|s| self.texts.contains_key(&s.path))
+    }
+
+    /// The request for the next statement to ask, or `None` when none is left.
+    pub(super) fn next_request(&mut self) -> Option<InfillRequest> {
+        loop {
+            let statement = self.choose()?;
+            self.asked.push(statement.clone());
+            let text = self.texts.get(&statement.path)?;
+            if let Some(request) = infill::request(
+                self.format,
+                &statement.path,
+                text,
+                statement.lines,
+                statement.definition,
+                &self.tests,
+            ) {
+                return Some(request);
+            }
+        }
+    }
+
+    /// The empty hole before the last statement of the first asked statement's definition
+    /// (a step missing before the result is returned), when that definition is known.
+    pub(super) fn gap_request(&self) -> Option<InfillRequest> {
+        let first = self.asked.first()?;
+        let text = self.texts.get(&first.path)?;
+        let before = super::gap_to_ask(text, first.definition)?;
+        infill::gap(
+            self.format,
+            &first.path,
+            text,
+            before,
+            first.definition,
+            &self.tests,
+        )
+    }
+
+    /// The first default statement first; then the statement the templates point at most,
+    /// not asked yet; else the next default one.
+    fn choose(&self) -> Option<Statement> {
+        let fresh = |s: &Statement| {
+            self.texts.contains_key(&s.path)
+                && !self
+                    .asked
+                    .iter()
+                    .any(|a| a.path == s.path && a.lines.0 <= s.lines.1 && s.lines.0 <= a.lines.1)
+        };
+        if !self.asked.is_empty()
+            && let Some(pointed) = self.most_pointed_at(&fresh)
+        {
+            return Some(pointed);
+        }
+        self.defaults.iter().find(|s| fresh(s)).cloned()
+    }
+
+    /// The statement of the strongest pointer that `fresh` accepts: the largest share of the
+    /// failing tests made to pass, then the fewest passing tests broken, then the first
+    /// judged.
+    fn most_pointed_at(&self, fresh: &impl Fn(&Statement) -> bool) -> Option<Statement> {
+        let pointers = self.pointers.lock().ok()?.clone();
+        pointers
+            .iter()
+            .map(|p| (p, self.statement_at(&p.path, p.line)))
+            .filter(|(_, s)| fresh(s))
+            .min_by(|(a, _), (b, _)| {
+                b.fixed_share
+                    .total_cmp(&a.fixed_share)
+                    .then(a.broke.cmp(&b.broke))
+            })
+            .map(|(_, s)| s)
+    }
+
+    /// The statement holding `line` of `path`: a default one's lines when it holds it (a
+    /// statement over several lines), else the line alone, in the innermost definition that
+    /// holds it.
+    fn statement_at(&self, path: &str, line: usize) -> Statement {
+        if let Some(s) = self
+            .defaults
+            .iter()
+            .find(|s| s.path == path && s.lines.0 <= line && line <= s.lines.1)
+        {
+            return s.clone();
+        }
+        let definition = self
+            .definitions
+            .iter()
+            .filter(|(p, start, end)| p == path && *start <= line && line <= *end)
+            .min_by_key(|(_, start, end)| end - start)
+            .map_or((line, line), |(_, start, end)| (*start, *end));
+        Statement {
+            path: path.to_string(),
+            lines: (line, line),
+            definition,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PY: &str = "def f(xs, k):\n    total = 0\n    for x in xs:\n        if x > k:\n            total += x\n    return total\n";
+
+    fn statement(line: usize) -> Statement {
+        Statement {
+            path: "a.py".into(),
+            lines: (line, line),
+            definition: (1, 6),
+        }
+    }
+
+    fn picker(defaults: &[usize], pointers: &Pointers) -> HolePicker {
+        HolePicker::new(
+            FimFormat::Qwen,
+            Vec::new(),
+            BTreeMap::from([("a.py".to_string(), PY.to_string())]),
+            defaults.iter().map(|&l| statement(l)).collect(),
+            vec![("a.py".into(), 1, 6)],
+            pointers.clone(),
+        )
+    }
+
+    fn pointer(line: usize, fixed_share: f64, broke: usize) -> Pointer {
+        Pointer {
+            path: "a.py".into(),
+            line,
+            fixed_share,
+            broke,
+        }
+    }
+
+    #[test]
+    fn without_pointers_the_default_order_is_asked_each_statement_once() {
+        let pointers = Pointers::default();
+        let mut p = picker(&[5, 2, 5, 4], &pointers);
+        let starts: Vec<usize> = std::iter::from_fn(|| p.next_request().map(|r| r.start)).collect();
+        assert_eq!(starts, [5, 2, 4]);
+        assert_eq!(
+            p.gap_request().map(|r| r.start),
+            Some(6),
+            "before the return"
+        );
+    }
+
+    #[test]
+    fn after_the_first_statement_the_one_the_templates_point_at_most_comes_next() {
+        let pointers = Pointers::default();
+        let mut p = picker(&[5, 2, 3], &pointers);
+        assert_eq!(
+            p.next_request().map(|r| r.start),
+            Some(5),
+            "nothing judged yet"
+        );
+        pointers.lock().unwrap().extend([
+            pointer(3, 1.0, 2),
+            pointer(4, 0.5, 0),
+            pointer(4, 1.0, 0),
+            pointer(5, 1.0, 0),
+        ]);
+        // Line 5 was asked already; line 4's best template made every failing test pass and
+        // broke nothing.
+        assert_eq!(p.next_request().map(|r| r.start), Some(4));
+        assert_eq!(p.next_request().map(|r| r.start), Some(3));
+        assert_eq!(
+            p.next_request().map(|r| r.start),
+            Some(2),
+            "the defaults go on"
+        );
+        assert_eq!(p.next_request().map(|r| r.start), None);
+    }
+
+    #[test]
+    fn a_pointer_into_a_file_the_phase_did_not_read_is_ignored() {
+        let pointers = Pointers::default();
+        let mut p = picker(&[5, 2], &pointers);
+        p.next_request();
+        pointers.lock().unwrap().push(Pointer {
+            path: "other.py".into(),
+            line: 3,
+            fixed_share: 1.0,
+            broke: 0,
+        });
+        assert_eq!(p.next_request().map(|r| r.start), Some(2));
+    }
+}
