@@ -168,15 +168,17 @@ pub(super) fn push_mode(modes: &mut Vec<FailureMode>, m: FailureMode) {
     }
 }
 
-/// Targets (baseline failing tests) that pass in `now`. None when the runner counted more
-/// failures than its output names (output too long to keep whole): a target missing from
-/// the names may then still fail, and only a run with no failure at all fixes them.
+/// Targets (baseline failing tests) that pass in `now`. None when the tests did not run or
+/// the suite is broken (a change that does not compile fails no test by name), or when the
+/// runner counted more failures than its output names (output too long to keep whole): a
+/// target missing from the names may then still fail, and only a run with no failure at all
+/// fixes them.
 pub(super) fn fixed_targets(
     targets: &BTreeSet<String>,
     now: Option<&slopguard_toolchain::TestRun>,
 ) -> usize {
     match now {
-        Some(now) if now.failed as usize <= now.failing.len() => {
+        Some(now) if now.ran && !now.broken && now.failed as usize <= now.failing.len() => {
             targets.len() - still_failing_targets(targets, Some(now)).len()
         }
         _ => 0,

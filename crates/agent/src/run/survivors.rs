@@ -330,6 +330,7 @@ mod tests {
         let targets: BTreeSet<String> = ["t::a", "t::b", "t::c"].map(String::from).into();
         assert_eq!(fixed_targets(&targets, None), 0);
         let now = TestRun {
+            ran: true,
             failing: vec![FailingTest {
                 id: "t::b".into(),
                 file: None,
@@ -338,6 +339,13 @@ mod tests {
         };
         assert_eq!(fixed_targets(&targets, Some(&now)), 2);
         assert_eq!(fixed_targets(&BTreeSet::new(), Some(&now)), 0);
+        // A change that does not compile names no failing test: it fixes none.
+        let broken = TestRun {
+            ran: false,
+            broken: true,
+            ..Default::default()
+        };
+        assert_eq!(fixed_targets(&targets, Some(&broken)), 0);
     }
 
     #[test]
