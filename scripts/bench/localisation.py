@@ -96,11 +96,24 @@ def trace_event(repo: Path, name: str):
     return None
 
 
-def run_one(binary: Path, repo: Path, url: str, limit: float):
+def start_run(binary: Path, repo: Path, url: str):
+    """`slopguard run` on `repo` as a user runs it, against the model endpoint `url`, in its
+    own process group (its store beside the repository)."""
     env = dict(os.environ, SLOPGUARD_LLM_URL=url, SLOPGUARD_LLM_MODEL="silent",
                SLOPGUARD_DB=f"sqlite://{repo.parent / (repo.name + '.db')}")
-    proc = subprocess.Popen([str(binary), "run", str(repo)], env=env, stdout=subprocess.DEVNULL,
+    return subprocess.Popen([str(binary), "run", str(repo)], env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)
+
+
+def stop_run(proc):
+    """Stops a run `start_run` started, with its children, unless it ended."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait()
+
+
+def run_one(binary: Path, repo: Path, url: str, limit: float):
+    proc = start_run(binary, repo, url)
     start = time.time()
     targets = None
     while time.time() - start < limit and proc.poll() is None:
@@ -118,9 +131,7 @@ def run_one(binary: Path, repo: Path, url: str, limit: float):
         if queued is not None:
             break
         time.sleep(0.2)
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait()
+    stop_run(proc)
     return targets, coverage, suspects, queued, time.time() - start
 
 

@@ -26,8 +26,6 @@ Timing figures: run it on a quiet machine, twice, and compare medians, not singl
 import argparse
 import http.server
 import json
-import os
-import signal
 import statistics
 import subprocess
 import sys
@@ -37,7 +35,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from localisation import ROOT, Silent, bug_lines, trace_event  # noqa: E402
+from localisation import ROOT, Silent, bug_lines, start_run, stop_run, trace_event  # noqa: E402
 
 SAMPLE = [
     "go-semver-compare", "go-lru-cache",
@@ -61,10 +59,7 @@ def judged_templates(repo: Path):
 def run_one(binary: Path, repo: Path, url: str, limit: float):
     """The first `worker.templates` event's data, the seconds to it (None and the limit when
     it did not come) and the templates judged."""
-    env = dict(os.environ, SLOPGUARD_LLM_URL=url, SLOPGUARD_LLM_MODEL="silent",
-               SLOPGUARD_DB=f"sqlite://{repo.parent / (repo.name + '.db')}")
-    proc = subprocess.Popen([str(binary), "run", str(repo)], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = start_run(binary, repo, url)
     start = time.time()
     phase = None
     while time.time() - start < limit and proc.poll() is None:
@@ -73,9 +68,7 @@ def run_one(binary: Path, repo: Path, url: str, limit: float):
             break
         time.sleep(0.2)
     took = time.time() - start
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait()
+    stop_run(proc)
     offered = {e: trace_event(repo, e) for e in ("worker.suspect_lines", "worker.fault_line")}
     return phase, took, judged_templates(repo), offered
 

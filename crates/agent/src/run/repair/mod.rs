@@ -547,6 +547,23 @@ mod tests {
         assert_eq!(interleave(Vec::new(), vec![10, 20], 3), vec![10, 20]);
     }
 
+    /// A queue of `fixes` over an empty tree, none tried yet.
+    fn queue_of(fixes: Vec<templates::TemplateFix>) -> TemplateQueue {
+        TemplateQueue {
+            tree: Arc::new(slopguard_change::MemTree::default()),
+            fixes,
+            next: 0,
+            spent: Duration::ZERO,
+            limit: Duration::from_secs(60),
+            refused_statically: 0,
+            evaluated: 0,
+            changed_behaviour: 0,
+            alternatives_run: 0,
+            reported: false,
+            pointers: Pointers::default(),
+        }
+    }
+
     #[test]
     fn infills_go_before_the_untried_templates_in_the_order_they_came() {
         let fix = |operator, after: &str| templates::TemplateFix {
@@ -557,23 +574,12 @@ mod tests {
             after: after.into(),
             text: format!("{after}\n"),
         };
-        let mut queue = TemplateQueue {
-            tree: Arc::new(slopguard_change::MemTree::default()),
-            fixes: vec![
-                fix(templates::Operator::Comparison, "tried"),
-                fix(templates::Operator::Comparison, "t1"),
-                fix(templates::Operator::OffByOne, "t2"),
-            ],
-            next: 1,
-            spent: Duration::ZERO,
-            limit: Duration::from_secs(60),
-            refused_statically: 0,
-            evaluated: 0,
-            changed_behaviour: 0,
-            alternatives_run: 0,
-            reported: true,
-            pointers: Pointers::default(),
-        };
+        let mut queue = queue_of(vec![
+            fix(templates::Operator::Comparison, "tried"),
+            fix(templates::Operator::Comparison, "t1"),
+            fix(templates::Operator::OffByOne, "t2"),
+        ]);
+        queue.next = 1;
         queue.put_first(vec![fix(templates::Operator::Infill, "i1")]);
         queue.put_first(vec![fix(templates::Operator::Infill, "i2")]);
         let order: Vec<&str> = queue.fixes[queue.next..]
@@ -585,19 +591,7 @@ mod tests {
 
     #[test]
     fn a_one_token_template_that_made_failing_tests_pass_points_at_its_statement() {
-        let queue = TemplateQueue {
-            tree: Arc::new(slopguard_change::MemTree::default()),
-            fixes: Vec::new(),
-            next: 0,
-            spent: Duration::ZERO,
-            limit: Duration::from_secs(60),
-            refused_statically: 0,
-            evaluated: 0,
-            changed_behaviour: 0,
-            alternatives_run: 0,
-            reported: false,
-            pointers: Pointers::default(),
-        };
+        let queue = queue_of(Vec::new());
         let fix = |line, operator| templates::TemplateFix {
             path: "m.py".into(),
             line,
