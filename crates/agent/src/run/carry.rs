@@ -5,6 +5,7 @@
 //! import each other for their types.
 
 use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use slopguard_planning::plan::{Plan, Subtask};
@@ -210,3 +211,20 @@ pub(super) fn find_subtask(plan: &Plan, id: &str) -> Option<(String, Subtask)> {
             .map(|s| (t.title.clone(), s.clone()))
     })
 }
+
+/// A judged repair template that made failing tests pass: it points at its statement
+/// (mutation-based fault localisation; `infill::holes` asks the model about it).
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Pointer {
+    pub path: String,
+    /// 1-based line the template changed.
+    pub line: usize,
+    /// The share of the failing tests it made pass, in (0, 1].
+    pub fixed_share: f64,
+    /// Tests that passed before and failed with it.
+    pub broke: usize,
+}
+
+/// The pointers of the templates judged so far, in the order they were judged: written by
+/// the template judge (`repair`), read by the infill calls on another thread (`infill`).
+pub(super) type Pointers = Arc<Mutex<Vec<Pointer>>>;

@@ -14,25 +14,10 @@
 //! session 36). Without a pointer, the default order goes on.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+
+use crate::run::carry::Pointers;
 
 use slopguard_worker::infill::{self, FimFormat, InfillRequest};
-
-/// A judged template that made failing tests pass: it points at its statement.
-#[derive(Debug, Clone, PartialEq)]
-pub(in crate::run) struct Pointer {
-    pub path: String,
-    /// 1-based line the template changed.
-    pub line: usize,
-    /// The share of the failing tests it made pass, in (0, 1].
-    pub fixed_share: f64,
-    /// Tests that passed before and failed with it.
-    pub broke: usize,
-}
-
-/// The pointers of the templates judged so far, in the order they were judged: written by
-/// the template judge, read by the infill calls on another thread.
-pub(in crate::run) type Pointers = Arc<Mutex<Vec<Pointer>>>;
 
 /// A statement the model may be asked to write again.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -186,6 +171,7 @@ impl HolePicker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::run::carry::Pointer;
 
     const PY: &str = "def f(xs, k):\n    total = 0\n    for x in xs:\n        if x > k:\n            total += x\n    return total\n";
 

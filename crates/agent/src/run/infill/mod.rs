@@ -48,7 +48,6 @@ use super::progress::ProgressEvent;
 use super::repair::{TemplateQueue, TemplateWin};
 use crate::records::RunPhase;
 use holes::{HolePicker, Statement};
-pub(super) use holes::{Pointer, Pointers};
 
 /// Statements asked for: the frame's or the most suspect, then those the templates point at
 /// or the next most suspect. The right statement was among the first two offered in most of

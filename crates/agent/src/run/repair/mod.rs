@@ -32,9 +32,9 @@ use slopguard_worker::{self as worker, reply::ReplyFormat, templates};
 use super::carry::AttemptWork;
 use super::carry::SubtaskRun;
 use super::carry::fixed_targets;
+use super::carry::{Pointer, Pointers};
 use super::context::Ctx;
 use super::error::RunError;
-use super::infill::{Pointer, Pointers};
 use super::judge::{behaviour_changed, dynamic_activity};
 use super::progress::ProgressEvent;
 
@@ -83,7 +83,7 @@ pub(super) struct TemplateQueue {
     /// The phase's outcome was reported (it is, once, when it ends).
     reported: bool,
     /// The templates judged so far that made failing tests pass, for the infill phase to
-    /// ask the model about their statements ([`super::infill::Pointers`]).
+    /// ask the model about their statements ([`Pointers`]).
     pointers: Pointers,
 }
 
