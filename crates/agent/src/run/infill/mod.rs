@@ -340,27 +340,24 @@ fn ask_all(
     answers: mpsc::Sender<Asked>,
 ) {
     let mut seeds = seeds.iter().copied();
+    let mut ask_at = |request: InfillRequest, temperatures: &[f32]| {
+        let request = Arc::new(request);
+        temperatures.iter().all(|&temperature| {
+            seeds.next().is_some_and(|seed| {
+                ask(client, &request, temperature, seed, give_up, sent, &answers)
+            })
+        })
+    };
     for _ in 0..STATEMENTS {
         let Some(request) = picker.next_request() else {
             break;
         };
-        let request = Arc::new(request);
-        for &temperature in &TEMPERATURES {
-            let Some(seed) = seeds.next() else { return };
-            let asked = ask(client, &request, temperature, seed, give_up, sent, &answers);
-            if !asked {
-                return;
-            }
+        if !ask_at(request, &TEMPERATURES) {
+            return;
         }
     }
     if let Some(gap) = picker.gap_request() {
-        let gap = Arc::new(gap);
-        for &temperature in &GAP_TEMPERATURES {
-            let Some(seed) = seeds.next() else { return };
-            if !ask(client, &gap, temperature, seed, give_up, sent, &answers) {
-                return;
-            }
-        }
+        ask_at(gap, &GAP_TEMPERATURES);
     }
 }
 

@@ -444,10 +444,7 @@ impl TemplateQueue {
         fixed: usize,
         broke: Option<usize>,
     ) {
-        let one_token = !matches!(
-            fix.operator,
-            templates::Operator::Infill | templates::Operator::InsertedStatement
-        );
+        let one_token = templates::Operator::ALL.contains(&fix.operator);
         if fixed == 0 || !one_token {
             return;
         }
