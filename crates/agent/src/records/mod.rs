@@ -8,7 +8,7 @@
 //! checks, the critics, the gates and the run loop share these records without importing one
 //! another.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 use slopguard_guards::{GuardStatus, Report};
@@ -88,6 +88,13 @@ pub struct Baseline {
     /// more than `failing` names when the runner's output was too long to keep whole.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub failed: u64,
+    /// The build checks that already failed here, by tool (`go vet`), each with its output's
+    /// lines as [`crate::dynamic::failure_lines`] counts them; `None` until captured (once per
+    /// run, before the first gate). A change is blocked by a build check only for the
+    /// failures it adds: a repository with a `go vet` finding nobody fixed would otherwise
+    /// refuse every fix.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build_failures: Option<BTreeMap<String, BTreeMap<String, usize>>>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -117,6 +124,10 @@ impl Baseline {
             .filter(|id| !next.failing.contains(*id))
             .cloned()
             .collect();
+        // What lands passed the build check against these failures, so it added none.
+        if next.build_failures.is_none() {
+            next.build_failures = self.build_failures.clone();
+        }
         next
     }
 }
