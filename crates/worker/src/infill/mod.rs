@@ -19,6 +19,7 @@
 
 use crate::templates::lexer::{self, Lang, leading_space};
 use crate::templates::{Operator, TemplateFix, after_a_jump};
+use shown::{condensed, shown_lines};
 
 /// The fill-in-the-middle prompt format of a model family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,14 +134,6 @@ impl std::str::FromStr for InfillSetting {
     }
 }
 
-/// Lines of code before the statement shown at most (the definition it is in, and what is
-/// above it up to this many).
-const MAX_PREFIX_LINES: usize = 60;
-/// Lines of code after the statement shown at most.
-const MAX_SUFFIX_LINES: usize = 30;
-/// Lines shown beyond the definition on each side, when the caps allow: the helpers and
-/// constants just above it, the start of the next definition below.
-const AROUND_DEFINITION: usize = 12;
 /// Most tokens a middle of one line may take; each further line of the statement adds as many.
 const TOKENS_PER_LINE: u32 = 80;
 
@@ -206,7 +199,7 @@ pub fn request(
     }
     let indent = leading_space(first).to_string();
     let (lo, hi) = shown_lines(definition, (start, end), lines.len());
-    let mut prefix: String = lines[lo - 1..start - 1].concat();
+    let mut prefix = condensed(&lines, lo - 1..start - 1, definition);
     let head = if start == end {
         assignment_head(first.trim()).unwrap_or("")
     } else {
@@ -219,7 +212,7 @@ pub fn request(
     } else {
         ""
     };
-    let suffix = format!("{ending}{}", lines[end..hi].concat());
+    let suffix = format!("{ending}{}", condensed(&lines, end..hi, definition));
     let mut stop: Vec<String> = format.stops().iter().map(|s| s.to_string()).collect();
     if start == end {
         stop.push("\n".into());
@@ -236,27 +229,6 @@ pub fn request(
         head: head.to_string(),
         text: text.to_string(),
     })
-}
-
-/// The lines of a file of `len` lines shown around a hole at `start..=end` (1-based) in the
-/// definition on lines `definition`: from [`AROUND_DEFINITION`] lines above the definition
-/// (at most [`MAX_PREFIX_LINES`] above the hole) to as many below it (at most
-/// [`MAX_SUFFIX_LINES`] below the hole).
-fn shown_lines(
-    definition: (usize, usize),
-    (start, end): (usize, usize),
-    len: usize,
-) -> (usize, usize) {
-    let lo = definition
-        .0
-        .min(start)
-        .saturating_sub(AROUND_DEFINITION)
-        .max(start.saturating_sub(MAX_PREFIX_LINES))
-        .max(1);
-    let hi = (definition.1.max(end) + AROUND_DEFINITION)
-        .min(end + MAX_SUFFIX_LINES)
-        .min(len);
-    (lo, hi)
 }
 
 /// The request for the gap before line `before` (1-based) of `text`, the file at `path`: the
@@ -277,9 +249,9 @@ pub fn gap(
     }
     let indent = leading_space(lines[before - 1]).to_string();
     let (lo, hi) = shown_lines(definition, (before, before), lines.len());
-    let mut prefix: String = lines[lo - 1..before - 1].concat();
+    let mut prefix = condensed(&lines, lo - 1..before - 1, definition);
     prefix.push_str(&indent);
-    let suffix = format!("\n{}", lines[before - 1..hi].concat());
+    let suffix = format!("\n{}", condensed(&lines, before - 1..hi, definition));
     let mut stop: Vec<String> = format.stops().iter().map(|s| s.to_string()).collect();
     // A blank line ends what belongs in the gap (the OpenAI API takes four stops).
     stop.truncate(3);
@@ -704,5 +676,6 @@ fn is_comment(text: &str) -> bool {
             && !text.starts_with("#if"))
 }
 
+mod shown;
 #[cfg(test)]
 mod tests;
