@@ -245,14 +245,12 @@ pub fn comma_counts(body: &str) -> Option<(u32, u32, u32)> {
         let words: Vec<&str> = part.split_whitespace().collect();
         let (num, word) = match words.as_slice() {
             [num, word] => (*num, *word),
-            // pytest 9's `7 subtests passed`: parts of tests already counted.
-            [
-                num,
-                "subtests",
-                "passed" | "failed" | "skipped" | "xfailed" | "xpassed",
-            ] if num.parse::<u32>().is_ok() => {
-                continue;
-            }
+            // pytest 9's `7 subtests passed`. Its `failed` counts each failed subtest, and
+            // its `passed` the tests, a test whose subtests failed among them: `7 failed, 28
+            // passed, 7 subtests passed` with a bug, `28 passed, 14 subtests passed` without.
+            // Counted with the subtests that passed, a suite's total stays the same whichever
+            // subtests fail (42 both times), as the tests-run count compares it.
+            [num, "subtests", word] => (*num, *word),
             _ => return None,
         };
         let n: u32 = num.parse().ok()?;

@@ -413,7 +413,8 @@ fn out_of_time_or_fixes(
 }
 
 /// What the tests made of a template, in the trace (`worker.template.judged`): how many of the
-/// failing tests it fixed and how many passing tests it broke. A statement whose templates
+/// failing tests it fixed, how many passing tests it broke, and the dynamic gates that
+/// blocked it (`blocked_by`: `build`, `test-regression`, ...). A statement whose templates
 /// change the failing tests' outcome is where the bug most likely is (mutation-based fault
 /// localisation); the event is what a measurement of that reads after the run.
 fn trace_outcome(
@@ -429,7 +430,10 @@ fn trace_outcome(
         "worker.template.judged",
         json!({"subtask_id": run.id, "path": fix.path, "line": fix.line,
                "operator": fix.operator.name(), "ran": report.tests.is_some(),
-               "targets": run.targets.len(), "targets_fixed": fixed, "newly_failing": broke}),
+               "targets": run.targets.len(), "targets_fixed": fixed, "newly_failing": broke,
+               "blocked_by": report.verdicts.iter()
+                   .filter(|(_, _, v)| matches!(v, dynamic::Verdict::Block(_)))
+                   .map(|(guard, _, _)| *guard).collect::<Vec<_>>()}),
     );
 }
 
