@@ -6,7 +6,10 @@ format, `template` or `salvaged`) and whether the fixed files equal the corpus's
 not necessarily wrong (there are many right fixes), but every wrong fix that passed is among
 them: the table lists them for reading.
 
-    scripts/bench/fix-audit.py OUT [OUT ...]
+    scripts/bench/fix-audit.py [--corpus DIR] OUT [OUT ...]
+
+`--corpus DIR` reads the original code from another directory of the corpus's layout (default
+bench/corpus), such as the tuning pool `bench/tuning`.
 
 Prints one line per solved run and a table: solved fixes by source, how many of each equal the
 original, and how many the run flagged for review because the tests also pass with another fix
@@ -63,7 +66,12 @@ def flagged(out: Path, run: dict) -> bool:
 
 
 def main() -> int:
-    outs = [Path(a) for a in sys.argv[1:]]
+    args = sys.argv[1:]
+    corpus = CORPUS
+    if args[:1] == ["--corpus"] and len(args) > 1:
+        corpus = Path(args[1]).resolve() / "tasks"
+        args = args[2:]
+    outs = [Path(a) for a in args]
     if not outs:
         print(__doc__, file=sys.stderr)
         return 2
@@ -80,7 +88,7 @@ def main() -> int:
             source = fix_source(out, run)
             same = all(
                 (got := file_at(repo, run["result_commit"], f)) is not None
-                and normalise(got) == normalise((CORPUS / run["task"] / "repo" / f).read_text())
+                and normalise(got) == normalise((corpus / run["task"] / "repo" / f).read_text())
                 for f in run["bug_files"])
             flag = flagged(out, run)
             by_source[source] += 1
