@@ -56,17 +56,6 @@ impl FimFormat {
     /// The raw prompt: the other files (for the formats that have file sections), then the
     /// code around the hole.
     fn prompt(self, path: &str, prefix: &str, suffix: &str, others: &[(String, String)]) -> String {
-        let head = self.head(path, prefix, others);
-        match self {
-            FimFormat::Qwen => format!("{head}<|fim_suffix|>{suffix}<|fim_middle|>"),
-            FimFormat::StarCoder => format!("{head}<fim_suffix>{suffix}<fim_middle>"),
-            FimFormat::DeepSeek => format!("{head}<｜fim▁hole｜>{suffix}<｜fim▁end｜>"),
-            FimFormat::CodeLlama => format!("{head} <SUF>{suffix} <MID>"),
-        }
-    }
-
-    /// The prompt's beginning: the other files, then the code before the hole.
-    fn head(self, path: &str, prefix: &str, others: &[(String, String)]) -> String {
         let files = |sep: &str| -> String {
             let mut s = String::new();
             for (p, text) in others {
@@ -78,10 +67,18 @@ impl FimFormat {
             s
         };
         match self {
-            FimFormat::Qwen => format!("{}<|fim_prefix|>{prefix}", files("<|file_sep|>")),
-            FimFormat::StarCoder => format!("{}<fim_prefix>{prefix}", files("<file_sep>")),
-            FimFormat::DeepSeek => format!("<｜fim▁begin｜>{prefix}"),
-            FimFormat::CodeLlama => format!("<PRE> {prefix}"),
+            FimFormat::Qwen => format!(
+                "{}<|fim_prefix|>{prefix}<|fim_suffix|>{suffix}<|fim_middle|>",
+                files("<|file_sep|>")
+            ),
+            FimFormat::StarCoder => format!(
+                "{}<fim_prefix>{prefix}<fim_suffix>{suffix}<fim_middle>",
+                files("<file_sep>")
+            ),
+            FimFormat::DeepSeek => {
+                format!("<｜fim▁begin｜>{prefix}<｜fim▁hole｜>{suffix}<｜fim▁end｜>")
+            }
+            FimFormat::CodeLlama => format!("<PRE> {prefix} <SUF>{suffix} <MID>"),
         }
     }
 
@@ -232,29 +229,6 @@ pub fn request(
         head: head.to_string(),
         text: text.to_string(),
     })
-}
-
-/// The beginning that the prompts of the statements in `definition` (1-based lines of `text`,
-/// the file at `path`) share with `tests`: the other files, then the code shown above the
-/// definition's first line. A caching server that has read it reads only the rest of the
-/// prompt of the statement chosen after it (a statement up to [`shown::MAX_PREFIX_LINES`]
-/// lines below the definition's first line, less [`shown::AROUND_DEFINITION`]). `None` when
-/// the definition is not in the file.
-pub fn shared_head(
-    format: FimFormat,
-    path: &str,
-    text: &str,
-    definition: (usize, usize),
-    tests: &[(String, String)],
-) -> Option<String> {
-    let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    let first = definition.0;
-    if first == 0 || first > lines.len() {
-        return None;
-    }
-    let (lo, _) = shown_lines(definition, (first, first), lines.len());
-    let prefix = condensed(&lines, lo - 1..first - 1, definition);
-    Some(format.head(path, &prefix, tests))
 }
 
 /// The request for the gap before line `before` (1-based) of `text`, the file at `path`: the

@@ -15,12 +15,12 @@ use std::ops::Range;
 
 /// Lines of code before the statement shown at most (the definition it is in, and what is
 /// above it up to this many).
-pub(super) const MAX_PREFIX_LINES: usize = 60;
+const MAX_PREFIX_LINES: usize = 60;
 /// Lines of code after the statement shown at most.
 const MAX_SUFFIX_LINES: usize = 30;
 /// Lines shown beyond the definition on each side, when the caps allow: the helpers and
 /// constants just above it, the start of the next definition below.
-pub(super) const AROUND_DEFINITION: usize = 12;
+const AROUND_DEFINITION: usize = 12;
 /// Lines a documentation block in the hole's own definition keeps.
 const DOC_LINES_INSIDE: usize = 8;
 /// Lines a documentation block outside the hole's definition keeps.

@@ -367,21 +367,3 @@ fn lines_outside_the_file_get_no_request() {
         "blank"
     );
 }
-
-#[test]
-fn the_shared_head_begins_the_prompt_of_every_statement_of_its_definition() {
-    let tests = [(
-        "tests/test_a.py".to_string(),
-        "def test_a():\n    assert f(1) == 2\n".to_string(),
-    )];
-    let head = shared_head(FimFormat::Qwen, "a.py", PY, (4, 10), &tests).unwrap();
-    assert!(head.ends_with("<|fim_prefix|>import math\n\n\n"), "{head}");
-    for line in [6, 7, 8, 10] {
-        let r = request(FimFormat::Qwen, "a.py", PY, (line, line), (4, 10), &tests).unwrap();
-        assert!(r.prompt.starts_with(&head), "line {line}: {}", r.prompt);
-    }
-    assert_eq!(
-        shared_head(FimFormat::Qwen, "a.py", PY, (40, 41), &tests),
-        None
-    );
-}

@@ -1,12 +1,9 @@
 //! Which statement the model is asked to write next, decided as the calls go on.
 //!
-//! When a frame of the failure names a statement, it is asked first. Otherwise the first call
-//! only has the server read the beginning every statement of the most suspect definition
-//! shares ([`HolePicker::warm_up`]: the failing tests and the code above the definition,
-//! most of a prompt), and the first statement is chosen when it is done, as every one after
-//! it is: the one the repair templates judged meanwhile point at most, when one does, else
-//! the next of the default order (the most suspect by the tests' coverage,
-//! [`super::statements_to_ask`]). A one-token change of a
+//! The first statement asked is the first of the default order: the statement a frame of the
+//! failure names, else the most suspect by the tests' coverage ([`super::statements_to_ask`]).
+//! Nothing else is known when the first call goes out. Each statement after it is the one the
+//! repair templates judged meanwhile point at most, when one does: a one-token change of a
 //! statement that makes failing tests pass says the tests' outcome hangs on that statement
 //! (mutation-based fault localisation, as Metallaxis-FL and MUSE score statements; MUSE also
 //! counts the passing tests such a change breaks against it). On the tuning pool
@@ -14,7 +11,13 @@
 //! pointed at some statement in 20 of 24 tasks, and the one pointed at most was the bug's in
 //! 14 of them, where the coverage ranked it first in 6; the bug was among the three
 //! statements asked in 19 of 24 with pointers against 11 of 24 without (BENCHMARKS.md,
-//! session 36). Without a pointer, the default order goes on.
+//! session 36). Those figures count the tasks a template fixes outright, where no infill is
+//! needed: on the 8 tasks no template fixes, the statement pointed at most was the bug's in
+//! none (their pointers made the failing test pass by breaking passing ones), and the first
+//! of the default order in 2 (session 37). So the first statement stays the coverage's (a
+//! session-37 try that chose it by the pointers too lost a held-out fix the coverage's first
+//! statement had found), and the pointers only reorder what comes after it. Without a
+//! pointer, the default order goes on.
 
 use std::collections::BTreeMap;
 
@@ -45,8 +48,6 @@ pub(super) struct HolePicker {
     /// Definitions a pointed-at line may be in: (path, first line, last line).
     definitions: Vec<(String, usize, usize)>,
     pointers: Pointers,
-    /// The first default statement is a frame's: asked first, whatever the pointers say.
-    frame_first: bool,
     asked: Vec<Statement>,
 }
 
@@ -58,7 +59,6 @@ impl HolePicker {
         defaults: Vec<Statement>,
         definitions: Vec<(String, usize, usize)>,
         pointers: Pointers,
-        frame_first: bool,
     ) -> Self {
         HolePicker {
             format,
@@ -67,32 +67,8 @@ impl HolePicker {
             defaults,
             definitions,
             pointers,
-            frame_first,
             asked: Vec::new(),
         }
-    }
-
-    /// The prompt beginning to have the server read before the first statement is chosen:
-    /// what the prompts of the first default statement's definition share
-    /// ([`infill::shared_head`]). Reading it takes most of a first prompt's time (a minute or
-    /// more under load), in which the templates judged point at statements. `None` when a
-    /// frame's statement goes first or nothing can be asked.
-    pub(super) fn warm_up(&self) -> Option<String> {
-        if self.frame_first {
-            return None;
-        }
-        let first = self
-            .defaults
-            .iter()
-            .find(|s| self.texts.contains_key(&s.path))?;
-        let text = self.texts.get(&first.path)?;
-        infill::shared_head(
-            self.format,
-            &first.path,
-            text,
-            first.definition,
-            &self.tests,
-        )
     }
 
     /// Whether no statement can be asked.
@@ -138,8 +114,8 @@ impl HolePicker {
         )
     }
 
-    /// A frame's statement first; then the statement the templates point at most, not asked
-    /// yet; else the next default one.
+    /// The first default statement first; then the statement the templates point at most,
+    /// not asked yet; else the next default one.
     fn choose(&self) -> Option<Statement> {
         let fresh = |s: &Statement| {
             self.texts.contains_key(&s.path)
@@ -148,7 +124,7 @@ impl HolePicker {
                     .iter()
                     .any(|a| a.path == s.path && a.lines.0 <= s.lines.1 && s.lines.0 <= a.lines.1)
         };
-        if !(self.frame_first && self.asked.is_empty())
+        if !self.asked.is_empty()
             && let Some(pointed) = self.most_pointed_at(&fresh)
         {
             return Some(pointed);
@@ -214,10 +190,6 @@ mod tests {
     }
 
     fn picker(defaults: &[usize], pointers: &Pointers) -> HolePicker {
-        picker_with_frame(defaults, pointers, false)
-    }
-
-    fn picker_with_frame(defaults: &[usize], pointers: &Pointers, frame: bool) -> HolePicker {
         HolePicker::new(
             FimFormat::Qwen,
             Vec::new(),
@@ -225,7 +197,6 @@ mod tests {
             defaults.iter().map(|&l| statement(l)).collect(),
             vec![("a.py".into(), 1, 6)],
             pointers.clone(),
-            frame,
         )
     }
 
@@ -276,24 +247,6 @@ mod tests {
             "the defaults go on"
         );
         assert_eq!(p.next_request().map(|r| r.start), None);
-    }
-
-    #[test]
-    fn the_first_statement_is_chosen_after_the_warm_up_unless_a_frame_names_one() {
-        let pointers = Pointers::default();
-        pointers.lock().unwrap().push(pointer(4, 1.0, 0));
-        let mut p = picker(&[5, 2], &pointers);
-        let head = p.warm_up().expect("a definition to read");
-        let first = p.next_request().unwrap();
-        assert_eq!(
-            first.start, 4,
-            "the pointed-at statement, judged during the warm-up"
-        );
-        assert!(first.prompt.starts_with(&head));
-        let mut framed = picker_with_frame(&[5, 2], &pointers, true);
-        assert_eq!(framed.warm_up(), None);
-        assert_eq!(framed.next_request().map(|r| r.start), Some(5));
-        assert_eq!(framed.next_request().map(|r| r.start), Some(4));
     }
 
     #[test]

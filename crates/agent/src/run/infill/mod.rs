@@ -4,12 +4,11 @@
 //!
 //! Once per subtask, at the start of its first attempt, for a model trained to fill in the
 //! middle: [`STATEMENTS`] statements, each asked [`TEMPERATURES`]`.len()` times. The first is
-//! the statement a frame of the failure names; without a frame, the server first reads the
-//! beginning the prompts of the most suspect definition share, and each statement (the first
-//! too) is chosen when its turn comes ([`holes`]): the statement the repair templates judged
-//! meanwhile point at most (one whose one-token change made failing tests pass), else the
-//! next suspect (the most suspect statement of the definitions the failing tests call
-//! first). Every prompt has the failing tests as another file (the
+//! the statement a frame of the failure names, else the most suspect statement of the
+//! definitions the failing tests call; each next one is chosen when its turn comes
+//! ([`holes`]): the statement the repair templates judged meanwhile point at most (one whose
+//! one-token change made failing tests pass), else the next suspect. Every prompt has the
+//! failing tests as another file (the
 //! first with the failure's message under it as comments). The answers are short (one
 //! statement) and a statement's prompts differ only in their sampling, so a caching server
 //! reads each prompt once: on the 1.5B model under load, about 25 s for the first and 1-3 s
@@ -258,7 +257,6 @@ fn picker(
         defaults,
         definitions,
         queue.pointers(),
-        run.fault_line.is_some(),
     )
 }
 
@@ -341,28 +339,6 @@ fn ask_all(
     sent: &AtomicUsize,
     answers: mpsc::Sender<Asked>,
 ) {
-    if let Some(head) = picker.warm_up() {
-        let t = Instant::now();
-        match warm_up(client, &head, give_up) {
-            None => return,
-            // The server cannot be asked: said once, as the first statement's answer.
-            Some(Err(e)) => {
-                if let Some(request) = picker.next_request() {
-                    let asked = Asked {
-                        request: Arc::new(request),
-                        temperature: 0.0,
-                        took: t.elapsed(),
-                        reply: Err(e),
-                    };
-                    if answers.send(asked).is_ok() {
-                        sent.fetch_add(1, Ordering::Relaxed);
-                    }
-                }
-                return;
-            }
-            Some(Ok(_)) => {}
-        }
-    }
     let mut seeds = seeds.iter().copied();
     let mut ask_at = |request: InfillRequest, temperatures: &[f32]| {
         let request = Arc::new(request);
@@ -383,22 +359,6 @@ fn ask_all(
     if let Some(gap) = picker.gap_request() {
         ask_at(gap, &GAP_TEMPERATURES);
     }
-}
-
-/// Has the server read `head`, the beginning of the prompts to come, by asking for one token
-/// after it (not judged): the first statement is chosen when it is read
-/// ([`HolePicker::warm_up`]). `None` when the calls were given up.
-fn warm_up(
-    client: &BlockingClient,
-    head: &str,
-    give_up: &AtomicBool,
-) -> Option<Result<ChatResponse, LlmError>> {
-    let sampling = Sampling {
-        temperature: Some(0.0),
-        seed: Some(0),
-        max_tokens: Some(1),
-    };
-    client.complete_sampled_unless(Role::Worker, head, &[], sampling, give_up)
 }
 
 /// Asks `request` once and sends the answer; `false` when the calls should stop (given up,
