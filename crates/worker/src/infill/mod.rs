@@ -19,7 +19,7 @@
 
 use crate::templates::lexer::{self, Lang, leading_space};
 use crate::templates::{Operator, TemplateFix, after_a_jump};
-use shown::{condensed, shown_lines};
+use shown::{condensed, doc_blocks, shown_lines};
 
 /// The fill-in-the-middle prompt format of a model family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -199,7 +199,8 @@ pub fn request(
     }
     let indent = leading_space(first).to_string();
     let (lo, hi) = shown_lines(definition, (start, end), lines.len());
-    let mut prefix = condensed(&lines, lo - 1..start - 1, definition);
+    let docs = doc_blocks(&lines);
+    let mut prefix = condensed(&lines, &docs, lo - 1..start - 1, definition);
     let head = if start == end {
         assignment_head(first.trim()).unwrap_or("")
     } else {
@@ -212,7 +213,7 @@ pub fn request(
     } else {
         ""
     };
-    let suffix = format!("{ending}{}", condensed(&lines, end..hi, definition));
+    let suffix = format!("{ending}{}", condensed(&lines, &docs, end..hi, definition));
     let mut stop: Vec<String> = format.stops().iter().map(|s| s.to_string()).collect();
     if start == end {
         stop.push("\n".into());
@@ -249,9 +250,10 @@ pub fn gap(
     }
     let indent = leading_space(lines[before - 1]).to_string();
     let (lo, hi) = shown_lines(definition, (before, before), lines.len());
-    let mut prefix = condensed(&lines, lo - 1..before - 1, definition);
+    let docs = doc_blocks(&lines);
+    let mut prefix = condensed(&lines, &docs, lo - 1..before - 1, definition);
     prefix.push_str(&indent);
-    let suffix = format!("\n{}", condensed(&lines, before - 1..hi, definition));
+    let suffix = format!("\n{}", condensed(&lines, &docs, before - 1..hi, definition));
     let mut stop: Vec<String> = format.stops().iter().map(|s| s.to_string()).collect();
     // A blank line ends what belongs in the gap (the OpenAI API takes four stops).
     stop.truncate(3);

@@ -50,7 +50,7 @@ pub(super) fn shown_lines(
 /// A run of documentation lines: `lines[range]`, closed by `closer` when it is a docstring or
 /// a block comment (`"""`, `*/`), `None` for line comments.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct DocBlock {
+pub(super) struct DocBlock {
     range: Range<usize>,
     closer: Option<&'static str>,
 }
@@ -58,15 +58,23 @@ struct DocBlock {
 /// `lines[shown]` (0-based indices of the file's lines, each with its line ending) as the
 /// prompt shows them: each documentation block of `definition` (1-based, inclusive: one in
 /// it, or the doc comment right above it) cut to the first [`DOC_LINES_INSIDE`] of its lines
-/// shown, any other to its first [`DOC_LINES_OUTSIDE`].
-pub(super) fn condensed(lines: &[&str], shown: Range<usize>, definition: (usize, usize)) -> String {
+/// shown, any other to its first [`DOC_LINES_OUTSIDE`]. `blocks` are the file's
+/// ([`doc_blocks`]), found once for the code on both sides of a hole.
+pub(super) fn condensed(
+    lines: &[&str],
+    blocks: &[DocBlock],
+    shown: Range<usize>,
+    definition: (usize, usize),
+) -> String {
     let inside = definition.0.saturating_sub(1)..definition.1;
     let documents = documented_from(lines, inside.start);
-    let blocks = doc_blocks(lines);
     let mut out = String::new();
     let mut i = shown.start;
     while i < shown.end {
-        let Some(block) = blocks.iter().find(|b| b.range.contains(&i)) else {
+        // The blocks are in order and apart: the one holding `i`, if any, is the first that
+        // ends after it.
+        let holding = blocks.get(blocks.partition_point(|b| b.range.end <= i));
+        let Some(block) = holding.filter(|b| b.range.start <= i) else {
             out.push_str(lines[i]);
             i += 1;
             continue;
@@ -130,13 +138,13 @@ fn ensure_newline(line: &str) -> String {
 /// docstrings (a statement that is only a triple-quoted string) and block comments (`/*` to
 /// `*/`). Scanned from the file's first line, so that a shown range starting inside a string
 /// or a block reads it as what it is.
-fn doc_blocks(lines: &[&str]) -> Vec<DocBlock> {
+pub(super) fn doc_blocks(lines: &[&str]) -> Vec<DocBlock> {
     let mut blocks = Vec::new();
     let mut i = 0;
     while i < lines.len() {
         let t = lines[i].trim();
         if let Some(quote) = docstring_opening(t) {
-            let end = closing_line(lines, i, quote, quote.len());
+            let end = closing_line(lines, i, quote, quote);
             blocks.push(DocBlock {
                 range: i..end + 1,
                 closer: Some(quote),
@@ -144,14 +152,9 @@ fn doc_blocks(lines: &[&str]) -> Vec<DocBlock> {
             i = end + 1;
         } else if let Some(quote) = data_string_opening(t) {
             // A string that holds data: code, whatever its lines look like.
-            i = closing_line(
-                lines,
-                i,
-                quote,
-                t.find(quote).map_or(0, |p| p + quote.len()),
-            ) + 1;
+            i = closing_line(lines, i, quote, quote) + 1;
         } else if t.starts_with("/*") {
-            let end = closing_line(lines, i, "*/", 2);
+            let end = closing_line(lines, i, "/*", "*/");
             blocks.push(DocBlock {
                 range: i..end + 1,
                 closer: Some("*/"),
@@ -192,15 +195,13 @@ fn data_string_opening(trimmed: &str) -> Option<&'static str> {
         .find(|q| trimmed.matches(q).count() % 2 == 1)
 }
 
-/// The index of the line where the block opened on line `start` ends: the first line holding
-/// `closer` (on the opening line, only after its first `skip` bytes); the file's last line
-/// when none does.
-fn closing_line(lines: &[&str], start: usize, closer: &str, skip: usize) -> usize {
-    let opening = lines[start].trim();
-    if opening
-        .get(skip..)
-        .is_some_and(|rest| rest.contains(closer))
-    {
+/// The index of the line where the block `opener` opens on line `start` ends: the first line
+/// holding `closer` (on the opening line, after the opener); the file's last line when none
+/// does.
+fn closing_line(lines: &[&str], start: usize, opener: &str, closer: &str) -> usize {
+    let opening = lines[start];
+    let after = opening.find(opener).map_or(0, |p| p + opener.len());
+    if opening[after..].contains(closer) {
         return start;
     }
     (start + 1..lines.len())
@@ -249,7 +250,7 @@ def target(doc, pointer):
     #[test]
     fn a_neighbours_docstring_keeps_its_first_line_and_the_holes_its_first_lines() {
         let l = lines(PY);
-        let shown = condensed(&l, 0..l.len(), (10, 27));
+        let shown = condensed(&l, &doc_blocks(&l), 0..l.len(), (10, 27));
         assert!(shown.contains("def helper(x):\n    \"\"\"Helps.\n    \"\"\"\n    return x + 1\n"));
         assert!(!shown.contains(">>> helper(1)"));
         assert!(shown.contains(
@@ -266,15 +267,18 @@ def target(doc, pointer):
     fn a_doc_comment_above_attributes_belongs_to_the_definition_below_them() {
         let rs = "/// Parses.\n/// More.\n#[inline]\nfn parse() {\n    body();\n}\n";
         let l = lines(rs);
-        assert_eq!(condensed(&l, 0..l.len(), (4, 6)), rs);
-        assert!(condensed(&l, 0..l.len(), (5, 5)).starts_with("/// Parses.\n#[inline]\n"));
+        assert_eq!(condensed(&l, &doc_blocks(&l), 0..l.len(), (4, 6)), rs);
+        assert!(
+            condensed(&l, &doc_blocks(&l), 0..l.len(), (5, 5))
+                .starts_with("/// Parses.\n#[inline]\n")
+        );
     }
 
     #[test]
     fn a_range_starting_inside_a_block_reads_it_as_documentation() {
         let l = lines(PY);
         // From ">>> helper(1)" on: the docstring's lines after its first are cut.
-        let shown = condensed(&l, 3..8, (10, 27));
+        let shown = condensed(&l, &doc_blocks(&l), 3..8, (10, 27));
         assert_eq!(shown, "    \"\"\"\n    return x + 1\n\n");
     }
 
@@ -293,11 +297,11 @@ func Clean(p string) string {
 ";
         let l = lines(go);
         // The doc comment above the definition is the definition's own: whole.
-        assert_eq!(condensed(&l, 0..l.len(), (4, 9)), go);
+        assert_eq!(condensed(&l, &doc_blocks(&l), 0..l.len(), (4, 9)), go);
         // Seen from a hole whose definition is not known (the statement alone), the comment
         // right above the statement is its own, the function's doc comment a neighbour's.
         assert_eq!(
-            condensed(&l, 0..l.len(), (8, 8)),
+            condensed(&l, &doc_blocks(&l), 0..l.len(), (8, 8)),
             "// Clean returns the shortest path.\nfunc Clean(p string) string {\n\t/* a block\n\t   comment\n\t*/\n\treturn p\n}\n"
         );
     }
