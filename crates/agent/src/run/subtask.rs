@@ -138,25 +138,29 @@ pub(super) fn announce_subtask(
 
 /// Captures the test baseline once per run (lazily, before the first gate), then the build
 /// checks' failures on the same tree ([`capture_build_failures`]); returns the toolchain time
-/// spent.
+/// spent. The state is saved only when something was captured.
 pub(super) fn ensure_baseline(cx: &mut Ctx<'_>) -> Result<Duration, RunError> {
     if !cx.opts.dynamic.tests {
         return Ok(Duration::ZERO);
     }
     let t = Instant::now();
-    if cx.state.baseline.is_none() {
+    let tests_captured = cx.state.baseline.is_none();
+    if tests_captured {
         let out = dynamic::run_tests(&cx.worktree, cx.opts.dynamic.test_timeout);
         cx.set_baseline(RunPhase::Execution, &out, "tests");
     }
-    capture_build_failures(cx);
+    if !(capture_build_failures(cx) || tests_captured) {
+        return Ok(Duration::ZERO);
+    }
     cx.save()?;
     Ok(t.elapsed())
 }
 
 /// Records which build checks already fail on the worktree before any change of this run, so
 /// that the build gate blocks a candidate only for what it adds (a `go vet` finding nobody
-/// fixed would refuse every fix). Once per run: each landing carries them forward.
-fn capture_build_failures(cx: &mut Ctx<'_>) {
+/// fixed would refuse every fix). Once per run: each landing carries them forward. `false`
+/// when there was nothing to capture (no build gate, or captured already).
+fn capture_build_failures(cx: &mut Ctx<'_>) -> bool {
     let build = cx.opts.dynamic.build;
     let Some(base) = cx
         .state
@@ -164,15 +168,16 @@ fn capture_build_failures(cx: &mut Ctx<'_>) {
         .as_mut()
         .filter(|b| build && b.build_failures.is_none())
     else {
-        return;
+        return false;
     };
     let t = Instant::now();
     let files = slopguard_toolchain::RepoFiles::walk(&cx.worktree);
     let failures = dynamic::build_failures(&files, cx.opts.dynamic.build_timeout);
-    let tools: Vec<&String> = failures.keys().collect();
-    let data = json!({"failing": tools, "ms": t.elapsed().as_millis() as u64});
+    let data = json!({"failing": failures.keys().collect::<Vec<_>>(),
+                      "ms": t.elapsed().as_millis() as u64});
     base.build_failures = Some(failures);
     cx.emit(RunPhase::Execution, "build_baseline.captured", data);
+    true
 }
 
 /// Targets and failure context for a subtask behind the baseline's failing tests.
