@@ -402,17 +402,7 @@ pub fn function_source(tree: &dyn Tree, path: &str, name: &str) -> Option<(usize
     let lines: Vec<&str> = text.lines().collect();
     let (start, end) = match def {
         Some(d) => (d.start_line as usize, d.end_line as usize),
-        // Tests named by a string (node:test, jest): from the line that names them to the line
-        // that closes the call at the same indentation.
-        None => {
-            let i = lines.iter().position(|l| l.contains(name))?;
-            let indent = lines[i].len() - lines[i].trim_start().len();
-            let close = (i + 1..lines.len().min(i + MAX_TEST_LINES)).find(|&j| {
-                let l = lines[j];
-                l.len() - l.trim_start().len() == indent && l.trim_start().starts_with('}')
-            });
-            (i + 1, close.map_or((i + 16).min(lines.len()), |j| j + 1))
-        }
+        None => declared_by_string(&lines, name)?,
     };
     // A test whose decorators run long (a parametrize table of fifty cases) is shown from its
     // own line: its body says what it calls, the table does not.
@@ -428,6 +418,77 @@ pub fn function_source(tree: &dyn Tree, path: &str, name: &str) -> Option<(usize
         return None;
     }
     Some((start, lines[start - 1..end].join("\n")))
+}
+
+/// The lines of a test declared by a string rather than a function name: node:test and jest
+/// (`test('collapses dashes', () => {`), RSpec (`it "subtracts" do`, which the runner names by
+/// its groups' descriptions and its own: `Calc subtracts`) and Minitest's spec DSL (which names
+/// it `test_0003_subtracts`). From the line that declares it to the line that closes its block
+/// at the same indentation (`}` or `end`); 16 lines when none does. `None` when no line
+/// declares it.
+fn declared_by_string(lines: &[&str], name: &str) -> Option<(usize, usize)> {
+    let i = lines
+        .iter()
+        .position(|l| l.contains(name))
+        .or_else(|| declaring_line(lines, spec_description(name)))?;
+    let indent = leading_width(lines[i]);
+    let close = (i + 1..lines.len().min(i + MAX_TEST_LINES)).find(|&j| {
+        let l = lines[j].trim_start();
+        leading_width(lines[j]) == indent
+            && (l.starts_with('}') || l == "end" || l.starts_with("end ") || l.starts_with("end)"))
+    });
+    Some((i + 1, close.map_or((i + 16).min(lines.len()), |j| j + 1)))
+}
+
+/// The description a spec-style test was declared with, as far as its name tells: Minitest's
+/// spec DSL prefixes it with `test_` and a four-digit number; RSpec's full name ends with it.
+fn spec_description(name: &str) -> &str {
+    let numbered = name
+        .strip_prefix("test_")
+        .filter(|rest| rest.len() > 5 && rest.as_bytes()[..4].iter().all(u8::is_ascii_digit))
+        .filter(|rest| rest.as_bytes()[4] == b'_');
+    numbered.map_or(name, |rest| &rest[5..])
+}
+
+/// The line whose quoted string is the longest that `description` is or ends with (after a
+/// space: RSpec joins the groups' descriptions to the example's), at least two words or the
+/// whole description, so that a lone common word does not match.
+fn declaring_line(lines: &[&str], description: &str) -> Option<usize> {
+    let declares = |quoted: &str| {
+        !quoted.trim().is_empty()
+            && (quoted == description
+                || (quoted.contains(' ') && description.ends_with(&format!(" {quoted}"))))
+    };
+    lines
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| {
+            quoted_strings(l)
+                .filter(|q| declares(q))
+                .map(str::len)
+                .max()
+                .map(|len| (len, i))
+        })
+        .max_by_key(|&(len, i)| (len, std::cmp::Reverse(i)))
+        .map(|(_, i)| i)
+}
+
+/// The single- and double-quoted strings of `line`, without their quotes (no escapes read).
+fn quoted_strings(line: &str) -> impl Iterator<Item = &str> {
+    let mut rest = line;
+    std::iter::from_fn(move || {
+        let open = rest.find(['"', '\''])?;
+        let quote = rest[open..].chars().next()?;
+        let body = &rest[open + 1..];
+        let close = body.find(quote)?;
+        rest = &body[close + 1..];
+        Some(&body[..close])
+    })
+}
+
+/// The width of `line`'s indentation.
+fn leading_width(line: &str) -> usize {
+    line.len() - line.trim_start().len()
 }
 
 #[cfg(test)]
@@ -667,6 +728,31 @@ AssertionError: 1 != 1.5\n\
         let (line, src) = function_source(&t, "test/s.test.js", "collapses dashes").unwrap();
         assert_eq!(line, 1);
         assert!(src.ends_with("});") && !src.contains("uniqueSlug"), "{src}");
+    }
+
+    #[test]
+    fn a_minitest_spec_test_is_found_by_its_description() {
+        let src = "describe Rack::Utils do\n  it \"parses ranges\" do\n    _(byte_ranges(1)).must_equal [0..1]\n  end\n\n  it \"escapes\" do\n    escape('x')\n  end\nend\n";
+        let t = tree(&[("test/spec_utils.rb", src)]);
+        let (line, src) =
+            function_source(&t, "test/spec_utils.rb", "test_0001_parses ranges").unwrap();
+        assert_eq!(line, 2);
+        assert!(src.ends_with("  end") && !src.contains("escape("), "{src}");
+    }
+
+    #[test]
+    fn an_rspec_example_is_found_by_the_end_of_its_full_description() {
+        let src = "RSpec.describe Dry::Inflector do\n  describe '#ordinalize' do\n    it 'adds st' do\n      expect(ordinalize(1)).to eq('1st')\n    end\n\n    it 'adds nd to 2' do\n      expect(ordinalize(2)).to eq('2nd')\n    end\n  end\nend\n";
+        let t = tree(&[("spec/inflector_spec.rb", src)]);
+        let name = "Dry::Inflector#ordinalize adds nd to 2";
+        let (line, src) = function_source(&t, "spec/inflector_spec.rb", name).unwrap();
+        assert_eq!(line, 7);
+        assert!(src.contains("eq('2nd')") && !src.contains("'1st'"), "{src}");
+        // No quoted string ends the description: nothing is shown rather than a wrong test.
+        assert_eq!(
+            function_source(&t, "spec/inflector_spec.rb", "Other adds"),
+            None
+        );
     }
 
     #[test]

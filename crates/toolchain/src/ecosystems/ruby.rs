@@ -398,15 +398,26 @@ fn run_rspec(files: &RepoFiles, timeout: Duration) -> TestRun {
 fn minitest_started_last(text: &str) -> Option<String> {
     let last = text.lines().rev().find(|l| !l.trim().is_empty())?.trim();
     let id = last.strip_suffix(" =")?;
-    (id.contains('#') && !id.contains(' ')).then(|| id.to_string())
+    is_minitest_id(id).then(|| id.to_string())
+}
+
+/// Whether `id` names a Minitest test: `CalcTest#test_add`, or a test of the spec DSL, whose
+/// groups and method carry the descriptions' spaces (`Calc::adding#test_0001_sums two`).
+fn is_minitest_id(id: &str) -> bool {
+    let Some((_, method)) = id.rsplit_once('#') else {
+        return false;
+    };
+    let numbered = method
+        .strip_prefix("test_")
+        .is_some_and(|rest| rest.len() > 5 && rest[..4].bytes().all(|b| b.is_ascii_digit()));
+    !id.contains(' ') || numbered
 }
 
 /// `CalcTest#test_add = 0.00 s = .` (Minitest -v): the id and the verdict (`.`, `F`, `E`, `S`).
 fn minitest_verbose_line(l: &str) -> Option<(&str, &str)> {
     let (id, rest) = l.split_once(" = ")?;
     let verdict = rest.rsplit(" = ").next()?;
-    (id.contains('#') && !id.contains(' ') && matches!(verdict, "." | "F" | "E" | "S"))
-        .then_some((id, verdict))
+    (is_minitest_id(id) && matches!(verdict, "." | "F" | "E" | "S")).then_some((id, verdict))
 }
 
 /// `CalcTest#test_sub [test/calc_test.rb:10]:` or `CalcTest#test_div:`: the id and the file.
@@ -566,6 +577,20 @@ Expected: 2
                 ("CalcTest#test_div", Some("/tmp/rb/test/calc_test.rb")),
                 ("CalcTest#test_sub", Some("/tmp/rb/test/calc_test.rb"))
             ]
+        );
+    }
+
+    #[test]
+    fn spec_dsl_tests_are_read_with_the_spaces_of_their_descriptions() {
+        let text = "Calc::adding#test_0001_sums two = 0.00 s = .\n\
+                    Calc::adding#test_0002_carries = 0.00 s = F\n\
+                    a = b = .\n";
+        let run = Ruby.parse_output(text);
+        assert_eq!(run.passing, ["Calc::adding#test_0001_sums two"]);
+        let last = "Calc#test_0001_sums two = 0.00 s = .\nCalc#test_0002_hangs here = ";
+        assert_eq!(
+            minitest_started_last(last).as_deref(),
+            Some("Calc#test_0002_hangs here")
         );
     }
 
