@@ -71,17 +71,25 @@ TEST_NAME = re.compile(
 
 # ---------------------------------------------------------------- loading
 
-def set_corpus(path):
-    """Points CORPUS, TASKS and SPLIT at another directory of the corpus's layout."""
-    global CORPUS, TASKS, SPLIT
+def corpus_path(path):
+    """The corpus directory `--corpus path` names: an absolute path, else relative to the
+    current directory when it is one there, else to the repository root. Exits when it has no
+    `tasks/` directory. Every bench script resolves `--corpus` here."""
     p = Path(path)
     if not p.is_absolute():
         p = Path.cwd() / p if (Path.cwd() / p).is_dir() else ROOT / p
-    if not p.is_dir():
-        sys.exit(f"--corpus {path}: no such directory")
-    CORPUS = p.resolve()
+    if not (p / "tasks").is_dir():
+        sys.exit(f"--corpus {path}: no tasks/ directory there")
+    return p.resolve()
+
+
+def set_corpus(path):
+    """Points CORPUS, TASKS and SPLIT at another directory of the corpus's layout."""
+    global CORPUS, TASKS, SPLIT
+    CORPUS = corpus_path(path)
     TASKS = CORPUS / "tasks"
     SPLIT = CORPUS / "split.json"
+
 
 
 def load_task(task_dir):

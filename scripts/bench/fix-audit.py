@@ -22,8 +22,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-CORPUS = ROOT / "bench/corpus/tasks"
+from corpus import TASKS, corpus_path  # scripts/bench/corpus.py, beside this file
+
 
 
 def normalise(text: str) -> list[str]:
@@ -67,9 +67,9 @@ def flagged(out: Path, run: dict) -> bool:
 
 def main() -> int:
     args = sys.argv[1:]
-    corpus = CORPUS
+    corpus = TASKS
     if args[:1] == ["--corpus"] and len(args) > 1:
-        corpus = Path(args[1]).resolve() / "tasks"
+        corpus = corpus_path(args[1]) / "tasks"
         args = args[2:]
     outs = [Path(a) for a in args]
     if not outs:

@@ -85,8 +85,7 @@ def load_corpus_module(corpus_dir):
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     if corpus_dir:
-        d = Path(corpus_dir).resolve()
-        mod.CORPUS, mod.TASKS, mod.SPLIT = d, d / "tasks", d / "split.json"
+        mod.set_corpus(corpus_dir)
     return mod
 
 

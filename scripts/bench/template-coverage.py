@@ -24,20 +24,15 @@ import sys
 import tempfile
 from pathlib import Path
 
+from corpus import corpus_path  # scripts/bench/corpus.py, beside this file
+
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_CORPUS = ROOT / "bench" / "corpus"
 
 
 def corpus_dir(path):
-    """The task directory named by --corpus (relative: from the current directory, else ROOT)."""
-    if path is None:
-        return DEFAULT_CORPUS
-    p = Path(path)
-    if not p.is_absolute():
-        p = Path.cwd() / p if (Path.cwd() / p).is_dir() else ROOT / p
-    if not (p / "tasks").is_dir():
-        sys.exit(f"--corpus {path}: no tasks/ directory there")
-    return p.resolve()
+    """The corpus directory named by --corpus, else the default one."""
+    return DEFAULT_CORPUS if path is None else corpus_path(path)
 
 
 def task_ids(corpus: Path, half):
