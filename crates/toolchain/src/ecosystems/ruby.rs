@@ -425,6 +425,8 @@ fn minitest_failure_header(l: &str) -> (&str, Option<String>) {
     let l = l.trim_end_matches(':');
     match l.split_once(" [") {
         Some((id, location)) => (id, location.split(':').next().map(str::to_string)),
+        // A spec test's description has spaces: the whole line is its id.
+        None if is_minitest_id(l) && l.contains(' ') => (l, None),
         None => (first_word(l), None),
     }
 }
@@ -587,6 +589,11 @@ Expected: 2
                     a = b = .\n";
         let run = Ruby.parse_output(text);
         assert_eq!(run.passing, ["Calc::adding#test_0001_sums two"]);
+        let error = "  1) Error:\nCalc#test_0003_raises here:\nRuntimeError: boom\n    \
+                     test/calc_test.rb:4:in `block (2 levels) in <main>'\n";
+        let run = Ruby.parse_output(error);
+        assert_eq!(run.failing[0].id, "Calc#test_0003_raises here");
+        assert_eq!(run.failing[0].file.as_deref(), Some("test/calc_test.rb"));
         let last = "Calc#test_0001_sums two = 0.00 s = .\nCalc#test_0002_hangs here = ";
         assert_eq!(
             minitest_started_last(last).as_deref(),
