@@ -79,13 +79,55 @@ pub fn failure_context(
             }
         }
     }
-    let exercised = exercised_definitions(tree, &tests, sources);
+    let mut callers = tests.clone();
+    callers.extend(test_helpers(tree, &tests));
+    let exercised = exercised_definitions(tree, &callers, sources);
     FailureContext {
         output,
         tests,
         frame_files: frames.into_iter().filter(|p| !is_test_file(p)).collect(),
         exercised,
     }
+}
+
+/// The functions of the failing tests' own files that the tests call (`split_ok(&[...])`, a
+/// table-driven test's checker), other than the tests: (path, first line, source). What they
+/// call is what the tests exercise, although the tests never name it.
+fn test_helpers(
+    tree: &dyn Tree,
+    tests: &[(String, usize, String)],
+) -> Vec<(String, usize, String)> {
+    let mut helpers = Vec::new();
+    let mut files = BTreeSet::new();
+    for (path, _, _) in tests {
+        if !files.insert(path.as_str()) {
+            continue;
+        }
+        let Some(text) = source_text(tree, path) else {
+            continue;
+        };
+        let words: BTreeSet<&str> = tests
+            .iter()
+            .filter(|(p, _, _)| p == path)
+            .flat_map(|(_, _, src)| src.split(|c: char| !(c.is_alphanumeric() || c == '_')))
+            .collect();
+        let lines: Vec<&str> = text.lines().collect();
+        for d in definitions(path, &text) {
+            let (start, end) = (d.start_line as usize, d.end_line as usize);
+            let is_a_test = tests.iter().any(|(p, line, _)| p == path && *line == start);
+            if d.kind != slopguard_lang::DefKind::Function
+                || is_a_test
+                || !words.contains(d.simple_name())
+                || start == 0
+                || end > lines.len()
+            {
+                continue;
+            }
+            let end = end.min(start + MAX_TEST_LINES - 1);
+            helpers.push((path.clone(), start, lines[start - 1..end].join("\n")));
+        }
+    }
+    helpers
 }
 
 /// Definitions of `sources` whose names the test snippets use (functions, methods, types),
@@ -728,6 +770,25 @@ AssertionError: 1 != 1.5\n\
         let (line, src) = function_source(&t, "test/s.test.js", "collapses dashes").unwrap();
         assert_eq!(line, 1);
         assert!(src.ends_with("});") && !src.contains("uniqueSlug"), "{src}");
+    }
+
+    #[test]
+    fn what_a_test_helper_calls_is_exercised() {
+        let lib = "pub fn split(s: &str) -> Vec<String> {\n    vec![s.into()]\n}\n\npub fn join(w: &[String]) -> String {\n    w.concat()\n}\n";
+        let tests = "use super::*;\n\nfn split_ok(cases: &[(&str, &[&str])]) {\n    for &(input, expected) in cases {\n        assert_eq!(split(input), expected);\n    }\n}\n\n#[test]\nfn split_trailing() {\n    split_ok(&[(\"a \", &[\"a\"])]);\n}\n";
+        let t = tree(&[("src/lib.rs", lib), ("src/tests.rs", tests)]);
+        let failing = [FailingTest {
+            id: "tests::split_trailing".into(),
+            file: Some("src/tests.rs".into()),
+        }];
+        let fc = failure_context(&t, &failing, "", &["src/lib.rs".to_string()], 1000);
+        let names: Vec<&str> = fc.exercised.iter().map(|e| e.1.as_str()).collect();
+        assert_eq!(names, ["split"], "join is not called");
+        assert_eq!(
+            fc.tests.len(),
+            1,
+            "the helper is not shown as a failing test"
+        );
     }
 
     #[test]
