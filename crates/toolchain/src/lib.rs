@@ -34,7 +34,7 @@ pub use ecosystems::ECOSYSTEMS;
 pub use files::{FileView, MemoryView, RepoFiles, extension, file_name, join, parent};
 pub use test_run::{
     FailingTest, MAX_LOG_BYTES, MAX_NAMES, TestRun, comma_counts, first_word, log_tail,
-    numbers_before, plain_summary, strip_ansi, tail, test_function_name,
+    minitest_spec_description, numbers_before, plain_summary, strip_ansi, tail, test_function_name,
 };
 
 /// One ecosystem's toolchain knowledge. Implementations are unit structs registered in

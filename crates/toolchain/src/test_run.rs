@@ -169,6 +169,15 @@ pub fn test_function_name(id: &str) -> String {
     id.trim().to_string()
 }
 
+/// The description of a test written with Minitest's spec DSL, from its method name, which
+/// the DSL makes `test_`, four digits, `_` and the description (`test_0002_carries over` ->
+/// `carries over`); `None` for any other name.
+pub fn minitest_spec_description(method: &str) -> Option<&str> {
+    let rest = method.strip_prefix("test_")?;
+    let b = rest.as_bytes();
+    (b.len() > 5 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'_').then(|| &rest[5..])
+}
+
 /// The last [`MAX_LOG_BYTES`] of `text`, cut at a line start.
 pub fn log_tail(text: &str) -> String {
     if text.len() <= MAX_LOG_BYTES {
@@ -285,6 +294,21 @@ pub fn plain_summary(line: &str) -> Option<(u32, u32, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_minitest_spec_name_gives_its_description() {
+        assert_eq!(
+            minitest_spec_description("test_0002_carries over"),
+            Some("carries over")
+        );
+        assert_eq!(
+            minitest_spec_description("test_abcé_x"),
+            None,
+            "not digits, no panic"
+        );
+        assert_eq!(minitest_spec_description("test_add"), None);
+        assert_eq!(minitest_spec_description("test_00021_x"), None);
+    }
 
     #[test]
     fn short_names_drop_pytest_parameters_and_go_subtests() {

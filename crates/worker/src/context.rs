@@ -398,7 +398,8 @@ mod tests {
     use slopguard_change::MemTree;
     use std::collections::BTreeMap;
 
-    fn tree(files: &[(&str, &str)]) -> MemTree {
+    /// A tree of `files` (path, text); the test modules under this one use it too.
+    pub(super) fn tree(files: &[(&str, &str)]) -> MemTree {
         MemTree::new(
             files
                 .iter()

@@ -407,10 +407,7 @@ fn is_minitest_id(id: &str) -> bool {
     let Some((_, method)) = id.rsplit_once('#') else {
         return false;
     };
-    let numbered = method
-        .strip_prefix("test_")
-        .is_some_and(|rest| rest.len() > 5 && rest[..4].bytes().all(|b| b.is_ascii_digit()));
-    !id.contains(' ') || numbered
+    !id.contains(' ') || crate::minitest_spec_description(method).is_some()
 }
 
 /// `CalcTest#test_add = 0.00 s = .` (Minitest -v): the id and the verdict (`.`, `F`, `E`, `S`).

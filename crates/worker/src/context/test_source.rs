@@ -105,11 +105,7 @@ fn declared_by_string(lines: &[&str], name: &str) -> Option<(usize, usize)> {
 /// The description a spec-style test was declared with, as far as its name tells: Minitest's
 /// spec DSL prefixes it with `test_` and a four-digit number; RSpec's full name ends with it.
 fn spec_description(name: &str) -> &str {
-    let numbered = name
-        .strip_prefix("test_")
-        .filter(|rest| rest.len() > 5 && rest.as_bytes()[..4].iter().all(u8::is_ascii_digit))
-        .filter(|rest| rest.as_bytes()[4] == b'_');
-    numbered.map_or(name, |rest| &rest[5..])
+    slopguard_toolchain::minitest_spec_description(name).unwrap_or(name)
 }
 
 /// The line whose quoted string is the longest that `description` is or ends with (after a
@@ -156,17 +152,7 @@ fn leading_width(line: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use slopguard_change::MemTree;
-    use std::collections::BTreeMap;
-
-    fn tree(files: &[(&str, &str)]) -> MemTree {
-        MemTree::new(
-            files
-                .iter()
-                .map(|(p, c)| (p.to_string(), c.as_bytes().to_vec()))
-                .collect::<BTreeMap<_, _>>(),
-        )
-    }
+    use crate::context::tests::tree;
 
     #[test]
     fn a_test_named_by_a_string_ends_where_its_call_closes() {
