@@ -14,7 +14,25 @@ pub struct LineChanges<'a> {
 
 /// The lines added to and removed from `before` to make `after`. Lines outside both lists are
 /// equal in both texts, so a count over whole lines changes by exactly what these lists hold.
+///
+/// The whole lines both texts begin and end with are set aside before the diff, as the diff
+/// itself would first do: an edit of a few lines in a large file then splits and compares only
+/// the region around it (the whole-file diff was the largest part of a warm check's guards).
 pub fn line_changes<'a>(before: &'a str, after: &'a str) -> LineChanges<'a> {
+    let (head, tail) = shared_lines(before, after);
+    let first_line = before[..head].matches('\n').count() as u32;
+    let mut out = middle_line_changes(
+        &before[head..before.len() - tail],
+        &after[head..after.len() - tail],
+    );
+    for (n, _) in out.added.iter_mut().chain(out.removed.iter_mut()) {
+        *n += first_line;
+    }
+    out
+}
+
+/// [`line_changes`] of two whole texts, line numbers counted from their first line.
+fn middle_line_changes<'a>(before: &'a str, after: &'a str) -> LineChanges<'a> {
     let diff = TextDiff::configure()
         .timeout(std::time::Duration::from_millis(200))
         .diff_lines(before, after);
@@ -43,6 +61,36 @@ pub fn line_changes<'a>(before: &'a str, after: &'a str) -> LineChanges<'a> {
     out
 }
 
+/// The byte lengths of the whole lines `a` and `b` both begin with and both end with, not
+/// overlapping: each ends after a `\n` (or is empty), and the tail starts a line in both.
+fn shared_lines(a: &str, b: &str) -> (usize, usize) {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let same = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let head = a[..same]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |i| i + 1);
+    let room = a.len().min(b.len()) - head;
+    let same_end = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take(room)
+        .take_while(|(x, y)| x == y)
+        .count();
+    let starts_line = |text: &[u8], at: usize| at == head || text[at - 1] == b'\n';
+    let (sa, sb) = (a.len() - same_end, b.len() - same_end);
+    if starts_line(a, sa) && starts_line(b, sb) {
+        return (head, same_end);
+    }
+    // The shared end starts inside a line: it keeps what follows that line's end.
+    let tail = a[sa..]
+        .iter()
+        .position(|&c| c == b'\n')
+        .map_or(0, |i| same_end - i - 1);
+    (head, tail)
+}
+
 /// The last path component.
 pub fn file_name(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
@@ -58,5 +106,52 @@ mod tests {
         assert_eq!(added, vec![(2, "X"), (4, "Y")]);
         let removed = line_changes("a\nb\nc\n", "a\nc\n").removed;
         assert_eq!(removed, vec![(2, "b")]);
+    }
+
+    /// Numbered lines, owned.
+    type Lines = Vec<(u32, String)>;
+
+    /// The diff of the whole texts, as [`line_changes`] computed it before it set the shared
+    /// lines aside.
+    fn whole(before: &str, after: &str) -> (Lines, Lines) {
+        let c = middle_line_changes(before, after);
+        let own = |v: Vec<(u32, &str)>| v.into_iter().map(|(n, l)| (n, l.to_string())).collect();
+        (own(c.added), own(c.removed))
+    }
+
+    #[test]
+    fn shared_lines_set_aside_change_nothing() {
+        let cases = [
+            ("a\nb\nc\n", "a\nX\nc\nY\n"),
+            ("a\nb\nc\n", "a\nc\n"),
+            ("x\n", "yx\n"),
+            ("yx\n", "x\n"),
+            ("a\nb", "a\nb\n"),
+            ("a\nb\n", "a\nb"),
+            ("same\n", "same\n"),
+            ("", "new\nlines\n"),
+            ("old\n", ""),
+            ("a\nb\nc\nd\n", "a\nb\nb\nc\nd\n"),
+            ("p\nq\r\nr\n", "p\nq\nr\n"),
+            ("ab\ncd\nef\n", "ab\nXd\nef\n"),
+            ("one\ntwo\nthree", "one\ntwo\nthree!"),
+        ];
+        for (before, after) in cases {
+            let c = line_changes(before, after);
+            let own = |v: &[(u32, &str)]| v.iter().map(|(n, l)| (*n, l.to_string())).collect();
+            assert_eq!(
+                (own(&c.added), own(&c.removed)),
+                whole(before, after),
+                "{before:?} -> {after:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn shared_lines_are_whole_lines_of_both() {
+        assert_eq!(shared_lines("a\nb\nc\n", "a\nX\nc\n"), (2, 2));
+        assert_eq!(shared_lines("x\n", "yx\n"), (0, 0));
+        assert_eq!(shared_lines("abc\n", "abd\n"), (0, 0));
+        assert_eq!(shared_lines("s\n", "s\n"), (2, 0));
     }
 }

@@ -43,6 +43,23 @@ pub(crate) fn worktree(
     if !root.join(".git").is_dir() || !worktree_reads_as_is(repo) {
         return None;
     }
+    // The walk for untracked files reads every directory; it runs on its own thread while
+    // this one reads the index, HEAD's tree and the tracked files' stat data.
+    std::thread::scope(|scope| {
+        let walk = scope.spawn(|| unignored_files(root, default_excludes_file().as_deref()));
+        let (out, tracked) = tracked_changes(repo, head, root)?;
+        let untracked = untracked(walk.join().ok()??, &tracked);
+        Some((out, untracked))
+    })
+}
+
+/// The tracked files the working tree changes against `head` (see [`worktree`]), and every
+/// path the index tracks.
+fn tracked_changes(
+    repo: &gix::Repository,
+    head: Option<ObjectId>,
+    root: &Path,
+) -> Option<(Vec<RawEntry>, HashSet<String>)> {
     let index = readable_index(repo)?;
     let head_files = files_of(repo, head)?;
     let zero = ObjectId::null(repo.object_hash());
@@ -52,13 +69,16 @@ pub(crate) fn worktree(
     let mut out = Vec::new();
     for entry in index.entries() {
         let path = std::str::from_utf8(entry.path(&index)).ok()?;
-        tracked.insert(path);
+        tracked.insert(path.to_string());
         if entry.mode.is_submodule() {
             continue;
         }
         let in_head = head_files.get(path);
         let racy = entry.stat.is_racy(timestamp, strict);
-        let Some(on_disk) = on_disk(repo, root, path, entry, racy) else {
+        let as_in_head = in_head.is_some_and(|(mode, id)| {
+            *id == entry.id && entry.mode.to_tree_entry_mode() == Some(*mode)
+        });
+        let Some(on_disk) = on_disk(repo, root, path, entry, racy, as_in_head) else {
             // Gone from disk (or a directory now): deleted, when HEAD has it.
             let (mode, id) = in_head?;
             out.push(raw(path, Some((*mode, *id)), None, 'D', zero));
@@ -86,8 +106,7 @@ pub(crate) fn worktree(
     if head_files.keys().any(|p| !tracked.contains(p.as_str())) || adds_and_deletes(&out) {
         return None;
     }
-    let untracked = untracked(root, &tracked)?;
-    Some((out, untracked))
+    Some((out, tracked))
 }
 
 /// The files the index changes against `head` (the empty tree when `None`), as `git diff
@@ -205,6 +224,7 @@ fn add_files(
 
 /// A tracked file as it is on disk: its blob id and mode.
 struct OnDisk {
+    /// The blob id of its content; the null id when it is only known to differ from HEAD's.
     id: ObjectId,
     mode: EntryMode,
 }
@@ -212,12 +232,18 @@ struct OnDisk {
 /// The file at `path` on disk, `None` when it is gone or is a directory. Its id is the index
 /// entry's when its stat says it is unchanged since the index recorded it, else the hash of
 /// its content (a symlink's: its target).
+///
+/// When the index entry is HEAD's version (`as_in_head`) and the file's size is not the one
+/// the index recorded, the content differs from HEAD's without hashing it, as git decides
+/// (`ie_match_stat`): the id is then the null id, which no blob of HEAD has. Hashing the
+/// changed files was most of the stat pass of a warm check (SHA-1 with collision detection).
 fn on_disk(
     repo: &gix::Repository,
     root: &Path,
     path: &str,
     entry: &gix::index::Entry,
     racy: bool,
+    as_in_head: bool,
 ) -> Option<OnDisk> {
     let full = root.join(path);
     let meta = gix::index::fs::Metadata::from_path_no_follow(&full).ok()?;
@@ -238,6 +264,14 @@ fn on_disk(
     if clean {
         return Some(OnDisk {
             id: entry.id,
+            mode: tree_mode,
+        });
+    }
+    // The index keeps the size truncated to 32 bits: equal there may still differ, which
+    // only costs a hash.
+    if as_in_head && !meta.is_symlink() && entry.stat.size != meta.len() as u32 {
+        return Some(OnDisk {
+            id: ObjectId::null(entry.id.kind()),
             mode: tree_mode,
         });
     }
@@ -267,19 +301,49 @@ fn strict_stat() -> gix::index::entry::stat::Options {
     }
 }
 
-/// The untracked files under `root` that no gitignore rule excludes, sorted, with a nested
-/// repository as its directory (`vendor/lib/`) as git lists it; `None` when a path is not
-/// UTF-8 or the walk fails.
-fn untracked(root: &Path, tracked: &HashSet<&str>) -> Option<Vec<String>> {
+/// What the walk of the work tree found that no gitignore rule excludes: the files, relative
+/// to `root`, and the nested repositories it did not enter; `None` when a path is not UTF-8 or
+/// the walk fails.
+struct Unignored {
+    files: Vec<String>,
+    nested_repos: Vec<String>,
+}
+
+/// The global excludes file git reads when no configuration names one:
+/// `$XDG_CONFIG_HOME/git/ignore`, else `~/.config/git/ignore`; `None` when it does not exist.
+///
+/// The status is read in-process only when no `core.excludesFile` is set at any level
+/// ([`worktree_reads_as_is`]), so this is the one git reads. Naming it here spares the walk
+/// the `ignore` crate's own search, which reads and scans every git configuration file again
+/// (a tenth of a warm check's status).
+fn default_excludes_file() -> Option<PathBuf> {
+    let config_home = std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|dir| !dir.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| Some(PathBuf::from(std::env::var_os("HOME")?).join(".config")))?;
+    Some(config_home.join("git").join("ignore")).filter(|file| file.is_file())
+}
+
+/// Walks the work tree under `root` with git's ignore rules (`excludes`: the global excludes
+/// file), skipping `.git` and not entering nested repositories ([`Unignored`]).
+fn unignored_files(root: &Path, excludes: Option<&Path>) -> Option<Unignored> {
     // Nested repositories the walk did not enter (gitignore rules are applied before this
     // filter sees an entry, so an ignored one is not among them).
     let nested: Arc<Mutex<Vec<PathBuf>>> = Arc::default();
     let seen = nested.clone();
-    let walk = ignore::WalkBuilder::new(root)
+    let mut builder = ignore::WalkBuilder::new(root);
+    // An explicit ignore file ranks where the global one would: below `.gitignore` files and
+    // `info/exclude`.
+    if let Some(file) = excludes
+        && builder.add_ignore(file).is_some()
+    {
+        return None;
+    }
+    let walk = builder
         .standard_filters(false)
         .git_ignore(true)
         .git_exclude(true)
-        .git_global(true)
+        .git_global(false)
         .require_git(false)
         .parents(false)
         .filter_entry(move |e| {
@@ -295,26 +359,39 @@ fn untracked(root: &Path, tracked: &HashSet<&str>) -> Option<Vec<String>> {
         })
         .build();
     let relative = |path: &Path| Some(path.strip_prefix(root).ok()?.to_str()?.to_string());
-    let mut out = Vec::new();
+    let mut files = Vec::new();
     for entry in walk {
         let entry = entry.ok()?;
         if entry.depth() == 0 || entry.file_type().is_none_or(|t| t.is_dir()) {
             continue;
         }
-        let rel = relative(entry.path())?;
-        if !tracked.contains(rel.as_str()) {
-            out.push(rel);
-        }
+        files.push(relative(entry.path())?);
     }
-    // git lists a nested repository as its directory (a submodule's is tracked).
-    for dir in nested.lock().unwrap_or_else(|p| p.into_inner()).iter() {
-        let rel = relative(dir)?;
-        if !tracked.contains(rel.as_str()) {
-            out.push(format!("{rel}/"));
-        }
-    }
+    let nested_repos = nested
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .iter()
+        .map(|dir| relative(dir))
+        .collect::<Option<Vec<_>>>()?;
+    Some(Unignored {
+        files,
+        nested_repos,
+    })
+}
+
+/// The untracked files among `found`, sorted, with a nested repository as its directory
+/// (`vendor/lib/`) as `git ls-files --others --exclude-standard` lists it (a submodule's
+/// directory is tracked).
+fn untracked(found: Unignored, tracked: &HashSet<String>) -> Vec<String> {
+    let files = found.files.into_iter().filter(|f| !tracked.contains(f));
+    let repos = found
+        .nested_repos
+        .into_iter()
+        .filter(|dir| !tracked.contains(dir))
+        .map(|dir| format!("{dir}/"));
+    let mut out: Vec<String> = files.chain(repos).collect();
     out.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
-    Some(out)
+    out
 }
 
 fn raw(

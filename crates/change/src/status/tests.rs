@@ -129,6 +129,24 @@ fn a_touched_file_and_a_staged_edit_undone_on_disk_are_unchanged() {
 }
 
 #[test]
+fn a_size_other_than_the_index_says_so_only_against_the_same_blob() {
+    // The index holds HEAD's a.py: a longer file on disk differs from HEAD unhashed. The index
+    // holds a longer staged b.py: the file on disk, HEAD's again, differs from the index's size
+    // and still equals HEAD, which only its hash tells. The pause keeps both entries from
+    // being racily clean (those are always hashed).
+    let dir = committed();
+    let d = dir.path();
+    write(d, "a.py", "def a():\n    return 1 + 100\n");
+    write(d, "src/b.py", "def b():\n    return 2 + 200\n");
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    git(d, &["add", "src/b.py"]);
+    write(d, "src/b.py", "def b():\n    return 2\n");
+    let (raw, untracked) = agrees(d);
+    assert_eq!(statuses(&raw), vec![('M', "a.py")]);
+    assert!(untracked.is_empty());
+}
+
+#[test]
 fn ignore_rules_are_gits() {
     let dir = committed();
     let d = dir.path();
@@ -167,6 +185,39 @@ fn ignore_rules_are_gits() {
             "sub/keep.log",
         ]
     );
+}
+
+#[test]
+fn the_global_excludes_file_is_gits() {
+    // git reads `~/.config/git/ignore` when no configuration names an excludes file; the
+    // in-process walk is given the same file. `.gitignore` re-includes what it excludes.
+    let dir = committed();
+    let d = dir.path();
+    let home = tempfile::tempdir().expect("tempdir");
+    write(home.path(), ".config/git/ignore", "*.log\nbuild/\n");
+    write(d, ".gitignore", "!keep.log\n");
+    for f in ["a.log", "keep.log", "build/out.txt", "src/b.log", "n.txt"] {
+        write(d, f, "x\n");
+    }
+    let out = std::process::Command::new("git")
+        .args(["ls-files", "--others", "--exclude-standard"])
+        .current_dir(d)
+        .env("HOME", home.path())
+        .env_remove("XDG_CONFIG_HOME")
+        .output()
+        .expect("git runs");
+    let gits: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(String::from)
+        .collect();
+    let excludes = home.path().join(".config/git/ignore");
+    let found = super::unignored_files(d, Some(&excludes)).expect("walks");
+    let tracked: std::collections::HashSet<String> =
+        ["a.py", "src/b.py", "src/deep/c.txt", "README.md"]
+            .map(String::from)
+            .into();
+    assert_eq!(super::untracked(found, &tracked), gits);
+    assert_eq!(gits, vec![".gitignore", "keep.log", "n.txt"]);
 }
 
 #[test]

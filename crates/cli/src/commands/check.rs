@@ -3,6 +3,7 @@
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Instant;
 
 use anyhow::{Context as _, Result, bail};
 use slopguard_change::{ChangeSet, Task};
@@ -213,16 +214,41 @@ pub(crate) fn print_report(report: &Report, format: CheckFormat, color: ColorCho
     let _ = writeln!(stdout, "{}", out.trim_end()).and_then(|()| stdout.flush());
 }
 
+/// The time each phase of a check took, logged at `--log debug`: where a slow check spends it.
+struct PhaseClock {
+    last: Instant,
+}
+
+impl PhaseClock {
+    fn start() -> Self {
+        PhaseClock {
+            last: Instant::now(),
+        }
+    }
+
+    fn lap(&mut self, phase: &str) {
+        let now = Instant::now();
+        let micros = now.duration_since(self.last).as_micros() as u64;
+        tracing::debug!(phase, micros, "check phase");
+        self.last = now;
+    }
+}
+
 /// Runs the command.
 pub(crate) fn run(args: CheckArgs, global: &crate::Global) -> Result<u8> {
+    let mut phases = PhaseClock::start();
     let config = load_config(&args.repo, global, &args.enable, &args.disable)?;
     let task = load_task(args.task.as_deref(), args.task_file.as_deref())?;
+    phases.lap("config and task");
     let change = build_change(&args)?;
+    phases.lap("change read");
     let parses = Arc::new(parse_cache(args.no_cache, args.cache_dir.as_deref()));
     let report =
         slopguard_guards::run_static_parallel(&change, task.as_ref(), &config, parses.clone());
+    phases.lap("guards");
     print_report(&report, args.format, args.color);
     parses.save_new();
+    phases.lap("report printed, analyses saved");
     // The process ends here: freeing every parse tree (a few percent of a cold check of large
     // files) is work the operating system does at exit anyway. The change is dropped as usual:
     // it may own a `git cat-file` child to stop.
