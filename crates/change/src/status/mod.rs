@@ -61,7 +61,11 @@ fn tracked_changes(
     root: &Path,
 ) -> Option<(Vec<RawEntry>, HashSet<String>)> {
     let index = readable_index(repo)?;
-    let head_files = files_of(repo, head)?;
+    // HEAD's files, unless the index is HEAD's tree: then each entry is HEAD's version.
+    let head_files = match index_is_tree_of(&index, repo, head) {
+        true => None,
+        false => Some(files_of(repo, head)?),
+    };
     let zero = ObjectId::null(repo.object_hash());
     let timestamp = index.timestamp();
     let strict = strict_stat();
@@ -73,28 +77,30 @@ fn tracked_changes(
         if entry.mode.is_submodule() {
             continue;
         }
-        let in_head = head_files.get(path);
+        let in_head = match &head_files {
+            Some(files) => files.get(path).copied(),
+            None => Some((entry.mode.to_tree_entry_mode()?, entry.id)),
+        };
         let racy = entry.stat.is_racy(timestamp, strict);
         let as_in_head = in_head.is_some_and(|(mode, id)| {
-            *id == entry.id && entry.mode.to_tree_entry_mode() == Some(*mode)
+            id == entry.id && entry.mode.to_tree_entry_mode() == Some(mode)
         });
         let Some(on_disk) = on_disk(repo, root, path, entry, racy, as_in_head) else {
             // Gone from disk (or a directory now): deleted, when HEAD has it.
-            let (mode, id) = in_head?;
-            out.push(raw(path, Some((*mode, *id)), None, 'D', zero));
+            out.push(raw(path, Some(in_head?), None, 'D', zero));
             continue;
         };
         match in_head {
             None => out.push(raw(path, None, Some(on_disk.mode), 'A', zero)),
-            Some((mode, id)) if *id != on_disk.id || mode.value() != on_disk.mode.value() => {
-                let status = if same_type(*mode, on_disk.mode) {
+            Some((mode, id)) if id != on_disk.id || mode.value() != on_disk.mode.value() => {
+                let status = if same_type(mode, on_disk.mode) {
                     'M'
                 } else {
                     'T'
                 };
                 out.push(raw(
                     path,
-                    Some((*mode, *id)),
+                    Some((mode, id)),
                     Some(on_disk.mode),
                     status,
                     zero,
@@ -103,10 +109,30 @@ fn tracked_changes(
             Some(_) => {}
         }
     }
-    if head_files.keys().any(|p| !tracked.contains(p.as_str())) || adds_and_deletes(&out) {
+    let dropped_from_head = head_files
+        .as_ref()
+        .is_some_and(|files| files.keys().any(|p| !tracked.contains(p.as_str())));
+    if dropped_from_head || adds_and_deletes(&out) {
         return None;
     }
     Some((out, tracked))
+}
+
+/// Whether `index` holds exactly the tree of commit `head`, as its cache-tree extension says:
+/// git keeps there the tree id of each directory whose entries have not changed since it was
+/// last written (a commit, a checkout), and a valid root with HEAD's tree id means no file
+/// is staged. Reading HEAD's whole tree to compare, entry by entry, was a tenth of a warm
+/// check's status.
+fn index_is_tree_of(
+    index: &gix::index::File,
+    repo: &gix::Repository,
+    head: Option<ObjectId>,
+) -> bool {
+    let Some(cached) = index.tree().filter(|root| root.num_entries.is_some()) else {
+        return false;
+    };
+    let head_tree = head.and_then(|commit| repo.find_commit(commit).ok()?.tree_id().ok());
+    head_tree.is_some_and(|tree| tree.detach() == cached.id)
 }
 
 /// The files the index changes against `head` (the empty tree when `None`), as `git diff

@@ -188,6 +188,20 @@ fn ignore_rules_are_gits() {
 }
 
 #[test]
+fn an_index_of_another_commit_is_compared_with_head() {
+    // After `reset --soft`, the index still holds the undone commit's tree, its cache-tree
+    // valid: HEAD's own tree must be read.
+    let dir = committed();
+    let d = dir.path();
+    write(d, "a.py", "def a():\n    return 10\n");
+    git(d, &["commit", "-q", "-am", "second"]);
+    git(d, &["reset", "-q", "--soft", "HEAD~1"]);
+    let (raw, _) = agrees(d);
+    assert_eq!(statuses(&raw), vec![('M', "a.py")]);
+    assert_eq!(statuses(&staged_agrees(d)), vec![('M', "a.py")]);
+}
+
+#[test]
 fn the_global_excludes_file_is_gits() {
     // git reads `~/.config/git/ignore` when no configuration names an excludes file; the
     // in-process walk is given the same file. `.gitignore` re-includes what it excludes.
