@@ -262,26 +262,70 @@ if __name__ == "__main__":
     _unittest_main()
 "#;
 
-/// The directory holding [`GUARD_SOURCE`] as `slopguard_hang_guard.py`, written once per
-/// process under the system's temporary directory.
+/// The directory holding [`GUARD_SOURCE`] as `slopguard_hang_guard.py`: one per user and
+/// version of the source, `slopguard/py-guard-<hash>` under the user's cache directory
+/// (`$XDG_CACHE_HOME`, else `~/.cache`), shared by every process. It was one directory per
+/// process under `/tmp`, never removed: a machine that ran the tests kept over a thousand.
+/// Without a home, the directory is per process under the system's temporary directory.
+///
+/// The file is checked on every call and written again when it is missing (a cache emptied
+/// by hand); it is written under a temporary name and renamed, so a concurrent run never
+/// imports half of it.
 fn guard_dir() -> Option<&'static Path> {
-    static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("slopguard-py-guard-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).ok()?;
-        std::fs::write(dir.join(format!("{GUARD_MODULE}.py")), GUARD_SOURCE).ok()?;
-        Some(dir)
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    let dir = DIR.get_or_init(|| {
+        user_cache_dir()
+            .map(|cache| {
+                cache
+                    .join("slopguard")
+                    .join(format!("py-guard-{:016x}", fnv1a(GUARD_SOURCE)))
+            })
+            .unwrap_or_else(|| {
+                std::env::temp_dir().join(format!("slopguard-py-guard-{}", std::process::id()))
+            })
+    });
+    ensure_guard_file(dir)?;
+    Some(dir)
+}
+
+/// Writes [`GUARD_SOURCE`] into `dir` unless it is there.
+fn ensure_guard_file(dir: &Path) -> Option<()> {
+    let file = dir.join(format!("{GUARD_MODULE}.py"));
+    if !file.is_file() {
+        std::fs::create_dir_all(dir).ok()?;
+        let partial = dir.join(format!("{GUARD_MODULE}.py.{}.partial", std::process::id()));
+        std::fs::write(&partial, GUARD_SOURCE).ok()?;
+        std::fs::rename(&partial, &file).ok()?;
+    }
+    Some(())
+}
+
+/// The user's cache directory as the XDG base directory rules name it: `$XDG_CACHE_HOME`
+/// when set to an absolute path, else `$HOME/.cache`.
+fn user_cache_dir() -> Option<PathBuf> {
+    let xdg = std::env::var_os("XDG_CACHE_HOME").map(PathBuf::from);
+    if let Some(dir) = xdg.filter(|d| d.is_absolute()) {
+        return Some(dir);
+    }
+    let home = PathBuf::from(std::env::var_os("HOME")?);
+    home.is_absolute().then(|| home.join(".cache"))
+}
+
+/// FNV-1a of `text`: a stable name for a version of the guard's source.
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
-    .as_deref()
 }
 
 /// Numbers the files of each run in [`guard_dir`].
 static RUNS: AtomicUsize = AtomicUsize::new(0);
 
-/// A fresh progress file path for one run (removed by the caller).
+/// A fresh progress file path for one run (removed by the caller), named by process and run
+/// as the directory is shared.
 fn progress_file() -> Option<PathBuf> {
     let n = RUNS.fetch_add(1, Ordering::Relaxed);
-    guard_dir().map(|d| d.join(format!("progress-{n}.log")))
+    guard_dir().map(|d| d.join(format!("progress-{}-{n}.log", std::process::id())))
 }
 
 /// The environment of a guarded run: [`ENV`], the guard's directory first on `PYTHONPATH`,
@@ -437,7 +481,8 @@ impl Ecosystem for Python {
             return None;
         }
         let out_file = guard_dir()?.join(format!(
-            "coverage-{}.json",
+            "coverage-{}-{}.json",
+            std::process::id(),
             RUNS.fetch_add(1, Ordering::Relaxed)
         ));
         let mut env = guarded_env(limits, None);
@@ -921,6 +966,37 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_guard_file_is_written_once_and_again_when_gone() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path().join("py-guard");
+        let file = dir.join(format!("{GUARD_MODULE}.py"));
+        ensure_guard_file(&dir).expect("written");
+        assert_eq!(std::fs::read_to_string(&file).expect("read"), GUARD_SOURCE);
+        std::fs::write(&file, "# kept\n").expect("write");
+        ensure_guard_file(&dir).expect("there");
+        assert_eq!(std::fs::read_to_string(&file).expect("read"), "# kept\n");
+        std::fs::remove_file(&file).expect("rm");
+        ensure_guard_file(&dir).expect("written again");
+        assert_eq!(std::fs::read_to_string(&file).expect("read"), GUARD_SOURCE);
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .expect("ls")
+            .map(|e| e.expect("entry").file_name())
+            .collect();
+        assert_eq!(names.len(), 1, "{names:?}");
+    }
+
+    #[test]
+    fn the_guard_directory_is_shared_and_named_by_the_source() {
+        let dir = guard_dir().expect("a guard directory");
+        assert_eq!(guard_dir(), Some(dir));
+        assert!(dir.join(format!("{GUARD_MODULE}.py")).is_file());
+        if user_cache_dir().is_some() {
+            let name = dir.file_name().expect("a name").to_string_lossy();
+            assert_eq!(name, format!("py-guard-{:016x}", fnv1a(GUARD_SOURCE)));
+        }
+    }
+
+    #[test]
     fn pytest_9_subtest_failures_and_summary_are_read() {
         let text = "\
 =========================== short test summary info ============================
@@ -1123,6 +1199,9 @@ FAILED (errors=2)";
         let env = guarded_env(&limits, progress.as_deref());
         let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
         let run = run_unittest(&files, &limits, &env, progress.as_deref());
+        if let Some(p) = &progress {
+            let _ = std::fs::remove_file(p);
+        }
         assert_eq!((run.passed, run.failed), (1, 2), "{run:#?}");
         let hang = run
             .failing
@@ -1147,6 +1226,9 @@ FAILED (errors=2)";
         let env = guarded_env(&limits, progress.as_deref());
         let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
         let run = run_unittest(&files, &limits, &env, progress.as_deref());
+        if let Some(p) = &progress {
+            let _ = std::fs::remove_file(p);
+        }
         assert_eq!(
             run.passing,
             ["tests.test_calc.CalcTest.test_add"],
