@@ -6,7 +6,9 @@
 //!
 //! git decides a tracked file is unchanged the way git does: its `lstat` equals the index
 //! entry's recorded one and the entry is not racily clean (modified in the same instant the
-//! index was written); otherwise its content is hashed as a blob and compared. Untracked files
+//! index was written); otherwise its content is hashed as a blob and compared, unless its size
+//! already says it differs from the index's blob, which is HEAD's. HEAD's tree is read only
+//! when the index's cache-tree does not say the index is that tree. Untracked files
 //! are found by walking the work tree with the `ignore` crate's gitignore rules (`.gitignore`
 //! files, `info/exclude`, the global excludes file), skipping `.git` and nested repositories
 //! as git does.
