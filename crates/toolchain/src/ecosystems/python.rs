@@ -264,7 +264,8 @@ if __name__ == "__main__":
 
 /// The directory holding [`GUARD_SOURCE`] as `slopguard_hang_guard.py`: one per user and
 /// version of the source, `slopguard/py-guard-<hash>` under the user's cache directory
-/// (`$XDG_CACHE_HOME`, else `~/.cache`), shared by every process. It was one directory per
+/// (`dirs::cache_dir`: `$XDG_CACHE_HOME`, else `~/.cache`, as the analysis cache), shared by
+/// every process. It was one directory per
 /// process under `/tmp`, never removed: a machine that ran the tests kept over a thousand.
 /// Without a home, the directory is per process under the system's temporary directory.
 ///
@@ -274,7 +275,7 @@ if __name__ == "__main__":
 fn guard_dir() -> Option<&'static Path> {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     let dir = DIR.get_or_init(|| {
-        user_cache_dir()
+        dirs::cache_dir()
             .map(|cache| {
                 cache
                     .join("slopguard")
@@ -298,17 +299,6 @@ fn ensure_guard_file(dir: &Path) -> Option<()> {
         std::fs::rename(&partial, &file).ok()?;
     }
     Some(())
-}
-
-/// The user's cache directory as the XDG base directory rules name it: `$XDG_CACHE_HOME`
-/// when set to an absolute path, else `$HOME/.cache`.
-fn user_cache_dir() -> Option<PathBuf> {
-    let xdg = std::env::var_os("XDG_CACHE_HOME").map(PathBuf::from);
-    if let Some(dir) = xdg.filter(|d| d.is_absolute()) {
-        return Some(dir);
-    }
-    let home = PathBuf::from(std::env::var_os("HOME")?);
-    home.is_absolute().then(|| home.join(".cache"))
 }
 
 /// FNV-1a of `text`: a stable name for a version of the guard's source.
@@ -990,7 +980,7 @@ mod tests {
         let dir = guard_dir().expect("a guard directory");
         assert_eq!(guard_dir(), Some(dir));
         assert!(dir.join(format!("{GUARD_MODULE}.py")).is_file());
-        if user_cache_dir().is_some() {
+        if dirs::cache_dir().is_some() {
             let name = dir.file_name().expect("a name").to_string_lossy();
             assert_eq!(name, format!("py-guard-{:016x}", fnv1a(GUARD_SOURCE)));
         }
