@@ -195,14 +195,16 @@ impl GitRepo {
     }
 
     /// The working tree's changes against commit `head` (tracked raw entries, untracked
-    /// paths), read in-process (`None`: ask git).
+    /// paths), read in-process (`None`: ask git); the walk for untracked files is kept
+    /// under `cache_dir` when one is given.
     pub(crate) fn worktree_changes(
         &self,
         head: Option<&str>,
+        cache_dir: Option<&Path>,
     ) -> Option<(Vec<RawEntry>, Vec<String>)> {
         self.odb
             .as_ref()?
-            .worktree_changes(head, self.work_dir.as_deref()?)
+            .worktree_changes(head, self.work_dir.as_deref()?, cache_dir)
     }
 
     /// The index's changes against commit `head`, read in-process (`None`: ask git).

@@ -2,7 +2,9 @@
 //! a unified diff, an LLM's JSON patch list, search/replace edit blocks — becomes one
 //! [`ChangeSet`]: a base [`Tree`] plus file changes with their before and after bytes.
 //!
-//! Nothing here writes to disk. Reading a base revision works on bare repositories and never
+//! Nothing here writes to a repository or a working tree; the one file written is the walk for
+//! untracked files kept under the user's cache directory, when the caller asks for it
+//! ([`from_worktree_cached`]). Reading a base revision works on bare repositories and never
 //! touches a working tree, so guards can judge a change before anything is written.
 
 pub mod containment;
@@ -26,7 +28,22 @@ pub use patches::{LlmPatch, LlmPatchList, PatchAction, SearchReplace, parse_patc
 pub use sources::{
     AppliedEdit, from_commit, from_commit_in, from_commit_parts, from_diff, from_edit_blocks,
     from_patch_list, from_patch_list_traced, from_patches_file, from_staged, from_worktree,
-    from_worktree_paths,
+    from_worktree_cached, from_worktree_paths,
 };
 pub use task::Task;
 pub use tree::{MemTree, Tree, WorkTree};
+
+/// The directory slopguard keeps what it may reuse between runs in (the guards' analyses, the
+/// walk for untracked files): `dir` when given, else `$SLOPGUARD_CACHE_DIR`, else the user's
+/// cache directory's `slopguard` (`~/.cache/slopguard`). `None` when `$SLOPGUARD_NO_CACHE` is
+/// set (to anything but `0`) or no cache directory is known.
+pub fn cache_dir(dir: Option<&std::path::Path>) -> Option<std::path::PathBuf> {
+    if std::env::var_os("SLOPGUARD_NO_CACHE").is_some_and(|v| !v.is_empty() && v != "0") {
+        return None;
+    }
+    match (dir, std::env::var_os("SLOPGUARD_CACHE_DIR")) {
+        (Some(dir), _) => Some(dir.to_path_buf()),
+        (None, Some(dir)) if !dir.is_empty() => Some(dir.into()),
+        _ => Some(dirs::cache_dir()?.join("slopguard")),
+    }
+}

@@ -131,17 +131,19 @@ impl Odb {
     }
 
     /// The working tree's changes against commit `head`: tracked (as `git diff --raw -M`
-    /// lists them) and untracked files (`None`: ask git; see [`crate::status`]).
+    /// lists them) and untracked files (`None`: ask git; see [`crate::status`]). The walk
+    /// for untracked files keeps its answer under `cache_dir` when one is given.
     pub(crate) fn worktree_changes(
         &self,
         head: Option<&str>,
         root: &Path,
+        cache_dir: Option<&Path>,
     ) -> Option<(Vec<RawEntry>, Vec<String>)> {
         let head = head
             .map(|h| ObjectId::from_hex(h.as_bytes()))
             .transpose()
             .ok()?;
-        crate::status::worktree(&self.repo(), head, root)
+        crate::status::worktree(&self.repo(), head, root, cache_dir)
     }
 
     /// The index's changes against commit `head`, as `git diff --cached --raw -M` lists them

@@ -168,8 +168,26 @@ pub fn from_worktree(repo_path: &Path) -> Result<ChangeSet, ChangeError> {
     from_worktree_paths(repo_path, &[])
 }
 
+/// Like [`from_worktree`], keeping the walk for untracked files under `cache_dir` (see
+/// [`crate::cache_dir`]) and reusing it while nothing the walk read has changed: for checks
+/// run again and again on the same work tree.
+pub fn from_worktree_cached(
+    repo_path: &Path,
+    cache_dir: Option<&Path>,
+) -> Result<ChangeSet, ChangeError> {
+    worktree_change(repo_path, &[], cache_dir)
+}
+
 /// Like [`from_worktree`], limited to `paths` (all paths when empty).
 pub fn from_worktree_paths(repo_path: &Path, paths: &[String]) -> Result<ChangeSet, ChangeError> {
+    worktree_change(repo_path, paths, None)
+}
+
+fn worktree_change(
+    repo_path: &Path,
+    paths: &[String],
+    cache_dir: Option<&Path>,
+) -> Result<ChangeSet, ChangeError> {
     let repo = Arc::new(GitRepo::open(repo_path)?);
     let root = repo
         .work_dir()
@@ -183,7 +201,7 @@ pub fn from_worktree_paths(repo_path: &Path, paths: &[String]) -> Result<ChangeS
     let head = head_or_empty(&repo);
     let in_process = paths
         .is_empty()
-        .then(|| repo.worktree_changes(head.as_deref()))
+        .then(|| repo.worktree_changes(head.as_deref(), cache_dir))
         .flatten();
     let (raw, untracked) = match in_process {
         Some(found) => found,

@@ -188,15 +188,7 @@ impl AnalysisStore {
     /// The store under `root` when given, else where the environment says; `None` when
     /// `SLOPGUARD_NO_CACHE` turns it off or when there is no cache directory.
     pub fn from_env(root: Option<&Path>) -> Option<AnalysisStore> {
-        if std::env::var_os("SLOPGUARD_NO_CACHE").is_some_and(|v| !v.is_empty() && v != "0") {
-            return None;
-        }
-        let root = match (root, std::env::var_os("SLOPGUARD_CACHE_DIR")) {
-            (Some(root), _) => root.to_path_buf(),
-            (None, Some(dir)) if !dir.is_empty() => PathBuf::from(dir),
-            _ => dirs::cache_dir()?.join("slopguard"),
-        };
-        AnalysisStore::under(&root)
+        AnalysisStore::under(&slopguard_change::cache_dir(root)?)
     }
 
     /// The store of this build under `root` (created on first save).

@@ -33,14 +33,20 @@ use gix::objs::tree::EntryMode;
 use crate::odb::{ZERO_MODE, entries, join, mode_text};
 use crate::sources::RawEntry;
 
+mod walk_cache;
+
 /// The tracked files the working tree changes against `head` (the empty tree when `None`), as
 /// `git diff --raw -M` lists them (the "after" side is always read from disk: its id is the
 /// null id), and the untracked, not ignored files, sorted as `git ls-files --others
 /// --exclude-standard` prints them.
+///
+/// With a `cache_dir`, the walk's answer is kept there and reused while nothing it read has
+/// changed ([`walk_cache`]).
 pub(crate) fn worktree(
     repo: &gix::Repository,
     head: Option<ObjectId>,
     root: &Path,
+    cache_dir: Option<&Path>,
 ) -> Option<(Vec<RawEntry>, Vec<String>)> {
     if !root.join(".git").is_dir() || !worktree_reads_as_is(repo) {
         return None;
@@ -48,7 +54,13 @@ pub(crate) fn worktree(
     // The walk for untracked files reads every directory; it runs on its own thread while
     // this one reads the index, HEAD's tree and the tracked files' stat data.
     std::thread::scope(|scope| {
-        let walk = scope.spawn(|| unignored_files(root, default_excludes_file().as_deref()));
+        let walk = scope.spawn(|| {
+            let excludes = default_excludes_path();
+            match cache_dir {
+                Some(dir) => walk_cache::unignored_files(root, excludes.as_deref(), dir),
+                None => walk(root, excludes.as_deref().filter(|file| file.is_file())),
+            }
+        });
         let (out, tracked) = tracked_changes(repo, head, root)?;
         let untracked = untracked(walk.join().ok()??, &tracked);
         Some((out, untracked))
@@ -335,26 +347,29 @@ fn strict_stat() -> gix::index::entry::stat::Options {
 struct Unignored {
     files: Vec<String>,
     nested_repos: Vec<String>,
+    /// The directories the walk read, relative to `root` (`""`: the root), for
+    /// [`walk_cache`] (empty in an answer it reused).
+    dirs: Vec<String>,
 }
 
 /// The global excludes file git reads when no configuration names one:
-/// `$XDG_CONFIG_HOME/git/ignore`, else `~/.config/git/ignore`; `None` when it does not exist.
+/// `$XDG_CONFIG_HOME/git/ignore`, else `~/.config/git/ignore`, whether or not it exists.
 ///
 /// The status is read in-process only when no `core.excludesFile` is set at any level
 /// ([`worktree_reads_as_is`]), so this is the one git reads. Naming it here spares the walk
 /// the `ignore` crate's own search, which reads and scans every git configuration file again
 /// (a tenth of a warm check's status).
-fn default_excludes_file() -> Option<PathBuf> {
+fn default_excludes_path() -> Option<PathBuf> {
     let config_home = std::env::var_os("XDG_CONFIG_HOME")
         .filter(|dir| !dir.is_empty())
         .map(PathBuf::from)
         .or_else(|| Some(PathBuf::from(std::env::var_os("HOME")?).join(".config")))?;
-    Some(config_home.join("git").join("ignore")).filter(|file| file.is_file())
+    Some(config_home.join("git").join("ignore"))
 }
 
 /// Walks the work tree under `root` with git's ignore rules (`excludes`: the global excludes
-/// file), skipping `.git` and not entering nested repositories ([`Unignored`]).
-fn unignored_files(root: &Path, excludes: Option<&Path>) -> Option<Unignored> {
+/// file, which exists), skipping `.git` and not entering nested repositories ([`Unignored`]).
+fn walk(root: &Path, excludes: Option<&Path>) -> Option<Unignored> {
     // Nested repositories the walk did not enter (gitignore rules are applied before this
     // filter sees an entry, so an ignored one is not among them).
     let nested: Arc<Mutex<Vec<PathBuf>>> = Arc::default();
@@ -388,12 +403,14 @@ fn unignored_files(root: &Path, excludes: Option<&Path>) -> Option<Unignored> {
         .build();
     let relative = |path: &Path| Some(path.strip_prefix(root).ok()?.to_str()?.to_string());
     let mut files = Vec::new();
+    let mut dirs = Vec::new();
     for entry in walk {
         let entry = entry.ok()?;
-        if entry.depth() == 0 || entry.file_type().is_none_or(|t| t.is_dir()) {
-            continue;
+        match entry.file_type() {
+            Some(kind) if kind.is_dir() => dirs.push(relative(entry.path())?),
+            Some(_) if entry.depth() > 0 => files.push(relative(entry.path())?),
+            _ => {}
         }
-        files.push(relative(entry.path())?);
     }
     let nested_repos = nested
         .lock()
@@ -404,6 +421,7 @@ fn unignored_files(root: &Path, excludes: Option<&Path>) -> Option<Unignored> {
     Some(Unignored {
         files,
         nested_repos,
+        dirs,
     })
 }
 

@@ -45,7 +45,7 @@ fn worktree_both(
     let repo = GitRepo::open(dir).expect("opens");
     let head = repo.resolve_commit("HEAD").ok();
     let in_process = repo
-        .worktree_changes(head.as_deref())
+        .worktree_changes(head.as_deref(), None)
         .map(|(raw, untracked)| (raw.into_iter().map(comparable).collect(), untracked));
     let (raw, untracked) =
         worktree_changes_with_git(&repo, head.as_deref(), &[]).expect("git answers");
@@ -225,7 +225,7 @@ fn the_global_excludes_file_is_gits() {
         .map(String::from)
         .collect();
     let excludes = home.path().join(".config/git/ignore");
-    let found = super::unignored_files(d, Some(&excludes)).expect("walks");
+    let found = super::walk(d, Some(&excludes)).expect("walks");
     let tracked: std::collections::HashSet<String> =
         ["a.py", "src/b.py", "src/deep/c.txt", "README.md"]
             .map(String::from)

@@ -56,13 +56,13 @@ pub(crate) struct CheckArgs {
     /// Colour of the text output.
     #[arg(long, value_enum, default_value = "auto")]
     pub color: ColorChoice,
-    /// Parse every file afresh: neither read nor keep analyses of earlier checks (also
-    /// `SLOPGUARD_NO_CACHE=1`; the cache lives in `$SLOPGUARD_CACHE_DIR`, else
-    /// `~/.cache/slopguard`).
+    /// Parse every file and walk the work tree afresh: neither read nor keep the analyses
+    /// and the untracked-file walk of earlier checks (also `SLOPGUARD_NO_CACHE=1`; the cache
+    /// lives in `$SLOPGUARD_CACHE_DIR`, else `~/.cache/slopguard`).
     #[arg(long, conflicts_with = "cache_dir")]
     pub no_cache: bool,
-    /// Where analyses are kept between checks (default: `$SLOPGUARD_CACHE_DIR`, else
-    /// `~/.cache/slopguard`).
+    /// Where analyses and the untracked-file walk are kept between checks (default:
+    /// `$SLOPGUARD_CACHE_DIR`, else `~/.cache/slopguard`).
     #[arg(long, value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
 }
@@ -177,7 +177,9 @@ fn build_change(args: &CheckArgs) -> Result<ChangeSet> {
         slopguard_change::from_patches_file(repo, &text, args.base.as_deref())
             .with_context(|| format!("--patches {}", input_name(p)))?
     } else {
-        slopguard_change::from_worktree(repo)?
+        let cache =
+            slopguard_change::cache_dir(args.cache_dir.as_deref()).filter(|_| !args.no_cache);
+        slopguard_change::from_worktree_cached(repo, cache.as_deref())?
     };
     Ok(change)
 }
