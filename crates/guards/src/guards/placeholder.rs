@@ -6,6 +6,7 @@
 //! ([`slopguard_lang::Body`]), so a docstring or comment left in place does not hide it. A
 //! member declared abstract, a function that was already a stub, and a new stub pass.
 
+use std::cell::OnceCell;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
@@ -242,8 +243,10 @@ fn stubbed_bodies<'f>(file: &'f FileView<'_>) -> Vec<(&'f Definition, Finding)> 
     let (Some(b), Some(a)) = (file.before_analysis(), file.after_analysis()) else {
         return out;
     };
-    let before_lines: Vec<&str> = file.before_text().unwrap_or("").lines().collect();
-    let after_lines: Vec<&str> = file.after_text().unwrap_or("").lines().collect();
+    // Split into lines only for the line rule: most languages' bodies are judged by their
+    // analysis, and splitting large files was most of this guard's time.
+    let before_lines = OnceCell::new();
+    let after_lines = OnceCell::new();
     for (index, new_def) in a.definitions.iter().enumerate() {
         let Some(old_def) = namesake_before(&b.definitions, &a.definitions, index) else {
             continue;
@@ -254,8 +257,10 @@ fn stubbed_bodies<'f>(file: &'f FileView<'_>) -> Vec<(&'f Definition, Finding)> 
         }
         let gutted = match (old_def.body, new_def.body) {
             (Body::Unknown, Body::Unknown) => {
-                let old_lines = body_lines(&before_lines, old_def.start_line, old_def.end_line);
-                let new_lines = body_lines(&after_lines, new_def.start_line, new_def.end_line);
+                let before_lines = lines_once(&before_lines, file.before_text());
+                let after_lines = lines_once(&after_lines, file.after_text());
+                let old_lines = body_lines(before_lines, old_def.start_line, old_def.end_line);
+                let new_lines = body_lines(after_lines, new_def.start_line, new_def.end_line);
                 old_lines != new_lines && stubbed_by_lines(old_lines, new_lines)
             }
             (old, new) => old == Body::Logic && new.is_placeholder(),
@@ -265,6 +270,11 @@ fn stubbed_bodies<'f>(file: &'f FileView<'_>) -> Vec<(&'f Definition, Finding)> 
         }
     }
     out
+}
+
+/// The lines of `text`, split the first time they are asked for.
+fn lines_once<'c, 'f>(cell: &'c OnceCell<Vec<&'f str>>, text: Option<&'f str>) -> &'c [&'f str] {
+    cell.get_or_init(|| text.unwrap_or("").lines().collect())
 }
 
 /// The definition of `before` that `after[index]` continues: the one of the same name and
