@@ -81,18 +81,25 @@ pub fn failure_context(
     }
     let mut callers = tests.clone();
     callers.extend(test_helpers(tree, &tests));
-    let exercised = exercised_definitions(tree, &callers, sources);
+    let frame_files: Vec<String> = frames.into_iter().filter(|p| !is_test_file(p)).collect();
+    // The files the failures' frames name hold code the tests ran: a Rust crate's unit tests
+    // name the crate root while the code they call lives in its modules.
+    let mut read = sources.to_vec();
+    read.extend(frame_files.iter().filter(|f| !sources.contains(f)).cloned());
+    let exercised = exercised_definitions(tree, &callers, &read);
     FailureContext {
         output,
         tests,
-        frame_files: frames.into_iter().filter(|p| !is_test_file(p)).collect(),
+        frame_files,
         exercised,
     }
 }
 
 /// Definitions of `sources` whose names the test snippets use (functions, methods, types),
 /// and the methods the language runs for them without their names
-/// ([`slopguard_lang::runs_implicitly`]: a `parse::<T>()` runs `T::from_str`).
+/// ([`slopguard_lang::runs_implicitly`]: a `parse::<T>()` runs `T::from_str`). The tests
+/// themselves are not among them, nor what holds them (a Rust `mod tests` in a source file):
+/// a test names itself, and a change to it is no fix.
 fn exercised_definitions(
     tree: &dyn Tree,
     tests: &[(String, usize, String)],
@@ -112,7 +119,15 @@ fn exercised_definitions(
             FileKind::Code(language) => language,
             _ => continue,
         };
+        let holds_a_test = |start: u32, end: u32| {
+            tests.iter().any(|(file, line, _)| {
+                file == path && (start as usize..=end as usize).contains(line)
+            })
+        };
         for d in analyze(language, &text).definitions {
+            if holds_a_test(d.start_line, d.end_line) {
+                continue;
+            }
             if words.contains(d.simple_name())
                 || slopguard_lang::runs_implicitly(language, &d.name, |w| words.contains(w))
             {
@@ -558,6 +573,37 @@ mod tests {
         assert_eq!(cx.tests[0].0, "src/test.rs");
         assert_eq!(cx.exercised.len(), 1, "{cx:?}");
         assert_eq!(cx.exercised[0].1, "parse");
+    }
+
+    #[test]
+    fn unit_tests_in_a_source_file_are_not_what_they_exercise() {
+        // The crate root holds the tests; the code they call lives in the module a frame
+        // names. Before, the tests themselves were the "exercised" definitions (a test names
+        // itself), and the repair templates changed their lines.
+        let log = "---- tests::parses_years stdout ----\nthread 'tests::parses_years' panicked at src/date.rs:2:40:\nattempt to subtract with overflow\n";
+        let t = tree(&[
+            (
+                "src/lib.rs",
+                "mod date;\npub use date::parse_year;\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn parses_years() {\n        assert_eq!(parse_year(\"1969\"), Ok(0));\n    }\n}\n",
+            ),
+            (
+                "src/date.rs",
+                "pub fn parse_year(s: &str) -> Result<u32, ()> {\n    s.parse::<u32>().map(|y| y - 1970).map_err(|_| ())\n}\n",
+            ),
+        ]);
+        let failing = [FailingTest {
+            id: "tests::parses_years".into(),
+            file: Some("src/lib.rs".into()),
+        }];
+        let cx = failure_context(&t, &failing, log, &["src/lib.rs".to_string()], 2000);
+        assert_eq!(cx.tests.len(), 1, "{cx:?}");
+        assert_eq!(cx.frame_files, ["src/date.rs"]);
+        let exercised: Vec<(&str, &str)> = cx
+            .exercised
+            .iter()
+            .map(|e| (e.0.as_str(), e.1.as_str()))
+            .collect();
+        assert_eq!(exercised, [("src/date.rs", "parse_year")]);
     }
 
     #[test]
