@@ -7,7 +7,7 @@ use crate::git::GitRepo;
 use crate::sources::{RawEntry, staged_changes_with_git, worktree_changes_with_git};
 use slopguard_testkit::git;
 
-fn write(dir: &Path, rel: &str, text: &str) {
+pub(super) fn write(dir: &Path, rel: &str, text: &str) {
     let p = dir.join(rel);
     std::fs::create_dir_all(p.parent().expect("a parent")).expect("mkdir");
     std::fs::write(p, text).expect("write");

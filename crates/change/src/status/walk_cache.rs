@@ -229,12 +229,7 @@ mod tests {
     use slopguard_testkit::git;
 
     use super::{file_name, unignored_files};
-
-    fn write(dir: &Path, rel: &str, text: &str) {
-        let p = dir.join(rel);
-        std::fs::create_dir_all(p.parent().expect("a parent")).expect("mkdir");
-        std::fs::write(p, text).expect("write");
-    }
+    use crate::status::tests::write;
 
     /// Sets the modification time of each of `paths` under `root` an hour back, as if the
     /// work tree had been left alone since.
