@@ -35,10 +35,6 @@ pub(super) struct SubtaskRun {
     pub(super) fault_line: Option<FaultLine>,
     /// When no frame names a statement: the statements of `function`, each offered alone.
     pub(super) suspects: Vec<FaultLine>,
-    /// When no frame names a statement: the one the failing tests' coverage scores above
-    /// every other line, if any ([`unique_top`](super::localise::unique_top)). The repair
-    /// templates try every operator there first, as at a frame's statement.
-    pub(super) set_apart: Option<FaultLine>,
     pub(super) modes: Vec<FailureMode>,
     pub(super) started: Instant,
     /// Wall-clock budget: no attempt or candidate starts after it.

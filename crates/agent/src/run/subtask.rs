@@ -59,7 +59,6 @@ pub(super) fn run_subtask(
         functions: Vec::new(),
         fault_line: None,
         suspects: Vec::new(),
-        set_apart: None,
         task_title,
         subtask,
         modes: Vec::new(),
@@ -237,9 +236,6 @@ pub(super) fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
             ),
             None => fault_line::suspects(f, &tree, MAX_SUSPECTS),
         };
-        run.set_apart = coverage
-            .as_ref()
-            .and_then(|cov| localise::unique_top(cov, &run.suspects));
         if let Some(signature) = fault_line::signature_with_defaults(f, &tree) {
             offer_second(&mut run.suspects, signature);
         }
@@ -248,8 +244,7 @@ pub(super) fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
                 RunPhase::Execution,
                 "worker.suspect_lines",
                 json!({"subtask_id": run.id, "path": f.path,
-                       "lines": run.suspects.iter().map(|l| [l.start, l.end]).collect::<Vec<_>>(),
-                       "set_apart": run.set_apart.as_ref().map(|l| format!("{}:{}", l.path, l.start))}),
+                       "lines": run.suspects.iter().map(|l| [l.start, l.end]).collect::<Vec<_>>()}),
             );
         }
     }

@@ -153,24 +153,6 @@ fn range_suspicion(cov: &Localisation, path: &str, start: usize, end: usize) -> 
     line_scores(cov, path, start, end).fold(0.0, f64::max)
 }
 
-/// The first of `statements` (ranked by [`most_suspect_first`]) when the coverage scores one
-/// of its lines above every line outside it: the statement the failing tests' paths set apart
-/// from the passing ones'. `None` when another statement ties with it, or nothing scores.
-pub(super) fn unique_top(cov: &Localisation, statements: &[FaultLine]) -> Option<FaultLine> {
-    let top = statements.first()?;
-    let score = range_suspicion(cov, &top.path, top.start, top.end);
-    let inside = |(path, line): &(String, u32)| {
-        *path == top.path && (top.start..=top.end).contains(&(*line as usize))
-    };
-    let others = cov
-        .lines
-        .iter()
-        .filter(|(key, _)| !inside(key))
-        .map(|(_, s)| *s)
-        .fold(0.0, f64::max);
-    (score > 0.0 && score > others).then(|| top.clone())
-}
-
 /// How many lines of `start..=end` of `path` score `score` (the function's highest): where
 /// functions tie on their most suspect line, the one holding more such lines is where the
 /// failing tests' path differs most.

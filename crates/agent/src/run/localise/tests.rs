@@ -297,29 +297,6 @@ fn statements_only_failing_tests_run_are_offered_first() {
 }
 
 #[test]
-fn the_statement_only_the_failing_tests_run_is_set_apart_unless_another_ties() {
-    let line = |start: usize| FaultLine {
-        path: "ini.go".into(),
-        start,
-        end: start,
-        text: String::new(),
-        error: None,
-        suspect_in: None,
-    };
-    // Line 11 runs in the failing test alone: it is set apart.
-    let cov = localisation("ini.go", &[(false, &[8, 11]), (true, &[8, 9])]);
-    let ranked = most_suspect_first(vec![line(8), line(9), line(11)], &cov, 3);
-    assert_eq!(unique_top(&cov, &ranked).map(|l| l.start), Some(11));
-    // Lines 10 and 11 both do: neither is.
-    let cov = localisation("ini.go", &[(false, &[8, 10, 11]), (true, &[8, 9])]);
-    let ranked = most_suspect_first(vec![line(8), line(10), line(11)], &cov, 3);
-    assert_eq!(unique_top(&cov, &ranked), None);
-    // A statement spanning both is.
-    let both = FaultLine { end: 11, ..line(10) };
-    assert_eq!(unique_top(&cov, &[both]).map(|l| (l.start, l.end)), Some((10, 11)));
-}
-
-#[test]
 fn of_two_functions_the_failing_test_alone_runs_the_one_with_more_such_lines_comes_first() {
     // `value` (7-12) has two lines only the failing test runs, `Parse` (3-5) one.
     let cov = localisation("ini.go", &[(false, &[4, 8, 9, 11]), (true, &[8])]);

@@ -57,7 +57,7 @@ pub(super) fn interleave<T>(first: Vec<T>, second: Vec<T>, every: usize) -> Vec<
 const FOCUS_LINES_ABOVE: usize = 2;
 
 /// Where to try, per file in order of first mention: the statement a frame names (with the
-/// lines just above it), else the one the coverage sets apart, first, then the first target (the lead, tried operators ahead of the
+/// lines just above it) first, then the first target (the lead, tried operators ahead of the
 /// rest), the definitions the failing tests call, then the definitions of the same file those
 /// call.
 fn places(run: &SubtaskRun, tree: &dyn Tree) -> Vec<(String, templates::Places)> {
@@ -65,7 +65,7 @@ fn places(run: &SubtaskRun, tree: &dyn Tree) -> Vec<(String, templates::Places)>
         .failure
         .as_ref()
         .is_some_and(|f| f.output.contains(HANG_MARK));
-    let frame_focus = run
+    let focus = run
         .fault_line
         .as_ref()
         .filter(|l| l.suspect_in.is_none())
@@ -78,13 +78,6 @@ fn places(run: &SubtaskRun, tree: &dyn Tree) -> Vec<(String, templates::Places)>
                 .unwrap_or(around_the_frame);
             (l.path.clone(), range)
         });
-    // Without a frame, the statement the coverage sets apart: a one-token bug on it would
-    // otherwise wait until each operator had gone over the lead's every line.
-    let focus = frame_focus.or_else(|| {
-        run.set_apart
-            .as_ref()
-            .map(|l| (l.path.clone(), (l.start, l.end)))
-    });
     // The first target of the tests' coverage is tried operators ahead of the other regions.
     let lead = run
         .functions
