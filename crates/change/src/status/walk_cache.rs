@@ -35,6 +35,10 @@ const SETTLED: Duration = Duration::from_secs(1);
 /// Bumped when what is kept, or how the walk decides, changes.
 const VERSION: u32 = 1;
 
+/// Most work trees whose walks are kept: one answer each, the least recently kept dropped
+/// first, so that the temporary work trees of agents do not pile up.
+const MAX_KEPT: usize = 256;
+
 /// What identifies one state of a file or directory: a change to its entries or content
 /// changes at least one of these.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -218,6 +222,27 @@ fn save(file: &Path, kept: &Kept) {
     let written = std::fs::create_dir_all(dir).is_ok() && std::fs::write(&temporary, json).is_ok();
     if !written || std::fs::rename(&temporary, file).is_err() {
         let _ = std::fs::remove_file(&temporary);
+        return;
+    }
+    forget_oldest(dir, MAX_KEPT);
+}
+
+/// Removes the least recently written answers of `dir` beyond the `keep` newest.
+fn forget_oldest(dir: &Path, keep: usize) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut kept: Vec<(SystemTime, PathBuf)> = entries
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .collect();
+    if kept.len() <= keep {
+        return;
+    }
+    kept.sort();
+    for (_, path) in &kept[..kept.len() - keep] {
+        let _ = std::fs::remove_file(path);
     }
 }
 
@@ -228,7 +253,7 @@ mod tests {
 
     use slopguard_testkit::git;
 
-    use super::{file_name, unignored_files};
+    use super::{file_name, forget_oldest, unignored_files};
     use crate::status::tests::write;
 
     /// Sets the modification time of each of `paths` under `root` an hour back, as if the
@@ -346,5 +371,30 @@ mod tests {
         settle(d, &["src"]);
         files(d, cache.path());
         assert!(cache.path().join("walk").join(file_name(d)).exists());
+    }
+
+    #[test]
+    fn only_the_newest_answers_are_kept() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let now = SystemTime::now();
+        for (i, name) in ["a.json", "b.json", "c.json"].iter().enumerate() {
+            let path = dir.path().join(name);
+            std::fs::write(&path, "{}").expect("writes");
+            let file = std::fs::File::options()
+                .write(true)
+                .open(&path)
+                .expect("opens");
+            file.set_modified(now - Duration::from_secs(100 - i as u64 * 10))
+                .expect("sets the time");
+        }
+        std::fs::write(dir.path().join("notes.txt"), "x").expect("writes");
+        forget_oldest(dir.path(), 2);
+        let mut left: Vec<String> = std::fs::read_dir(dir.path())
+            .expect("reads")
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["b.json", "c.json", "notes.txt"]);
     }
 }
