@@ -18,7 +18,8 @@
 //! racy and does the same.
 //!
 //! The kept answer lives under the caller's cache directory (`walk/<hash of the root>.json`),
-//! never in the repository; a damaged or foreign one is walked over and replaced.
+//! never in the repository, for at most [`MAX_KEPT`] work trees; a damaged or foreign one is
+//! walked over and replaced.
 
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
