@@ -7,6 +7,7 @@
 //! ([`from_worktree_cached`]). Reading a base revision works on bare repositories and never
 //! touches a working tree, so guards can judge a change before anything is written.
 
+pub mod cache;
 pub mod containment;
 mod edit_blocks;
 mod error;
@@ -21,6 +22,7 @@ mod task;
 mod tree;
 pub mod unified;
 
+pub use cache::cache_dir;
 pub use edit_blocks::{EditBlock, apply_edit, apply_edit_traced, parse_edit_blocks};
 pub use error::ChangeError;
 pub use model::{ChangeKind, ChangeSet, FileChange};
@@ -32,18 +34,3 @@ pub use sources::{
 };
 pub use task::Task;
 pub use tree::{MemTree, Tree, WorkTree};
-
-/// The directory slopguard keeps what it may reuse between runs in (the guards' analyses, the
-/// walk for untracked files): `dir` when given, else `$SLOPGUARD_CACHE_DIR`, else the user's
-/// cache directory's `slopguard` (`~/.cache/slopguard`). `None` when `$SLOPGUARD_NO_CACHE` is
-/// set (to anything but `0`) or no cache directory is known.
-pub fn cache_dir(dir: Option<&std::path::Path>) -> Option<std::path::PathBuf> {
-    if std::env::var_os("SLOPGUARD_NO_CACHE").is_some_and(|v| !v.is_empty() && v != "0") {
-        return None;
-    }
-    match (dir, std::env::var_os("SLOPGUARD_CACHE_DIR")) {
-        (Some(dir), _) => Some(dir.to_path_buf()),
-        (None, Some(dir)) if !dir.is_empty() => Some(dir.into()),
-        _ => Some(dirs::cache_dir()?.join("slopguard")),
-    }
-}

@@ -13,6 +13,7 @@ use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use slopguard_change::cache::{oldest_first, write_replacing};
 use slopguard_lang::{Language, ParsedSource, SourceAnalysis};
 
 /// The parsed source texts of one check, keyed by language and content: the same text is
@@ -245,11 +246,7 @@ impl AnalysisStore {
         let Ok(json) = serde_json::to_vec(analysis) else {
             return false;
         };
-        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-        let written = std::fs::write(&tmp, json).is_ok() && std::fs::rename(&tmp, &path).is_ok();
-        if !written {
-            let _ = std::fs::remove_file(&tmp);
-        }
+        let written = write_replacing(&path, &json);
         trim_shard(shard);
         written
     }
@@ -275,19 +272,6 @@ fn trim_shard(shard: &Path) {
     for path in &entries[..extra] {
         let _ = std::fs::remove_file(path);
     }
-}
-
-/// The entries of `dir`, least recently modified first.
-fn oldest_first(dir: &Path) -> Vec<PathBuf> {
-    let Ok(read) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut entries: Vec<(std::time::SystemTime, PathBuf)> = read
-        .flatten()
-        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
-        .collect();
-    entries.sort();
-    entries.into_iter().map(|(_, p)| p).collect()
 }
 
 /// 32 hex digits: two 64-bit hashes of language and text with different prefixes.

@@ -28,6 +28,7 @@ use std::time::{Duration, SystemTime};
 use serde::{Deserialize, Serialize};
 
 use super::Unignored;
+use crate::cache;
 
 /// How long before the walk everything it read must have been left alone for its answer to
 /// be kept.
@@ -210,8 +211,9 @@ fn load(file: &Path) -> Option<Kept> {
     serde_json::from_slice(&std::fs::read(file).ok()?).ok()
 }
 
-/// Writes `kept` to `file` under a temporary name and renames it into place, so that a
-/// concurrent check never reads half an answer. A failure only costs the next check a walk.
+/// Writes `kept` to `file` so that a concurrent check never reads half an answer
+/// ([`cache::write_replacing`]), then drops the oldest answers beyond [`MAX_KEPT`]. A
+/// failure only costs the next check a walk.
 fn save(file: &Path, kept: &Kept) {
     let Some(dir) = file.parent() else {
         return;
@@ -219,30 +221,19 @@ fn save(file: &Path, kept: &Kept) {
     let Ok(json) = serde_json::to_vec(kept) else {
         return;
     };
-    let temporary = dir.join(format!(".{}.tmp", std::process::id()));
-    let written = std::fs::create_dir_all(dir).is_ok() && std::fs::write(&temporary, json).is_ok();
-    if !written || std::fs::rename(&temporary, file).is_err() {
-        let _ = std::fs::remove_file(&temporary);
-        return;
+    if std::fs::create_dir_all(dir).is_ok() && cache::write_replacing(file, &json) {
+        forget_oldest(dir, MAX_KEPT);
     }
-    forget_oldest(dir, MAX_KEPT);
 }
 
-/// Removes the least recently written answers of `dir` beyond the `keep` newest.
+/// Removes the least recently written answers of `dir` beyond the `keep` newest (another
+/// check's temporary file is not an answer).
 fn forget_oldest(dir: &Path, keep: usize) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut kept: Vec<(SystemTime, PathBuf)> = entries
-        .flatten()
-        .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
-        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+    let answers: Vec<PathBuf> = cache::oldest_first(dir)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
-    if kept.len() <= keep {
-        return;
-    }
-    kept.sort();
-    for (_, path) in &kept[..kept.len() - keep] {
+    for path in &answers[..answers.len().saturating_sub(keep)] {
         let _ = std::fs::remove_file(path);
     }
 }
