@@ -72,7 +72,11 @@ pub fn failing_tests_first(
             // Unit tests inside a source file (Rust `#[cfg(test)]`): that file is the source.
             sources.push(tf.clone());
         }
-        for s in sources_for_test(view, tf) {
+        let mut imported = sources_for_test(view, tf);
+        // The file the test is named after first (`parser_test.go` tests `parser.go`): the
+        // others are only what the test's package or imports make reachable.
+        imported.sort_by_key(|s| !is_named_subject(tf, s));
+        for s in imported {
             if !sources.contains(&s) {
                 sources.push(s);
             }
@@ -153,6 +157,34 @@ pub fn failing_tests_first(
     plan.tasks.retain(|t| t.id != "T000");
     plan.tasks.insert(0, task);
     (plan, Some(ev))
+}
+
+/// Whether `source` is the file `test_file` is named after, by the usual conventions:
+/// `parser_test.go`, `test_parser.py`, `parser.test.js`, `parser_spec.rb`, `ParserTest.java`
+/// all test `parser` (compared without case).
+fn is_named_subject(test_file: &str, source: &str) -> bool {
+    fn stem(path: &str) -> String {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        name.split('.').next().unwrap_or(name).to_ascii_lowercase()
+    }
+    let test = stem(test_file);
+    let subject = ["test_", "spec_"]
+        .iter()
+        .find_map(|p| test.strip_prefix(p))
+        .or_else(|| {
+            ["_test", "_spec", "test", "tests", "spec"]
+                .iter()
+                .find_map(|s| test.strip_suffix(s))
+        })
+        .unwrap_or(&test);
+    let file_name = test_file.rsplit('/').next().unwrap_or(test_file);
+    // `parser.test.js` keeps its subject before the first dot.
+    let subject = if file_name.contains(".test.") || file_name.contains(".spec.") {
+        test.as_str()
+    } else {
+        subject
+    };
+    !subject.is_empty() && stem(source) == subject
 }
 
 /// Whether a subtask is about the failing tests `failing` (ids): [`failing_tests_first`]'s own `T000`, or a

@@ -124,6 +124,45 @@ fn failing_tests_first_caps_subtasks() {
 }
 
 #[test]
+fn failing_tests_first_names_the_file_the_test_is_named_after_first() {
+    let v = MemoryView::from_pairs(&[
+        ("go.mod", "module example.com/cron\n"),
+        ("constantdelay.go", "package cron\n"),
+        ("parser.go", "package cron\n"),
+        ("spec.go", "package cron\n"),
+        ("parser_test.go", "package cron\n"),
+    ]);
+    let f = vec![FailingTest {
+        id: "example.com/cron::TestParse".into(),
+        file: Some("parser_test.go".into()),
+    }];
+    let tr = metric("test_results", Status::Fail, &[]);
+    let (out, _) = failing_tests_first(Plan::default(), Some(&tr), &f, &v);
+    let hints: Vec<&str> = out.tasks[0]
+        .subtasks
+        .iter()
+        .map(|s| s.file_hints[0].as_str())
+        .collect();
+    assert_eq!(hints, ["parser.go", "constantdelay.go", "spec.go"]);
+}
+
+#[test]
+fn a_test_file_is_named_after_its_subject_by_each_languages_convention() {
+    for (test, subject) in [
+        ("parser_test.go", "parser.go"),
+        ("tests/test_units.py", "pkg/units.py"),
+        ("test/bytes.test.js", "index/bytes.js"),
+        ("spec/version_spec.rb", "lib/version.rb"),
+        ("test/version_test.rb", "lib/version.rb"),
+        ("src/test/ParserTest.java", "src/main/Parser.java"),
+    ] {
+        assert!(is_named_subject(test, subject), "{test} tests {subject}");
+    }
+    assert!(!is_named_subject("parser_test.go", "spec.go"));
+    assert!(!is_named_subject("tests/test.py", "test.py"));
+}
+
+#[test]
 fn retarget_test_only_hints_maps_test_only_hints_to_sources() {
     let plan = Plan {
         tasks: vec![task(
