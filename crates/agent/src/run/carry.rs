@@ -35,6 +35,10 @@ pub(super) struct SubtaskRun {
     pub(super) fault_line: Option<FaultLine>,
     /// When no frame names a statement: the statements of `function`, each offered alone.
     pub(super) suspects: Vec<FaultLine>,
+    /// When no frame names a statement: the most suspect statements the failing tests'
+    /// coverage sets apart ([`set_apart`](super::localise::set_apart)), which the repair
+    /// templates try with every operator first.
+    pub(super) set_apart: Vec<FaultLine>,
     pub(super) modes: Vec<FailureMode>,
     pub(super) started: Instant,
     /// Wall-clock budget: no attempt or candidate starts after it.

@@ -59,6 +59,7 @@ pub(super) fn run_subtask(
         functions: Vec::new(),
         fault_line: None,
         suspects: Vec::new(),
+        set_apart: Vec::new(),
         task_title,
         subtask,
         modes: Vec::new(),
@@ -236,6 +237,9 @@ pub(super) fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
             ),
             None => fault_line::suspects(f, &tree, MAX_SUSPECTS),
         };
+        run.set_apart = coverage.as_ref().map_or_else(Vec::new, |cov| {
+            localise::set_apart(cov, &run.suspects, MAX_SET_APART)
+        });
         if let Some(signature) = fault_line::signature_with_defaults(f, &tree) {
             offer_second(&mut run.suspects, signature);
         }
@@ -244,7 +248,8 @@ pub(super) fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
                 RunPhase::Execution,
                 "worker.suspect_lines",
                 json!({"subtask_id": run.id, "path": f.path,
-                       "lines": run.suspects.iter().map(|l| [l.start, l.end]).collect::<Vec<_>>()}),
+                       "lines": run.suspects.iter().map(|l| [l.start, l.end]).collect::<Vec<_>>(),
+                       "set_apart": run.set_apart.iter().map(|l| [l.start, l.end]).collect::<Vec<_>>()}),
             );
         }
     }
@@ -271,6 +276,12 @@ fn offer_second(suspects: &mut Vec<FaultLine>, signature: FaultLine) {
 /// test runs (`last = max(1, total // per_page)`), which the coverage ranks below those
 /// only the failing tests reach: four left it out.
 pub(super) const MAX_SUSPECTS: usize = 8;
+
+/// Most statements the coverage sets apart that the repair templates try with every operator
+/// before going operator by operator over the lead: the repair literature's order (TBar,
+/// SimFix: every template at the most suspect statement, then the next), kept to the first
+/// few so that the sweep over the lead still comes within the cap.
+const MAX_SET_APART: usize = 3;
 
 #[cfg(test)]
 mod tests {

@@ -177,9 +177,16 @@ impl TemplateFix {
 /// Where to try the templates in one file: 1-based inclusive line ranges.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Places {
-    /// The statement a failure's frame names, with the lines just above it (the condition
-    /// guarding a `raise` or `throw` is often the bug): every operator is tried here first.
-    pub focus: Option<(usize, usize)>,
+    /// The statements tried with every operator before any other line, in order, each from
+    /// its last line up: the statement a failure's frame names, with the lines just above it
+    /// (the condition guarding a `raise` or `throw` is often the bug), or the statements the
+    /// failing tests' coverage sets apart.
+    pub focus: Vec<(usize, usize)>,
+    /// At most this many fixes from each focus range, its lines then tried again with the
+    /// other lines for the operators not reached (a suspicion, not a frame: the statement is
+    /// not known to be wrong, and the operators with many alternatives each, another variable
+    /// or member, would fill the cap there). `None`: every operator at the focus, once.
+    pub focus_limit: Option<usize>,
     /// The definition most likely to hold the bug (the first target of the failing tests'
     /// coverage): after the focus, its lines are tried [`LEAD_AHEAD`] operators ahead of the
     /// other regions'. The first target held the bug in 25 of the development half's 29 tasks;
@@ -195,7 +202,8 @@ impl Places {
     /// Only `regions`, no focus and no lead.
     pub fn regions(regions: &[(usize, usize)]) -> Self {
         Places {
-            focus: None,
+            focus: Vec::new(),
+            focus_limit: None,
             lead: None,
             regions: regions.to_vec(),
         }
@@ -226,11 +234,20 @@ pub fn fixes(path: &str, text: &str, places: &Places, max: usize) -> Vec<Templat
     let code = code_lines(&lines, lang);
     let in_file = |n: usize| (1..=lines.len()).contains(&n) && code[n - 1];
     let mut seen_lines = BTreeSet::new();
-    let focus: Vec<usize> = places
-        .focus
-        .map(|(start, end)| (start..=end).rev().filter(|n| in_file(*n)).collect())
-        .unwrap_or_default();
-    seen_lines.extend(focus.iter().copied());
+    // (range index, line): each focus range's lines from its last up.
+    let mut focus: Vec<(usize, usize)> = Vec::new();
+    for (i, &(start, end)) in places.focus.iter().enumerate() {
+        focus.extend(
+            (start..=end)
+                .rev()
+                .filter(|n| in_file(*n) && seen_lines.insert(*n))
+                .map(|n| (i, n)),
+        );
+    }
+    if places.focus_limit.is_some() {
+        // Tried again in the sweep for what the limit left out.
+        seen_lines.clear();
+    }
     let mut new_lines = |ranges: &[(usize, usize)]| {
         let mut order = Vec::new();
         for &(start, end) in ranges {
@@ -289,22 +306,30 @@ pub fn fixes(path: &str, text: &str, places: &Places, max: usize) -> Vec<Templat
     });
     let tries = focus
         .iter()
-        .flat_map(|n| Operator::ALL.map(|op| (op, *n)))
-        .chain(steps);
+        .flat_map(|&(i, n)| Operator::ALL.map(|op| (Some(i), op, n)))
+        .chain(steps.map(|(op, n)| (None, op, n)));
+    let focus_limit = places.focus_limit.unwrap_or(usize::MAX);
+    let mut from_focus = vec![0; places.focus.len()];
     let mut out = Vec::new();
     let mut seen_texts = BTreeSet::new();
     // Each line is tokenised once, however many operators try it.
     let mut tokenised: Vec<Option<Vec<Token>>> = vec![None; lines.len()];
-    for (op, n) in tries {
+    for (range, op, n) in tries {
         let (body, ending) = split_ending(lines[n - 1]);
         let toks = tokenised[n - 1].get_or_insert_with(|| tokens(body, lang));
         for after in mutate(body, toks, lang, op, scope_of(n)) {
             if after == body {
                 continue;
             }
+            if range.is_some_and(|i| from_focus[i] >= focus_limit) {
+                break;
+            }
             let new_text = with_line(&lines, n, &after, ending, Edit::Replace);
             if !seen_texts.insert(new_text.clone()) {
                 continue;
+            }
+            if let Some(i) = range {
+                from_focus[i] += 1;
             }
             out.push(TemplateFix {
                 path: path.to_string(),

@@ -268,7 +268,8 @@ fn a_word_constant_is_replaced_by_another_of_its_definition() {
 fn the_focus_gets_every_operator_before_the_regions_get_any() {
     let py = "def f(a, b):\n    if a < b:\n        raise ValueError(a)\n    return a < b\n";
     let places = Places {
-        focus: Some((2, 3)),
+        focus: vec![(2, 3)],
+        focus_limit: None,
         lead: None,
         regions: vec![(1, 4)],
     };
@@ -288,11 +289,58 @@ fn the_focus_gets_every_operator_before_the_regions_get_any() {
 }
 
 #[test]
+fn several_focus_statements_are_tried_in_their_order_each_with_every_operator() {
+    let py = "def f(a, b):\n    if a < b:\n        return a + 1\n    return a < b\n";
+    let places = Places {
+        focus: vec![(4, 4), (2, 2)],
+        focus_limit: None,
+        lead: None,
+        regions: vec![(1, 4)],
+    };
+    let lines: Vec<usize> = fixes("m.py", py, &places, 1000)
+        .iter()
+        .map(|f| f.line)
+        .collect();
+    let first_of = |line: usize| lines.iter().position(|l| *l == line).unwrap();
+    let last_of = |line: usize| lines.iter().rposition(|l| *l == line).unwrap();
+    assert!(last_of(4) < first_of(2), "{lines:?}");
+    assert!(last_of(2) < first_of(3), "{lines:?}");
+}
+
+#[test]
+fn a_limited_focus_gives_each_statement_its_first_fixes_and_the_rest_later() {
+    let py = "def f(a, b, c):\n    if a < b:\n        return a + c\n    return b - c\n";
+    let unlimited = Places {
+        focus: vec![(3, 3), (2, 2)],
+        focus_limit: None,
+        lead: None,
+        regions: vec![(1, 4)],
+    };
+    let all = fixes("m.py", py, &unlimited, 1000);
+    let limited = Places {
+        focus_limit: Some(2),
+        ..unlimited
+    };
+    let some = fixes("m.py", py, &limited, 1000);
+    let lines: Vec<usize> = some.iter().map(|f| f.line).collect();
+    assert_eq!(lines[..4], [3, 3, 2, 2], "{lines:?}");
+    // Nothing lost and nothing twice: the focus lines' other fixes come in the sweep.
+    let texts = |fs: &[TemplateFix]| {
+        let mut t: Vec<String> = fs.iter().map(|f| f.text.clone()).collect();
+        t.sort();
+        t
+    };
+    assert!(all.iter().filter(|f| f.line == 3).count() > 2);
+    assert_eq!(texts(&some), texts(&all));
+}
+
+#[test]
 fn the_lead_is_tried_operators_ahead_of_the_other_regions() {
     // `span` (lines 5-6) is the lead; `head` (lines 1-2) is a region tried after it.
     let py = "def head(xs):\n    return xs[0] < 2\n\n\ndef span(r):\n    return r.end - r.start\n";
     let places = Places {
-        focus: None,
+        focus: Vec::new(),
+        focus_limit: None,
         lead: Some((5, 6)),
         regions: vec![(1, 2), (5, 6)],
     };

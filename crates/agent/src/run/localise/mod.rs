@@ -243,6 +243,23 @@ pub(super) fn most_suspect_first(
     statements
 }
 
+/// The first `max` of `ranked` (statements ordered by [`most_suspect_first`]) whose lines
+/// score above a line every test runs: the statements the failing tests' paths set apart from
+/// the passing ones'. Empty when the coverage sets no line apart (then its ranking says
+/// nothing about which statement is wrong).
+pub(super) fn set_apart(cov: &Localisation, ranked: &[FaultLine], max: usize) -> Vec<FaultLine> {
+    if !cov.sets_apart {
+        return Vec::new();
+    }
+    let floor = every_test_score(&cov.spectrum) + 1e-9;
+    ranked
+        .iter()
+        .filter(|l| range_suspicion(cov, &l.path, l.start, l.end) > floor)
+        .take(max)
+        .cloned()
+        .collect()
+}
+
 /// The functions of the project's files (not tests) that a failing test ran, the most suspect
 /// first by their most suspect line ([`range_suspicion`]), then by how many lines score that
 /// ([`lines_scoring`]), then as a whole ([`span_suspicion`]); a one- or two-line definition

@@ -278,22 +278,49 @@ fn coverage_puts_the_helper_only_failing_tests_reach_before_what_the_test_names(
     );
 }
 
-#[test]
-fn statements_only_failing_tests_run_are_offered_first() {
-    let cov = localisation("ini.go", &[(false, &[8, 11]), (true, &[8, 9])]);
-    let line = |start: usize| FaultLine {
+/// The one-line statement at `start` of `ini.go`.
+fn line(start: usize) -> FaultLine {
+    FaultLine {
         path: "ini.go".into(),
         start,
         end: start,
         text: String::new(),
         error: None,
         suspect_in: None,
-    };
+    }
+}
+
+#[test]
+fn statements_only_failing_tests_run_are_offered_first() {
+    let cov = localisation("ini.go", &[(false, &[8, 11]), (true, &[8, 9])]);
     let ordered: Vec<usize> = most_suspect_first(vec![line(8), line(9), line(11)], &cov, 2)
         .into_iter()
         .map(|l| l.start)
         .collect();
     assert_eq!(ordered, [11, 8]);
+}
+
+#[test]
+fn the_statements_set_apart_are_those_scoring_above_a_line_every_test_runs() {
+    let starts = |lines: Vec<FaultLine>| lines.into_iter().map(|l| l.start).collect::<Vec<_>>();
+    // Line 11 runs in the failing tests alone, line 10 in them and one passing test, line 8
+    // in every test.
+    let cov = localisation(
+        "ini.go",
+        &[
+            (false, &[8, 10, 11]),
+            (false, &[8, 10, 11]),
+            (true, &[8, 9, 10]),
+            (true, &[8]),
+        ],
+    );
+    let ranked = most_suspect_first(vec![line(8), line(9), line(10), line(11)], &cov, 4);
+    assert_eq!(starts(set_apart(&cov, &ranked, 3)), [11, 10]);
+    assert_eq!(starts(set_apart(&cov, &ranked, 1)), [11]);
+    // Every line the failing tests run, the passing ones run too: nothing is set apart.
+    let cov = localisation("ini.go", &[(false, &[8, 11]), (true, &[8, 9, 11])]);
+    let ranked = most_suspect_first(vec![line(8), line(11)], &cov, 4);
+    assert!(set_apart(&cov, &ranked, 3).is_empty());
 }
 
 #[test]

@@ -56,16 +56,22 @@ pub(super) fn interleave<T>(first: Vec<T>, second: Vec<T>, every: usize) -> Vec<
 /// Lines above a frame's statement tried with it first: the condition guarding a `raise`.
 const FOCUS_LINES_ABOVE: usize = 2;
 
+/// Fixes tried at each statement the coverage sets apart before the sweep over the lead (the
+/// rest of its fixes come in the sweep): enough for the one-token operators (a comparison, a
+/// bound, a negation, a counterpart) without another variable's or member's many alternatives
+/// filling the cap at a statement that is only suspected.
+const FIXES_PER_SET_APART: usize = 8;
+
 /// Where to try, per file in order of first mention: the statement a frame names (with the
-/// lines just above it) first, then the first target (the lead, tried operators ahead of the
-/// rest), the definitions the failing tests call, then the definitions of the same file those
-/// call.
+/// lines just above it) first, else the statements the coverage sets apart; then the first
+/// target (the lead, tried operators ahead of the rest), the definitions the failing tests
+/// call, then the definitions of the same file those call.
 fn places(run: &SubtaskRun, tree: &dyn Tree) -> Vec<(String, templates::Places)> {
     let hung = run
         .failure
         .as_ref()
         .is_some_and(|f| f.output.contains(HANG_MARK));
-    let focus = run
+    let frame_focus = run
         .fault_line
         .as_ref()
         .filter(|l| l.suspect_in.is_none())
@@ -78,6 +84,19 @@ fn places(run: &SubtaskRun, tree: &dyn Tree) -> Vec<(String, templates::Places)>
                 .unwrap_or(around_the_frame);
             (l.path.clone(), range)
         });
+    // Without a frame, the statements the coverage sets apart: a one-token bug on one of them
+    // would otherwise wait until each operator before its own had gone over the lead's every
+    // line, and the cap can come first.
+    let (focus, focus_limit): (Vec<(String, (usize, usize))>, _) = match frame_focus {
+        Some(f) => (vec![f], None),
+        None => (
+            run.set_apart
+                .iter()
+                .map(|l| (l.path.clone(), (l.start, l.end)))
+                .collect(),
+            Some(FIXES_PER_SET_APART),
+        ),
+    };
     // The first target of the tests' coverage is tried operators ahead of the other regions.
     let lead = run
         .functions
@@ -87,12 +106,17 @@ fn places(run: &SubtaskRun, tree: &dyn Tree) -> Vec<(String, templates::Places)>
     regions(run, tree)
         .into_iter()
         .map(|(path, regions)| {
-            let focus = focus.as_ref().filter(|(p, _)| *p == path).map(|(_, r)| *r);
+            let focus = focus
+                .iter()
+                .filter(|(p, _)| *p == path)
+                .map(|(_, r)| *r)
+                .collect();
             let lead = lead.as_ref().filter(|(p, _)| *p == path).map(|(_, r)| *r);
             (
                 path,
                 templates::Places {
                     focus,
+                    focus_limit,
                     lead,
                     regions,
                 },
