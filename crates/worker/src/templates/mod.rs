@@ -233,21 +233,23 @@ pub fn fixes(path: &str, text: &str, places: &Places, max: usize) -> Vec<Templat
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let code = code_lines(&lines, lang);
     let in_file = |n: usize| (1..=lines.len()).contains(&n) && code[n - 1];
-    let mut seen_lines = BTreeSet::new();
     // (range index, line): each focus range's lines from its last up.
     let mut focus: Vec<(usize, usize)> = Vec::new();
+    let mut in_focus = BTreeSet::new();
     for (i, &(start, end)) in places.focus.iter().enumerate() {
         focus.extend(
             (start..=end)
                 .rev()
-                .filter(|n| in_file(*n) && seen_lines.insert(*n))
+                .filter(|n| in_file(*n) && in_focus.insert(*n))
                 .map(|n| (i, n)),
         );
     }
-    if places.focus_limit.is_some() {
-        // Tried again in the sweep for what the limit left out.
-        seen_lines.clear();
-    }
+    // A focus tried with every operator is done with; a limited one's lines come again in the
+    // sweep for what the limit left out.
+    let mut seen_lines = match places.focus_limit {
+        None => in_focus,
+        Some(_) => BTreeSet::new(),
+    };
     let mut new_lines = |ranges: &[(usize, usize)]| {
         let mut order = Vec::new();
         for &(start, end) in ranges {

@@ -248,9 +248,6 @@ pub(super) fn most_suspect_first(
 /// the passing ones'. Empty when the coverage sets no line apart (then its ranking says
 /// nothing about which statement is wrong).
 pub(super) fn set_apart(cov: &Localisation, ranked: &[FaultLine], max: usize) -> Vec<FaultLine> {
-    if !cov.sets_apart {
-        return Vec::new();
-    }
     let floor = every_test_score(&cov.spectrum) + 1e-9;
     ranked
         .iter()

@@ -168,21 +168,20 @@ fn is_named_subject(test_file: &str, source: &str) -> bool {
         name.split('.').next().unwrap_or(name).to_ascii_lowercase()
     }
     let test = stem(test_file);
-    let subject = ["test_", "spec_"]
-        .iter()
-        .find_map(|p| test.strip_prefix(p))
-        .or_else(|| {
-            ["_test", "_spec", "test", "tests", "spec"]
-                .iter()
-                .find_map(|s| test.strip_suffix(s))
-        })
-        .unwrap_or(&test);
     let file_name = test_file.rsplit('/').next().unwrap_or(test_file);
-    // `parser.test.js` keeps its subject before the first dot.
     let subject = if file_name.contains(".test.") || file_name.contains(".spec.") {
+        // `parser.test.js`: the subject is all before the first dot.
         test.as_str()
     } else {
-        subject
+        ["test_", "spec_"]
+            .iter()
+            .find_map(|p| test.strip_prefix(p))
+            .or_else(|| {
+                ["_test", "_spec", "test", "tests", "spec"]
+                    .iter()
+                    .find_map(|s| test.strip_suffix(s))
+            })
+            .unwrap_or(&test)
     };
     !subject.is_empty() && stem(source) == subject
 }
