@@ -90,6 +90,10 @@ struct Donor<'a> {
     reads: Vec<&'a str>,
     /// Its surroundings ([`context`]).
     context: BTreeSet<String>,
+    /// Whether it stands at the top level of the file (not indented): a module's constant or
+    /// export (`_missing = object()`, `module.exports = f`), never the statement a
+    /// definition's body is missing.
+    top_level: bool,
 }
 
 /// The file's statements worth copying ([`is_simple_statement`]), in file order.
@@ -105,6 +109,7 @@ fn donors<'a>(path: &str, lines: &[&'a str], code: &[bool], lang: Lang) -> Vec<D
                 && !continues_a_statement(lines, code, n, lang);
             worth.then(|| Donor {
                 text,
+                top_level: leading_space(lines[n - 1]).is_empty(),
                 reads: variables(text, lang).collect(),
                 context: context(lines, code, n, n + 1, lang),
             })
@@ -115,7 +120,8 @@ fn donors<'a>(path: &str, lines: &[&'a str], code: &[bool], lang: Lang) -> Vec<D
 /// (donor index, line to insert before) pairs that may be tried, best first: every code line
 /// of the places (each once, not a definition's first line, not a branch or the middle of a
 /// statement) with every donor that reads only variables in scope there, is not already in
-/// the place's definition and is not the line's neighbour; ranked by how alike the donor's
+/// the place's definition, is not the line's neighbour and is not a top-level statement going
+/// into a body; ranked by how alike the donor's
 /// and the place's surroundings are ([`similarity`]) plus how many of its variables the place
 /// mentions ([`relevance`]), the later groups of places a little lower ([`GROUP_PENALTY`]).
 fn ranked_pairs(
@@ -154,6 +160,7 @@ fn ranked_pairs(
                         .map(|m| body(m).trim())
                         .collect(),
                 });
+            let in_a_body = !leading_space(body(n)).is_empty();
             // The inserted line goes between line n - 1 and line n.
             let around = context(lines, code, n, n, lang);
             let near: BTreeSet<&str> = neighbours(code, n)
@@ -166,6 +173,7 @@ fn ranked_pairs(
                     .iter()
                     .all(|v| mentioned.get(*v).is_some_and(|&m| m < n));
                 if !in_scope
+                    || donor.top_level && in_a_body
                     || present.contains(donor.text)
                     || neighbour(n) == Some(donor.text)
                     || neighbour(n - 1) == Some(donor.text)

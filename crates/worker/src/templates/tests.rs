@@ -557,3 +557,40 @@ end
         "{got:?}"
     );
 }
+
+#[test]
+fn a_frames_statement_gets_the_preparation_a_sibling_makes_but_no_module_constant() {
+    // `store` forgets to wrap its argument before calling a method of the wrapper; `load`
+    // beside it wraps first. A frame names the call; the focus is the lines just above it.
+    let py = "\
+_unset = object()
+
+
+def store(doc, key, value):
+    \"\"\"Stores value under key.\"\"\"
+    return key.put(doc, value)
+
+
+def load(doc, key, default=_unset):
+    \"\"\"Loads key.\"\"\"
+    key = Key(key)
+    return key.get(doc, default)
+";
+    let places = Places {
+        focus: vec![(4, 6)],
+        focus_limit: None,
+        lead: Some((4, 6)),
+        regions: vec![(4, 6), (9, 12)],
+    };
+    let got = insertions("keys.py", py, &places, 10);
+    let first = got.first().expect("an insertion");
+    assert_eq!((first.line, first.after.as_str()), (6, "key = Key(key)"));
+    assert!(
+        first.text.contains("\"\"\"Stores value under key.\"\"\"\n    key = Key(key)\n    return key.put"),
+        "{}",
+        first.text
+    );
+    // The module's constant is never copied into a body.
+    assert!(got.iter().all(|f| f.after != "_unset = object()"), "{got:?}");
+}
+

@@ -521,7 +521,7 @@ pub(super) fn time_limit(budget: Duration) -> Duration {
 
 #[cfg(test)]
 mod tests {
-    use super::places::{callees, enclosing_loop, interleave};
+    use super::places::{add_unless_held, callees, enclosing_loop, interleave};
     use super::*;
 
     #[test]
@@ -681,6 +681,26 @@ mod tests {
             Duration::from_secs(100)
         );
         assert_eq!(time_limit(Duration::from_secs(600)), MAX_TIME);
+    }
+
+    #[test]
+    fn a_frames_statement_is_a_region_only_outside_every_definition() {
+        let mut by_path = vec![
+            ("a.py".to_string(), Vec::new()),
+            ("b.py".to_string(), vec![(1, 10)]),
+        ];
+        // Inside a definition of its file: that definition is its region.
+        add_unless_held(&mut by_path, "b.py", (4, 5));
+        // Outside any (a helper no test calls): the statement alone.
+        add_unless_held(&mut by_path, "a.py", (7, 7));
+        add_unless_held(&mut by_path, "b.py", (12, 12));
+        assert_eq!(
+            by_path,
+            [
+                ("a.py".to_string(), vec![(7, 7)]),
+                ("b.py".to_string(), vec![(1, 10), (12, 12)]),
+            ]
+        );
     }
 
     #[test]

@@ -167,13 +167,19 @@ pub(super) fn enclosing_loop(text: &str, frame: usize) -> Option<(usize, usize)>
     (end > header && end - header < MAX_LOOP_LINES).then_some((header, end))
 }
 
-/// Line ranges to try, per file in order of first mention: the statement a frame names, the
-/// subtask's target functions, the definitions the failing tests call, then the definitions of
-/// the same file those call.
+/// Line ranges to try, per file in order of first mention (the file of the statement a frame
+/// names first): the subtask's target functions, the definitions the failing tests call, then
+/// the definitions of the same file those call; the frame's statement itself only when none of
+/// those holds it.
+///
+/// A statement is not a definition: as a region of its own it would be the narrowest region
+/// around its line, and a statement insertion takes that region for the line's definition, so
+/// it would never insert before the frame's statement (a region's first line is its signature)
+/// nor see the variables its definition binds.
 fn regions(run: &SubtaskRun, tree: &dyn Tree) -> Vec<(String, Vec<(usize, usize)>)> {
     let mut by_path: Vec<(String, Vec<(usize, usize)>)> = Vec::new();
     if let Some(l) = &run.fault_line {
-        add(&mut by_path, &l.path, (l.start, l.end));
+        by_path.push((l.path.clone(), Vec::new()));
     }
     // The functions the failing tests most likely broke (by their coverage when it was
     // recorded: a helper the tests never name), before the rest of what they call.
@@ -192,6 +198,9 @@ fn regions(run: &SubtaskRun, tree: &dyn Tree) -> Vec<(String, Vec<(usize, usize)
         for range in callees {
             add(&mut by_path, &path, range);
         }
+    }
+    if let Some(l) = &run.fault_line {
+        add_unless_held(&mut by_path, &l.path, (l.start, l.end));
     }
     if by_path.is_empty() {
         // No definition of the files to change is called by name from the failing tests (a
@@ -216,6 +225,20 @@ fn add(by_path: &mut Vec<(String, Vec<(usize, usize)>)>, path: &str, range: (usi
         Some((_, ranges)) if !ranges.contains(&range) => ranges.push(range),
         Some(_) => {}
         None => by_path.push((path.to_string(), vec![range])),
+    }
+}
+
+/// Adds `range` of `path` to `by_path` unless a range of the same file already holds it.
+pub(super) fn add_unless_held(
+    by_path: &mut Vec<(String, Vec<(usize, usize)>)>,
+    path: &str,
+    range: (usize, usize),
+) {
+    let held = by_path.iter().any(|(p, ranges)| {
+        p == path && ranges.iter().any(|(a, b)| *a <= range.0 && range.1 <= *b)
+    });
+    if !held {
+        add(by_path, path, range);
     }
 }
 
