@@ -20,7 +20,8 @@
 //! Layout: this module holds the operators, the places and the order of the candidates;
 //! `lexer` splits a line into tokens, `conditions` negates conditions and swaps arguments,
 //! `values` changes bounds, constants and variables; `equivalent` tells two fixes that mean the
-//! same over integers.
+//! same over integers; `insertions` copies a statement of the file where one is missing and
+//! `updates` writes the assignment a comparison's branch leaves out.
 
 use std::collections::BTreeSet;
 
@@ -31,11 +32,13 @@ pub(crate) use insertions::after_a_jump;
 pub(crate) mod lexer;
 #[cfg(test)]
 mod tests;
+mod updates;
 mod values;
 
 use conditions::*;
 pub use equivalent::same_over_integers;
 pub use insertions::insertions;
+pub use updates::updates;
 use lexer::*;
 use values::*;
 

@@ -594,3 +594,67 @@ def load(doc, key, default=_unset):
     assert!(got.iter().all(|f| f.after != "_unset = object()"), "{got:?}");
 }
 
+#[test]
+fn a_comparisons_branch_gets_the_update_it_leaves_out() {
+    // Merging sorted ranges: an overlapping range must extend the current one.
+    let js = "\
+function merge(ranges) {
+  let current = ranges[0]
+  for (const range of ranges.slice(1)) {
+    if (range.start > current.end) {
+      current = range
+    } else if (range.end > current.end) {
+      current.index = Math.min(current.index, range.index)
+    }
+  }
+  return current
+}
+";
+    let got = updates("merge.js", js, &Places::regions(&[(1, 11)]), 10);
+    let afters: Vec<(usize, &str)> = got.iter().map(|f| (f.line, f.after.as_str())).collect();
+    // Each branch assigns neither of the members it compares (`current` is not `current.end`).
+    assert_eq!(
+        afters,
+        [
+            (5, "current.end = range.start"),
+            (5, "range.start = current.end"),
+            (7, "current.end = range.end"),
+            (7, "range.end = current.end"),
+        ]
+    );
+    assert!(
+        got[2]
+            .text
+            .contains("{\n      current.end = range.end\n      current.index"),
+        "{}",
+        got[2].text
+    );
+    // Semicolons where the body has them, in Rust always; Python's `elif`; Ruby's `@x`.
+    let rs = "fn f(xs: &[i32]) -> i32 {\n    let mut best = 0;\n    for &x in xs {\n        if x > best {\n            println!(\"{x}\");\n        }\n    }\n    best\n}\n";
+    let got = updates("f.rs", rs, &Places::regions(&[(1, 9)]), 1);
+    assert_eq!(got[0].after, "best = x;");
+    let py = "def f(xs):\n    hi = 0\n    for x in xs:\n        if x < 0:\n            pass\n        elif x >= hi:\n            print(x)\n    return hi\n";
+    let got = updates("f.py", py, &Places::regions(&[(1, 8)]), 10);
+    assert_eq!(got[0].after, "hi = x");
+    assert_eq!(got.len(), 2, "{got:?}");
+    // A branch that records either operand already is left alone.
+    let py = "def f(xs):\n    hi = 0\n    for x in xs:\n        if x > hi:\n            hi += x\n    return hi\n";
+    assert!(updates("f.py", py, &Places::regions(&[(1, 6)]), 10).is_empty());
+    let rb = "def f(x)\n  if x > @max\n    log(x)\n  end\nend\n";
+    assert_eq!(updates("f.rb", rb, &Places::regions(&[(1, 5)]), 1)[0].after, "@max = x");
+    // Not a loop, a call, an index or a literal; not a one-line branch.
+    for line in [
+        "while (a > b) {",
+        "if (f(a) > b) {",
+        "if (a[0] > b) {",
+        "if (a > 0) {",
+        "if (a > b) { b = a }",
+        "if (a > b && c) {",
+    ] {
+        let js = format!("function g(a, b, c) {{\n  {line}\n    log(a)\n  }}\n}}\n");
+        assert!(
+            updates("g.js", &js, &Places::regions(&[(1, 5)]), 10).is_empty(),
+            "{line}"
+        );
+    }
+}

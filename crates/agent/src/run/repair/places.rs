@@ -19,8 +19,9 @@ const MAX_INSERTIONS: usize = 16;
 const TOKEN_FIXES_PER_INSERTION: usize = 3;
 
 /// The template fixes for `run`, most suspicious places first, at most [`MAX_TEMPLATES`]:
-/// one-token changes, with a statement copied from elsewhere in the file
-/// ([`templates::insertions`]) after every [`TOKEN_FIXES_PER_INSERTION`] of them.
+/// one-token changes, with an inserted statement after every [`TOKEN_FIXES_PER_INSERTION`] of
+/// them: the update a comparison's branch leaves out ([`templates::updates`]), then a
+/// statement copied from elsewhere in the file ([`templates::insertions`]).
 pub(super) fn candidate_fixes(run: &SubtaskRun, tree: &dyn Tree) -> Vec<templates::TemplateFix> {
     let mut token_fixes = Vec::new();
     let mut insertions = Vec::new();
@@ -30,6 +31,10 @@ pub(super) fn candidate_fixes(run: &SubtaskRun, tree: &dyn Tree) -> Vec<template
         };
         let room = (MAX_TEMPLATES - MAX_INSERTIONS).saturating_sub(token_fixes.len());
         token_fixes.extend(templates::fixes(&path, &text, &places, room));
+        // The update a comparison's branch leaves out is made for its place; a copied
+        // statement is a guess at which of the file's statements is missing.
+        let room = MAX_INSERTIONS.saturating_sub(insertions.len());
+        insertions.extend(templates::updates(&path, &text, &places, room));
         let room = MAX_INSERTIONS.saturating_sub(insertions.len());
         insertions.extend(templates::insertions(&path, &text, &places, room));
     }
