@@ -773,10 +773,13 @@ fn j_the_statement_where_the_tests_break_is_asked_for_alone_and_spliced() {
     assert_eq!(st["status"], "committed", "{st:#}");
     assert_eq!(r.requests.len(), 2);
     let asked = last_user_message(&r.requests[0]);
+    // The statement inside the definition the tests call: asked with that definition alone,
+    // with the error it raised, not with the whole file.
     assert!(
-        asked.contains("The failing tests break at line 48 of src/db.py"),
+        asked.contains("This line of `find_user` is where the failing tests break, raising"),
         "{asked}"
     );
+    assert!(!asked.contains("FILES:"), "{asked}");
     assert!(asked.contains("WHERE name = '{name}'"), "{asked}");
     let candidates = st["attempt_log"][0]["candidates"].to_string();
     assert!(candidates.contains("changes nothing"), "{candidates}");

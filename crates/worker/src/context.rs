@@ -168,6 +168,11 @@ impl FunctionTarget {
         }
     }
 
+    /// Whether the definition holds 1-based lines `start` to `end` of `path`.
+    pub fn holds(&self, path: &str, start: usize, end: usize) -> bool {
+        self.path == path && self.start <= start && end <= self.end
+    }
+
     /// The name without its owner (`Stack::peek` -> `peek`).
     pub fn simple_name(&self) -> &str {
         self.name

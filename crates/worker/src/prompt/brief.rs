@@ -40,7 +40,8 @@ pub(super) fn line_format(l: &FaultLine) -> String {
 }
 
 /// The prompt for one statement of the definition the failing tests call, offered as the
-/// wrong one ([`crate::fault_line::suspects`]): only what the failure printed, the
+/// wrong one ([`crate::fault_line::suspects`]) or named by a frame of the failure: only what
+/// the failure printed, the
 /// failing tests, the definition with the comment above it, and the statement. No rules, no
 /// file listing, no earlier attempt's findings (they were about other statements): measured
 /// with the 0.5B model in plain chat (BENCHMARKS.md, the model probe), a prompt this short
@@ -56,8 +57,15 @@ pub(super) fn focused_line_prompt(
     push_brief_failure(&mut user, input.failure);
     push_outline(&mut user, input.tree, &function.path);
     push_definition(&mut user, function, &shown);
+    // A frame's statement is where the failure shows, not surely the code to change (a
+    // statement missing before it): the error says what went wrong there.
+    let what = match (&line.suspect_in, &line.error) {
+        (Some(_), _) => "is wrong".to_string(),
+        (None, Some(error)) => format!("is where the failing tests break, raising `{error}`"),
+        (None, None) => "is where the failing tests break".to_string(),
+    };
     user.push_str(&format!(
-        "\nThis line of `{}` is wrong:\n```{lang}\n{}\n```\n",
+        "\nThis line of `{}` {what}:\n```{lang}\n{}\n```\n",
         function.simple_name(),
         line.text,
     ));

@@ -126,10 +126,18 @@ impl WorkerPrompt {
         }
     }
 
-    /// Whether the prompt is a brief one about one place: a statement of the target
-    /// definition offered as the wrong one, or one definition to rewrite whole.
+    /// Whether the prompt is a brief one about one place: a statement asked with its
+    /// definition (one offered as the wrong one, or the one a frame names inside the target),
+    /// or one definition to rewrite whole.
     pub fn is_focused(&self) -> bool {
-        self.line.as_ref().is_some_and(|l| l.suspect_in.is_some()) || self.function.is_some()
+        let with_its_definition = |l: &FaultLine| {
+            l.suspect_in.is_some()
+                || self
+                    .target
+                    .as_ref()
+                    .is_some_and(|t| t.holds(&l.path, l.start, l.end))
+        };
+        self.line.as_ref().is_some_and(with_its_definition) || self.function.is_some()
     }
 
     /// The files the prompt showed or named.
@@ -209,12 +217,19 @@ pub fn statement_key(line: &FaultLine) -> String {
 }
 
 /// Builds the worker prompt.
+///
+/// A statement goes in a brief prompt ([`focused_line_prompt`]) when its definition is known:
+/// the one it is offered in, or for the statement a frame names, `input.function` when that
+/// holds it. A frame's statement outside every known definition gets the files prompt.
 pub fn build(input: &PromptInput<'_>) -> WorkerPrompt {
-    if let Some((line, function)) = input
-        .line
-        .and_then(|l| l.suspect_in.as_ref().map(|f| (l, f)))
-    {
-        return focused_line_prompt(input, line, function);
+    if let Some(line) = input.line {
+        let definition = line
+            .suspect_in
+            .as_ref()
+            .or(input.function.filter(|f| f.holds(&line.path, line.start, line.end)));
+        if let Some(function) = definition {
+            return focused_line_prompt(input, line, function);
+        }
     }
     if let (None, Some(function)) = (input.line, input.function) {
         return definition_prompt(input, function);

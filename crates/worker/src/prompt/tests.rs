@@ -258,15 +258,32 @@ fn a_suspect_statement_gets_the_short_prompt_with_the_definition_and_its_comment
     // The file was not shown whole: only the line (or the definition) is spliced back.
     assert!(!p.whole_allowed("wc.go"));
     assert_eq!(p.target.as_ref(), Some(&function));
-    // A frame's line (not a suspect) keeps the full prompt.
+    // A frame's line (not a suspect) outside every known definition keeps the full prompt.
     let framed = FaultLine {
         suspect_in: None,
+        error: Some("index out of range".into()),
         ..line.clone()
     };
     i.line = Some(&framed);
     let full = build(&i);
     assert!(!full.is_focused());
     assert!(full.messages[1].content.contains("FILES:"));
+    // Inside the definition given with it: the brief prompt, with the error it raised.
+    let elsewhere = FunctionTarget::new("wc.go", "Other", 8, 8);
+    i.function = Some(&elsewhere);
+    assert!(!build(&i).is_focused());
+    i.function = Some(&function);
+    let brief = build(&i);
+    let user = &brief.messages[1].content;
+    assert!(brief.is_focused());
+    assert!(
+        user.contains(
+            "This line of `Count` is where the failing tests break, raising `index out of range`:"
+        ),
+        "{user}"
+    );
+    assert!(!user.contains("FILES:"), "{user}");
+    assert_eq!(brief.line.as_ref(), Some(&framed));
 }
 
 #[test]
