@@ -223,10 +223,9 @@ pub fn statement_key(line: &FaultLine) -> String {
 /// holds it. A frame's statement outside every known definition gets the files prompt.
 pub fn build(input: &PromptInput<'_>) -> WorkerPrompt {
     if let Some(line) = input.line {
-        let definition = line
-            .suspect_in
-            .as_ref()
-            .or(input.function.filter(|f| f.holds(&line.path, line.start, line.end)));
+        let definition = line.suspect_in.as_ref().or(input
+            .function
+            .filter(|f| f.holds(&line.path, line.start, line.end)));
         if let Some(function) = definition {
             return focused_line_prompt(input, line, function);
         }

@@ -38,8 +38,8 @@ mod values;
 use conditions::*;
 pub use equivalent::same_over_integers;
 pub use insertions::insertions;
-pub use updates::updates;
 use lexer::*;
+pub use updates::updates;
 use values::*;
 
 /// What a template changed.

@@ -586,12 +586,17 @@ def load(doc, key, default=_unset):
     let first = got.first().expect("an insertion");
     assert_eq!((first.line, first.after.as_str()), (6, "key = Key(key)"));
     assert!(
-        first.text.contains("\"\"\"Stores value under key.\"\"\"\n    key = Key(key)\n    return key.put"),
+        first.text.contains(
+            "\"\"\"Stores value under key.\"\"\"\n    key = Key(key)\n    return key.put"
+        ),
         "{}",
         first.text
     );
     // The module's constant is never copied into a body.
-    assert!(got.iter().all(|f| f.after != "_unset = object()"), "{got:?}");
+    assert!(
+        got.iter().all(|f| f.after != "_unset = object()"),
+        "{got:?}"
+    );
 }
 
 #[test]
@@ -641,7 +646,10 @@ function merge(ranges) {
     let py = "def f(xs):\n    hi = 0\n    for x in xs:\n        if x > hi:\n            hi += x\n    return hi\n";
     assert!(updates("f.py", py, &Places::regions(&[(1, 6)]), 10).is_empty());
     let rb = "def f(x)\n  if x > @max\n    log(x)\n  end\nend\n";
-    assert_eq!(updates("f.rb", rb, &Places::regions(&[(1, 5)]), 1)[0].after, "@max = x");
+    assert_eq!(
+        updates("f.rb", rb, &Places::regions(&[(1, 5)]), 1)[0].after,
+        "@max = x"
+    );
     // Not a loop, a call, an index or a literal; not a one-line branch.
     for line in [
         "while (a > b) {",

@@ -127,7 +127,9 @@ fn path_text(words: &[&str]) -> Option<String> {
         ("", words)
     };
     let is_name = |w: &str| {
-        w.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        w.chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_')
             && w.chars().all(|c| c.is_alphanumeric() || c == '_')
     };
     // A keyword alone is a literal or a built-in (`nil`, `len`); before a `.` it is a
@@ -135,13 +137,10 @@ fn path_text(words: &[&str]) -> Option<String> {
     let single_keyword = names.len() == 1 && KEYWORDS.contains(&names[0]);
     let shaped = !single_keyword
         && names.len() % 2 == 1
-        && names.iter().enumerate().all(|(i, w)| {
-            if i % 2 == 0 {
-                is_name(w)
-            } else {
-                *w == "."
-            }
-        });
+        && names
+            .iter()
+            .enumerate()
+            .all(|(i, w)| if i % 2 == 0 { is_name(w) } else { *w == "." });
     // A member path ends in a field, not in `self` or `this` alone.
     let last = *names.last()?;
     (shaped && !matches!(last, "self" | "this")).then(|| format!("{lead}{}", names.concat()))

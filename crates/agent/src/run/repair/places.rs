@@ -239,9 +239,9 @@ pub(super) fn add_unless_held(
     path: &str,
     range: (usize, usize),
 ) {
-    let held = by_path.iter().any(|(p, ranges)| {
-        p == path && ranges.iter().any(|(a, b)| *a <= range.0 && range.1 <= *b)
-    });
+    let held = by_path
+        .iter()
+        .any(|(p, ranges)| p == path && ranges.iter().any(|(a, b)| *a <= range.0 && range.1 <= *b));
     if !held {
         add(by_path, path, range);
     }
