@@ -361,15 +361,11 @@ fn brief_prompts(run: &SubtaskRun, input: &prompt::PromptInput<'_>) -> Vec<promp
     });
     let mut statements = run.fault_line.iter().chain(&run.suspects).map(|line| {
         let tried = run.tried_for(Some(&prompt::statement_key(line)));
-        // A frame's statement inside a target definition is asked briefly, like a suspect:
-        // the whole file would cost the model minutes to read on this machine.
-        let definition = run
-            .functions
-            .iter()
-            .find(|f| f.holds(&line.path, line.start, line.end));
+        // A frame's statement inside a target definition is asked briefly, like a suspect.
+        let holder = |f: &&prompt::FunctionTarget| f.holds(&line.path, line.start, line.end);
         prompt::build(&prompt::PromptInput {
             line: Some(line),
-            function: definition,
+            function: run.functions.iter().find(holder),
             tried: &tried,
             ..*input
         })
