@@ -642,6 +642,12 @@ function merge(ranges) {
     let got = updates("f.py", py, &Places::regions(&[(1, 8)]), 10);
     assert_eq!(got[0].after, "hi = x");
     assert_eq!(got.len(), 2, "{got:?}");
+    // `max` bounds the list even when a branch gives two.
+    let branches = "def f(a, b, c):\n    if a > b:\n        log(a)\n    if b < c:\n        log(b)\n    if a < c:\n        log(c)\n";
+    assert_eq!(
+        updates("f.py", branches, &Places::regions(&[(1, 7)]), 3).len(),
+        3
+    );
     // A branch that records either operand already is left alone.
     let py = "def f(xs):\n    hi = 0\n    for x in xs:\n        if x > hi:\n            hi += x\n    return hi\n";
     assert!(updates("f.py", py, &Places::regions(&[(1, 6)]), 10).is_empty());

@@ -21,10 +21,10 @@ pub fn updates(path: &str, text: &str, places: &Places, max: usize) -> Vec<Templ
     let semicolon = path.ends_with(".rs");
     let mut seen_lines = BTreeSet::new();
     let mut out = Vec::new();
-    for &(start, end) in places.focus.iter().chain(&places.regions) {
+    'places: for &(start, end) in places.focus.iter().chain(&places.regions) {
         for n in start.max(1)..=end.min(lines.len()) {
             if out.len() >= max {
-                return out;
+                break 'places;
             }
             if !code[n - 1] || !seen_lines.insert(n) {
                 continue;
