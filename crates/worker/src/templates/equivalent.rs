@@ -51,15 +51,6 @@ pub fn same_over_integers(path: &str, a: &str, b: &str) -> bool {
             .is_some_and(|(x, y)| x == y)
 }
 
-/// The line's tokens without spaces, each with its text.
-fn words(line: &str, lang: Lang) -> Vec<(Kind, &str)> {
-    tokens(line, lang)
-        .into_iter()
-        .filter(|t| t.kind != Kind::Space)
-        .map(|t| (t.kind, &line[t.start..t.end]))
-        .collect()
-}
-
 /// `words` with each negated single comparison written as its complement: `not ( x < n )` and
 /// `! ( x < n )` as `x >= n`; a Ruby line that opens with `unless x < n` as `if x >= n`.
 /// A negation of more than one comparison (`!(a < b && c)`) is kept as it is.

@@ -259,6 +259,15 @@ pub(crate) fn tokens(line: &str, lang: Lang) -> Vec<Token> {
     out
 }
 
+/// The line's tokens without spaces, each with its text.
+pub(super) fn words(line: &str, lang: Lang) -> Vec<(Kind, &str)> {
+    tokens(line, lang)
+        .into_iter()
+        .filter(|t| t.kind != Kind::Space)
+        .map(|t| (t.kind, &line[t.start..t.end]))
+        .collect()
+}
+
 /// `'a` in `&'a str`: a lifetime, not a character literal.
 pub(super) fn is_rust_lifetime(b: &[u8], i: usize) -> bool {
     let next_ident = b

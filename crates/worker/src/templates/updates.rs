@@ -78,12 +78,7 @@ pub fn updates(path: &str, text: &str, places: &Places, max: usize) -> Vec<Templ
 /// (`range.end > current.end`, `@count < limit`); `None` otherwise (a loop, a call, an index,
 /// a literal, more than one comparison).
 fn compared_paths(line: &str, lang: Lang) -> Option<(String, String)> {
-    let toks: Vec<Token> = tokens(line, lang)
-        .into_iter()
-        .filter(|t| t.kind != Kind::Space)
-        .collect();
-    let text = |t: &Token| &line[t.start..t.end];
-    let mut words: Vec<&str> = toks.iter().map(text).collect();
+    let mut words: Vec<&str> = words(line, lang).into_iter().map(|(_, w)| w).collect();
     // The header's frame: `} else if (`, `elif`, and the `{`, `:` or `then` that opens the body.
     if words.first() == Some(&"}") {
         words.remove(0);
@@ -163,11 +158,7 @@ fn block_below(lines: &[&str], code: &[bool], n: usize) -> Option<(usize, usize)
 
 /// Whether `line` assigns `target` (`target = ...`, `target += ...`).
 fn assigns(line: &str, target: &str, lang: Lang) -> bool {
-    let toks: Vec<Token> = tokens(line, lang)
-        .into_iter()
-        .filter(|t| t.kind != Kind::Space)
-        .collect();
-    let words: Vec<&str> = toks.iter().map(|t| &line[t.start..t.end]).collect();
+    let words: Vec<&str> = words(line, lang).into_iter().map(|(_, w)| w).collect();
     (0..words.len()).any(|i| {
         let mut joined = String::new();
         let mut j = i;
