@@ -6,10 +6,13 @@ per task (refused, passed, or not recorded: no per-test coverage for its runner)
 With --same, the buggy tree is compared with a copy of itself: a refusal there is the recorders'
 noise (a test attributed other lines on a second run of the same code).
 
-    scripts/bench/kept-behaviour-probe.py [--half dev|heldout|all] [--lang LANG] [ids ...]
+    scripts/bench/kept-behaviour-probe.py [--corpus DIR] [--half dev|heldout|all] [--lang LANG] [ids ...]
+
+--corpus takes another corpus of the same layout (bench/tuning); its tasks are all one half.
 """
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -21,24 +24,27 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def main() -> int:
     ap = argparse.ArgumentParser()
+    ap.add_argument("--corpus", default="bench/corpus")
     ap.add_argument("--half", default="all", choices=["dev", "heldout", "all"])
     ap.add_argument("--lang")
     ap.add_argument("--same", action="store_true",
                     help="compare the buggy tree with a copy of itself: every refusal is noise")
     ap.add_argument("ids", nargs="*")
     a = ap.parse_args()
-    split = json.loads((ROOT / "bench/corpus/split.json").read_text())
-    tasks = a.ids or sorted(p.name for p in (ROOT / "bench/corpus/tasks").iterdir())
+    corpus = ROOT / a.corpus
+    tasks = a.ids or sorted(p.name for p in (corpus / "tasks").iterdir())
     if a.half != "all":
+        split = json.loads((corpus / "split.json").read_text())
         tasks = [t for t in tasks if t in split[a.half]]
     if a.lang:
         tasks = [t for t in tasks if t.startswith(a.lang + "-")]
     subprocess.run(["cargo", "build", "-q", "-j2", "-p", "slopguard-agent", "--example",
                     "kept_behaviour_probe"], cwd=ROOT, check=True)
-    probe = ROOT / "target/debug/examples/kept_behaviour_probe"
+    target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+    probe = target / "debug/examples/kept_behaviour_probe"
     counts = {"refused": 0, "passed": 0, "not recorded": 0}
     for t in tasks:
-        d = ROOT / "bench/corpus/tasks" / t
+        d = corpus / "tasks" / t
         meta = tomllib.loads((d / "task.toml").read_text())
         with tempfile.TemporaryDirectory() as tmp:
             for side in ("buggy", "fixed"):

@@ -9,9 +9,10 @@
 //! Each ecosystem that can record per-test coverage with what its toolchain ships implements
 //! [`crate::Ecosystem::coverage`]: Python (a trace function inside pytest), Go (`go test
 //! -cover`, one run per test), Node (`node --test` with a preloaded recorder of V8's precise
-//! coverage) and Ruby (Minitest with the `coverage` library). Rust returns `None` (its
-//! coverage needs `llvm-tools` matching the compiler), as do the other runners (unittest,
-//! Jest, RSpec): callers fall back on what the tests' source says.
+//! coverage), Ruby (Minitest with the `coverage` library) and Rust (`cargo test` over a copy
+//! whose statements report themselves: `rustc`'s own coverage needs `llvm-tools` matching the
+//! compiler). The other runners (unittest, Jest, RSpec) return `None`: callers
+//! fall back on what the tests' source says.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

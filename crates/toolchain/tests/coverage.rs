@@ -1,4 +1,4 @@
-//! Per-test coverage of real runs (pytest, Go): the line only the failing test runs is the
+//! Per-test coverage of real runs (pytest, Go, Minitest, node:test, cargo): the line only the failing test runs is the
 //! most suspect one, in a helper the test never names. Each is skipped with a NOTICE when its
 //! toolchain is not installed.
 
@@ -278,5 +278,69 @@ fn node_test_records_each_tests_lines_in_commonjs_and_esm_files() {
     assert!(
         s.tests.iter().all(|t| t.lines["index.js"].contains(&12)),
         "{s:#?}"
+    );
+}
+
+#[test]
+fn cargo_test_records_each_tests_lines_through_an_instrumented_copy() {
+    if !process::on_path("cargo") {
+        eprintln!("NOTICE: cargo not installed: the cargo coverage test is skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let lib = "#![deny(warnings)]\n\
+               mod ini;\n\
+               pub fn parse(v: &str) -> &str {\n\
+               \x20   ini::value(v)\n\
+               }\n\
+               #[cfg(test)]\n\
+               mod tests {\n\
+               \x20   #[test]\n\
+               \x20   fn plain() {\n\
+               \x20       assert_eq!(super::parse(\"1\"), \"1\");\n\
+               \x20   }\n\
+               }\n";
+    write(
+        dir.path(),
+        &[
+            (
+                "Cargo.toml",
+                "[package]\nname = \"ini_demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            ),
+            ("src/lib.rs", lib),
+            (
+                "src/ini.rs",
+                "pub(crate) fn value(v: &str) -> &str {\n\
+                 \x20   if let Some(i) = v.find(';') {\n\
+                 \x20       return &v[i + 1..];\n\
+                 \x20   }\n\
+                 \x20   match v.len() {\n\
+                 \x20       0 => \"\",\n\
+                 \x20       _ => v,\n\
+                 \x20   }\n\
+                 }\n",
+            ),
+            (
+                "tests/it.rs",
+                "#[test]\nfn comment() {\n    assert_eq!(ini_demo::parse(\"1;x\"), \"1\");\n}\n",
+            ),
+        ],
+    );
+    let s = spectrum(dir.path());
+    let mut verdicts = verdicts(&s);
+    verdicts.sort();
+    assert_eq!(verdicts, [("comment", false), ("tests::plain", true)]);
+    // The helper the test never names, on the line only the failing test runs.
+    assert_eq!(top_line(&s, "src/ini.rs"), (3, 1.0));
+    let plain = &s.tests.iter().find(|t| t.passed).unwrap().lines;
+    assert_eq!(
+        plain["src/ini.rs"].iter().copied().collect::<Vec<_>>(),
+        [2, 5, 7]
+    );
+    // The test module is not instrumented; the repository is not touched.
+    assert_eq!(plain["src/lib.rs"].iter().copied().collect::<Vec<_>>(), [4]);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("src/lib.rs")).unwrap(),
+        lib
     );
 }

@@ -45,8 +45,20 @@ const MAX_STATEMENT_LINES: usize = 8;
 const MAX_REPLY_LINES: usize = 12;
 
 /// The innermost frame of `log` inside one of `sources` (the files to change, not tests), as
-/// the statement that starts there.
-pub fn fault_line(log: &str, tree: &dyn Tree, sources: &[String]) -> Option<FaultLine> {
+/// the statement that starts there. A frame inside one of the failing `tests` (path, first
+/// line, source) is no fault line even in a source file: a Rust unit test's panic names its
+/// own `assert_eq!` in `src/lib.rs`.
+pub fn fault_line(
+    log: &str,
+    tree: &dyn Tree,
+    sources: &[String],
+    tests: &[(String, usize, String)],
+) -> Option<FaultLine> {
+    let in_a_test = |path: &str, line: usize| {
+        tests.iter().any(|(p, start, source)| {
+            p == path && (*start..*start + source.lines().count().max(1)).contains(&line)
+        })
+    };
     let mut frames: Vec<(String, usize, usize)> = Vec::new();
     for cap in frame_regex().captures_iter(log) {
         let at = cap.get(0).map_or(0, |m| m.start());
@@ -55,7 +67,7 @@ pub fn fault_line(log: &str, tree: &dyn Tree, sources: &[String]) -> Option<Faul
         let (Some(path), Ok(line)) = (repo_path(raw, tree), line.parse::<usize>()) else {
             continue;
         };
-        if line > 0 && !is_test_file(&path) && sources.contains(&path) {
+        if line > 0 && !is_test_file(&path) && sources.contains(&path) && !in_a_test(&path, line) {
             frames.push((path, line, at));
         }
     }
@@ -502,7 +514,7 @@ mod tests {
     fn pytest_frame_in_the_source_names_the_statement() {
         let t = tree(&[("src/db.py", DB), ("tests/test_db.py", "x\n")]);
         let log = "tests/test_db.py:27:\n_ _ _\n    def find_user(conn, name):\n>       row = conn.execute(...)\nE   sqlite3.OperationalError: near \"brien\"\nsrc/db.py:6: OperationalError\n";
-        let f = fault_line(log, &t, &["src/db.py".into()]).expect("a fault line");
+        let f = fault_line(log, &t, &["src/db.py".into()], &[]).expect("a fault line");
         assert_eq!((f.path.as_str(), f.start, f.end), ("src/db.py", 6, 6));
         assert!(f.text.contains("conn.execute"), "{}", f.text);
         assert_eq!(
@@ -510,9 +522,9 @@ mod tests {
             Some("sqlite3.OperationalError: near \"brien\"")
         );
         // A file that is not to be changed, or only test frames: nothing.
-        assert_eq!(fault_line(log, &t, &["src/other.py".into()]), None);
+        assert_eq!(fault_line(log, &t, &["src/other.py".into()], &[]), None);
         assert_eq!(
-            fault_line("tests/test_db.py:27: AssertionError\n", &t, &[]),
+            fault_line("tests/test_db.py:27: AssertionError\n", &t, &[], &[]),
             None
         );
     }
@@ -522,12 +534,30 @@ mod tests {
         let src = "def a():\n    return b()\n\ndef b():\n    return 1 / 0\n";
         let t = tree(&[("m.py", src), ("src/lib.rs", "fn a() {\n    panic!()\n}\n")]);
         let log = "  File \"/abs/m.py\", line 2, in a\n  File \"/abs/m.py\", line 5, in b\n";
-        assert_eq!(fault_line(log, &t, &["m.py".into()]).unwrap().start, 5);
+        assert_eq!(fault_line(log, &t, &["m.py".into()], &[]).unwrap().start, 5);
         let log = "thread 'x' panicked at src/lib.rs:2:5:\nat src/lib.rs:1:1\n";
         assert_eq!(
-            fault_line(log, &t, &["src/lib.rs".into()]).unwrap().start,
+            fault_line(log, &t, &["src/lib.rs".into()], &[])
+                .unwrap()
+                .start,
             2
         );
+    }
+
+    #[test]
+    fn a_frame_in_a_failing_unit_test_of_the_source_file_is_no_fault_line() {
+        let src = "fn a() -> u8 {\n    1\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() {\n        assert_eq!(super::a(), 2);\n    }\n}\n";
+        let t = tree(&[("src/lib.rs", src)]);
+        let log =
+            "thread 'tests::t' panicked at src/lib.rs:9:9:\nassertion `left == right` failed\n";
+        let sources = ["src/lib.rs".to_string()];
+        let test = "    fn t() {\n        assert_eq!(super::a(), 2);\n    }".to_string();
+        assert_eq!(
+            fault_line(log, &t, &sources, &[("src/lib.rs".into(), 8, test)]),
+            None
+        );
+        // Without the test's span the assertion would be taken for the bug.
+        assert_eq!(fault_line(log, &t, &sources, &[]).unwrap().start, 9);
     }
 
     #[test]

@@ -17,8 +17,15 @@
 //! whose set differs is named with the first line it now runs or no longer runs, and the
 //! candidate is refused. Lines the patch itself changed or added are left out, so a new guard
 //! clause every test passes through is free; tests that failed at the baseline are what the
-//! fix is for and are not compared. Where no runner records per-test coverage (Rust, unittest,
-//! Jest, RSpec), or the suite is too slow to run again, the gate is skipped.
+//! fix is for and are not compared. Where no runner records per-test coverage (unittest, Jest,
+//! RSpec), or the suite is too slow to run again, the gate is skipped.
+//!
+//! A change to Rust files only is not judged ([`UNCALIBRATED`]): Rust's recording (probes in
+//! an instrumented copy) localises well, but on the corpus's 11 real Rust fixes
+//! (`scripts/bench/kept-behaviour-probe.py`, development half and tuning pool) the gate refused
+//! 3 right fixes, each a passing test of a bad input that, once the bug is fixed, fails at
+//! another check (`test_parse_bad_date` now reaches the weekday check), against 0 of 49 right
+//! fixes in the other languages.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -189,8 +196,23 @@ pub fn check(
     change: &ChangeSet,
     limits: &TestLimits,
 ) -> Option<Rejection> {
+    if !judged(&change.changes) {
+        return None;
+    }
     let record = || slopguard_toolchain::per_test_coverage(&RepoFiles::walk(worktree), limits);
     refusal(&confirmed_shifts(baseline, &change.changes, record))
+}
+
+/// Extensions of the files whose changes the gate does not judge: its refusals of right fixes
+/// there are not rare (see the module's doc).
+pub const UNCALIBRATED: &[&str] = &["rs"];
+
+/// Whether the gate judges `changes`: some changed file is outside [`UNCALIBRATED`].
+pub fn judged(changes: &[FileChange]) -> bool {
+    changes.iter().any(|c| {
+        let ext = c.path.rsplit_once('.').map_or("", |(_, e)| e);
+        !UNCALIBRATED.contains(&ext)
+    })
 }
 
 /// The tests that ran other lines with the patch than at `baseline`, from `record` (the
@@ -391,6 +413,14 @@ mod tests {
         let shifted = confirmed_shifts(&before, &[change], || recordings.next());
         let tests: Vec<&str> = shifted.iter().map(|s| s.test.as_str()).collect();
         assert_eq!(tests, ["t_steady"]);
+    }
+
+    #[test]
+    fn a_change_to_rust_files_only_is_not_judged() {
+        let change = |path: &str| FileChange::modify(path, "a\n", "b\n");
+        assert!(!judged(&[change("src/date.rs")]));
+        assert!(judged(&[change("src/date.rs"), change("calc.py")]));
+        assert!(judged(&[change("calc.py")]));
     }
 
     #[test]

@@ -215,7 +215,7 @@ pub(super) fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
                    "functions": run.functions.iter().map(|f| json!({"path": f.path, "name": f.name, "lines": [f.start, f.end]})).collect::<Vec<_>>()}),
         );
     }
-    run.fault_line = fault_line::fault_line(&base.log, &tree, &run.subtask.file_hints);
+    run.fault_line = fault_line::fault_line(&base.log, &tree, &run.subtask.file_hints, &fc.tests);
     if let Some(l) = &run.fault_line {
         cx.emit(
             RunPhase::Execution,

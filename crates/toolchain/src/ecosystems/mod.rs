@@ -6,6 +6,7 @@ mod node;
 mod python;
 mod ruby;
 mod rust;
+mod rust_coverage;
 
 pub use go::Go;
 pub use node::Node;

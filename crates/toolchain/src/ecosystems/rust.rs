@@ -17,8 +17,8 @@ use regex::Regex;
 use crate::process;
 use crate::{
     Build, BuildResult, Check, Commands, Ecosystem, FailingTest, FileView, RepoFiles,
-    RunnerCommand, TestLimits, TestRun, Tool, command_name, cut_at_timeout, file_name, first_word,
-    in_test_dir, join, missing, numbers_before, parent, subcommand,
+    RunnerCommand, Spectrum, TestLimits, TestRun, Tool, command_name, cut_at_timeout, file_name,
+    first_word, in_test_dir, join, missing, numbers_before, parent, subcommand,
 };
 
 /// Rust with cargo (and cargo-nextest where configured).
@@ -134,6 +134,15 @@ impl Ecosystem for Rust {
         }
         locate(&mut run);
         run.finish(tool, &out.stdout, out.success())
+    }
+
+    /// Recorded by probes in an instrumented copy of the sources ([`rust_coverage`]): rustc's
+    /// own coverage needs `llvm-tools` matching the compiler.
+    fn coverage(&self, files: &RepoFiles, limits: &TestLimits) -> Option<Spectrum> {
+        if !process::on_path("cargo") {
+            return None;
+        }
+        super::rust_coverage::record(self, files, limits)
     }
 
     fn parse_output(&self, text: &str) -> TestRun {

@@ -49,6 +49,10 @@ pub enum Operator {
     Comparison,
     /// An integer literal one more or one less.
     OffByOne,
+    /// An integer a line uses once where it uses another in the same part several times,
+    /// replaced by that one (`a < 10 && b < 10 && d < 0` -> `d < 10`): the parts of one line
+    /// that do the same thing should agree.
+    OddNumber,
     /// A division rounded up (`n // k` -> `-(-n // k)`, `n / k` -> `(n + k - 1) / k`): the
     /// page-count off-by-one, which no one-token change fixes.
     RoundedUp,
@@ -98,6 +102,7 @@ impl Operator {
         match self {
             Operator::Comparison => "comparison",
             Operator::OffByOne => "off-by-one",
+            Operator::OddNumber => "odd-number",
             Operator::RoundedUp => "rounded-up",
             Operator::Logical => "logical",
             Operator::Boolean => "boolean",
@@ -118,9 +123,11 @@ impl Operator {
     }
 
     /// Every operator, in the order they are tried.
-    pub const ALL: [Operator; 16] = [
+    pub const ALL: [Operator; 17] = [
         Operator::Comparison,
         Operator::OffByOne,
+        // Rarely applies, and where it does the line says what to write.
+        Operator::OddNumber,
         // Early: few lines divide, so it crowds nothing out, and late it would never be
         // reached in a long definition (the templates are capped).
         Operator::RoundedUp,
@@ -525,6 +532,7 @@ fn mutate(line: &str, toks: &[Token], lang: Lang, op: Operator, scope: &Scope) -
         }
         Operator::OtherMember => out.extend(other_members(line, toks, &scope.members)),
         Operator::OtherNumber => out.extend(other_numbers(line, toks, &scope.numbers)),
+        Operator::OddNumber => out.extend(odd_numbers(line, toks)),
         Operator::InsertedStatement | Operator::Infill => {}
     }
     out

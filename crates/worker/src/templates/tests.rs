@@ -672,3 +672,17 @@ function merge(ranges) {
         );
     }
 }
+
+#[test]
+fn the_number_a_line_uses_once_takes_the_one_its_other_parts_use() {
+    let rs = "fn f(a: u16, b: u16, c: u16, d: u16) -> bool {\n    a < 10 && b < 10 && c < 10 && d < 0\n}\n";
+    assert_eq!(
+        afters("src/date.rs", rs, Operator::OddNumber),
+        ["a < 10 && b < 10 && c < 10 && d < 10"]
+    );
+    // Numbers that all differ, or all agree, say nothing.
+    let py = "def f(a):\n    return a[0] + a[1] * 2\n";
+    assert!(afters("m.py", py, Operator::OddNumber).is_empty());
+    let go = "func f(a, b int) bool {\n\treturn a < 10 && b < 10\n}\n";
+    assert!(afters("m.go", go, Operator::OddNumber).is_empty());
+}

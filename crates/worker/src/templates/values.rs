@@ -432,6 +432,36 @@ fn is_integer(line: &str, t: &Token) -> bool {
     t.kind == Kind::Number && line[t.start..t.end].bytes().all(|b| b.is_ascii_digit())
 }
 
+/// Each integer the line uses once, in place of one it uses at least twice, when the line
+/// has both ([`Operator::OddNumber`]): `a < 10 && b < 10 && c < 10 && d < 0` -> `d < 10`.
+/// At most four.
+pub(super) fn odd_numbers(line: &str, toks: &[Token]) -> Vec<String> {
+    const PER_LINE: usize = 4;
+    let integers: Vec<&Token> = toks.iter().filter(|t| is_integer(line, t)).collect();
+    let count = |n: &str| {
+        integers
+            .iter()
+            .filter(|t| &line[t.start..t.end] == n)
+            .count()
+    };
+    let mut repeated: Vec<&str> = Vec::new();
+    for t in &integers {
+        let n = &line[t.start..t.end];
+        if count(n) > 1 && !repeated.contains(&n) {
+            repeated.push(n);
+        }
+    }
+    let mut out = Vec::new();
+    for t in integers
+        .iter()
+        .filter(|t| count(&line[t.start..t.end]) == 1)
+    {
+        out.extend(repeated.iter().map(|n| with_token(line, t, n)));
+    }
+    out.truncate(PER_LINE);
+    out
+}
+
 /// Each integer of the line in place of another of the definition's that is not one off
 /// ([`Operator::OffByOne`] writes those), at most eight.
 pub(super) fn other_numbers(line: &str, toks: &[Token], numbers: &[String]) -> Vec<String> {
