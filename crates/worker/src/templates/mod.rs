@@ -420,12 +420,23 @@ fn mutate(line: &str, toks: &[Token], lang: Lang, op: Operator, scope: &Scope) -
             }
         }
         Operator::OffByOne => {
-            for t in toks.iter().filter(|t| t.kind == Kind::Number) {
+            for (i, t) in toks
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| t.kind == Kind::Number)
+            {
                 let Ok(n) = text(t).parse::<i64>() else {
                     continue;
                 };
                 out.push(replace(t, &(n + 1).to_string()));
-                if n > 0 {
+                // `i + 1` one less is `i`, not `i + 0`.
+                let added = i >= 3
+                    && spaced(i - 2)
+                    && toks[i - 2].kind == Kind::Op
+                    && matches!(text(&toks[i - 2]), "+" | "-");
+                if n == 1 && added {
+                    out.push(format!("{}{}", &line[..toks[i - 3].start], &line[t.end..]));
+                } else if n > 0 {
                     out.push(replace(t, &(n - 1).to_string()));
                 }
             }

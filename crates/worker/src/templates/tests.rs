@@ -43,10 +43,7 @@ fn strings_comments_and_docstrings_are_never_changed() {
 fn off_by_one_on_literals_and_lengths() {
     let js = "function last(xs) {\n  return xs[xs.length - 1];\n}\n";
     let got = afters("a.js", js, Operator::OffByOne);
-    assert_eq!(
-        got,
-        ["return xs[xs.length - 2];", "return xs[xs.length - 0];"]
-    );
+    assert_eq!(got, ["return xs[xs.length - 2];", "return xs[xs.length];"]);
     let got = afters("a.js", js, Operator::LengthBound);
     assert_eq!(
         got,
@@ -685,4 +682,13 @@ fn the_number_a_line_uses_once_takes_the_one_its_other_parts_use() {
     assert!(afters("m.py", py, Operator::OddNumber).is_empty());
     let go = "func f(a, b int) bool {\n\treturn a < 10 && b < 10\n}\n";
     assert!(afters("m.go", go, Operator::OddNumber).is_empty());
+}
+
+#[test]
+fn one_added_made_one_less_is_dropped_not_zero() {
+    let rs = "fn f(ymd: &mut [u16; 3], i: usize) {\n    ymd[i + 1] = 2;\n}\n";
+    let got = afters("src/date.rs", rs, Operator::OffByOne);
+    assert!(got.contains(&"ymd[i] = 2;".to_string()), "{got:?}");
+    assert!(got.contains(&"ymd[i + 2] = 2;".to_string()), "{got:?}");
+    assert!(!got.iter().any(|a| a.contains("+ 0")), "{got:?}");
 }
