@@ -136,8 +136,9 @@ impl Ecosystem for Rust {
         run.finish(tool, &out.stdout, out.success())
     }
 
-    /// Recorded by probes in an instrumented copy of the sources ([`rust_coverage`]): rustc's
-    /// own coverage needs `llvm-tools` matching the compiler.
+    /// Recorded by probes in an instrumented copy of the sources
+    /// ([`super::rust_coverage`]): rustc's own coverage needs `llvm-tools` matching the
+    /// compiler.
     fn coverage(&self, files: &RepoFiles, limits: &TestLimits) -> Option<Spectrum> {
         if !process::on_path("cargo") {
             return None;
