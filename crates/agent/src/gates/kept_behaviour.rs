@@ -209,10 +209,9 @@ pub const UNCALIBRATED: &[&str] = &["rs"];
 
 /// Whether the gate judges `changes`: some changed file is outside [`UNCALIBRATED`].
 pub fn judged(changes: &[FileChange]) -> bool {
-    changes.iter().any(|c| {
-        let ext = c.path.rsplit_once('.').map_or("", |(_, e)| e);
-        !UNCALIBRATED.contains(&ext)
-    })
+    changes
+        .iter()
+        .any(|c| !UNCALIBRATED.contains(&slopguard_toolchain::extension(&c.path)))
 }
 
 /// The tests that ran other lines with the patch than at `baseline`, from `record` (the

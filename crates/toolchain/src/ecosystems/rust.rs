@@ -361,7 +361,7 @@ fn read_nextest_line(l: &str, run: &mut TestRun) {
 
 /// Whether `path` is a crate root that cargo names for its unit tests (`src/lib.rs`,
 /// `src/main.rs`, or a workspace member's).
-fn is_crate_root(path: &str) -> bool {
+pub(super) fn is_crate_root(path: &str) -> bool {
     path == "src/lib.rs"
         || path == "src/main.rs"
         || path.ends_with("/src/lib.rs")

@@ -134,17 +134,15 @@ fn is_crate_source(rel: &str) -> bool {
     rel.ends_with(".rs") && (rel.starts_with("src/") || rel.contains("/src/"))
 }
 
-/// A crate root cargo finds by convention: `src/lib.rs`, `src/main.rs`, `src/bin/x.rs`,
-/// `src/bin/x/main.rs`.
+/// A crate root cargo finds by convention: a library or binary root
+/// ([`super::rust::is_crate_root`]), `src/bin/x.rs` or `src/bin/x/main.rs`.
 fn is_crate_root(rel: &str) -> bool {
-    let in_src = rel.rsplit_once("src/").map(|(_, rest)| rest);
-    match in_src {
-        Some("lib.rs" | "main.rs") => true,
-        Some(rest) => rest
-            .strip_prefix("bin/")
-            .is_some_and(|b| !b.contains('/') || b.ends_with("/main.rs")),
-        None => false,
-    }
+    let bin = match rel.strip_prefix("src/bin/") {
+        Some(rest) => Some(rest),
+        None => rel.split_once("/src/bin/").map(|(_, rest)| rest),
+    };
+    super::rust::is_crate_root(rel)
+        || bin.is_some_and(|b| !b.contains('/') || b.ends_with("/main.rs"))
 }
 
 /// Copies `from` into `to`, leaving out [`SKIP_DIRS`]; `None` past [`MAX_COPY_BYTES`] or on an
@@ -446,7 +444,12 @@ mod tests {
         ] {
             assert!(is_crate_root(root), "{root}");
         }
-        for other in ["src/date.rs", "src/bin/y/util.rs", "build.rs"] {
+        for other in [
+            "src/date.rs",
+            "src/bin/y/util.rs",
+            "build.rs",
+            "mysrc/lib.rs",
+        ] {
             assert!(!is_crate_root(other), "{other}");
         }
     }
