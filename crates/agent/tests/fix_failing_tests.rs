@@ -875,6 +875,12 @@ fn a_fix_that_sends_a_passing_test_down_another_branch_is_refused_and_the_next_o
         trace.contains("test_at_lo passed before the fix and now runs clamp.py:3"),
         "{trace}"
     );
+    // The baseline was recorded once more before the refusal, and the fix written back.
+    assert!(
+        trace.contains(r#""event":"kept_behaviour.baseline_again","data":{"ms""#)
+            && trace.contains(r#""recorded":true,"restored":true"#),
+        "{trace}"
+    );
 }
 
 #[test]

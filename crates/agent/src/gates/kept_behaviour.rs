@@ -11,8 +11,9 @@
 //! keep passing tests' behaviour, overfitting ones change it).
 //!
 //! The gate records each test's lines again on the written worktree (the same per-test
-//! coverage that localised the bug; twice when a test shifted, so that a test whose lines vary
-//! from run to run, with random inputs, is not taken for a shift) and compares, for every test that passed at the baseline,
+//! coverage that localised the bug; twice when a test shifted, and the baseline once more at
+//! the first shift of a subtask, so that a test whose lines vary from run to run, with random
+//! inputs, is not taken for a shift) and compares, for every test that passed at the baseline,
 //! the lines it ran outside the patch's own changed lines, mapped through the patch. A test
 //! whose set differs is named with the first line it now runs or no longer runs, and the
 //! candidate is refused. Lines the patch itself changed or added are left out, so a new guard
@@ -189,18 +190,53 @@ fn kept_lines(
 
 /// Records each test's lines on `worktree` (the candidate written) and refuses `change` when a
 /// test that passed in `baseline` runs other lines. `None` when none does, or when the suite
-/// could not be recorded again (the gate is then skipped).
-pub fn check(
+/// could not be recorded again (the gate is then skipped). `baseline_again` is the baseline
+/// recorded a second time, asked for only when a shift is confirmed (the caller keeps it for
+/// the subtask's later candidates): a test whose two baseline recordings differ is noise.
+pub fn check<'a>(
     worktree: &Path,
     baseline: &Spectrum,
     change: &ChangeSet,
     limits: &TestLimits,
+    baseline_again: impl FnOnce() -> Option<&'a Spectrum>,
 ) -> Option<Rejection> {
     if !judged(&change.changes) {
         return None;
     }
     let record = || slopguard_toolchain::per_test_coverage(&RepoFiles::walk(worktree), limits);
-    refusal(&confirmed_shifts(baseline, &change.changes, record))
+    let shifted = confirmed_shifts(baseline, &change.changes, record);
+    if shifted.is_empty() {
+        return None;
+    }
+    refusal(&steady_at_baseline(shifted, baseline, baseline_again()))
+}
+
+/// The shifts of tests that ran the same lines in both recordings of the baseline (`baseline`
+/// and `again`); all of them when there is no second recording. The after-side check of
+/// [`confirmed_shifts`] misses a test whose random inputs reach a rare line: both recordings
+/// of the patched tree may agree with each other and differ from the baseline's only by
+/// chance. A second baseline that differs from the first says the test is noisy.
+pub fn steady_at_baseline(
+    shifted: Vec<Shift>,
+    baseline: &Spectrum,
+    again: Option<&Spectrum>,
+) -> Vec<Shift> {
+    match again {
+        Some(again) => ran_the_same_lines(shifted, baseline, again),
+        None => shifted,
+    }
+}
+
+/// The shifts of tests that ran the same lines in recordings `first` and `second` of one tree.
+fn ran_the_same_lines(shifted: Vec<Shift>, first: &Spectrum, second: &Spectrum) -> Vec<Shift> {
+    let (first, second) = (by_occurrence(first), by_occurrence(second));
+    shifted
+        .into_iter()
+        .filter(|s| {
+            let key = (s.test.as_str(), s.occurrence);
+            matches!((first.get(&key), second.get(&key)), (Some(a), Some(b)) if a.lines == b.lines)
+        })
+        .collect()
 }
 
 /// Extensions of the files whose changes the gate does not judge: its refusals of right fixes
@@ -231,17 +267,10 @@ pub fn confirmed_shifts(
     if shifted.is_empty() {
         return shifted;
     }
-    let Some(again) = record() else {
-        return shifted;
-    };
-    let (first, second) = (by_occurrence(&after), by_occurrence(&again));
-    shifted
-        .into_iter()
-        .filter(|s| {
-            let key = (s.test.as_str(), s.occurrence);
-            matches!((first.get(&key), second.get(&key)), (Some(a), Some(b)) if a.lines == b.lines)
-        })
-        .collect()
+    match record() {
+        Some(again) => ran_the_same_lines(shifted, &after, &again),
+        None => shifted,
+    }
 }
 
 /// The refusal naming the shifted tests; `None` when there are none.
@@ -412,6 +441,31 @@ mod tests {
         let shifted = confirmed_shifts(&before, &[change], || recordings.next());
         let tests: Vec<&str> = shifted.iter().map(|s| s.test.as_str()).collect();
         assert_eq!(tests, ["t_steady"]);
+    }
+
+    #[test]
+    fn a_shift_of_a_test_whose_baseline_recordings_differ_is_noise() {
+        // Both recordings of the fix agree (a rare line reached twice by chance); a second
+        // recording of the baseline reaches it too, so the test's lines vary by themselves.
+        let change = FileChange::modify("m.py", BUGGY, BUGGY.replace("x < lo", "x <= lo"));
+        let before = spectrum(vec![
+            test("t_steady", true, "util.py", &[5, 6]),
+            test("t_random", true, "util.py", &[5, 6]),
+        ]);
+        let after = spectrum(vec![
+            test("t_steady", true, "util.py", &[5, 7]),
+            test("t_random", true, "util.py", &[5, 6, 9]),
+        ]);
+        let shifted = confirmed_shifts(&before, &[change], || Some(after.clone()));
+        assert_eq!(shifted.len(), 2, "both recordings of the fix agree");
+        let again = spectrum(vec![
+            test("t_steady", true, "util.py", &[5, 6]),
+            test("t_random", true, "util.py", &[5, 6, 9]),
+        ]);
+        let kept = steady_at_baseline(shifted.clone(), &before, Some(&again));
+        let tests: Vec<&str> = kept.iter().map(|s| s.test.as_str()).collect();
+        assert_eq!(tests, ["t_steady"]);
+        assert_eq!(steady_at_baseline(shifted, &before, None).len(), 2);
     }
 
     #[test]

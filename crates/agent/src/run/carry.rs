@@ -55,6 +55,10 @@ pub(super) struct SubtaskRun {
     /// Which lines each test ran at the baseline, when the suite could record it: the
     /// kept-behaviour gate compares a fix's recording with it.
     pub(super) spectrum: Option<slopguard_toolchain::Spectrum>,
+    /// The baseline recorded once more, at the kept-behaviour gate's first confirmed shift
+    /// (`None` inside when that recording failed): a test whose two baseline recordings differ
+    /// is noise, not a shift.
+    pub(super) spectrum_again: std::sync::OnceLock<Option<slopguard_toolchain::Spectrum>>,
     /// The brief requests ([`prompt::WorkerPrompt::asks_for`]) the model answered with the
     /// code as it was: later attempts ask the others first.
     pub(super) copied_back: BTreeSet<String>,

@@ -218,10 +218,38 @@ pub(super) fn behaviour_changed(
     };
     let started = Instant::now();
     let limits = super::localise::coverage_limits(cx, base);
-    let rejection = gates::kept_behaviour::check(&cx.worktree, spectrum, change, &limits);
+    let again = || {
+        run.spectrum_again
+            .get_or_init(|| baseline_recorded_again(cx, change, &limits))
+            .as_ref()
+    };
+    let rejection = gates::kept_behaviour::check(&cx.worktree, spectrum, change, &limits, again);
     *tool += started.elapsed();
     cx.time("kept-behaviour", started);
     rejection
+}
+
+/// The baseline's per-test coverage recorded again in the worktree, where `change` is
+/// written: the change is undone for the recording and written back after it. `None` when
+/// the recording fails or the change cannot be undone and written back.
+fn baseline_recorded_again(
+    cx: &Ctx<'_>,
+    change: &slopguard_change::ChangeSet,
+    limits: &slopguard_toolchain::TestLimits,
+) -> Option<slopguard_toolchain::Spectrum> {
+    let started = Instant::now();
+    let undo = change.changes.iter().map(proof::undo_of).collect();
+    let undo = slopguard_change::ChangeSet::new(change.base.clone(), undo, "the baseline again");
+    let written = dynamic::write_change(&cx.worktree, &undo).ok()?;
+    let files = slopguard_toolchain::RepoFiles::walk(&cx.worktree);
+    let spectrum = slopguard_toolchain::per_test_coverage(&files, limits);
+    let restored = written.revert().is_ok();
+    cx.emit(
+        RunPhase::Execution,
+        "kept_behaviour.baseline_again",
+        json!({"recorded": spectrum.is_some(), "restored": restored, "ms": started.elapsed().as_millis()}),
+    );
+    spectrum.filter(|_| restored)
 }
 
 /// Records the kept-behaviour gate's verdict on a candidate (its guard activity, and when it

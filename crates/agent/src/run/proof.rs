@@ -145,7 +145,7 @@ pub fn prove(
 }
 
 /// The change that takes `c`'s file back to how it was before `c`.
-fn undo_of(c: &FileChange) -> FileChange {
+pub(super) fn undo_of(c: &FileChange) -> FileChange {
     match (&c.before, &c.after) {
         (Some(before), Some(after)) => {
             FileChange::modify(c.path.clone(), after.clone(), before.clone())

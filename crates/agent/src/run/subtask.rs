@@ -71,6 +71,7 @@ pub(super) fn run_subtask(
         dynamic_failed_before: false,
         carried: None,
         spectrum: None,
+        spectrum_again: std::sync::OnceLock::new(),
         copied_back: BTreeSet::new(),
         tried: Default::default(),
         refused: BTreeSet::new(),
