@@ -243,6 +243,11 @@ def run_cmd(cmd, cwd, timeout_s):
 def count_results(output):
     """(failed, passed) test counts parsed from common runners' summaries, None where unknown."""
     failed = passed = None
+    # cargo test: "test result: FAILED. 10 passed; 2 failed;" (summed over test binaries).
+    # First: its "finished in 0.00s" would pass for pytest's summary below.
+    results = re.findall(r"test result: \w+\. (\d+) passed; (\d+) failed", output)
+    if results:
+        return sum(int(b) for _, b in results), sum(int(a) for a, _ in results)
     # pytest: "== 2 failed, 10 passed in 0.1s ==" / "2 failed, 10 passed in 0.1s"
     m = re.search(r"^[= ]*(.*\b(?:passed|failed|error|errors)\b.*) in [\d.]+s", output, re.M)
     if m:
@@ -262,10 +267,6 @@ def count_results(output):
     p, f = re.search(r"^# pass (\d+)", output, re.M), re.search(r"^# fail (\d+)", output, re.M)
     if p and f:
         return int(f.group(1)), int(p.group(1))
-    # cargo test: "test result: FAILED. 10 passed; 2 failed;" (summed over test binaries)
-    results = re.findall(r"test result: \w+\. (\d+) passed; (\d+) failed", output)
-    if results:
-        return sum(int(b) for _, b in results), sum(int(a) for a, _ in results)
     # minitest: "12 runs, 20 assertions, 1 failures, 0 errors, 0 skips"
     m = re.search(r"(\d+) runs, \d+ assertions, (\d+) failures, (\d+) errors", output)
     if m:

@@ -232,126 +232,6 @@ pub fn request(
     })
 }
 
-/// The request for the gap before line `before` (1-based) of `text`, the file at `path`: the
-/// code before it, then a hole at that line's indentation, then the line and the code after
-/// it; else as [`request`]. `None` when the line is not in the file, is blank, or is the
-/// file's first.
-pub fn gap(
-    format: FimFormat,
-    path: &str,
-    text: &str,
-    before: usize,
-    definition: (usize, usize),
-    tests: &[(String, String)],
-) -> Option<InfillRequest> {
-    let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    if before < 2 || before > lines.len() || lines[before - 1].trim().is_empty() {
-        return None;
-    }
-    let indent = leading_space(lines[before - 1]).to_string();
-    let (lo, hi) = shown_lines(definition, (before, before), lines.len());
-    let docs = doc_blocks(&lines);
-    let mut prefix = condensed(&lines, &docs, lo - 1..before - 1, definition);
-    prefix.push_str(&indent);
-    let suffix = format!("\n{}", condensed(&lines, &docs, before - 1..hi, definition));
-    let mut stop: Vec<String> = format.stops().iter().map(|s| s.to_string()).collect();
-    // A blank line ends what belongs in the gap (the OpenAI API takes four stops).
-    stop.truncate(3);
-    stop.push("\n\n".into());
-    Some(InfillRequest {
-        path: path.to_string(),
-        start: before,
-        end: before,
-        hole: Hole::Gap,
-        prompt: format.prompt(path, &prefix, &suffix, tests),
-        stop,
-        max_tokens: TOKENS_PER_LINE * 2,
-        indent,
-        head: String::new(),
-        text: text.to_string(),
-    })
-}
-
-/// The first line of the last statement of the definition on lines `start..=end` (1-based)
-/// of `text` at the level of its body: where a step missing before the result is returned
-/// would go. The body's level is the least indentation of its code lines deeper than the
-/// definition's first line; closing lines (`}`, `end`, `)`), comments and a line that goes
-/// on from the one above it (after `,`, `(`, an operator or `\`) start no statement, and
-/// nested blocks (a `match`'s arms, a struct literal's fields) are deeper. `None` for a
-/// definition of one line.
-pub fn last_statement(text: &str, (start, end): (usize, usize)) -> Option<usize> {
-    let lines: Vec<&str> = text.lines().collect();
-    let end = end.min(lines.len());
-    let outer = leading_space(lines.get(start.checked_sub(1)?)?).len();
-    let code: Vec<usize> = (start + 1..=end)
-        .filter(|&n| {
-            let t = lines[n - 1].trim();
-            !t.is_empty() && !is_comment(t) && !is_closing(t)
-        })
-        .collect();
-    let depth = |n: usize| leading_space(lines[n - 1]).len();
-    let body = code
-        .iter()
-        .map(|&n| depth(n))
-        .filter(|&d| d > outer)
-        .min()?;
-    let mut starts = code
-        .iter()
-        .enumerate()
-        .filter(|&(i, &n)| depth(n) == body && (i == 0 || !continues(lines[code[i - 1] - 1])));
-    starts.next_back().map(|(_, &n)| n)
-}
-
-/// A line that only closes blocks or brackets: `}`, `});`, `end`, `)`.
-fn is_closing(line: &str) -> bool {
-    let closers = |s: &str| {
-        s.chars()
-            .all(|c| matches!(c, '}' | ')' | ']' | ';' | ',' | ' '))
-    };
-    closers(line) || line.strip_prefix("end").is_some_and(closers)
-}
-
-/// Whether the statement on `line` goes on to the next line: it ends with an operator, a
-/// comma or an open bracket. A block's header (`if x {`, `for y in z:`, `} else {`) opens
-/// a block instead, whose first line is a statement of its own.
-fn continues(line: &str) -> bool {
-    const OPEN: [&str; 18] = [
-        ",", "(", "[", "{", ":", "\\", "+", "-", "*", "/", "%", "=", ".", "&&", "||", " and",
-        " or", "?",
-    ];
-    const BLOCKS: [&str; 25] = [
-        ")", // the end of a signature on lines of its own: `) -> T {`, `):`
-        "if ",
-        "elif ",
-        "else",
-        "} else",
-        "for ",
-        "while ",
-        "loop",
-        "match ",
-        "switch ",
-        "select ",
-        "case ",
-        "when ",
-        "with ",
-        "try",
-        "except",
-        "finally",
-        "catch",
-        "} catch",
-        "def ",
-        "fn ",
-        "func ",
-        "function ",
-        "unless ",
-        "do",
-    ];
-    let t = line.trim();
-    let header = (t.ends_with('{') || t.ends_with(':')) && BLOCKS.iter().any(|k| t.starts_with(k));
-    let step = t.ends_with("++") || t.ends_with("--"); // `n++`: a statement of its own
-    !header && !step && OPEN.iter().any(|o| t.ends_with(o))
-}
-
 impl InfillRequest {
     /// The change the model's `middle` makes to the file the request was built from: the
     /// statement's lines replaced by it, with the statement's indentation; else why the
@@ -474,7 +354,13 @@ impl InfillRequest {
         {
             return Err(NotAFix::CommentOnly);
         }
-        if after_a_jump(written[0].trim(), Lang::of(&self.path)) {
+        // The code line after the gap, when it is in the gap's block (not a dedented `}`,
+        // `end` or next statement: a block that ends with an exit is whole).
+        let in_block = lines[self.start - 1..]
+            .iter()
+            .find(|l| !l.trim().is_empty())
+            .is_some_and(|l| leading_space(l).len() >= self.indent.len());
+        if in_block && after_a_jump(written[0].trim(), Lang::of(&self.path)) {
             // An unconditional exit before the code after the gap: that code deleted, in effect.
             return Err(NotAFix::ExitBeforeCode);
         }
@@ -678,6 +564,8 @@ fn is_comment(text: &str) -> bool {
             && !text.starts_with("#if"))
 }
 
+mod gaps;
 mod shown;
+pub use gaps::{block_end, gap, gap_ending_block, last_statement};
 #[cfg(test)]
 mod tests;

@@ -367,3 +367,42 @@ fn lines_outside_the_file_get_no_request() {
         "blank"
     );
 }
+
+/// A branch that computes its result and stops one step short of returning it.
+const EXPAND: &str = "def expand(value, explode):\n    \"\"\"Expands.\"\"\"\n    if isinstance(value, list):\n        return ','.join(value)\n\n    if isinstance(value, dict):\n        items = sorted(value.items())\n        expanded = ','.join(k + '=' + v for k, v in items)\n\n    value = str(value)\n    return value\n";
+
+#[test]
+fn the_block_around_a_statement_ends_before_the_next_line_indented_no_more_than_its_header() {
+    // The `dict` branch (lines 6-8): its gap follows line 8, at the branch body's indentation.
+    assert_eq!(block_end(EXPAND, 7, (1, 11)), Some((9, "        ".into())));
+    // A statement of the definition's own body has no block of its own.
+    assert_eq!(block_end(EXPAND, 10, (1, 11)), None);
+    // A condition over several lines is the block's header (the gap follows `pass`).
+    let multi = "def f(d, s):\n    if (s.count(':') == 1\n        and 'h' not in d\n        ):\n        d['h'] = d['m']\n        pass\n    return d\n";
+    assert_eq!(block_end(multi, 3, (1, 7)), Some((7, "        ".into())));
+    // Braces: the gap goes before the block's `}`; Go's tabs are kept.
+    let go = "func f(x int) int {\n\tif x > 0 {\n\t\tx = x * 2\n\t}\n\treturn x\n}\n";
+    assert_eq!(block_end(go, 3, (1, 6)), Some((4, "\t\t".into())));
+    // A line under a header that opens no block (a call's arguments) is no block's.
+    let call = "fn f() {\n    let v = g(\n        1,\n    );\n}\n";
+    assert_eq!(block_end(call, 3, (1, 5)), None);
+}
+
+#[test]
+fn a_return_that_ends_a_block_fits_its_gap_and_one_before_code_of_the_block_does_not() {
+    let end = block_end(EXPAND, 7, (1, 11)).unwrap();
+    let r = gap_ending_block(FimFormat::Qwen, "m.py", EXPAND, end, (1, 11), &[]).unwrap();
+    assert!(r.prompt.contains("expanded = ','.join(k + '=' + v for k, v in items)\n        <|fim_suffix|>\n\n    value = str(value)"), "{}", r.prompt);
+    let fix = r.fix("return expanded if expanded else None").unwrap();
+    assert!(
+        fix.text.contains(
+            "for k, v in items)\n        return expanded if expanded else None\n\n    value"
+        ),
+        "{}",
+        fix.text
+    );
+    // Before the dedented statement the definition goes on with: an exit there would leave
+    // the block's code after it, none; but the definition's last statement is still guarded.
+    let last = gap(FimFormat::Qwen, "m.py", EXPAND, 11, (1, 11), &[]).unwrap();
+    assert_eq!(last.fix("return None"), Err(NotAFix::ExitBeforeCode));
+}

@@ -98,20 +98,41 @@ impl HolePicker {
         }
     }
 
-    /// The empty hole before the last statement of the first asked statement's definition
-    /// (a step missing before the result is returned), when that definition is known.
-    pub(super) fn gap_request(&self) -> Option<InfillRequest> {
-        let first = self.asked.first()?;
-        let text = self.texts.get(&first.path)?;
-        let before = super::gap_to_ask(text, first.definition)?;
-        infill::gap(
-            self.format,
-            &first.path,
-            text,
-            before,
-            first.definition,
-            &self.tests,
-        )
+    /// The empty holes where a statement may be missing, around the first asked statement
+    /// (the frame's or the most suspect): the end of the block it is in, when that block is
+    /// not its definition's body ([`infill::block_end`]: a branch only the failing tests take
+    /// that stops a step short), then before the last statement of its definition (a step
+    /// missing before the result is returned), when that definition is known.
+    pub(super) fn gap_requests(&self) -> Vec<InfillRequest> {
+        let Some(first) = self.asked.first() else {
+            return Vec::new();
+        };
+        let Some(text) = self.texts.get(&first.path) else {
+            return Vec::new();
+        };
+        let block = infill::block_end(text, first.lines.0, first.definition).and_then(|end| {
+            infill::gap_ending_block(
+                self.format,
+                &first.path,
+                text,
+                end,
+                first.definition,
+                &self.tests,
+            )
+        });
+        let last = super::gap_to_ask(text, first.definition).and_then(|before| {
+            infill::gap(
+                self.format,
+                &first.path,
+                text,
+                before,
+                first.definition,
+                &self.tests,
+            )
+        });
+        let mut gaps: Vec<InfillRequest> = block.into_iter().collect();
+        gaps.extend(last.filter(|l| gaps.iter().all(|b| b.prompt != l.prompt)));
+        gaps
     }
 
     /// The first default statement first; then the statement the templates point at most,
@@ -215,11 +236,17 @@ mod tests {
         let mut p = picker(&[5, 2, 5, 4], &pointers);
         let starts: Vec<usize> = std::iter::from_fn(|| p.next_request().map(|r| r.start)).collect();
         assert_eq!(starts, [5, 2, 4]);
-        assert_eq!(
-            p.gap_request().map(|r| r.start),
-            Some(6),
-            "before the return"
+        // Line 5 ends the `if` branch: a gap after it in the branch, then one before the
+        // return in the function's body, both before line 6.
+        let gaps = p.gap_requests();
+        let starts: Vec<usize> = gaps.iter().map(|r| r.start).collect();
+        assert_eq!(starts, [6, 6]);
+        assert!(
+            gaps[0]
+                .prompt
+                .contains("total += x\n            <|fim_suffix|>")
         );
+        assert!(gaps[1].prompt.contains("total += x\n    <|fim_suffix|>"));
     }
 
     #[test]

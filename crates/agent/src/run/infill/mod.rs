@@ -17,11 +17,13 @@
 //! being judged, and meets the same static guards, build, tests and kept-behaviour check. A
 //! change that wins ends the phase: the calls left are given up.
 //!
-//! After the statements, one empty hole where a statement may be missing: before the last
-//! statement of the most suspect statement's definition (a step missing before the result
-//! is returned). No rewrite of a statement that is there can put back one that is not. A
-//! second gap, before the most suspect statement, fixed no task in session 30's runs and
-//! cost each failed run another prompt to read (BENCHMARKS.md), so it is not asked.
+//! After the statements, empty holes where a statement may be missing: at the end of the
+//! block the first statement is in, when that block is a branch or a loop rather than its
+//! definition's body (a branch only the failing tests take, which computes its result and
+//! never returns it), then before the last statement of its definition (a step missing
+//! before the result is returned). No rewrite of a statement that is there can put back one
+//! that is not. A gap before the most suspect statement fixed no task in session 30's runs
+//! and cost each failed run another prompt to read (BENCHMARKS.md), so it is not asked.
 //!
 //! In the pipeline: ... -> per subtask -> attempt 1 -> **infill** (while the templates run)
 //! -> candidates -> ...
@@ -65,6 +67,10 @@ pub(super) const TEMPERATURES: [f32; 6] = [0.2, 0.8, 1.0, 1.0, 1.0, 1.0];
 /// The sampling temperatures of each gap's infills: fewer than a statement's, since a gap
 /// is a guess at where a statement is missing, not a line the tests point at.
 pub(super) const GAP_TEMPERATURES: [f32; 3] = [0.2, 0.8, 1.0];
+
+/// Gaps asked at most: the end of the first statement's block, the last statement of its
+/// definition ([`HolePicker::gap_requests`]).
+const GAPS: usize = 2;
 
 /// Failing tests shown as files of the prompt, at most.
 const TESTS_SHOWN: usize = 2;
@@ -115,7 +121,7 @@ pub(super) fn infill_phase(
     let spent = tokens_spent(client);
     let give_up = AtomicBool::new(false);
     let sent = AtomicUsize::new(0);
-    let most = STATEMENTS * TEMPERATURES.len() + GAP_TEMPERATURES.len();
+    let most = STATEMENTS * TEMPERATURES.len() + GAPS * GAP_TEMPERATURES.len();
     let seeds: Vec<u64> = (0..most)
         .map(|i| candidates::seed(&cx.state.run.run_id, &run.id, attempt, 1000 + i as u32))
         .collect();
@@ -356,8 +362,10 @@ fn ask_all(
             return;
         }
     }
-    if let Some(gap) = picker.gap_request() {
-        ask_at(gap, &GAP_TEMPERATURES);
+    for gap in picker.gap_requests() {
+        if !ask_at(gap, &GAP_TEMPERATURES) {
+            return;
+        }
     }
 }
 

@@ -409,15 +409,20 @@ fn function_targets_by_source(
     }
     ranked.extend(rest);
     if let Some(top) = ranked.first().cloned() {
-        let helpers = context::called_definitions(tree, &top.path, &top.name, (top.start, top.end))
-            .into_iter()
-            .filter(|d| d.kind == slopguard_lang::DefKind::Function)
-            .map(|d| prompt::FunctionTarget {
-                path: top.path.clone(),
-                name: d.name.clone(),
-                start: d.start_line as usize,
-                end: d.end_line as usize,
-            });
+        let mut helpers: Vec<prompt::FunctionTarget> =
+            context::called_definitions(tree, &top.path, &top.name, (top.start, top.end))
+                .into_iter()
+                .filter(|d| d.kind == slopguard_lang::DefKind::Function)
+                .map(|d| prompt::FunctionTarget {
+                    path: top.path.clone(),
+                    name: d.name.clone(),
+                    start: d.start_line as usize,
+                    end: d.end_line as usize,
+                })
+                .collect();
+        // The helpers with statements to be wrong first: one-line wrappers defined above a
+        // longer helper took the last places (`const strip = () => ''`).
+        helpers.sort_by_key(is_trivial);
         for helper in helpers {
             if !ranked
                 .iter()

@@ -379,3 +379,25 @@ fn name_words_split_snake_and_camel_case() {
     assert_eq!(name_words("lastPage"), ["last", "page"]);
     assert_eq!(name_words("HTTPServer"), ["httpserver"]);
 }
+
+#[test]
+fn the_helpers_of_the_first_target_with_statements_come_before_one_line_wrappers() {
+    let src = "const none = () => '';\nconst blank = (s) => s.replace(/\\S/g, ' ');\n\nconst isEscaped = (s, at) => {\n\tlet i = at - 1;\n\twhile (s[i] === '\\\\') {\n\t\ti -= 1;\n\t}\n\treturn (at - i) % 2 === 0;\n};\n\nexport default function strip(s, {whitespace = true} = {}) {\n\tconst f = whitespace ? blank : none;\n\treturn isEscaped(s, 0) ? f(s, 0, 1) : s;\n}\n";
+    let tree = slopguard_change::MemTree::new(
+        [("index.js".to_string(), src.as_bytes().to_vec())]
+            .into_iter()
+            .collect(),
+    );
+    let fc = FailureContext {
+        output: String::new(),
+        tests: Vec::new(),
+        frame_files: Vec::new(),
+        exercised: vec![("index.js".into(), "strip".into(), 12, 15)],
+    };
+    let t = targets(&["strips comments inside strings"]);
+    let names: Vec<String> = function_targets(&fc, &t, &tree, None)
+        .into_iter()
+        .map(|f| f.name)
+        .collect();
+    assert_eq!(names, ["strip", "isEscaped", "none"]);
+}

@@ -161,7 +161,8 @@ pub fn failing_tests_first(
 
 /// Whether `source` is the file `test_file` is named after, by the usual conventions:
 /// `parser_test.go`, `test_parser.py`, `parser.test.js`, `parser_spec.rb`, `ParserTest.java`
-/// all test `parser` (compared without case).
+/// all test `parser` (compared without case), and so does Python's private module
+/// `_parser.py` (a package's implementation behind its `__init__.py`).
 fn is_named_subject(test_file: &str, source: &str) -> bool {
     fn stem(path: &str) -> String {
         let name = path.rsplit('/').next().unwrap_or(path);
@@ -183,7 +184,8 @@ fn is_named_subject(test_file: &str, source: &str) -> bool {
             })
             .unwrap_or(&test)
     };
-    !subject.is_empty() && stem(source) == subject
+    let source = stem(source);
+    !subject.is_empty() && (source == subject || source.strip_prefix('_') == Some(subject))
 }
 
 /// Whether a subtask is about the failing tests `failing` (ids): [`failing_tests_first`]'s own `T000`, or a

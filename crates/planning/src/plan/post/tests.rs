@@ -151,6 +151,7 @@ fn a_test_file_is_named_after_its_subject_by_each_languages_convention() {
     for (test, subject) in [
         ("parser_test.go", "parser.go"),
         ("tests/test_units.py", "pkg/units.py"),
+        ("tests/test_html5.py", "src/webcolors/_html5.py"),
         ("test/bytes.test.js", "index/bytes.js"),
         ("spec/version_spec.rb", "lib/version.rb"),
         ("test/version_test.rb", "lib/version.rb"),
@@ -160,6 +161,7 @@ fn a_test_file_is_named_after_its_subject_by_each_languages_convention() {
     }
     assert!(!is_named_subject("parser_test.go", "spec.go"));
     assert!(!is_named_subject("tests/test.py", "test.py"));
+    assert!(!is_named_subject("tests/test_html5.py", "_html.py"));
 }
 
 #[test]
