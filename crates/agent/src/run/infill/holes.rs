@@ -155,13 +155,16 @@ impl HolePicker {
 
     /// The statement of the strongest pointer that `fresh` accepts: the largest share of the
     /// failing tests made to pass, then the fewest passing tests broken, then the first
-    /// judged.
+    /// judged. A known definition's first line is none (swapping a signature's parameters
+    /// makes a test that expects an error pass by raising another; written again, the
+    /// signature is the same), unless the default order offers it (a default value).
     fn most_pointed_at(&self, fresh: &impl Fn(&Statement) -> bool) -> Option<Statement> {
         let pointers = self.pointers.lock().ok()?.clone();
+        let signature = |s: &Statement| s.lines.0 == s.definition.0 && s.lines.0 < s.definition.1;
         pointers
             .iter()
             .map(|p| (p, self.statement_at(&p.path, p.line)))
-            .filter(|(_, s)| fresh(s))
+            .filter(|(_, s)| fresh(s) && (!signature(s) || self.defaults.contains(s)))
             .min_by(|(a, _), (b, _)| {
                 b.fixed_share
                     .total_cmp(&a.fixed_share)
@@ -259,6 +262,8 @@ mod tests {
             "nothing judged yet"
         );
         pointers.lock().unwrap().extend([
+            // The signature (line 1) is never asked, however strong its pointer.
+            pointer(1, 1.0, 0),
             pointer(3, 1.0, 2),
             pointer(4, 0.5, 0),
             pointer(4, 1.0, 0),
