@@ -344,3 +344,41 @@ fn cargo_test_records_each_tests_lines_through_an_instrumented_copy() {
         lib
     );
 }
+
+#[test]
+fn a_no_std_crate_of_the_2015_edition_is_recorded_too() {
+    if !process::on_path("cargo") {
+        eprintln!("NOTICE: cargo not installed: the cargo coverage test is skipped");
+        return;
+    }
+    // No `edition` (2015: `use` paths start at the crate root) and no `std` at the root: the
+    // probe module must still find `std`.
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            (
+                "Cargo.toml",
+                "[package]\nname = \"nostd_demo\"\nversion = \"0.1.0\"\n",
+            ),
+            (
+                "src/lib.rs",
+                "#![no_std]\n\
+                 pub fn half(v: u32) -> u32 {\n\
+                 \x20   v / 2\n\
+                 }\n\
+                 #[cfg(test)]\n\
+                 mod tests {\n\
+                 \x20   #[test]\n\
+                 \x20   fn halves() {\n\
+                 \x20       assert_eq!(super::half(4), 2);\n\
+                 \x20   }\n\
+                 }\n",
+            ),
+        ],
+    );
+    let s = spectrum(dir.path());
+    assert_eq!(verdicts(&s), [("tests::halves", true)]);
+    let lines = &s.tests[0].lines;
+    assert_eq!(lines["src/lib.rs"].iter().copied().collect::<Vec<_>>(), [3]);
+}

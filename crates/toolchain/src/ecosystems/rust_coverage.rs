@@ -26,8 +26,8 @@ use crate::{Ecosystem, RepoFiles, TestLimits};
 
 /// The module every crate root of the copy gets, holding the probe.
 const PROBE_MODULE: &str = "\n#[doc(hidden)]\n#[allow(warnings, clippy::all)]\npub(crate) mod \
-__slopguard_coverage {\n    extern crate std;\n    use std::cell::RefCell;\n    use \
-std::collections::HashSet;\n    std::thread_local! {\n        static SEEN: RefCell<HashSet<(u32, \
+__slopguard_coverage {\n    extern crate std;\n    use self::std::cell::RefCell;\n    use \
+self::std::collections::HashSet;\n    std::thread_local! {\n        static SEEN: RefCell<HashSet<(u32, \
 u32)>> = RefCell::new(HashSet::new());\n    }\n    /// Prints the line once per thread (a test \
 runs on a thread of its own).\n    pub fn hit(file: u32, line: u32) {\n        let first = \
 SEEN.with(|s| s.borrow_mut().insert((file, line)));\n        if first {\n            \
