@@ -41,7 +41,7 @@ fn main() {
     let places = templates::Places::regions(&[range]);
     let fixes = templates::fixes(path, &text, &places, 10_000);
     // As many insertions as the run tries (its MAX_INSERTIONS), best first.
-    let insertions = templates::insertions(path, &text, &places, 24);
+    let insertions = templates::insertions(path, &text, &places, 16);
     for f in fixes.into_iter().chain(insertions) {
         if json {
             let line = serde_json::json!({

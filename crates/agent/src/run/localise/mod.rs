@@ -207,6 +207,18 @@ fn body_start(source: &[&str], start: usize, end: usize) -> usize {
     (header + 1).min(end)
 }
 
+/// Whether a failing test calls a method that renders a value as text itself
+/// (`result := d.String()`, `err.Error()`, `x.toString()`): then the text is what the test
+/// checks, and the rendering methods are code under test, not the message's printers.
+fn renders_under_test(fc: &FailureContext) -> bool {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let re = RE.get_or_init(|| {
+        regex::Regex::new(r"\.(String|GoString|Error|Format|toString|inspect|to_s)\s*\(")
+            .expect("renderer call regex")
+    });
+    fc.tests.iter().any(|(_, _, source)| re.is_match(source))
+}
+
 /// Methods that render a value as text (`__repr__`, `String`, `toString`, `to_s`, `fmt`): a
 /// failing assertion runs them to print its message, so the failing tests alone run them,
 /// whatever the bug. They come after the other functions a failing test ran.
@@ -261,11 +273,13 @@ pub(super) fn set_apart(cov: &Localisation, ranked: &[FaultLine], max: usize) ->
 /// first by their most suspect line ([`range_suspicion`]), then by how many lines score that
 /// ([`lines_scoring`]), then as a whole ([`span_suspicion`]); a one- or two-line definition
 /// after longer ones ([`is_trivial`]); then in the order `by_source` ranks them (the tests'
-/// source). Methods that render values for messages come last ([`renders_for_messages`]).
+/// source). Methods that render values for messages come last ([`renders_for_messages`]),
+/// unless the failing tests render values themselves (`rendered`: [`renders_under_test`]).
 fn covered_functions(
     cov: &Localisation,
     tree: &dyn slopguard_change::Tree,
     by_source: &[prompt::FunctionTarget],
+    rendered: bool,
 ) -> Vec<prompt::FunctionTarget> {
     let paths: BTreeSet<&str> = cov
         .lines
@@ -295,7 +309,8 @@ fn covered_functions(
                 };
                 let at_top = lines_scoring(cov, path, body, end, line);
                 let span = span_suspicion(cov, path, body, end);
-                scored.push((f, (renders_for_messages(&d.name), line, at_top, span)));
+                let for_messages = !rendered && renders_for_messages(&d.name);
+                scored.push((f, (for_messages, line, at_top, span)));
             }
         }
     }
@@ -344,7 +359,7 @@ pub(super) fn function_targets(
     let Some(cov) = coverage else {
         return by_source;
     };
-    let mut ranked = covered_functions(cov, tree, &by_source);
+    let mut ranked = covered_functions(cov, tree, &by_source, renders_under_test(fc));
     for f in by_source {
         if !ranked
             .iter()

@@ -276,6 +276,20 @@ fn coverage_puts_the_helper_only_failing_tests_reach_before_what_the_test_names(
         names(function_targets(&fc, &t, &ini_tree(), None)),
         ["Parse", "File.Get", "value"]
     );
+    // A test that renders the value itself checks the text: `String` is code under test.
+    let renders = FailureContext {
+        tests: vec![(
+            "ini_test.go".into(),
+            3,
+            "func TestComment(t *testing.T) {\n\tf := Parse(\"x\")\n\tif f.String() != \"\" {}\n}"
+                .into(),
+        )],
+        ..fc
+    };
+    assert!(
+        names(function_targets(&renders, &t, &ini_tree(), Some(&cov)))
+            .contains(&"File.String".to_string())
+    );
 }
 
 /// The one-line statement at `start` of `ini.go`.
@@ -327,7 +341,7 @@ fn the_statements_set_apart_are_those_scoring_above_a_line_every_test_runs() {
 fn of_two_functions_the_failing_test_alone_runs_the_one_with_more_such_lines_comes_first() {
     // `value` (7-12) has two lines only the failing test runs, `Parse` (3-5) one.
     let cov = localisation("ini.go", &[(false, &[4, 8, 9, 11]), (true, &[8])]);
-    let names: Vec<String> = covered_functions(&cov, &ini_tree(), &[])
+    let names: Vec<String> = covered_functions(&cov, &ini_tree(), &[], false)
         .into_iter()
         .map(|f| f.name)
         .collect();
@@ -353,7 +367,7 @@ fn a_definitions_body_starts_after_its_decorators_and_first_line() {
             .into_iter()
             .collect(),
     );
-    assert!(covered_functions(&cov, &tree, &[]).is_empty());
+    assert!(covered_functions(&cov, &tree, &[], false).is_empty());
 }
 
 #[test]

@@ -41,10 +41,8 @@ use super::progress::ProgressEvent;
 mod places;
 use places::candidate_fixes;
 
-/// Most template candidates judged per subtask. The phase's time share ([`time_limit`]) binds
-/// first on a slow suite; on a fast one (a Go package's tests in 0.7 s) 80 were judged in a
-/// minute, and the operator a bug needed at the fourth suspect statement came after them.
-pub(super) const MAX_TEMPLATES: usize = 120;
+/// Most template candidates judged per subtask.
+pub(super) const MAX_TEMPLATES: usize = 80;
 
 /// Most wall-clock time the phase may take.
 pub(super) const MAX_TIME: Duration = Duration::from_secs(180);

@@ -12,7 +12,7 @@ use super::MAX_TEMPLATES;
 use crate::run::carry::SubtaskRun;
 
 /// Most statement insertions among the [`MAX_TEMPLATES`].
-const MAX_INSERTIONS: usize = 24;
+const MAX_INSERTIONS: usize = 16;
 
 /// One-token fixes tried before each statement insertion: a missing statement is a rarer
 /// bug than a wrong token, and an insertion needs a test run as often.
