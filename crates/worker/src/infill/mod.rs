@@ -319,6 +319,45 @@ impl InfillRequest {
         })
     }
 
+    /// The model's `middle` for a statement that exits (`return false`, `break`, `raise`)
+    /// inserted before it instead of replacing it, when the middle is a step of its own: a
+    /// small model asked for the line where a step is missing writes that step (the error
+    /// recorded before `return false`, even after the prompt's `return `), and put in the
+    /// exit's place it would drop the exit. After a head (`return `) only a call is a step (a
+    /// value alone is no statement). `None` for a gap, a statement over several lines, a
+    /// middle of several lines, an exit, a comment, or the exit's own value again.
+    pub fn fix_before_exit(&self, middle: &str) -> Option<TemplateFix> {
+        if self.hole != Hole::Statement || self.start != self.end || middle.contains("<|") {
+            return None;
+        }
+        let lines: Vec<&str> = self.text.split_inclusive('\n').collect();
+        let lang = Lang::of(&self.path);
+        let exit = lines[self.start - 1].trim();
+        let step = middle.trim();
+        let call = step.trim_end_matches(';').ends_with(')') && step.contains('(');
+        if !after_a_jump(exit, lang)
+            || step.is_empty()
+            || step.contains('\n')
+            || is_comment(step)
+            || after_a_jump(step, lang)
+            || (!self.head.is_empty() && !call)
+            || squash(exit).ends_with(&squash(step))
+        {
+            return None;
+        }
+        let mut out = lines[..self.start - 1].concat();
+        out.push_str(&format!("{}{}\n", self.indent, step));
+        out.push_str(&lines[self.start - 1..].concat());
+        Some(TemplateFix {
+            path: self.path.clone(),
+            line: self.start,
+            operator: Operator::Infill,
+            before: String::new(),
+            after: step.to_string(),
+            text: out,
+        })
+    }
+
     /// The change a middle written into a gap makes: its lines inserted before line `start`,
     /// cut where the model went on to write the code after the gap again (the line after it,
     /// or a line indented less than the gap: the end of its block); else why not.

@@ -406,3 +406,26 @@ fn a_return_that_ends_a_block_fits_its_gap_and_one_before_code_of_the_block_does
     let last = gap(FimFormat::Qwen, "m.py", EXPAND, 11, (1, 11), &[]).unwrap();
     assert_eq!(last.fix("return None"), Err(NotAFix::ExitBeforeCode));
 }
+
+#[test]
+fn a_step_written_where_an_exit_stands_is_also_offered_before_it() {
+    let go = "func (d *Decoder) scan(key []byte) bool {\n\tif bad(key) {\n\t\treturn false\n\t}\n\treturn true\n}\n";
+    let r = request(FimFormat::Qwen, "decode.go", go, (3, 3), (1, 6), &[]).unwrap();
+    let before = r.fix_before_exit("d.syntaxError(invalidKeyError)").unwrap();
+    assert!(
+        before
+            .text
+            .contains("\t\td.syntaxError(invalidKeyError)\n\t\treturn false\n"),
+        "{}",
+        before.text
+    );
+    // The replacement stays a candidate of its own.
+    assert!(r.fix("d.syntaxError(invalidKeyError)").is_ok());
+    // An exit written for an exit replaces it only, a value after `return ` is no step, and
+    // a statement that is no exit has no "before" to offer.
+    assert_eq!(r.fix_before_exit("return true"), None);
+    assert_eq!(r.fix_before_exit("true"), None);
+    assert_eq!(r.fix_before_exit("false"), None);
+    let assign = request(FimFormat::Qwen, "a.py", PY, (7, 7), (4, 10), &[]).unwrap();
+    assert_eq!(assign.fix_before_exit("days = 30"), None);
+}

@@ -201,9 +201,19 @@ impl Taken {
                     Err(not) => not.to_string(),
                     Ok(f) if self.queued.contains(&f.text) => "same as an earlier one".into(),
                     Ok(f) => {
-                        self.queued.push(f.text.clone());
-                        queue.put_first(vec![f]);
-                        "queued".into()
+                        // Before an exit the answer may be the missing step: that first.
+                        let before = req
+                            .fix_before_exit(&reply.content)
+                            .filter(|b| !self.queued.contains(&b.text));
+                        let mut fixes: Vec<_> = before.into_iter().collect();
+                        fixes.push(f);
+                        self.queued.extend(fixes.iter().map(|f| f.text.clone()));
+                        let verdict = match fixes.len() {
+                            1 => "queued",
+                            _ => "queued, and before the exit",
+                        };
+                        queue.put_first(fixes);
+                        verdict.into()
                     }
                 };
                 (reply.content.clone(), verdict)
