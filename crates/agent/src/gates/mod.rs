@@ -295,8 +295,11 @@ pub const GATES: &[Gate] = &[
               as it did then, outside the lines the patch changed (kept lines are followed to their \
               new numbers). Those tests passed with the bug, so a right fix leaves their path \
               alone; a fix that sends one down another branch (`<` made `!=` where `<=` was meant) \
-              passes the tests and is wrong. The refusal names the test and the first line it now \
-              runs or no longer runs. Skipped where no runner records per-test coverage \
+              passes the tests and is wrong. A test whose lines vary by themselves (random \
+              inputs) is not held to them: a shift counts only when a second recording of the \
+              fix repeats it and a second recording of the baseline (made once per subtask, at \
+              the first shift) agrees with the first. The refusal names the test and the first \
+              line it now runs or no longer runs. Skipped where no runner records per-test coverage \
               (unittest, Jest, RSpec), for suites over 60 s, and for a change to Rust files only \
               (there it refused 3 of 11 right fixes: a test of a bad input that fails at another \
               check once the bug is fixed).\n",
