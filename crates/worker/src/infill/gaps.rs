@@ -27,25 +27,13 @@ pub fn gap(
         return None;
     }
     let indent = leading_space(line).to_string();
-    gap_at(format, path, text, (before, indent), definition, tests)
+    gap_ending_block(format, path, text, (before, indent), definition, tests)
 }
 
-/// The request for the gap at the end of a block, as [`block_end`] gives it: the hole goes
-/// before line `before` (the line after the block's last code line, which may be blank) at
-/// the indentation of the block's body.
+/// The request for the gap before line `before` (which may be blank), its middle written at
+/// `indent`: the end of a block as [`block_end`] gives it (the line after the block's last
+/// code line, the indentation of the block's body); else as [`gap`].
 pub fn gap_ending_block(
-    format: FimFormat,
-    path: &str,
-    text: &str,
-    (before, indent): (usize, String),
-    definition: (usize, usize),
-    tests: &[(String, String)],
-) -> Option<InfillRequest> {
-    gap_at(format, path, text, (before, indent), definition, tests)
-}
-
-/// The gap before line `before`, its middle written at `indent`.
-fn gap_at(
     format: FimFormat,
     path: &str,
     text: &str,
