@@ -1,0 +1,3 @@
+module example.com/csscolorparser
+
+go 1.19

@@ -1,0 +1,3 @@
+module example.com/durafmt
+
+go 1.19

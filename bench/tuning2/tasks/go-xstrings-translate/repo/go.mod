@@ -1,0 +1,3 @@
+module example.com/xstrings
+
+go 1.19
