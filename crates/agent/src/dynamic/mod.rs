@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use slopguard_change::{ChangeSet, containment};
+use slopguard_change::{ChangeSet, FileChange, MemTree, containment};
 
 use slopguard_toolchain::{RepoFiles, TestLimits, TestRun};
 
@@ -77,6 +77,35 @@ impl Written {
             }
         }
         Ok(())
+    }
+}
+
+/// Runs `run` in `root`, where a change is written, with the files `changes` touched put back
+/// as they were before it, then writes them again: the tests without the fix (the regression
+/// proof), the baseline recorded once more (kept-behaviour). An error when the undo cannot be
+/// written or the change cannot be written back.
+pub fn with_undone<'c, T>(
+    root: &Path,
+    changes: impl IntoIterator<Item = &'c FileChange>,
+    run: impl FnOnce() -> T,
+) -> Result<T, WriteError> {
+    let undo = changes.into_iter().map(undo_of).collect();
+    let undone = ChangeSet::new(std::sync::Arc::new(MemTree::default()), undo, "undone");
+    let written = write_change(root, &undone)?;
+    let out = run();
+    written.revert()?;
+    Ok(out)
+}
+
+/// The change that takes `c`'s file back to how it was before `c`.
+fn undo_of(c: &FileChange) -> FileChange {
+    match (&c.before, &c.after) {
+        (Some(before), Some(after)) => {
+            FileChange::modify(c.path.clone(), after.clone(), before.clone())
+        }
+        (None, Some(after)) => FileChange::delete(c.path.clone(), after.clone()),
+        (Some(before), None) => FileChange::create(c.path.clone(), before.clone()),
+        (None, None) => FileChange::create(c.path.clone(), Vec::new()),
     }
 }
 

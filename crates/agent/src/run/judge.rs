@@ -238,18 +238,17 @@ fn baseline_recorded_again(
     limits: &slopguard_toolchain::TestLimits,
 ) -> Option<slopguard_toolchain::Spectrum> {
     let started = Instant::now();
-    let undo = change.changes.iter().map(proof::undo_of).collect();
-    let undo = slopguard_change::ChangeSet::new(change.base.clone(), undo, "the baseline again");
-    let written = dynamic::write_change(&cx.worktree, &undo).ok()?;
-    let files = slopguard_toolchain::RepoFiles::walk(&cx.worktree);
-    let spectrum = slopguard_toolchain::per_test_coverage(&files, limits);
-    let restored = written.revert().is_ok();
+    let recorded = dynamic::with_undone(&cx.worktree, &change.changes, || {
+        let files = slopguard_toolchain::RepoFiles::walk(&cx.worktree);
+        slopguard_toolchain::per_test_coverage(&files, limits)
+    });
     cx.emit(
         RunPhase::Execution,
         "kept_behaviour.baseline_again",
-        json!({"recorded": spectrum.is_some(), "restored": restored, "ms": started.elapsed().as_millis()}),
+        json!({"recorded": matches!(recorded, Ok(Some(_))), "restored": recorded.is_ok(),
+               "ms": started.elapsed().as_millis()}),
     );
-    spectrum.filter(|_| restored)
+    recorded.ok().flatten()
 }
 
 /// Records the kept-behaviour gate's verdict on a candidate (its guard activity, and when it

@@ -13,10 +13,9 @@
 //!   (found from the dynamic gates' run: the only newly failing tests are the candidate's own).
 
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Duration;
 
-use slopguard_change::{ChangeSet, FileChange, MemTree};
+use slopguard_change::ChangeSet;
 
 use crate::dynamic::{self, WriteError};
 use crate::records::Baseline;
@@ -126,34 +125,14 @@ pub fn prove(
     if files.is_empty() {
         return Ok(Proof::NoTest);
     }
-    let undo: Vec<FileChange> = change
-        .changes
-        .iter()
-        .filter(|c| !is_test_file(&c.path))
-        .map(undo_of)
-        .collect();
-    let without_fix = ChangeSet::new(Arc::new(MemTree::default()), undo, "without the fix");
-    let written = dynamic::write_change(root, &without_fix)?;
-    let outcome = dynamic::run_tests(root, timeout);
-    written.revert()?;
+    let code = change.changes.iter().filter(|c| !is_test_file(&c.path));
+    let outcome = dynamic::with_undone(root, code, || dynamic::run_tests(root, timeout))?;
     let failing = new_failures_in(base, &outcome, &files);
     Ok(if failing.is_empty() {
         Proof::PassOnBoth
     } else {
         Proof::Proven(failing)
     })
-}
-
-/// The change that takes `c`'s file back to how it was before `c`.
-pub(super) fn undo_of(c: &FileChange) -> FileChange {
-    match (&c.before, &c.after) {
-        (Some(before), Some(after)) => {
-            FileChange::modify(c.path.clone(), after.clone(), before.clone())
-        }
-        (None, Some(after)) => FileChange::delete(c.path.clone(), after.clone()),
-        (Some(before), None) => FileChange::create(c.path.clone(), before.clone()),
-        (None, None) => FileChange::create(c.path.clone(), Vec::new()),
-    }
 }
 
 /// The feedback for a refused proof.
@@ -176,7 +155,9 @@ pub fn feedback(proof: &Proof, change: &ChangeSet) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use slopguard_change::{FileChange, MemTree};
     use slopguard_planning::analysis::FailingTest;
+    use std::sync::Arc;
 
     fn change() -> ChangeSet {
         ChangeSet::new(
