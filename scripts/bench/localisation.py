@@ -20,7 +20,10 @@ Deterministic apart from timing (a suite that outruns the limit is not covered);
 the localisation, not the fix.
 
     scripts/bench/localisation.py [--half dev|heldout|all] [--bin target/debug/slopguard]
-        [--limit 90] [--dump DIR] [ids ...]
+        [--limit 90] [--dump DIR] [--corpus DIR] [ids ...]
+
+`--corpus DIR` reads another directory of the corpus's layout (a tuning pool); one without
+split.json has no halves, so there every task is measured unless ids are given.
 
 `--dump DIR` writes each task's targets, statements and template queue to DIR/<task>.json.
 """
@@ -37,6 +40,8 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+
+from corpus import corpus_path  # scripts/bench/corpus.py, beside this file
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "bench" / "corpus"
@@ -135,27 +140,36 @@ def run_one(binary: Path, repo: Path, url: str, limit: float):
     return targets, coverage, suspects, queued, time.time() - start
 
 
+def task_ids(corpus: Path, half: str) -> list:
+    """The tasks of `half` in the corpus's split.json; every task of a directory without one."""
+    split_file = corpus / "split.json"
+    if not split_file.is_file():
+        return sorted(p.name for p in (corpus / "tasks").iterdir() if (p / "task.toml").is_file())
+    split = json.loads(split_file.read_text())
+    return split["dev"] + split["heldout"] if half == "all" else split[half]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--half", default="dev", choices=["dev", "heldout", "all"])
     ap.add_argument("--bin", default=str(ROOT / "target" / "debug" / "slopguard"))
     ap.add_argument("--limit", type=float, default=90)
     ap.add_argument("--dump", type=Path)
+    ap.add_argument("--corpus", type=corpus_path, default=CORPUS)
     ap.add_argument("ids", nargs="*")
     args = ap.parse_args()
-    split = json.loads((CORPUS / "split.json").read_text())
-    ids = args.ids or (split["dev"] + split["heldout"] if args.half == "all" else split[args.half])
+    ids = args.ids or task_ids(args.corpus, args.half)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Silent)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/v1"
     ranks, statement_ranks, queue_ranks = {}, {}, {}
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run([sys.executable, str(ROOT / "scripts" / "bench" / "corpus.py"), "materialize",
-                        "--out", tmp, *ids], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([sys.executable, str(ROOT / "scripts" / "bench" / "corpus.py"),
+                        "--corpus", str(args.corpus), "materialize", "--out", tmp, *ids], check=True, stdout=subprocess.DEVNULL)
         print("| task | bug at | targets (most likely first) | rank | statements offered alone | bug's statement | coverage | fix in the template queue |")
         print("|---|---|---|---|---|---|---|---|")
         for task in ids:
-            patch = (CORPUS / "tasks" / task / "bug.patch").read_text()
+            patch = (args.corpus / "tasks" / task / "bug.patch").read_text()
             path, lines = bug_lines(patch)
             targets, coverage, suspects, queued, took = run_one(Path(args.bin), Path(tmp) / task, url, args.limit)
             original = one_line_fix(patch)

@@ -19,13 +19,21 @@ pub(super) fn negations(line: &str, toks: &[Token], lang: Lang) -> Vec<String> {
             _ => None,
         };
         if let Some(to) = dropped_to {
-            out.push(format!("{}{}", &line[..t.start], &line[to..]));
+            out.push(without_negation(line, t.start, to));
         }
     }
-    // The whole condition negated, where `condition_span` finds it; Ruby's `if` and `unless`
-    // swap keywords instead.
+    // The whole condition negated, where `condition_span` finds it (unless it is a negated
+    // group already: dropping that is the loop's); Ruby's `if` and `unless` swap keywords
+    // instead.
     if let Some((from, to)) = condition_span(line, lang) {
         let (head, cond, tail) = (&line[..from], &line[from..to], &line[to..]);
+        let negated_group = ["!(", "not ("].iter().any(|n| {
+            cond.strip_prefix(n)
+                .is_some_and(|rest| matching_close(rest) == Some(rest.len() - 1))
+        });
+        if negated_group {
+            return out;
+        }
         let indent = &head[..head.len() - head.trim_start().len()];
         let negated = match (lang, head.trim_start()) {
             (Lang::Ruby, "if ") => format!("{indent}unless {cond}{tail}"),
@@ -36,6 +44,30 @@ pub(super) fn negations(line: &str, toks: &[Token], lang: Lang) -> Vec<String> {
         out.push(negated);
     }
     out
+}
+
+/// `line` without the negation at `start..to` (`!`, or `not` and its space). A group the
+/// negation applied to loses its brackets too where they only held it: the whole condition
+/// of a keyword (`if !(a > b) {` -> `if a > b {`) or inside other brackets (`if (!(i === 0))`
+/// -> `if (i === 0)`), as a person would write the fix.
+fn without_negation(line: &str, start: usize, to: usize) -> String {
+    let (before, rest) = (&line[..start], &line[to..]);
+    let group = rest
+        .strip_prefix('(')
+        .and_then(|inner| Some((inner, matching_close(inner)?)));
+    if let Some((inner, close)) = group {
+        let after = &inner[close + 1..];
+        let head = before.trim_end();
+        let in_brackets = head.ends_with('(') && after.starts_with(')');
+        let whole_condition = ["if", "elif", "while", "unless", "until"].iter().any(|kw| {
+            head.strip_suffix(kw)
+                .is_some_and(|h| h.is_empty() || h.ends_with([' ', '\t', '}']))
+        }) && ["", "{", ":", "then"].contains(&after.trim());
+        if in_brackets || whole_condition {
+            return format!("{before}{}{after}", &inner[..close]);
+        }
+    }
+    format!("{before}{rest}")
 }
 
 /// The byte range of the condition of an `if`/`elif`/`while` (`unless` in Ruby) on `line`.

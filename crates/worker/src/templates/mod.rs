@@ -200,9 +200,10 @@ pub struct Places {
     pub focus_limit: Option<usize>,
     /// The definition most likely to hold the bug (the first target of the failing tests'
     /// coverage): after the focus, its lines are tried [`LEAD_AHEAD`] operators ahead of the
-    /// other regions'. The first target held the bug in 25 of the development half's 29 tasks;
-    /// tried operator by operator with every region, the later operators (another variable,
-    /// another member) never reached it within the cap in a long file.
+    /// other regions' (fewer when its first operators make more than [`LEAD_HEAD_START`]
+    /// fixes). The first target held the bug in 25 of the development half's 29 tasks; tried
+    /// operator by operator with every region, the later operators (another variable, another
+    /// member) never reached it within the cap in a long file.
     pub lead: Option<(usize, usize)>,
     /// The definitions to try after the focus and the lead, most suspicious first (overlaps
     /// are tried once).
@@ -236,9 +237,9 @@ struct Scope {
 
 /// Candidate fixes for `text` (the file at `path`) at `places`, at most `max`, each one token
 /// away from the file as it is, in the order worth trying: the focus lines with every operator
-/// first, then operator by operator ([`Operator::ALL`]) the lead's lines [`LEAD_AHEAD`]
-/// operators ahead of the other regions' lines, and within one operator region by region, line
-/// by line.
+/// first, then operator by operator ([`Operator::ALL`]) the lead's lines up to [`LEAD_AHEAD`]
+/// operators ahead of the other regions' lines ([`lead_ahead`]), and within one operator
+/// region by region, line by line.
 pub fn fixes(path: &str, text: &str, places: &Places, max: usize) -> Vec<TemplateFix> {
     let lang = Lang::of(path);
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
@@ -305,68 +306,120 @@ pub fn fixes(path: &str, text: &str, places: &Places, max: usize) -> Vec<Templat
             .max_by_key(|(_, (a, b))| b - a)
             .map_or(&no_scope, |(i, _)| &scopes[i])
     };
-    // Step `s` tries the lead's lines with the `s`-th operator and the other regions' lines
-    // with the one `LEAD_AHEAD` before it.
-    let (ops, ahead) = (Operator::ALL.len(), LEAD_AHEAD);
-    let steps = (0..ops + ahead).flat_map(|s| {
-        let on_lead = (s < ops).then(|| lead.iter().map(move |n| (Operator::ALL[s], *n)));
-        let on_rest = (s >= ahead && s - ahead < ops)
-            .then(|| order.iter().map(move |n| (Operator::ALL[s - ahead], *n)));
-        on_lead
-            .into_iter()
-            .flatten()
-            .chain(on_rest.into_iter().flatten())
-    });
-    let tries = focus
+    // Three queues, each operator by operator (line by line within one): the focus (every
+    // operator at a line before the next line), the lead, the other regions; the last two
+    // merged with the lead operators ahead ([`lead_ahead`]).
+    let focus_tries = focus
         .iter()
-        .flat_map(|&(i, n)| Operator::ALL.map(|op| (Some(i), op, n)))
-        .chain(steps.map(|(op, n)| (None, op, n)));
+        .flat_map(|&(i, n)| Operator::ALL.map(|op| (Some(i), op, n)));
+    let sweep = |lines: &[usize]| {
+        Operator::ALL
+            .into_iter()
+            .flat_map(|op| lines.iter().map(move |n| (None, op, *n)))
+            .collect::<Vec<_>>()
+    };
     let focus_limit = places.focus_limit.unwrap_or(usize::MAX);
     let mut from_focus = vec![0; places.focus.len()];
-    let mut out = Vec::new();
-    let mut seen_texts = BTreeSet::new();
+    let mut seen = BTreeSet::new();
     // Each line is tokenised once, however many operators try it.
     let mut tokenised: Vec<Option<Vec<Token>>> = vec![None; lines.len()];
-    for (range, op, n) in tries {
-        let (body, ending) = split_ending(lines[n - 1]);
-        let toks = tokenised[n - 1].get_or_insert_with(|| tokens(body, lang));
-        for after in mutate(body, toks, lang, op, scope_of(n)) {
-            if after == body {
-                continue;
+    // The one-line changes `tries` make, in order, at most `max`, none made before.
+    let mut changes = |tries: &mut dyn Iterator<Item = (Option<usize>, Operator, usize)>| {
+        let mut out: Vec<(Operator, (usize, String))> = Vec::new();
+        for (range, op, n) in tries {
+            let (body, _) = split_ending(lines[n - 1]);
+            let toks = tokenised[n - 1].get_or_insert_with(|| tokens(body, lang));
+            for after in mutate(body, toks, lang, op, scope_of(n)) {
+                if after == body {
+                    continue;
+                }
+                if range.is_some_and(|i| from_focus[i] >= focus_limit) {
+                    break;
+                }
+                // One line changed: the same line and text make the same file.
+                if !seen.insert((n, after.clone())) {
+                    continue;
+                }
+                if let Some(i) = range {
+                    from_focus[i] += 1;
+                }
+                out.push((op, (n, after)));
+                if out.len() >= max {
+                    return out;
+                }
             }
-            if range.is_some_and(|i| from_focus[i] >= focus_limit) {
-                break;
-            }
-            let new_text = with_line(&lines, n, &after, ending, Edit::Replace);
-            if !seen_texts.insert(new_text.clone()) {
-                continue;
-            }
-            if let Some(i) = range {
-                from_focus[i] += 1;
-            }
-            out.push(TemplateFix {
+        }
+        out
+    };
+    let mut queue = changes(&mut focus_tries.into_iter());
+    let lead_changes = changes(&mut sweep(&lead).into_iter());
+    let rest_changes = changes(&mut sweep(&order).into_iter());
+    queue.extend(lead_ahead(lead_changes, rest_changes));
+    queue.truncate(max);
+    queue
+        .into_iter()
+        .map(|(op, (n, after))| {
+            let (body, ending) = split_ending(lines[n - 1]);
+            TemplateFix {
                 path: path.to_string(),
                 line: n,
                 operator: op,
                 before: body.trim().to_string(),
                 after: after.trim().to_string(),
-                text: new_text,
-            });
-            if out.len() >= max {
-                return out;
+                text: with_line(&lines, n, &after, ending, Edit::Replace),
             }
+        })
+        .collect()
+}
+
+/// The lead's changes and the other regions' in one queue, both operator by operator: step
+/// `s` takes the lead's changes of the `s`-th operator and the others' of the operator `ahead`
+/// before it. `ahead` is [`LEAD_AHEAD`] operators, fewer where the lead's changes of that many
+/// operators would be more than [`LEAD_HEAD_START`] (a long lead would otherwise fill the cap
+/// before the other regions' first operator).
+fn lead_ahead<T>(lead: Vec<(Operator, T)>, rest: Vec<(Operator, T)>) -> Vec<(Operator, T)> {
+    let ops = Operator::ALL.len();
+    let index = |op: Operator| Operator::ALL.iter().position(|o| *o == op).unwrap_or(ops);
+    let mut lead_by_op: Vec<Vec<(Operator, T)>> = (0..ops).map(|_| Vec::new()).collect();
+    let mut rest_by_op: Vec<Vec<(Operator, T)>> = (0..ops).map(|_| Vec::new()).collect();
+    for c in lead {
+        lead_by_op[index(c.0).min(ops - 1)].push(c);
+    }
+    for c in rest {
+        rest_by_op[index(c.0).min(ops - 1)].push(c);
+    }
+    let mut ahead = 0;
+    let mut head = 0;
+    while ahead < LEAD_AHEAD && head + lead_by_op[ahead].len() <= LEAD_HEAD_START {
+        head += lead_by_op[ahead].len();
+        ahead += 1;
+    }
+    let mut out = Vec::new();
+    let mut lead_by_op = lead_by_op.into_iter();
+    let mut rest_by_op = rest_by_op.into_iter();
+    for step in 0..ops + ahead {
+        if step < ops {
+            out.extend(lead_by_op.next().into_iter().flatten());
+        }
+        if step >= ahead {
+            out.extend(rest_by_op.next().into_iter().flatten());
         }
     }
     out
 }
 
-/// How many operators the lead is tried ahead of the other regions: the lead's lines meet
-/// operator `k + LEAD_AHEAD` before the other regions' lines meet operator `k`. Over the
+/// How many operators the lead is tried ahead of the other regions at most: the lead's lines
+/// meet operator `k + LEAD_AHEAD` before the other regions' lines meet operator `k`. Over the
 /// development half's 18 one-line bugs the templates reach (`scripts/bench/localisation.py`,
 /// the fix's position in the queue), 0 put them at positions summing to 416, 4 at 355, 6 at
 /// 368, 8 at 346; 16 (the lead whole first) pushed the four bugs outside the first target past
 /// the cap (go-semver-compare from 29 to 168).
 const LEAD_AHEAD: usize = 8;
+
+/// Most fixes of the lead before the other regions' first operator: fewer operators ahead
+/// where the lead's first ones make more ([`lead_ahead`]). In tuning pool 2 two bugs outside
+/// a long lead (88 and 27 lines) were never reached: its first 8 operators filled the cap.
+const LEAD_HEAD_START: usize = 24;
 
 /// What [`with_line`] does with the line it is given.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -525,15 +578,26 @@ fn mutate(line: &str, toks: &[Token], lang: Lang, op: Operator, scope: &Scope) -
         }
         Operator::OtherVariable => {
             const PER_LINE: usize = 8;
-            for (i, t) in toks
-                .iter()
-                .enumerate()
-                .filter(|(_, t)| t.kind == Kind::Ident)
-            {
+            // A signature's names are its parameters (renamed in one place, the body no
+            // longer finds them) and its types; only a default value may be another name.
+            let signature = values::is_signature(line, toks);
+            let mut after_equals = false;
+            for (i, t) in toks.iter().enumerate() {
+                match (t.kind, text(t)) {
+                    (Kind::Space, _) => {}
+                    (Kind::Op, "=") => after_equals = true,
+                    (Kind::Ident, _) => {}
+                    _ => after_equals = false,
+                }
+                if t.kind != Kind::Ident {
+                    continue;
+                }
                 let word = text(t);
                 let member = i > 0 && matches!(text(&toks[i - 1]), "." | "::");
                 let called = toks.get(i + 1).is_some_and(|n| text(n) == "(");
-                if member || called || !scope.names.iter().any(|l| l == word) {
+                let parameter = signature && !after_equals;
+                after_equals = false;
+                if member || called || parameter || !scope.names.iter().any(|l| l == word) {
                     continue;
                 }
                 for other in scope.names.iter().filter(|l| *l != word) {

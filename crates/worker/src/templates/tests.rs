@@ -117,6 +117,32 @@ fn another_variable_of_the_definition_replaces_one() {
 }
 
 #[test]
+fn a_signature_keeps_its_parameters_and_types_but_not_its_defaults() {
+    // Go's result list `(*T, error)` binds no name: `error` is no variable to swap in.
+    let go =
+        "func Parse(input string) (*T, error) {\n\tv, err := conv(input)\n\treturn v, err\n}\n";
+    let got = afters("p.go", go, Operator::OtherVariable);
+    assert!(got.iter().all(|a| !a.contains("error")), "{got:?}");
+    assert!(got.contains(&"return v, input".to_string()), "{got:?}");
+    // A parameter renamed in the signature alone is never a fix; a default value may be
+    // another name.
+    assert!(got.iter().all(|a| !a.starts_with("func")), "{got:?}");
+    let py = "def f(lo, hi, step=lo):\n    return hi - step\n";
+    let got = afters("m.py", py, Operator::OtherVariable);
+    let on_signature: Vec<&String> = got.iter().filter(|a| a.starts_with("def")).collect();
+    assert!(
+        on_signature.contains(&&"def f(lo, hi, step=hi):".to_string()),
+        "{got:?}"
+    );
+    assert!(
+        on_signature
+            .iter()
+            .all(|a| a.starts_with("def f(lo, hi, step=")),
+        "{got:?}"
+    );
+}
+
+#[test]
 fn regions_order_the_lines_and_max_and_duplicates_bound_the_list() {
     let py = "def f(a, b):\n    x = a < b\n    y = a > b\n    return x\n";
     let first = fixes("m.py", py, &Places::regions(&[(3, 3), (1, 4)]), 1);
@@ -359,6 +385,50 @@ fn the_lead_is_tried_operators_ahead_of_the_other_regions() {
     // Without a lead, the first operator goes over every region first.
     let flat = fixes("m.py", py, &Places::regions(&[(1, 2), (5, 6)]), 1000);
     assert_eq!(flat[0].line, 2, "{flat:?}");
+}
+
+#[test]
+fn a_long_lead_is_ahead_by_fewer_operators() {
+    // `span`'s lines (5-14) make many fixes per operator: the other region's first operator
+    // comes after at most LEAD_HEAD_START of them, not after eight operators' worth.
+    let mut py = String::from("def head(xs):\n    return xs[0] < 2\n\n\ndef span(r, lo, hi):\n");
+    for k in 0..9 {
+        py.push_str(&format!(
+            "    a{k} = lo + {k} < hi - 1 and r.end - r.start >= {k}\n"
+        ));
+    }
+    let places = Places {
+        focus: Vec::new(),
+        focus_limit: None,
+        lead: Some((5, 14)),
+        regions: vec![(1, 2), (5, 14)],
+    };
+    let all = fixes("m.py", &py, &places, 1000);
+    let ops: Vec<(usize, Operator)> = all.iter().map(|f| (f.line, f.operator)).collect();
+    let first_other = ops
+        .iter()
+        .position(|(line, _)| *line <= 2)
+        .unwrap_or_else(|| panic!("no fix of head: {ops:?}"));
+    // More than LEAD_HEAD_START comparisons in the lead: it is ahead by that one operator.
+    assert!(first_other > LEAD_HEAD_START, "{ops:?}");
+    assert!(
+        ops[..first_other]
+            .iter()
+            .all(|(_, op)| *op == Operator::Comparison)
+    );
+    assert_eq!(ops[first_other].1, Operator::Comparison, "{ops:?}");
+    // Then the lead's second operator, before the other region's.
+    let lead_again = first_other
+        + ops[first_other..]
+            .iter()
+            .position(|(l, _)| *l >= 5)
+            .unwrap();
+    assert_eq!(ops[lead_again].1, Operator::OffByOne, "{ops:?}");
+    assert!(
+        ops[first_other..lead_again]
+            .iter()
+            .all(|(_, op)| *op == Operator::Comparison)
+    );
 }
 
 #[test]
@@ -691,4 +761,31 @@ fn one_added_made_one_less_is_dropped_not_zero() {
     assert!(got.contains(&"ymd[i] = 2;".to_string()), "{got:?}");
     assert!(got.contains(&"ymd[i + 2] = 2;".to_string()), "{got:?}");
     assert!(!got.iter().any(|a| a.contains("+ 0")), "{got:?}");
+}
+
+#[test]
+fn a_dropped_negation_takes_the_brackets_it_needed_and_is_never_doubled() {
+    let go = "func f(val, cutoff int) {\n\tif !(val > cutoff) {\n\t\treturn\n\t}\n}\n";
+    assert_eq!(
+        afters("a.go", go, Operator::Negation),
+        ["if val > cutoff {"]
+    );
+    let js = "function f(index) {\n  if (!(index === 0)) {\n    return 1;\n  }\n}\n";
+    assert_eq!(
+        afters("a.js", js, Operator::Negation),
+        ["if (index === 0) {"]
+    );
+    let rb = "def f(seconds, usec)\n  usec *= -1 if !(seconds < 0)\nend\n";
+    assert_eq!(
+        afters("a.rb", rb, Operator::Negation),
+        ["usec *= -1 if seconds < 0"]
+    );
+    let py = "def f(a):\n    if not (a > 1):\n        return 1\n";
+    assert_eq!(afters("a.py", py, Operator::Negation), ["if a > 1:"]);
+    // A group that is one operand keeps its brackets.
+    let js = "function f(a, b, c) {\n  return a && !(b || c);\n}\n";
+    assert_eq!(
+        afters("a.js", js, Operator::Negation),
+        ["return a && (b || c);"]
+    );
 }

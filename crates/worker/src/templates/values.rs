@@ -285,6 +285,19 @@ pub(super) fn literal_subject<'a>(line: &'a str, toks: &[Token], i: usize) -> Op
     (toks[k].kind == Kind::Ident).then(|| text(&toks[k]))
 }
 
+/// Whether `line` (tokenised as `toks`) opens a definition: its first word is `def`, `fn`,
+/// `func`, `function`, `pub` or `async`.
+pub(super) fn is_signature(line: &str, toks: &[Token]) -> bool {
+    toks.iter()
+        .find(|t| t.kind != Kind::Space)
+        .is_some_and(|t| {
+            matches!(
+                &line[t.start..t.end],
+                "def" | "fn" | "func" | "function" | "pub" | "async"
+            )
+        })
+}
+
 /// Names bound in the regions (parameters, assignments, loop variables), for
 /// [`Operator::OtherVariable`]: at most 12, in order of first binding.
 pub(super) fn local_names(lines: &[&str], regions: &[(usize, usize)], lang: Lang) -> Vec<String> {
@@ -300,24 +313,32 @@ pub(super) fn local_names(lines: &[&str], regions: &[(usize, usize)], lang: Lang
             let toks = tokens(line, lang);
             let text = |t: &Token| &line[t.start..t.end];
             let code: Vec<&Token> = toks.iter().filter(|t| t.kind != Kind::Space).collect();
-            let is_signature = code.first().is_some_and(|t| {
-                matches!(
-                    text(t),
-                    "def" | "fn" | "func" | "function" | "pub" | "async"
-                )
-            });
+            let is_signature = is_signature(line, &toks);
+            // Open parentheses, each `true` when it opens a list of result types (Go's
+            // `(int, error)` after the parameters' `)`), which binds no name.
+            let mut groups: Vec<bool> = Vec::new();
             for (k, t) in code.iter().enumerate() {
+                let prev = k.checked_sub(1).map(|p| text(code[p]));
+                match text(t) {
+                    "(" => groups.push(prev == Some(")")),
+                    ")" => {
+                        groups.pop();
+                    }
+                    _ => {}
+                }
                 if t.kind != Kind::Ident {
                     continue;
                 }
                 let next = code.get(k + 1).map(|t| text(t));
-                let prev = k.checked_sub(1).map(|p| text(code[p]));
+                let in_parameters = is_signature && groups.last() == Some(&false);
                 let bound = matches!(next, Some("=" | ":=" | "+=" | "-=" | "*=" | "/=" | "in"))
                     || matches!(prev, Some("let" | "mut" | "const" | "var" | "for"))
-                    || (is_signature
+                    || (in_parameters
                         && matches!(prev, Some("(" | ","))
                         && matches!(next, Some("," | ")" | ":" | "=") | None)
-                        || is_signature && lang == Lang::Braces && matches!(prev, Some("(" | ",")));
+                        || in_parameters
+                            && lang == Lang::Braces
+                            && matches!(prev, Some("(" | ",")));
                 if bound && prev != Some(".") {
                     add(text(t));
                 }
