@@ -83,6 +83,26 @@ impl Spectrum {
             })
             .collect()
     }
+
+    /// The lines of `path` some passing test ran and no failing one: a one-token change
+    /// there cannot change what a failing test does (its suspicion is 0, not unknown, as for
+    /// a line no test ran).
+    pub fn run_by_passing_only(&self, path: &str) -> BTreeSet<u32> {
+        let lines = |passed: bool| {
+            self.tests
+                .iter()
+                .filter(move |t| t.passed == passed)
+                .filter_map(move |t| t.lines.get(path))
+                .flatten()
+                .copied()
+                .collect::<BTreeSet<u32>>()
+        };
+        let failing = lines(false);
+        lines(true)
+            .into_iter()
+            .filter(|l| !failing.contains(l))
+            .collect()
+    }
 }
 
 /// The Ochiai score of an element (a line, a function) that `failed` failing and `passed`
@@ -201,6 +221,19 @@ mod tests {
         assert!(at(10) < at(20));
         // Lines no failing test ran get no score, nor does line 0 (no line of the file).
         assert_eq!(s.len(), 4);
+    }
+
+    #[test]
+    fn lines_only_passing_tests_ran_are_cleared() {
+        let spectrum = Spectrum {
+            tests: vec![
+                test("fails", false, &[("a.py", &[1, 2, 5])]),
+                test("passes", true, &[("a.py", &[1, 3, 4]), ("b.py", &[7])]),
+            ],
+        };
+        assert_eq!(spectrum.run_by_passing_only("a.py"), BTreeSet::from([3, 4]));
+        assert_eq!(spectrum.run_by_passing_only("b.py"), BTreeSet::from([7]));
+        assert!(spectrum.run_by_passing_only("c.py").is_empty());
     }
 
     #[test]

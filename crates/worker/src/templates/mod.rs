@@ -208,16 +208,18 @@ pub struct Places {
     /// The definitions to try after the focus and the lead, most suspicious first (overlaps
     /// are tried once).
     pub regions: Vec<(usize, usize)>,
+    /// Lines of the lead and the regions tried after all their other lines: lines the passing
+    /// tests ran and no failing one (a one-token change there cannot change what a failing
+    /// test does; still tried last, for a recording that missed a failing test).
+    pub cleared: BTreeSet<usize>,
 }
 
 impl Places {
     /// Only `regions`, no focus and no lead.
     pub fn regions(regions: &[(usize, usize)]) -> Self {
         Places {
-            focus: Vec::new(),
-            focus_limit: None,
-            lead: None,
             regions: regions.to_vec(),
+            ..Places::default()
         }
     }
 }
@@ -245,36 +247,12 @@ pub fn fixes(path: &str, text: &str, places: &Places, max: usize) -> Vec<Templat
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let code = code_lines(&lines, lang);
     let in_file = |n: usize| (1..=lines.len()).contains(&n) && code[n - 1];
-    // (range index, line): each focus range's lines from its last up.
-    let mut focus: Vec<(usize, usize)> = Vec::new();
-    let mut in_focus = BTreeSet::new();
-    for (i, &(start, end)) in places.focus.iter().enumerate() {
-        focus.extend(
-            (start..=end)
-                .rev()
-                .filter(|n| in_file(*n) && in_focus.insert(*n))
-                .map(|n| (i, n)),
-        );
-    }
-    // A focus tried with every operator is done with; a limited one's lines come again in the
-    // sweep for what the limit left out.
-    let mut seen_lines = match places.focus_limit {
-        None => in_focus,
-        Some(_) => BTreeSet::new(),
-    };
-    let mut new_lines = |ranges: &[(usize, usize)]| {
-        let mut order = Vec::new();
-        for &(start, end) in ranges {
-            for n in start.max(1)..=end.min(lines.len()) {
-                if in_file(n) && seen_lines.insert(n) {
-                    order.push(n);
-                }
-            }
-        }
-        order
-    };
-    let lead = new_lines(places.lead.as_slice());
-    let order = new_lines(&places.regions);
+    let LineOrder {
+        focus,
+        lead,
+        rest,
+        last,
+    } = line_order(places, lines.len(), &in_file);
     // A line draws on the widest region it is in (its definition), not on every region: a
     // name bound in another definition is not in scope there.
     // The lead is usually one of the regions too: its scope is computed once.
@@ -353,8 +331,11 @@ pub fn fixes(path: &str, text: &str, places: &Places, max: usize) -> Vec<Templat
     };
     let mut queue = changes(&mut focus_tries.into_iter());
     let lead_changes = changes(&mut sweep(&lead).into_iter());
-    let rest_changes = changes(&mut sweep(&order).into_iter());
+    let rest_changes = changes(&mut sweep(&rest).into_iter());
     queue.extend(lead_ahead(lead_changes, rest_changes));
+    if queue.len() < max {
+        queue.extend(changes(&mut sweep(&last).into_iter()));
+    }
     queue.truncate(max);
     queue
         .into_iter()
@@ -370,6 +351,59 @@ pub fn fixes(path: &str, text: &str, places: &Places, max: usize) -> Vec<Templat
             }
         })
         .collect()
+}
+
+/// The lines [`fixes`] tries, in four groups.
+struct LineOrder {
+    /// (focus range index, line): each focus range's lines from its last up.
+    focus: Vec<(usize, usize)>,
+    /// The lead's lines not in the focus (unless its limit sends them round again).
+    lead: Vec<usize>,
+    /// The other regions' lines not tried before.
+    rest: Vec<usize>,
+    /// The cleared lines of the lead and the regions ([`Places::cleared`]).
+    last: Vec<usize>,
+}
+
+/// The lines of `places` (in a file of `len` lines, `in_file` telling its code lines) in the
+/// order they are tried, each once: a focus tried with every operator is done with, a limited
+/// one's lines come again in the sweep for what the limit left out.
+fn line_order(places: &Places, len: usize, in_file: &dyn Fn(usize) -> bool) -> LineOrder {
+    let mut focus: Vec<(usize, usize)> = Vec::new();
+    let mut in_focus = BTreeSet::new();
+    for (i, &(start, end)) in places.focus.iter().enumerate() {
+        focus.extend(
+            (start..=end)
+                .rev()
+                .filter(|n| in_file(*n) && in_focus.insert(*n))
+                .map(|n| (i, n)),
+        );
+    }
+    let mut seen_lines = match places.focus_limit {
+        None => in_focus,
+        Some(_) => BTreeSet::new(),
+    };
+    let mut new_lines = |ranges: &[(usize, usize)], cleared: bool| {
+        let mut order = Vec::new();
+        for &(start, end) in ranges {
+            for n in start.max(1)..=end.min(len) {
+                if in_file(n) && places.cleared.contains(&n) == cleared && seen_lines.insert(n) {
+                    order.push(n);
+                }
+            }
+        }
+        order
+    };
+    let lead = new_lines(places.lead.as_slice(), false);
+    let rest = new_lines(&places.regions, false);
+    let mut last = new_lines(places.lead.as_slice(), true);
+    last.extend(new_lines(&places.regions, true));
+    LineOrder {
+        focus,
+        lead,
+        rest,
+        last,
+    }
 }
 
 /// The lead's changes and the other regions' in one queue, both operator by operator: step

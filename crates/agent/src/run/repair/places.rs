@@ -2,7 +2,7 @@
 //! (the lead), the definitions the failing tests call and those they call in the same file,
 //! at most [`MAX_TEMPLATES`] fixes with a statement insertion after every few.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use slopguard_change::Tree;
 use slopguard_planning::analysis::is_test_file;
@@ -117,6 +117,7 @@ fn places(run: &SubtaskRun, tree: &dyn Tree) -> Vec<(String, templates::Places)>
                 .map(|(_, r)| *r)
                 .collect();
             let lead = lead.as_ref().filter(|(p, _)| *p == path).map(|(_, r)| *r);
+            let cleared = cleared_lines(run, &path, &regions);
             (
                 path,
                 templates::Places {
@@ -124,9 +125,32 @@ fn places(run: &SubtaskRun, tree: &dyn Tree) -> Vec<(String, templates::Places)>
                     focus_limit,
                     lead,
                     regions,
+                    cleared,
                 },
             )
         })
+        .collect()
+}
+
+/// The lines of `path` the coverage clears ([`Spectrum::run_by_passing_only`]), tried after
+/// the others: none when the recording holds fewer failing tests than the subtask's targets
+/// (a failing test it missed may run them), nor a region's first line (a signature runs when
+/// the file loads, whichever test that is counted to).
+///
+/// [`Spectrum::run_by_passing_only`]: slopguard_toolchain::Spectrum::run_by_passing_only
+fn cleared_lines(run: &SubtaskRun, path: &str, regions: &[(usize, usize)]) -> BTreeSet<usize> {
+    let Some(spectrum) = &run.spectrum else {
+        return BTreeSet::new();
+    };
+    let failing = spectrum.tests.iter().filter(|t| !t.passed).count();
+    if failing == 0 || failing < run.targets.len() {
+        return BTreeSet::new();
+    }
+    spectrum
+        .run_by_passing_only(path)
+        .into_iter()
+        .map(|l| l as usize)
+        .filter(|l| !regions.iter().any(|(start, _)| start == l))
         .collect()
 }
 
