@@ -445,21 +445,25 @@ fn concurrent_hook_processes_never_lose_an_update() {
                 .env("SLOPGUARD_DB", db_url(repo.path()))
                 .stdin(Stdio::piped())
                 .stdout(Stdio::null())
-                .stderr(Stdio::null())
+                .stderr(Stdio::piped())
                 .spawn()
                 .unwrap();
             c.stdin.take().unwrap().write_all(event.as_bytes()).unwrap();
             c
         })
         .collect();
-    for mut c in children {
-        assert!(c.wait().unwrap().success());
+    // A hook that could not write its update says so on stderr (and lets the edit through).
+    let mut said = String::new();
+    for c in children {
+        let out = c.wait_with_output().unwrap();
+        assert!(out.status.success());
+        said.push_str(&String::from_utf8_lossy(&out.stderr));
     }
     // Read the session back from the same database the hook processes wrote.
     use slopguard_hooks::store::SessionStore;
     let store = slopguard_hooks::db_store::DbStore::open(Some(&db_url(repo.path()))).unwrap();
     let state = store.update("sess-concurrent", Box::new(|_| {})).unwrap();
-    assert_eq!(state.edits, 12);
+    assert_eq!(state.edits, 12, "the hooks said: {said}");
     assert_eq!(state.files["calc.py"].total, 12);
 }
 
