@@ -83,6 +83,20 @@ def corpus_path(path):
     return p.resolve()
 
 
+def task_ids(corpus, half=None):
+    """The tasks of `half` of `corpus`'s split.json (None: dev), or every task of a directory
+    without one, where a half other than all is refused. For the scripts beside this one."""
+    corpus = Path(corpus)
+    split_file = corpus / "split.json"
+    if not split_file.is_file():
+        if half not in (None, "all"):
+            sys.exit(f"{corpus} has no split.json, so no halves: use --half all")
+        return sorted(p.name for p in (corpus / "tasks").iterdir() if (p / "task.toml").is_file())
+    split = json.loads(split_file.read_text())
+    half = half or "dev"
+    return split["dev"] + split["heldout"] if half == "all" else split[half]
+
+
 def set_corpus(path):
     """Points CORPUS, TASKS and SPLIT at another directory of the corpus's layout."""
     global CORPUS, TASKS, SPLIT

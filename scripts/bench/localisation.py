@@ -23,7 +23,8 @@ the localisation, not the fix.
         [--limit 90] [--dump DIR] [--corpus DIR] [ids ...]
 
 `--corpus DIR` reads another directory of the corpus's layout (a tuning pool); one without
-split.json has no halves, so there every task is measured unless ids are given.
+split.json has no halves, so there every task is measured unless ids are given (and --half
+dev or heldout is refused).
 
 `--dump DIR` writes each task's targets, statements and template queue to DIR/<task>.json.
 """
@@ -41,7 +42,7 @@ import threading
 import time
 from pathlib import Path
 
-from corpus import corpus_path  # scripts/bench/corpus.py, beside this file
+from corpus import corpus_path, task_ids  # scripts/bench/corpus.py, beside this file
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "bench" / "corpus"
@@ -140,18 +141,10 @@ def run_one(binary: Path, repo: Path, url: str, limit: float):
     return targets, coverage, suspects, queued, time.time() - start
 
 
-def task_ids(corpus: Path, half: str) -> list:
-    """The tasks of `half` in the corpus's split.json; every task of a directory without one."""
-    split_file = corpus / "split.json"
-    if not split_file.is_file():
-        return sorted(p.name for p in (corpus / "tasks").iterdir() if (p / "task.toml").is_file())
-    split = json.loads(split_file.read_text())
-    return split["dev"] + split["heldout"] if half == "all" else split[half]
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--half", default="dev", choices=["dev", "heldout", "all"])
+    ap.add_argument("--half", default=None, choices=["dev", "heldout", "all"],
+                    help="half of split.json (default: dev; all tasks where there is no split.json)")
     ap.add_argument("--bin", default=str(ROOT / "target" / "debug" / "slopguard"))
     ap.add_argument("--limit", type=float, default=90)
     ap.add_argument("--dump", type=Path)

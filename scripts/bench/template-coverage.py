@@ -24,7 +24,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from corpus import corpus_path  # scripts/bench/corpus.py, beside this file
+from corpus import corpus_path, task_ids  # scripts/bench/corpus.py, beside this file
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_CORPUS = ROOT / "bench" / "corpus"
@@ -33,18 +33,6 @@ DEFAULT_CORPUS = ROOT / "bench" / "corpus"
 def corpus_dir(path):
     """The corpus directory named by --corpus, else the default one."""
     return DEFAULT_CORPUS if path is None else corpus_path(path)
-
-
-def task_ids(corpus: Path, half):
-    """The tasks of a half of split.json, or every task of a directory without one."""
-    split_file = corpus / "split.json"
-    if not split_file.is_file():
-        if half not in (None, "all"):
-            sys.exit(f"{corpus} has no split.json, so no halves: use --half all")
-        return sorted(p.name for p in (corpus / "tasks").iterdir() if (p / "task.toml").is_file())
-    split = json.loads(split_file.read_text())
-    half = half or "dev"
-    return split["dev"] + split["heldout"] if half == "all" else split[half]
 
 
 def one_line_change(patch: str):
