@@ -413,15 +413,19 @@ fn line_order(places: &Places, len: usize, in_file: &dyn Fn(usize) -> bool) -> L
 /// before the other regions' first operator).
 fn lead_ahead<T>(lead: Vec<(Operator, T)>, rest: Vec<(Operator, T)>) -> Vec<(Operator, T)> {
     let ops = Operator::ALL.len();
-    let index = |op: Operator| Operator::ALL.iter().position(|o| *o == op).unwrap_or(ops);
-    let mut lead_by_op: Vec<Vec<(Operator, T)>> = (0..ops).map(|_| Vec::new()).collect();
-    let mut rest_by_op: Vec<Vec<(Operator, T)>> = (0..ops).map(|_| Vec::new()).collect();
-    for c in lead {
-        lead_by_op[index(c.0).min(ops - 1)].push(c);
-    }
-    for c in rest {
-        rest_by_op[index(c.0).min(ops - 1)].push(c);
-    }
+    // The changes of each operator of `ALL`, in its order.
+    let by_op = |changes: Vec<(Operator, T)>| {
+        let mut groups: Vec<Vec<(Operator, T)>> = (0..ops).map(|_| Vec::new()).collect();
+        for c in changes {
+            let k = Operator::ALL
+                .iter()
+                .position(|o| *o == c.0)
+                .unwrap_or(ops - 1);
+            groups[k].push(c);
+        }
+        groups
+    };
+    let (lead_by_op, rest_by_op) = (by_op(lead), by_op(rest));
     let mut ahead = 0;
     let mut head = 0;
     while ahead < LEAD_AHEAD && head + lead_by_op[ahead].len() <= LEAD_HEAD_START {
