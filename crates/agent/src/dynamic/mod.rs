@@ -80,20 +80,47 @@ impl Written {
     }
 }
 
+/// Why [`with_undone`] failed, which says where the change is.
+#[derive(Debug, thiserror::Error)]
+pub enum UndoneError {
+    /// The undo could not be written: nothing ran, and the change is in place as before (a
+    /// write that fails half-way is reverted).
+    #[error("could not undo the change: {0}")]
+    NotUndone(WriteError),
+    /// The run ran and the change could not be written back: the files hold the undo.
+    #[error("could not write the change back: {0}")]
+    NotWrittenBack(WriteError),
+}
+
+impl UndoneError {
+    /// Whether the change is still written where it was.
+    pub fn change_in_place(&self) -> bool {
+        matches!(self, UndoneError::NotUndone(_))
+    }
+}
+
+impl From<UndoneError> for WriteError {
+    fn from(e: UndoneError) -> WriteError {
+        match e {
+            UndoneError::NotUndone(w) | UndoneError::NotWrittenBack(w) => w,
+        }
+    }
+}
+
 /// Runs `run` in `root`, where a change is written, with the files `changes` touched put back
 /// as they were before it, then writes them again: the tests without the fix (the regression
 /// proof), the baseline recorded once more (kept-behaviour). An error when the undo cannot be
-/// written or the change cannot be written back.
+/// written or the change cannot be written back ([`UndoneError`] says which).
 pub fn with_undone<'c, T>(
     root: &Path,
     changes: impl IntoIterator<Item = &'c FileChange>,
     run: impl FnOnce() -> T,
-) -> Result<T, WriteError> {
+) -> Result<T, UndoneError> {
     let undo = changes.into_iter().map(undo_of).collect();
     let undone = ChangeSet::new(std::sync::Arc::new(MemTree::default()), undo, "undone");
-    let written = write_change(root, &undone)?;
+    let written = write_change(root, &undone).map_err(UndoneError::NotUndone)?;
     let out = run();
-    written.revert()?;
+    written.revert().map_err(UndoneError::NotWrittenBack)?;
     Ok(out)
 }
 
@@ -511,6 +538,33 @@ mod tests {
         );
         assert!(write_change(r, &bad).is_err());
         assert!(!r.parent().unwrap().join("escape.txt").exists());
+    }
+
+    #[test]
+    fn a_change_that_cannot_be_undone_is_left_in_place_and_nothing_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.txt"), "fixed").unwrap();
+        let change = FileChange::modify("a.txt", "buggy", "fixed");
+        let ran = std::cell::Cell::new(false);
+        let seen = with_undone(dir.path(), [&change], || {
+            ran.set(true);
+            std::fs::read_to_string(dir.path().join("a.txt")).unwrap()
+        });
+        assert_eq!(seen.unwrap(), "buggy");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("a.txt")).unwrap(),
+            "fixed"
+        );
+        // An undo outside the worktree is refused before anything is written.
+        let escape = FileChange::modify("../a.txt", "buggy", "fixed");
+        ran.set(false);
+        let err = with_undone(dir.path(), [&change, &escape], || ran.set(true)).unwrap_err();
+        assert!(err.change_in_place(), "{err}");
+        assert!(!ran.get());
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("a.txt")).unwrap(),
+            "fixed"
+        );
     }
 
     fn outcome(passed: u32, failing: &[&str]) -> TestRun {

@@ -1,6 +1,10 @@
-//! Go: `go build ./...` then `go vet ./...` as the build check; `go test -json ./...`, whose
-//! events give each test's verdict (the plain and `-v` text output are read too); `_test.go`
-//! files; a test's package and the module's packages it imports.
+//! Go: `go build ./...` then `go vet ./...` as the build check; `go test -vet=off -json ./...`,
+//! whose events give each test's verdict (the plain and `-v` text output are read too);
+//! `_test.go` files; a test's package and the module's packages it imports.
+//!
+//! The tests run without `go test`'s own vet pass: vet is the build check's, which every
+//! change that lands passes, and a vet pass per test run costs each of the many candidates a
+//! run judges (repair templates, one per test run) up to half of its test time.
 //!
 //! Hanging tests: `go test -timeout` (twice the per-test limit: Go's limit covers a package's
 //! whole test binary) makes the binary panic with `panic: test timed out after ...` and a
@@ -85,7 +89,14 @@ impl Ecosystem for Go {
         let binary_limit = format!("{}s", limits.per_test_secs() * 2);
         let out = process::run(
             "go",
-            &["test", "-json", "-timeout", &binary_limit, "./..."],
+            &[
+                "test",
+                "-vet=off",
+                "-json",
+                "-timeout",
+                &binary_limit,
+                "./...",
+            ],
             &files.root,
             &[("GOFLAGS", "-mod=mod")],
             limits.suite,
@@ -153,6 +164,7 @@ impl Ecosystem for Go {
             let args = [
                 "test",
                 "-c",
+                "-vet=off",
                 "-cover",
                 "-covermode=set",
                 "-coverpkg=./...",

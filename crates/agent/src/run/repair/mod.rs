@@ -41,7 +41,9 @@ use super::progress::ProgressEvent;
 mod places;
 use places::candidate_fixes;
 
-/// Most template candidates judged per subtask.
+/// Template fixes every run's queue starts with: within the phase's time in every language
+/// (80 took 182 s on a loaded Go repository). A wider sweep's follow
+/// ([`places::candidate_fixes`]) where the phase has time left.
 pub(super) const MAX_TEMPLATES: usize = 80;
 
 /// Most wall-clock time the phase may take.
@@ -521,7 +523,10 @@ pub(super) fn time_limit(budget: Duration) -> Duration {
 
 #[cfg(test)]
 mod tests {
-    use super::places::{add_unless_held, callees, enclosing_loop, interleave};
+    use super::places::{
+        MAX_EXTENDED, MAX_INSERTIONS, add_unless_held, callees, enclosing_loop, interleave, queue,
+        sweep,
+    };
     use super::*;
 
     #[test]
@@ -546,6 +551,49 @@ mod tests {
         );
         assert_eq!(interleave(vec![1], Vec::new(), 3), vec![1]);
         assert_eq!(interleave(Vec::new(), vec![10, 20], 3), vec![10, 20]);
+    }
+
+    #[test]
+    fn the_queue_starts_with_the_capped_sweep_and_goes_on_with_a_wider_one() {
+        // A long function: more one-token fixes than the cap.
+        let mut python = String::from("def f(xs, n, m):\n    total = 0\n");
+        for i in 0..40 {
+            python.push_str(&format!(
+                "    if xs[{i}] < n + {i} and m > {i}:\n        total += xs[{i}] * 2\n"
+            ));
+        }
+        python.push_str("    return total\n");
+        let lines = python.lines().count();
+        let tree = slopguard_change::MemTree::new(
+            [("f.py".to_string(), python.into_bytes())]
+                .into_iter()
+                .collect(),
+        );
+        let places = vec![(
+            "f.py".to_string(),
+            templates::Places {
+                lead: Some((1, lines)),
+                regions: vec![(1, lines)],
+                ..Default::default()
+            },
+        )];
+        let capped = sweep(&places, &tree, MAX_TEMPLATES, MAX_INSERTIONS);
+        let all = queue(&places, &tree);
+        // The capped sweep keeps room for insertions this function has none of: 64 token
+        // fixes.
+        assert_eq!(capped.len(), MAX_TEMPLATES - MAX_INSERTIONS);
+        // What a slow suite reaches does not depend on the wider sweep, which goes on past the
+        // room the capped one left.
+        assert_eq!(all[..capped.len()], capped[..]);
+        assert!(
+            all.len() > MAX_TEMPLATES && all.len() <= MAX_EXTENDED,
+            "{}",
+            all.len()
+        );
+        // Each change once.
+        let keys: std::collections::BTreeSet<_> =
+            all.iter().map(|f| (f.line, f.after.clone())).collect();
+        assert_eq!(keys.len(), all.len());
     }
 
     /// A queue of `fixes` over an empty tree, none tried yet.

@@ -1,6 +1,7 @@
 //! Which repair templates to try, and where: the statement a frame names, the first target
 //! (the lead), the definitions the failing tests call and those they call in the same file,
-//! at most [`MAX_TEMPLATES`] fixes with a statement insertion after every few.
+//! [`MAX_TEMPLATES`] fixes with a statement insertion after every few, then a wider sweep of
+//! the same places up to [`MAX_EXTENDED`] for a phase with time left.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -12,31 +13,75 @@ use super::MAX_TEMPLATES;
 use crate::run::carry::SubtaskRun;
 
 /// Most statement insertions among the [`MAX_TEMPLATES`].
-const MAX_INSERTIONS: usize = 16;
+pub(super) const MAX_INSERTIONS: usize = 16;
+
+/// Most fixes in the queue with the wider sweep's: the first [`MAX_TEMPLATES`] are judged
+/// in every language within the phase's time, the rest where the tests run fast enough
+/// (a Ruby or Python suite judges a template in a fraction of a second, a Go one in one
+/// to two), so the phase's time, not a count, ends the queue there.
+pub(super) const MAX_EXTENDED: usize = 240;
+
+/// Most statement insertions among the [`MAX_EXTENDED`].
+const MAX_EXTENDED_INSERTIONS: usize = 48;
 
 /// One-token fixes tried before each statement insertion: a missing statement is a rarer
 /// bug than a wrong token, and an insertion needs a test run as often.
 const TOKEN_FIXES_PER_INSERTION: usize = 3;
 
-/// The template fixes for `run`, most suspicious places first, at most [`MAX_TEMPLATES`]:
-/// one-token changes, with an inserted statement after every [`TOKEN_FIXES_PER_INSERTION`] of
-/// them: the update a comparison's branch leaves out ([`templates::updates`]), then a
-/// statement copied from elsewhere in the file ([`templates::insertions`]).
+/// The template fixes for `run`, most suspicious places first: the [`MAX_TEMPLATES`] of
+/// [`sweep`], then the fixes a wider sweep of the same places adds, up to [`MAX_EXTENDED`]
+/// in all. The first part does not depend on the second: the fixes a run reaches in a slow
+/// suite's time are the same whatever the wider sweep holds.
 pub(super) fn candidate_fixes(run: &SubtaskRun, tree: &dyn Tree) -> Vec<templates::TemplateFix> {
+    queue(&places(run, tree), tree)
+}
+
+/// The queue over `places` ([`candidate_fixes`]).
+pub(super) fn queue(
+    places: &[(String, templates::Places)],
+    tree: &dyn Tree,
+) -> Vec<templates::TemplateFix> {
+    let mut queue = sweep(places, tree, MAX_TEMPLATES, MAX_INSERTIONS);
+    let queued: BTreeSet<(String, usize, String)> = queue.iter().map(fix_key).collect();
+    let wider = sweep(places, tree, MAX_EXTENDED, MAX_EXTENDED_INSERTIONS);
+    queue.extend(
+        wider
+            .into_iter()
+            .filter(|f| !queued.contains(&fix_key(f)))
+            .take(MAX_EXTENDED.saturating_sub(queue.len())),
+    );
+    queue
+}
+
+/// What tells two fixes apart: one line of one file, changed to one text.
+fn fix_key(fix: &templates::TemplateFix) -> (String, usize, String) {
+    (fix.path.clone(), fix.line, fix.after.clone())
+}
+
+/// At most `max` fixes at `places`: one-token changes, with an inserted statement (at most
+/// `max_insertions`) after every [`TOKEN_FIXES_PER_INSERTION`] of them: the update a
+/// comparison's branch leaves out ([`templates::updates`]), then a statement copied from
+/// elsewhere in the file ([`templates::insertions`]).
+pub(super) fn sweep(
+    places: &[(String, templates::Places)],
+    tree: &dyn Tree,
+    max: usize,
+    max_insertions: usize,
+) -> Vec<templates::TemplateFix> {
     let mut token_fixes = Vec::new();
     let mut insertions = Vec::new();
-    for (path, places) in places(run, tree) {
-        let Some(text) = context::source_text(tree, &path) else {
+    for (path, places) in places {
+        let Some(text) = context::source_text(tree, path) else {
             continue;
         };
-        let room = (MAX_TEMPLATES - MAX_INSERTIONS).saturating_sub(token_fixes.len());
-        token_fixes.extend(templates::fixes(&path, &text, &places, room));
+        let room = (max - max_insertions).saturating_sub(token_fixes.len());
+        token_fixes.extend(templates::fixes(path, &text, places, room));
         // The update a comparison's branch leaves out is made for its place; a copied
         // statement is a guess at which of the file's statements is missing.
-        let room = MAX_INSERTIONS.saturating_sub(insertions.len());
-        insertions.extend(templates::updates(&path, &text, &places, room));
-        let room = MAX_INSERTIONS.saturating_sub(insertions.len());
-        insertions.extend(templates::insertions(&path, &text, &places, room));
+        let room = max_insertions.saturating_sub(insertions.len());
+        insertions.extend(templates::updates(path, &text, places, room));
+        let room = max_insertions.saturating_sub(insertions.len());
+        insertions.extend(templates::insertions(path, &text, places, room));
     }
     interleave(token_fixes, insertions, TOKEN_FIXES_PER_INSERTION)
 }
