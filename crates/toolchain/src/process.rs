@@ -59,6 +59,31 @@ impl RunOutput {
     }
 }
 
+/// The niceness [`at_low_priority`] gives the commands it runs: they get a small share of a
+/// busy CPU and all of an idle one.
+pub const LOW_PRIORITY: i32 = 10;
+
+thread_local! {
+    /// The niceness of the commands this thread starts ([`at_low_priority`]); 0: slopguard's.
+    static NICENESS: std::cell::Cell<i32> = const { std::cell::Cell::new(0) };
+}
+
+/// Runs `f` with the commands this thread starts in it (and their children) at
+/// [`LOW_PRIORITY`]: speculative work, such as the repair templates past a run's best
+/// guesses, yields the CPU to what the run waits for (a model server on the same machine
+/// answering the same subtask) and runs as fast as before on an idle machine.
+pub fn at_low_priority<T>(f: impl FnOnce() -> T) -> T {
+    /// Puts the thread's niceness back, also when `f` panics.
+    struct Restore(i32);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            NICENESS.set(self.0);
+        }
+    }
+    let _restore = Restore(NICENESS.replace(LOW_PRIORITY));
+    f()
+}
+
 /// Runs `program args..` in `cwd` with extra `env`, killing its process group after `timeout`.
 pub fn run(
     program: &str,
@@ -94,6 +119,7 @@ pub fn run_watched(
         cmd.env(k, v);
     }
     die_with_parent(&mut cmd);
+    lower_priority(&mut cmd, NICENESS.get());
     let mut child = match cmd.spawn() {
         Ok(c) => c,
         Err(e) => {
@@ -352,6 +378,22 @@ fn die_with_parent(cmd: &mut Command) {
     }
 }
 
+/// Starts the child at `niceness` (nothing to do at 0); a child that cannot lower its own
+/// priority runs at slopguard's.
+fn lower_priority(cmd: &mut Command, niceness: i32) {
+    if niceness == 0 {
+        return;
+    }
+    // SAFETY: the closure runs between fork and exec and calls only setpriority(2), a plain
+    // system call; it allocates nothing. Its failure is ignored: the command runs either way.
+    unsafe {
+        cmd.pre_exec(move || {
+            libc::setpriority(libc::PRIO_PROCESS, 0, niceness);
+            Ok(())
+        });
+    }
+}
+
 /// Elsewhere there is no parent-death signal; the signal handler and timeouts remain.
 #[cfg(not(target_os = "linux"))]
 fn die_with_parent(_cmd: &mut Command) {}
@@ -420,6 +462,21 @@ mod tests {
         assert_eq!(out.stdout.trim(), "out");
         assert_eq!(out.stderr.trim(), "err");
         assert!(!out.timed_out);
+    }
+
+    #[test]
+    fn commands_run_at_low_priority_inside_it_and_as_before_after_it() {
+        let niceness = || {
+            let out = run("nice", &[], Path::new("."), &[], Duration::from_secs(10));
+            out.stdout.trim().parse::<i32>().unwrap()
+        };
+        let before = niceness();
+        let inside = at_low_priority(niceness);
+        assert_eq!(inside, (before + LOW_PRIORITY).min(19));
+        assert_eq!(niceness(), before);
+        // Put back after a panic too.
+        let _ = std::panic::catch_unwind(|| at_low_priority(|| panic!("in the closure")));
+        assert_eq!(niceness(), before);
     }
 
     #[test]

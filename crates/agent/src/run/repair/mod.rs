@@ -72,6 +72,14 @@ pub(super) struct TemplateWin {
 pub(super) struct TemplateQueue {
     tree: Arc<dyn Tree>,
     fixes: Vec<templates::TemplateFix>,
+    /// How many fixes at the end of `fixes` come from the wider sweep
+    /// ([`places::candidate_fixes`]): speculative, their tests run at a low CPU priority
+    /// ([`process::at_low_priority`]) so that they do not slow the model's answers on the same
+    /// machine (a Rust template's test run compiles on every core). The model's infills go in
+    /// before the untried fixes, never among these.
+    ///
+    /// [`process::at_low_priority`]: slopguard_toolchain::process::at_low_priority
+    wider: usize,
     /// The next fix to try.
     next: usize,
     /// Time spent judging templates so far, and the most the phase may spend.
@@ -96,7 +104,7 @@ impl TemplateQueue {
             return None;
         }
         let tree: Arc<dyn Tree> = Arc::new(WorkTree::new(&cx.worktree));
-        let fixes = candidate_fixes(run, tree.as_ref());
+        let places::Queued { fixes, wider } = candidate_fixes(run, tree.as_ref());
         // The queue in the trace, in order, so that where a fix stood can be read after the
         // run (`scripts/bench/localisation.py` reads it to rank the bug's fix).
         let queued: Vec<serde_json::Value> = fixes
@@ -111,6 +119,7 @@ impl TemplateQueue {
         Some(TemplateQueue {
             tree,
             fixes,
+            wider,
             next: 0,
             spent: Duration::ZERO,
             limit: time_limit(run.budget),
@@ -209,8 +218,14 @@ impl TemplateQueue {
         work: &mut AttemptWork,
     ) -> Result<Option<TemplateWin>, RunError> {
         while let Some(fix) = self.fixes.get(self.next).cloned() {
+            let speculative = self.next >= self.fixes.len() - self.wider;
             self.next += 1;
-            let passed = match self.judge(cx, run, work, &fix)? {
+            let judged = if speculative {
+                slopguard_toolchain::process::at_low_priority(|| self.judge(cx, run, work, &fix))
+            } else {
+                self.judge(cx, run, work, &fix)
+            };
+            let passed = match judged? {
                 Verdict::Unreadable => continue,
                 Verdict::RefusedStatically => {
                     self.refused_statically += 1;
@@ -578,7 +593,9 @@ mod tests {
             },
         )];
         let capped = sweep(&places, &tree, MAX_TEMPLATES, MAX_INSERTIONS);
-        let all = queue(&places, &tree);
+        let queued = queue(&places, &tree);
+        let all = &queued.fixes;
+        assert_eq!(queued.wider, all.len() - capped.len());
         // The capped sweep keeps room for insertions this function has none of: 64 token
         // fixes.
         assert_eq!(capped.len(), MAX_TEMPLATES - MAX_INSERTIONS);
@@ -601,6 +618,7 @@ mod tests {
         TemplateQueue {
             tree: Arc::new(slopguard_change::MemTree::default()),
             fixes,
+            wider: 0,
             next: 0,
             spent: Duration::ZERO,
             limit: Duration::from_secs(60),

@@ -32,25 +32,33 @@ const TOKEN_FIXES_PER_INSERTION: usize = 3;
 /// [`sweep`], then the fixes a wider sweep of the same places adds, up to [`MAX_EXTENDED`]
 /// in all. The first part does not depend on the second: the fixes a run reaches in a slow
 /// suite's time are the same whatever the wider sweep holds.
-pub(super) fn candidate_fixes(run: &SubtaskRun, tree: &dyn Tree) -> Vec<templates::TemplateFix> {
+pub(super) fn candidate_fixes(run: &SubtaskRun, tree: &dyn Tree) -> Queued {
     queue(&places(run, tree), tree)
 }
 
+/// The fixes of [`candidate_fixes`], in order, and how many at their end come from the
+/// wider sweep.
+pub(super) struct Queued {
+    pub(super) fixes: Vec<templates::TemplateFix>,
+    pub(super) wider: usize,
+}
+
 /// The queue over `places` ([`candidate_fixes`]).
-pub(super) fn queue(
-    places: &[(String, templates::Places)],
-    tree: &dyn Tree,
-) -> Vec<templates::TemplateFix> {
-    let mut queue = sweep(places, tree, MAX_TEMPLATES, MAX_INSERTIONS);
-    let queued: BTreeSet<(String, usize, String)> = queue.iter().map(fix_key).collect();
+pub(super) fn queue(places: &[(String, templates::Places)], tree: &dyn Tree) -> Queued {
+    let mut fixes = sweep(places, tree, MAX_TEMPLATES, MAX_INSERTIONS);
+    let first = fixes.len();
+    let queued: BTreeSet<(String, usize, String)> = fixes.iter().map(fix_key).collect();
     let wider = sweep(places, tree, MAX_EXTENDED, MAX_EXTENDED_INSERTIONS);
-    queue.extend(
+    fixes.extend(
         wider
             .into_iter()
             .filter(|f| !queued.contains(&fix_key(f)))
-            .take(MAX_EXTENDED.saturating_sub(queue.len())),
+            .take(MAX_EXTENDED.saturating_sub(first)),
     );
-    queue
+    Queued {
+        wider: fixes.len() - first,
+        fixes,
+    }
 }
 
 /// What tells two fixes apart: one line of one file, changed to one text.
