@@ -42,8 +42,8 @@ mod places;
 use places::candidate_fixes;
 
 /// Template fixes every run's queue starts with: within the phase's time in every language
-/// (80 took 182 s on a loaded Go repository). A wider sweep's follow
-/// ([`places::candidate_fixes`]) where the phase has time left.
+/// (80 took 182 s on a loaded Go repository). The wider sweep's fixes follow them
+/// ([`places::candidate_fixes`]), judged while the phase has time left.
 pub(super) const MAX_TEMPLATES: usize = 80;
 
 /// Most wall-clock time the phase may take.
