@@ -540,7 +540,7 @@ pub(super) fn time_limit(budget: Duration) -> Duration {
 mod tests {
     use super::places::{
         MAX_EXTENDED, MAX_INSERTIONS, add_unless_held, callees, enclosing_loop, interleave, queue,
-        sweep,
+        sources, sweep,
     };
     use super::*;
 
@@ -592,7 +592,7 @@ mod tests {
                 ..Default::default()
             },
         )];
-        let capped = sweep(&places, &tree, MAX_TEMPLATES, MAX_INSERTIONS);
+        let capped = sweep(&sources(&places, &tree), MAX_TEMPLATES, MAX_INSERTIONS);
         let queued = queue(&places, &tree);
         let all = &queued.fixes;
         assert_eq!(queued.wider, all.len() - capped.len());

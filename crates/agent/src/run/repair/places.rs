@@ -45,10 +45,11 @@ pub(super) struct Queued {
 
 /// The queue over `places` ([`candidate_fixes`]).
 pub(super) fn queue(places: &[(String, templates::Places)], tree: &dyn Tree) -> Queued {
-    let mut fixes = sweep(places, tree, MAX_TEMPLATES, MAX_INSERTIONS);
+    let sources = sources(places, tree);
+    let mut fixes = sweep(&sources, MAX_TEMPLATES, MAX_INSERTIONS);
     let first = fixes.len();
     let queued: BTreeSet<(String, usize, String)> = fixes.iter().map(fix_key).collect();
-    let wider = sweep(places, tree, MAX_EXTENDED, MAX_EXTENDED_INSERTIONS);
+    let wider = sweep(&sources, MAX_EXTENDED, MAX_EXTENDED_INSERTIONS);
     fixes.extend(
         wider
             .into_iter()
@@ -66,30 +67,40 @@ fn fix_key(fix: &templates::TemplateFix) -> (String, usize, String) {
     (fix.path.clone(), fix.line, fix.after.clone())
 }
 
-/// At most `max` fixes at `places`: one-token changes, with an inserted statement (at most
-/// `max_insertions`) after every [`TOKEN_FIXES_PER_INSERTION`] of them: the update a
-/// comparison's branch leaves out ([`templates::updates`]), then a statement copied from
-/// elsewhere in the file ([`templates::insertions`]).
-pub(super) fn sweep(
-    places: &[(String, templates::Places)],
+/// Each file of `places` that can be read, with its text and places: read once for both
+/// sweeps.
+pub(super) fn sources<'p>(
+    places: &'p [(String, templates::Places)],
     tree: &dyn Tree,
+) -> Vec<(&'p str, String, &'p templates::Places)> {
+    places
+        .iter()
+        .filter_map(|(path, places)| {
+            Some((path.as_str(), context::source_text(tree, path)?, places))
+        })
+        .collect()
+}
+
+/// At most `max` fixes at the places of `sources` ([`sources`]): one-token changes, with an
+/// inserted statement (at most `max_insertions`) after every [`TOKEN_FIXES_PER_INSERTION`] of
+/// them: the update a comparison's branch leaves out ([`templates::updates`]), then a
+/// statement copied from elsewhere in the file ([`templates::insertions`]).
+pub(super) fn sweep(
+    sources: &[(&str, String, &templates::Places)],
     max: usize,
     max_insertions: usize,
 ) -> Vec<templates::TemplateFix> {
     let mut token_fixes = Vec::new();
     let mut insertions = Vec::new();
-    for (path, places) in places {
-        let Some(text) = context::source_text(tree, path) else {
-            continue;
-        };
+    for &(path, ref text, places) in sources {
         let room = (max - max_insertions).saturating_sub(token_fixes.len());
-        token_fixes.extend(templates::fixes(path, &text, places, room));
+        token_fixes.extend(templates::fixes(path, text, places, room));
         // The update a comparison's branch leaves out is made for its place; a copied
         // statement is a guess at which of the file's statements is missing.
         let room = max_insertions.saturating_sub(insertions.len());
-        insertions.extend(templates::updates(path, &text, places, room));
+        insertions.extend(templates::updates(path, text, places, room));
         let room = max_insertions.saturating_sub(insertions.len());
-        insertions.extend(templates::insertions(path, &text, places, room));
+        insertions.extend(templates::insertions(path, text, places, room));
     }
     interleave(token_fixes, insertions, TOKEN_FIXES_PER_INSERTION)
 }
