@@ -14,7 +14,8 @@ a statement, the statements offered alone (`worker.suspect_lines`, in the order 
 ask for them) are reported too, with the rank of the one holding the bug. For a bug that
 replaces one line, the rank of its fix in the repair templates' queue
 (`worker.templates.queued`: the fix that writes the original line back at the bug's line) is
-reported last: "miss" when no queued template writes it.
+reported last: "miss" when no queued template writes it; for a bug that deletes one line,
+the rank of the insertion that puts it back there.
 
 Deterministic apart from timing (a suite that outruns the limit is not covered); it measures
 the localisation, not the fix.
@@ -94,6 +95,13 @@ def one_line_fix(patch: str):
     return minus[0].strip() if len(minus) == 1 and len(plus) == 1 else None
 
 
+def one_line_deletion(patch: str):
+    """The deleted line (stripped) when the bug only deletes exactly one line, else None."""
+    minus = [l[1:] for l in patch.splitlines() if l.startswith("-") and not l.startswith("---")]
+    plus = [l[1:] for l in patch.splitlines() if l.startswith("+") and not l.startswith("+++")]
+    return minus[0].strip() if len(minus) == 1 and not plus else None
+
+
 def trace_event(repo: Path, name: str):
     for trace in sorted(repo.glob(".slopguard/runs/*/trace.jsonl")):
         for line in trace.read_text(errors="replace").splitlines():
@@ -155,7 +163,7 @@ def main() -> int:
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Silent)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    ranks, statement_ranks, queue_ranks = {}, {}, {}
+    ranks, statement_ranks, queue_ranks, deletion_ranks = {}, {}, {}, {}
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([sys.executable, str(ROOT / "scripts" / "bench" / "corpus.py"),
                         "--corpus", str(args.corpus), "materialize", "--out", tmp, *ids], check=True, stdout=subprocess.DEVNULL)
@@ -179,6 +187,16 @@ def main() -> int:
                         qrank = f"{i} ({f['operator']})"
                         break
             queue_ranks[task] = qrank
+            deleted = one_line_deletion(patch)
+            if deleted is not None:
+                # The fix inserts the deleted line back where it was.
+                qrank = "miss"
+                for i, f in enumerate((queued or {}).get("fixes", []), 1):
+                    if f["path"] == path and f["line"] in lines and f["after"] == deleted \
+                            and f["operator"] == "inserted-statement":
+                        qrank = f"{i} ({f['operator']})"
+                        break
+                deletion_ranks[task] = qrank
             functions = (targets or {}).get("functions", [])
             rank = "none" if not functions else "miss"
             for i, f in enumerate(functions, 1):
@@ -210,6 +228,9 @@ def main() -> int:
     queued_at = sorted(int(r.split()[0]) for r in one_line if r != "miss")
     print(f"one-line bugs: {len(one_line)}; their fix in the template queue in {len(queued_at)}, "
           f"positions {queued_at}")
+    inserted_at = sorted(int(r.split()[0]) for r in deletion_ranks.values() if r != "miss")
+    print(f"one-line deletions: {len(deletion_ranks)}; the line inserted back in the template queue "
+          f"in {len(inserted_at)}, positions {inserted_at}")
     return 0
 
 

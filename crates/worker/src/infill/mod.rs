@@ -606,5 +606,7 @@ fn is_comment(text: &str) -> bool {
 mod gaps;
 mod shown;
 pub use gaps::{block_end, gap, gap_ending_block, last_statement};
+mod unused;
+pub use unused::after_unused_value;
 #[cfg(test)]
 mod tests;

@@ -23,6 +23,10 @@ const CONTEXT_LINES: usize = 2;
 /// donor much better.
 const GROUP_PENALTY: f64 = 0.1;
 
+/// What a donor standing between the same two lines as the place gains in rank: more than
+/// any other pair can score (a similarity and a relevance of at most 1 each).
+const SIBLING_BONUS: f64 = 2.0;
+
 /// Longest donor statement, in bytes.
 const MAX_DONOR_LEN: usize = 120;
 
@@ -94,6 +98,8 @@ struct Donor<'a> {
     /// export (`_missing = object()`, `module.exports = f`), never the statement a
     /// definition's body is missing.
     top_level: bool,
+    /// The code lines just above and below it, trimmed ([`between`]).
+    between: (Option<&'a str>, Option<&'a str>),
 }
 
 /// The file's statements worth copying ([`is_simple_statement`]), in file order.
@@ -112,6 +118,7 @@ fn donors<'a>(path: &str, lines: &[&'a str], code: &[bool], lang: Lang) -> Vec<D
                 top_level: leading_space(lines[n - 1]).is_empty(),
                 reads: variables(text, lang).collect(),
                 context: context(lines, code, n, n + 1, lang),
+                between: between(lines, code, n, n + 1),
             })
         })
         .collect()
@@ -124,6 +131,11 @@ fn donors<'a>(path: &str, lines: &[&'a str], code: &[bool], lang: Lang) -> Vec<D
 /// into a body; ranked by how alike the donor's
 /// and the place's surroundings are ([`similarity`]) plus how many of its variables the place
 /// mentions ([`relevance`]), the later groups of places a little lower ([`GROUP_PENALTY`]).
+///
+/// A donor that stands between the very lines the place stands between (the code line above
+/// and the one below) is a copy the place left out: the same check and return in three
+/// branches, one of them without the call that reports the error. It may go in even when its
+/// definition has it (that is where such a copy is), and it comes first ([`SIBLING_BONUS`]).
 fn ranked_pairs(
     donors: &[Donor<'_>],
     places: &Places,
@@ -167,21 +179,24 @@ fn ranked_pairs(
                 .flat_map(|m| variables(body(m), lang))
                 .collect();
             let neighbour = |m: usize| (1..=lines.len()).contains(&m).then(|| body(m).trim());
+            let here = between(lines, code, n, n);
             for (d, donor) in donors.iter().enumerate() {
                 let in_scope = donor
                     .reads
                     .iter()
                     .all(|v| mentioned.get(*v).is_some_and(|&m| m < n));
+                let left_out = here.0.is_some() && donor.between == here;
                 if !in_scope
                     || donor.top_level && in_a_body
-                    || present.contains(donor.text)
+                    || present.contains(donor.text) && !left_out
                     || neighbour(n) == Some(donor.text)
                     || neighbour(n - 1) == Some(donor.text)
                 {
                     continue;
                 }
                 let score = similarity(&donor.context, &around) + relevance(&donor.reads, &near)
-                    - GROUP_PENALTY * group as f64;
+                    - GROUP_PENALTY * group as f64
+                    + if left_out { SIBLING_BONUS } else { 0.0 };
                 scored.push((score, d, n));
             }
         }
@@ -351,6 +366,21 @@ fn context(
         .take(CONTEXT_LINES)
         .for_each(|m| add(m, '>'));
     out
+}
+
+/// The code line just before line `above` and the one from line `below` on, trimmed: what a
+/// statement on line `above` (`below` = `above + 1`) or one inserted before it (`below` =
+/// `above`) stands between.
+fn between<'a>(
+    lines: &[&'a str],
+    code: &[bool],
+    above: usize,
+    below: usize,
+) -> (Option<&'a str>, Option<&'a str>) {
+    let trimmed = |m: usize| split_ending(lines[m - 1]).0.trim();
+    let before = (1..above).rev().find(|&m| code[m - 1]).map(trimmed);
+    let after = (below..=lines.len()).find(|&m| code[m - 1]).map(trimmed);
+    (before, after)
 }
 
 /// The code lines around a place before line `n`: up to [`CONTEXT_LINES`] above it and from

@@ -1,7 +1,7 @@
 //! The line-level lexer the templates work on: languages, code lines, tokens, keywords.
 
 /// Names that are never replaced as variables (keywords and literals of the languages).
-pub(super) const KEYWORDS: &[&str] = &[
+pub(crate) const KEYWORDS: &[&str] = &[
     "and",
     "as",
     "async",

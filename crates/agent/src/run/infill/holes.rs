@@ -49,6 +49,8 @@ pub(super) struct HolePicker {
     definitions: Vec<(String, usize, usize)>,
     pointers: Pointers,
     asked: Vec<Statement>,
+    /// The prompts of the gaps asked, to ask each once.
+    gaps_asked: Vec<String>,
 }
 
 impl HolePicker {
@@ -68,6 +70,7 @@ impl HolePicker {
             definitions,
             pointers,
             asked: Vec::new(),
+            gaps_asked: Vec::new(),
         }
     }
 
@@ -98,28 +101,56 @@ impl HolePicker {
         }
     }
 
+    /// The gap after a value the first default statement's definition computes and never
+    /// uses ([`infill::after_unused_value`]), when it has one: the step that used it is
+    /// missing, so this gap is asked before any statement.
+    pub(super) fn unused_value_gap(&mut self) -> Option<InfillRequest> {
+        let first = self
+            .defaults
+            .iter()
+            .find(|s| self.texts.contains_key(&s.path))?;
+        if first.definition.0 >= first.definition.1 {
+            return None;
+        }
+        let text = self.texts.get(&first.path)?;
+        let end = infill::after_unused_value(&first.path, text, first.definition)?;
+        let gap = self.gap_ending_block(first, text, end)?;
+        self.gaps_asked.push(gap.prompt.clone());
+        Some(gap)
+    }
+
+    /// The request for the gap before line `end.0`, written at indentation `end.1`, in the
+    /// definition of `statement` ([`infill::gap_ending_block`]).
+    fn gap_ending_block(
+        &self,
+        statement: &Statement,
+        text: &str,
+        end: (usize, String),
+    ) -> Option<InfillRequest> {
+        infill::gap_ending_block(
+            self.format,
+            &statement.path,
+            text,
+            end,
+            statement.definition,
+            &self.tests,
+        )
+    }
+
     /// The empty holes where a statement may be missing, around the first asked statement
     /// (the frame's or the most suspect): the end of the block it is in, when that block is
     /// not its definition's body ([`infill::block_end`]: a branch only the failing tests take
     /// that stops a step short), then before the last statement of its definition (a step
     /// missing before the result is returned), when that definition is known.
-    pub(super) fn gap_requests(&self) -> Vec<InfillRequest> {
+    pub(super) fn gap_requests(&mut self) -> Vec<InfillRequest> {
         let Some(first) = self.asked.first() else {
             return Vec::new();
         };
         let Some(text) = self.texts.get(&first.path) else {
             return Vec::new();
         };
-        let block = infill::block_end(text, first.lines.0, first.definition).and_then(|end| {
-            infill::gap_ending_block(
-                self.format,
-                &first.path,
-                text,
-                end,
-                first.definition,
-                &self.tests,
-            )
-        });
+        let block = infill::block_end(text, first.lines.0, first.definition)
+            .and_then(|end| self.gap_ending_block(first, text, end));
         let last = super::gap_to_ask(text, first.definition).and_then(|before| {
             infill::gap(
                 self.format,
@@ -130,8 +161,13 @@ impl HolePicker {
                 &self.tests,
             )
         });
-        let mut gaps: Vec<InfillRequest> = block.into_iter().collect();
-        gaps.extend(last.filter(|l| gaps.iter().all(|b| b.prompt != l.prompt)));
+        let mut gaps: Vec<InfillRequest> = Vec::new();
+        for gap in block.into_iter().chain(last) {
+            if !self.gaps_asked.contains(&gap.prompt) {
+                self.gaps_asked.push(gap.prompt.clone());
+                gaps.push(gap);
+            }
+        }
         gaps
     }
 
@@ -250,6 +286,39 @@ mod tests {
                 .contains("total += x\n            <|fim_suffix|>")
         );
         assert!(gaps[1].prompt.contains("total += x\n    <|fim_suffix|>"));
+    }
+
+    #[test]
+    fn a_value_never_used_is_asked_for_first_and_its_gap_only_once() {
+        // `best` is computed in the branch and never used: the gap after it comes first.
+        let text = PY.replace("total += x", "best = x * k");
+        let mut p = HolePicker::new(
+            FimFormat::Qwen,
+            Vec::new(),
+            BTreeMap::from([("a.py".to_string(), text)]),
+            vec![statement(5)],
+            vec![("a.py".into(), 1, 6)],
+            Pointers::default(),
+        );
+        let unused = p.unused_value_gap().expect("a gap after the unused value");
+        assert_eq!(unused.start, 6);
+        assert!(
+            unused
+                .prompt
+                .contains("best = x * k\n            <|fim_suffix|>")
+        );
+        assert_eq!(p.next_request().map(|r| r.start), Some(5));
+        // The branch's end is that same gap: only the one before the return is left.
+        let gaps = p.gap_requests();
+        assert_eq!(gaps.len(), 1);
+        assert!(gaps[0].prompt.contains("best = x * k\n    <|fim_suffix|>"));
+        assert!(p.gap_requests().is_empty(), "each gap once");
+    }
+
+    #[test]
+    fn nothing_unused_asks_no_gap_first() {
+        let mut p = picker(&[5], &Pointers::default());
+        assert!(p.unused_value_gap().is_none(), "`total` is returned");
     }
 
     #[test]

@@ -17,6 +17,10 @@
 //! being judged, and meets the same static guards, build, tests and kept-behaviour check. A
 //! change that wins ends the phase: the calls left are given up.
 //!
+//! Before the statements, when the first statement's definition assigns a value no later line
+//! reads, the gap right after that assignment: the step that used the value is missing
+//! ([`slopguard_worker::infill::after_unused_value`]).
+//!
 //! After the statements, empty holes where a statement may be missing: at the end of the
 //! block the first statement is in, when that block is a branch or a loop rather than its
 //! definition's body (a branch only the failing tests take, which computes its result and
@@ -68,9 +72,10 @@ pub(super) const TEMPERATURES: [f32; 6] = [0.2, 0.8, 1.0, 1.0, 1.0, 1.0];
 /// is a guess at where a statement is missing, not a line the tests point at.
 pub(super) const GAP_TEMPERATURES: [f32; 3] = [0.2, 0.8, 1.0];
 
-/// Gaps asked at most: the end of the first statement's block, the last statement of its
-/// definition ([`HolePicker::gap_requests`]).
-const GAPS: usize = 2;
+/// Gaps asked at most: after a value computed and never used
+/// ([`HolePicker::unused_value_gap`]), the end of the first statement's block, the last
+/// statement of its definition ([`HolePicker::gap_requests`]).
+const GAPS: usize = 3;
 
 /// Failing tests shown as files of the prompt, at most.
 const TESTS_SHOWN: usize = 2;
@@ -364,6 +369,11 @@ fn ask_all(
             })
         })
     };
+    if let Some(gap) = picker.unused_value_gap()
+        && !ask_at(gap, &GAP_TEMPERATURES)
+    {
+        return;
+    }
     for _ in 0..STATEMENTS {
         let Some(request) = picker.next_request() else {
             break;

@@ -364,6 +364,48 @@ def median(values):
 }
 
 #[test]
+fn a_copy_one_branch_left_out_goes_back_first_even_where_the_definition_has_it() {
+    // Three branches check the key the same way; the first forgot to report the error.
+    let go = "\
+package logfmt
+
+func (dec *Decoder) scanKey(line []byte) bool {
+\tconst invalid = \"invalid key\"
+\tswitch {
+\tcase line[0] == '=':
+\t\tif bad(line) {
+\t\t\treturn false
+\t\t}
+\t\tdec.pos++
+\tcase line[0] == ' ':
+\t\tif bad(line) {
+\t\t\tdec.syntaxError(invalid)
+\t\t\treturn false
+\t\t}
+\t}
+\tif bad(line) {
+\t\tdec.syntaxError(invalid)
+\t\treturn false
+\t}
+\treturn true
+}
+";
+    let got = insertions("decode.go", go, &Places::regions(&[(3, 22)]), 20);
+    let first = got.first().expect("an insertion");
+    assert_eq!(
+        (first.line, first.after.as_str()),
+        (8, "dec.syntaxError(invalid)")
+    );
+    // Elsewhere the definition's own statements are still not offered again.
+    assert!(
+        got.iter()
+            .filter(|f| f.after == "dec.syntaxError(invalid)")
+            .all(|f| f.line == 8),
+        "{got:?}"
+    );
+}
+
+#[test]
 fn an_inserted_statement_reads_only_names_in_scope_and_keeps_blocks_whole() {
     // Go: the branch that updates an entry forgets to refresh it; `Get` shows how.
     let go = "\
