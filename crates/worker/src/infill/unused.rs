@@ -13,8 +13,10 @@ use crate::templates::lexer::{KEYWORDS, Kind, Lang, Token, leading_space, tokens
 /// inclusive) of `text`, the file at `path`, that assigns a local variable no later line of
 /// the definition reads: the line after the statement's last line, and the statement's
 /// indentation. Not a store in a loop to a name read before it in the definition (the next
-/// turn may read it), not a name starting with `_` (unused on purpose), and not Ruby's
-/// last expression of a block (its value is the block's).
+/// turn may read it), not a name starting with `_` (unused on purpose), not a Python
+/// `global` or `nonlocal`, and not Ruby's last expression of a block (its value is the
+/// block's). A closure defined above the store that reads it is not seen: the gap then costs
+/// the model three answers.
 pub fn after_unused_value(
     path: &str,
     text: &str,
@@ -37,6 +39,7 @@ pub fn after_unused_value(
         if let Some(name) = assigned_local(lines[n - 1], lang)
             && !mentioned(&lines, end + 1..=last, name, lang)
             && !carried_by_a_loop(&lines, n, definition.0, name, lang)
+            && !declared_outside(&lines, definition.0..=last, name)
             && !(lang == Lang::Ruby && is_block_value(&lines, end, last, &code))
             && end < lines.len()
         {
@@ -119,6 +122,18 @@ fn has_word(text: &str, word: &str) -> bool {
             .next()
             .is_none_or(|c| !ident(c));
         before && after
+    })
+}
+
+/// Whether a Python `global` or `nonlocal` statement of the definition names `name`: a store
+/// to it is read outside the definition.
+fn declared_outside(lines: &[&str], range: std::ops::RangeInclusive<usize>, name: &str) -> bool {
+    range.into_iter().any(|m| {
+        let t = lines[m - 1].trim();
+        ["global ", "nonlocal "].iter().any(|k| {
+            t.strip_prefix(k)
+                .is_some_and(|rest| rest.split(',').any(|n| n.trim() == name))
+        })
     })
 }
 
@@ -253,6 +268,17 @@ def expand(self, value, explode):
         }
         let call = "def f(n):\n    g(\n        x = n,\n    )\n    return n\n";
         assert_eq!(after_unused_value("a.py", call, (1, 5)), None);
+    }
+
+    #[test]
+    fn a_global_or_nonlocal_store_is_read_elsewhere() {
+        let text = "def f(n):\n    global count, seen\n    count = n\n    return n\n";
+        assert_eq!(after_unused_value("a.py", text, (1, 4)), None);
+        let local = text.replace("global count, seen", "print(n)");
+        assert_eq!(
+            after_unused_value("a.py", &local, (1, 4)),
+            Some((4, "    ".to_string()))
+        );
     }
 
     #[test]

@@ -346,11 +346,12 @@ fn definition_of(run: &SubtaskRun, line: &FaultLine) -> (usize, usize) {
         .map_or((line.start, line.end), |f| (f.start, f.end))
 }
 
-/// Asks [`STATEMENTS`] statements, each chosen by `picker` when its turn comes (so that the
-/// templates judged meanwhile can point at it), each at every one of [`TEMPERATURES`], the
-/// likeliest middle first (a statement's prompts differ only in their sampling, so a caching
-/// server reads each once); then the gap at [`GAP_TEMPERATURES`]. Stops when `give_up` says
-/// so or at the first call that fails (a server without the endpoint, or down: the chat
+/// Asks the gap after a value never used, when there is one; then [`STATEMENTS`]
+/// statements, each chosen by `picker` when its turn comes (so that the templates judged
+/// meanwhile can point at it), each at every one of [`TEMPERATURES`], the likeliest middle
+/// first (a statement's prompts differ only in their sampling, so a caching server reads each
+/// once); then the other gaps. Each gap is asked at [`GAP_TEMPERATURES`]. Stops when `give_up`
+/// says so or at the first call that fails (a server without the endpoint, or down: the chat
 /// candidates will say so). Sends each answer as it comes and counts it in `sent`.
 fn ask_all(
     client: &BlockingClient,
