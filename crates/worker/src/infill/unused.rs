@@ -90,25 +90,24 @@ fn mentioned(
 ) -> bool {
     range.into_iter().any(|m| {
         let line = lines[m - 1];
-        // Interpolated strings (`f"{x}"`, `"#{x}"`, `${x}`) are one token each: look inside.
-        let in_a_string = tokens(line, lang)
-            .iter()
-            .filter(|t| t.kind == Kind::Str)
-            .any(|t| has_word(&line[t.start..t.end], name));
-        in_a_string || named(line, name, lang)
-    })
-}
-
-/// Whether `line` names `name` itself (read, called, passed), not a field or method of that
-/// name reached through `.` or `::`.
-fn named(line: &str, name: &str, lang: Lang) -> bool {
-    let toks: Vec<Token> = tokens(line, lang)
-        .into_iter()
-        .filter(|t| t.kind != Kind::Space)
-        .collect();
-    toks.iter().enumerate().any(|(k, t)| {
-        let prev = k.checked_sub(1).map(|p| &line[toks[p].start..toks[p].end]);
-        &line[t.start..t.end] == name && !matches!(prev, Some("." | "::" | "?."))
+        let toks: Vec<Token> = tokens(line, lang)
+            .into_iter()
+            .filter(|t| t.kind != Kind::Space)
+            .collect();
+        let text = |t: &Token| &line[t.start..t.end];
+        toks.iter().enumerate().any(|(k, t)| match t.kind {
+            // Interpolated strings (`f"{x}"`, `"#{x}"`, `${x}`) are one token each: look inside.
+            Kind::Str => has_word(text(t), name),
+            // The name itself (read, called, passed), not a field or method of that name
+            // reached through `.` or `::`.
+            _ => {
+                text(t) == name
+                    && !matches!(
+                        k.checked_sub(1).map(|p| text(&toks[p])),
+                        Some("." | "::" | "?.")
+                    )
+            }
+        })
     })
 }
 
@@ -171,8 +170,8 @@ fn is_block_value(lines: &[&str], end: usize, last: usize, code: &impl Fn(usize)
 }
 
 /// The last line of the statement that starts on line `n`: its brackets (outside strings and
-/// comments) closed and no operator, comma or backslash left open at the end of a line; at
-/// most `last`.
+/// comments) closed and nothing left open at the end of a line ([`goes_on`]); at most
+/// `last`.
 fn statement_end(lines: &[&str], n: usize, last: usize, lang: Lang) -> usize {
     let mut depth = 0i32;
     for (m, line) in lines.iter().enumerate().take(last).skip(n - 1) {
@@ -183,11 +182,7 @@ fn statement_end(lines: &[&str], n: usize, last: usize, lang: Lang) -> usize {
                 _ => {}
             }
         }
-        let t = line.trim_end();
-        let open = [',', '\\', '=', '+', '-', '*', '/', '.', '(']
-            .iter()
-            .any(|&c| t.ends_with(c));
-        if depth <= 0 && !open {
+        if depth <= 0 && !goes_on(line) {
             return m + 1;
         }
     }
@@ -205,10 +200,15 @@ fn continued_from_above(
     let Some(above) = (start..n).rev().find(|&m| m >= 1 && code(m)) else {
         return false;
     };
-    let t = lines[above - 1].trim_end();
-    [',', '(', '[', '\\', '=', '+', '-', '*', '/', '.']
-        .iter()
-        .any(|&c| t.ends_with(c))
+    goes_on(lines[above - 1])
+}
+
+/// Whether the statement on `line` goes on to the next line: it ends with a comma, an open
+/// bracket, an operator, a backslash or Python's `and`/`or`. A block's header (`if x {`,
+/// `def f():`) ends its line.
+fn goes_on(line: &str) -> bool {
+    let t = line.trim_end();
+    t.ends_with([',', '(', '[', '\\', '=', '+', '-', '*', '/', '.'])
         || t.ends_with(" and")
         || t.ends_with(" or")
 }
