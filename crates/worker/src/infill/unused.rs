@@ -6,6 +6,8 @@
 //! never read"); working code rarely keeps one. So the gap right after that statement is
 //! where the model is asked to write first ([`after_unused_value`]).
 
+use std::collections::HashMap;
+
 use super::is_comment;
 use crate::templates::lexer::{KEYWORDS, Kind, Lang, Token, leading_space, tokens};
 
@@ -29,6 +31,7 @@ pub fn after_unused_value(
         let t = lines[n - 1].trim();
         !t.is_empty() && !is_comment(t)
     };
+    let mentions = Mentions::of(&lines, definition.0..=last, lang);
     let mut n = definition.0 + 1;
     while n <= last {
         if !code(n) || continued_from_above(&lines, n, definition.0, &code) {
@@ -37,8 +40,8 @@ pub fn after_unused_value(
         }
         let end = statement_end(&lines, n, last, lang);
         if let Some(name) = assigned_local(lines[n - 1], lang)
-            && !mentioned(&lines, end + 1..=last, name, lang)
-            && !carried_by_a_loop(&lines, n, definition.0, name, lang)
+            && !mentions.after(name, end)
+            && !carried_by_a_loop(&lines, n, definition.0, mentions.before(name, n))
             && !declared_outside(&lines, definition.0..=last, name)
             && !(lang == Lang::Ruby && is_block_value(&lines, end, last, &code))
             && end < lines.len()
@@ -80,48 +83,75 @@ fn assigned_local(line: &str, lang: Lang) -> Option<&str> {
     (op == "=" || op == ":=" || annotated).then(|| text(name))
 }
 
-/// Whether `name` is read on any of `lines` (1-based numbers): named in the code or in a
-/// string (an interpolation's code, which the lexer keeps inside the string's token).
-fn mentioned(
-    lines: &[&str],
-    range: std::ops::RangeInclusive<usize>,
-    name: &str,
-    lang: Lang,
-) -> bool {
-    range.into_iter().any(|m| {
-        let line = lines[m - 1];
-        let toks: Vec<Token> = tokens(line, lang)
-            .into_iter()
-            .filter(|t| t.kind != Kind::Space)
-            .collect();
-        let text = |t: &Token| &line[t.start..t.end];
-        toks.iter().enumerate().any(|(k, t)| match t.kind {
-            // Interpolated strings (`f"{x}"`, `"#{x}"`, `${x}`) are one token each: look inside.
-            Kind::Str => has_word(text(t), name),
-            // The name itself (read, called, passed), not a field or method of that name
-            // reached through `.` or `::`.
-            _ => {
-                text(t) == name
-                    && !matches!(
-                        k.checked_sub(1).map(|p| text(&toks[p])),
-                        Some("." | "::" | "?.")
-                    )
-            }
-        })
-    })
+/// The first and the last line (1-based) each name is mentioned on, over a definition's lines:
+/// each line tokenized once, so that asking after any local costs a lookup.
+struct Mentions<'a> {
+    first: HashMap<&'a str, usize>,
+    last: HashMap<&'a str, usize>,
 }
 
-/// Whether `word` occurs in `text` as a whole identifier.
-fn has_word(text: &str, word: &str) -> bool {
-    text.match_indices(word).any(|(i, _)| {
-        let ident = |c: char| c.is_alphanumeric() || c == '_';
-        let before = text[..i].chars().next_back().is_none_or(|c| !ident(c));
-        let after = text[i + word.len()..]
-            .chars()
-            .next()
-            .is_none_or(|c| !ident(c));
-        before && after
-    })
+impl<'a> Mentions<'a> {
+    /// The mentions on `range` of `lines` ([`names_on`]).
+    fn of(lines: &[&'a str], range: std::ops::RangeInclusive<usize>, lang: Lang) -> Self {
+        let mut mentions = Mentions {
+            first: HashMap::new(),
+            last: HashMap::new(),
+        };
+        for m in range {
+            for name in names_on(lines[m - 1], lang) {
+                mentions.first.entry(name).or_insert(m);
+                mentions.last.insert(name, m);
+            }
+        }
+        mentions
+    }
+
+    /// Whether `name` is mentioned on a line after line `n`.
+    fn after(&self, name: &str, n: usize) -> bool {
+        self.last.get(name).is_some_and(|&m| m > n)
+    }
+
+    /// Whether `name` is mentioned on a line before line `n`.
+    fn before(&self, name: &str, n: usize) -> bool {
+        self.first.get(name).is_some_and(|&m| m < n)
+    }
+}
+
+/// The names `line` reads: in the code, each name itself (read, called, passed), not a field
+/// or method of that name reached through `.` or `::`; in a string, each whole identifier
+/// (an interpolation's code, `f"{x}"`, `"#{x}"`, `${x}`, which the lexer keeps inside the
+/// string's token).
+fn names_on(line: &str, lang: Lang) -> Vec<&str> {
+    let toks: Vec<Token> = tokens(line, lang)
+        .into_iter()
+        .filter(|t| t.kind != Kind::Space)
+        .collect();
+    let text = |t: &Token| &line[t.start..t.end];
+    let mut names = Vec::new();
+    for (k, t) in toks.iter().enumerate() {
+        match t.kind {
+            Kind::Str => names.extend(
+                text(t)
+                    .split(|c: char| !is_ident_char(c))
+                    .filter(|w| !w.is_empty()),
+            ),
+            Kind::Ident
+                if !matches!(
+                    k.checked_sub(1).map(|p| text(&toks[p])),
+                    Some("." | "::" | "?.")
+                ) =>
+            {
+                names.push(text(t))
+            }
+            _ => {}
+        }
+    }
+    names
+}
+
+/// Whether `c` may be part of an identifier.
+fn is_ident_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
 }
 
 /// Whether a Python `global` or `nonlocal` statement of the definition names `name`: a store
@@ -136,9 +166,13 @@ fn declared_outside(lines: &[&str], range: std::ops::RangeInclusive<usize>, name
     })
 }
 
-/// Whether line `n` is in a loop (a header above it, indented less, inside the definition)
-/// and `name` is mentioned before it in the definition: the next turn may read the value.
-fn carried_by_a_loop(lines: &[&str], n: usize, start: usize, name: &str, lang: Lang) -> bool {
+/// Whether line `n` is in a loop (a header above it, indented less, inside the definition
+/// starting on line `start`) and its name is `read_before` it in the definition: the next turn
+/// may read the value.
+fn carried_by_a_loop(lines: &[&str], n: usize, start: usize, read_before: bool) -> bool {
+    if !read_before {
+        return false;
+    }
     let depth = |m: usize| leading_space(lines[m - 1]).len();
     let mut level = depth(n);
     let mut in_a_loop = false;
@@ -154,7 +188,7 @@ fn carried_by_a_loop(lines: &[&str], n: usize, start: usize, name: &str, lang: L
             || t.contains(" do |")
             || t.contains(".each");
     }
-    in_a_loop && mentioned(lines, start..=n - 1, name, lang)
+    in_a_loop
 }
 
 /// Whether the statement ending on line `end` is the last of its Ruby block, whose value the
