@@ -8,6 +8,7 @@ use slopguard_change::Tree;
 use slopguard_lang::{FileKind, detect};
 
 use super::{MAX_TEST_LINES, definitions, source_text};
+use crate::templates::lexer::{Lang, leading_space};
 
 /// The functions of the failing tests' own files that the tests call (`split_ok(&[...])`, a
 /// table-driven test's checker), other than the tests: (path, first line, source). What they
@@ -42,8 +43,7 @@ pub(super) fn test_helpers(
             {
                 continue;
             }
-            let end = end.min(start + MAX_TEST_LINES - 1);
-            helpers.push((path.clone(), start, lines[start - 1..end].join("\n")));
+            helpers.push((path.clone(), start, shown(path, &lines[start - 1..end])));
         }
     }
     helpers
@@ -75,11 +75,40 @@ pub fn function_source(tree: &dyn Tree, path: &str, name: &str) -> Option<(usize
     } else {
         start
     };
-    let end = end.min(start + MAX_TEST_LINES - 1).min(lines.len());
+    let end = end.min(lines.len());
     if start == 0 || start > end {
         return None;
     }
-    Some((start, lines[start - 1..end].join("\n")))
+    Some((start, shown(path, &lines[start - 1..end])))
+}
+
+/// The lines of a test (or a test's helper) of the file at `path` as shown: all of them up to
+/// [`MAX_TEST_LINES`]; past that its first and its last lines, with one comment line between
+/// saying how many were left out. A long test is most often a table of cases followed by the
+/// loop that calls the code and compares (Go's table-driven tests, a list of pairs): the
+/// call, which says what the test exercises, and the comparison, which says what it checks,
+/// are at its end.
+fn shown(path: &str, lines: &[&str]) -> String {
+    if lines.len() <= MAX_TEST_LINES {
+        return lines.join("\n");
+    }
+    let head = MAX_TEST_LINES / 2;
+    let tail = MAX_TEST_LINES - head - 1;
+    let comment = if Lang::of(path).hash_comments() {
+        "#"
+    } else {
+        "//"
+    };
+    let after = lines[lines.len() - tail];
+    let marker = format!(
+        "{}{comment} ... {} lines left out ...",
+        leading_space(after),
+        lines.len() - head - tail
+    );
+    let mut out: Vec<&str> = lines[..head].to_vec();
+    out.push(&marker);
+    out.extend(&lines[lines.len() - tail..]);
+    out.join("\n")
 }
 
 /// The lines of a test declared by a string rather than a function name: node:test and jest
@@ -163,6 +192,33 @@ mod tests {
         let (line, src) = function_source(&t, "test/s.test.js", "collapses dashes").unwrap();
         assert_eq!(line, 1);
         assert!(src.ends_with("});") && !src.contains("uniqueSlug"), "{src}");
+    }
+
+    #[test]
+    fn a_long_table_driven_test_shows_its_start_and_the_loop_at_its_end() {
+        let cases: String = (0..60)
+            .map(|i| format!("\t\t{{\"{i}s\", \"{i} seconds\"}},\n"))
+            .collect();
+        let test = format!(
+            "package d\n\nfunc TestParse(t *testing.T) {{\n\tcases := []struct{{ in, want string }}{{\n{cases}\t}}\n\tfor _, c := range cases {{\n\t\tif got := Parse(c.in).String(); got != c.want {{\n\t\t\tt.Errorf(\"%q\", got)\n\t\t}}\n\t}}\n}}\n"
+        );
+        let t = tree(&[("d_test.go", &test)]);
+        let (line, src) = function_source(&t, "d_test.go", "TestParse").unwrap();
+        assert_eq!(line, 3);
+        assert_eq!(src.lines().count(), MAX_TEST_LINES, "{src}");
+        assert!(src.starts_with("func TestParse(t *testing.T) {"), "{src}");
+        assert!(src.contains("\t\t// ... 30 lines left out ...\n"), "{src}");
+        assert!(
+            src.contains("Parse(c.in).String()") && src.ends_with('}'),
+            "{src}"
+        );
+        assert!(src.contains("{\"0s\"") && src.contains("{\"59s\""), "{src}");
+        // A Python test's marker is a Python comment.
+        let body: String = (0..50).map(|i| format!("    assert f({i})\n")).collect();
+        let t = tree(&[("tests/test_f.py", &format!("def test_f():\n{body}"))]);
+        let (_, src) = function_source(&t, "tests/test_f.py", "test_f").unwrap();
+        assert!(src.contains("\n    # ... 12 lines left out ...\n"), "{src}");
+        assert!(src.ends_with("assert f(49)"), "{src}");
     }
 
     #[test]
