@@ -57,10 +57,7 @@ pub fn after_unused_value(
 /// name = ...`, `const name = ...`, `name: T = ...`), else `None`: not a field, an element,
 /// a destructuring or a compound assignment (`total += x` accumulates).
 fn assigned_local(line: &str, lang: Lang) -> Option<&str> {
-    let toks: Vec<Token> = tokens(line, lang)
-        .into_iter()
-        .filter(|t| t.kind != Kind::Space)
-        .collect();
+    let toks = code_tokens(line, lang);
     let text = |t: &Token| &line[t.start..t.end];
     let mut k = 0;
     while toks
@@ -122,10 +119,7 @@ impl<'a> Mentions<'a> {
 /// (an interpolation's code, `f"{x}"`, `"#{x}"`, `${x}`, which the lexer keeps inside the
 /// string's token).
 fn names_on(line: &str, lang: Lang) -> Vec<&str> {
-    let toks: Vec<Token> = tokens(line, lang)
-        .into_iter()
-        .filter(|t| t.kind != Kind::Space)
-        .collect();
+    let toks = code_tokens(line, lang);
     let text = |t: &Token| &line[t.start..t.end];
     let mut names = Vec::new();
     for (k, t) in toks.iter().enumerate() {
@@ -147,6 +141,14 @@ fn names_on(line: &str, lang: Lang) -> Vec<&str> {
         }
     }
     names
+}
+
+/// The tokens of `line` but its spaces.
+fn code_tokens(line: &str, lang: Lang) -> Vec<Token> {
+    tokens(line, lang)
+        .into_iter()
+        .filter(|t| t.kind != Kind::Space)
+        .collect()
 }
 
 /// Whether `c` may be part of an identifier.

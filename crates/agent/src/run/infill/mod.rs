@@ -561,9 +561,13 @@ mod tests {
             .collect()
     }
 
-    /// Runs [`ask_all`] over statements 4 (`total += x`) then 2 (`total = 0`) of [`PY`],
-    /// answered by `script`.
-    fn ask_statements(script: scripted_llm::Script) -> Vec<&'static str> {
+    /// Runs [`ask_all`] over statements 4 (`total += x`) then 2 (`total = 0`) of [`PY`], the
+    /// model answering `first` then `then` to every later call.
+    fn ask_statements(first: [&str; 2], then: &str) -> Vec<&'static str> {
+        let script = first
+            .into_iter()
+            .chain(std::iter::repeat_n(then, 20))
+            .fold(scripted_llm::Script::new(), |s, c| s.completion(c));
         let server = scripted_llm::ScriptedServer::start(script).unwrap();
         let client = BlockingClient::new(slopguard_llm::LlmConfig::single(
             &server.url(),
@@ -593,11 +597,7 @@ mod tests {
 
     #[test]
     fn a_statement_written_back_unchanged_twice_is_left_for_the_next() {
-        let script = ["total += x", "total += x"]
-            .into_iter()
-            .chain(std::iter::repeat_n("total = 1", 20))
-            .fold(scripted_llm::Script::new(), |s, c| s.completion(c));
-        let asked = ask_statements(script);
+        let asked = ask_statements(["total += x", "total += x"], "total = 1");
         let adds = asked.iter().filter(|h| **h == "add").count();
         let starts = asked.iter().filter(|h| **h == "start").count();
         assert_eq!(adds, 2, "left after two copies: {asked:?}");
@@ -607,11 +607,7 @@ mod tests {
 
     #[test]
     fn a_statement_changed_by_either_of_its_first_two_answers_gets_every_answer() {
-        let script = ["total += x", "total -= x"]
-            .into_iter()
-            .chain(std::iter::repeat_n("total += x", 20))
-            .fold(scripted_llm::Script::new(), |s, c| s.completion(c));
-        let asked = ask_statements(script);
+        let asked = ask_statements(["total += x", "total -= x"], "total += x");
         let adds = asked.iter().filter(|h| **h == "add").count();
         assert_eq!(adds, TEMPERATURES.len(), "{asked:?}");
         assert_eq!(asked[TEMPERATURES.len()], "start", "{asked:?}");
