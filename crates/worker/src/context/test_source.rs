@@ -83,8 +83,8 @@ pub fn function_source(tree: &dyn Tree, path: &str, name: &str) -> Option<(usize
 }
 
 /// The lines of a test (or a test's helper) of the file at `path` as shown: all of them up to
-/// [`MAX_TEST_LINES`]; past that its first and its last lines, with one comment line between
-/// saying how many were left out. A long test is most often a table of cases followed by the
+/// [`MAX_TEST_LINES`]; past that its first and its last lines, with a comment line `...`
+/// between (no word in it: the tests' words name the definitions they exercise). A long test is most often a table of cases followed by the
 /// loop that calls the code and compares (Go's table-driven tests, a list of pairs): the
 /// call, which says what the test exercises, and the comparison, which says what it checks,
 /// are at its end.
@@ -99,12 +99,7 @@ fn shown(path: &str, lines: &[&str]) -> String {
     } else {
         "//"
     };
-    let after = lines[lines.len() - tail];
-    let marker = format!(
-        "{}{comment} ... {} lines left out ...",
-        leading_space(after),
-        lines.len() - head - tail
-    );
+    let marker = format!("{}{comment} ...", leading_space(lines[lines.len() - tail]));
     let mut out: Vec<&str> = lines[..head].to_vec();
     out.push(&marker);
     out.extend(&lines[lines.len() - tail..]);
@@ -207,7 +202,10 @@ mod tests {
         assert_eq!(line, 3);
         assert_eq!(src.lines().count(), MAX_TEST_LINES, "{src}");
         assert!(src.starts_with("func TestParse(t *testing.T) {"), "{src}");
-        assert!(src.contains("\t\t// ... 30 lines left out ...\n"), "{src}");
+        assert!(
+            src.contains("\t\t{\"17s\", \"17 seconds\"},\n\t\t// ...\n\t\t{\"48s\""),
+            "{src}"
+        );
         assert!(
             src.contains("Parse(c.in).String()") && src.ends_with('}'),
             "{src}"
@@ -217,7 +215,10 @@ mod tests {
         let body: String = (0..50).map(|i| format!("    assert f({i})\n")).collect();
         let t = tree(&[("tests/test_f.py", &format!("def test_f():\n{body}"))]);
         let (_, src) = function_source(&t, "tests/test_f.py", "test_f").unwrap();
-        assert!(src.contains("\n    # ... 12 lines left out ...\n"), "{src}");
+        assert!(
+            src.contains("assert f(18)\n    # ...\n    assert f(31)"),
+            "{src}"
+        );
         assert!(src.ends_with("assert f(49)"), "{src}");
     }
 
