@@ -94,11 +94,7 @@ fn shown(path: &str, lines: &[&str]) -> String {
     }
     let head = MAX_TEST_LINES / 2;
     let tail = MAX_TEST_LINES - head - 1;
-    let comment = if Lang::of(path).hash_comments() {
-        "#"
-    } else {
-        "//"
-    };
+    let comment = Lang::of(path).line_comment();
     let marker = format!("{}{comment} ...", leading_space(lines[lines.len() - tail]));
     let mut out: Vec<&str> = lines[..head].to_vec();
     out.push(&marker);

@@ -495,11 +495,7 @@ pub fn test_with_failure(path: &str, source: &str, message: &[String]) -> String
     if message.is_empty() {
         return source.to_string();
     }
-    let comment = if Lang::of(path).hash_comments() {
-        "#"
-    } else {
-        "//"
-    };
+    let comment = Lang::of(path).line_comment();
     let mut out = source.trim_end().to_string();
     out.push_str(&format!("\n{comment} When run, this test fails:\n"));
     for line in message {

@@ -122,6 +122,11 @@ impl Lang {
     pub(crate) fn hash_comments(self) -> bool {
         matches!(self, Lang::Python | Lang::Ruby)
     }
+
+    /// What starts a line comment: `#` in Python and Ruby, `//` elsewhere.
+    pub(crate) fn line_comment(self) -> &'static str {
+        if self.hash_comments() { "#" } else { "//" }
+    }
 }
 
 /// A line's text without its line ending, and the ending.
