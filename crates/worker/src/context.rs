@@ -189,7 +189,7 @@ pub use slopguard_toolchain::test_function_name as short_name;
 mod message;
 mod noise;
 mod test_source;
-pub use message::failure_message;
+pub use message::{expects_an_error, failure_message};
 use noise::is_noise;
 pub use test_source::function_source;
 use test_source::test_helpers;

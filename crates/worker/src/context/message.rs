@@ -77,6 +77,42 @@ pub fn failure_message(output: &str) -> Vec<String> {
     out
 }
 
+/// What runners print when a test expected an error (an exception, a panic, an `Err`, a
+/// non-nil `error`) and the code returned normally, lower-cased: pytest's `DID NOT RAISE`,
+/// unittest's `ValueError not raised`, minitest's and RSpec's `nothing was raised`, node's
+/// `Missing expected exception` (and `rejection`), Jest's `did not throw`, cargo's `did not
+/// panic` (a `#[should_panic]` test) and `unwrap_err()` on an `Ok`, Go's error left nil as
+/// tests word it (`got <nil>`, `err == nil`, `wantErr true`, `expected error`).
+const NO_ERROR_RAISED: [&str; 17] = [
+    "did not raise",
+    "not raised",
+    "nothing was raised",
+    "missing expected exception",
+    "missing expected rejection",
+    "did not throw",
+    "to throw",
+    "did not panic",
+    "unwrap_err()` on an `ok`",
+    ".is_err()",
+    "got <nil>",
+    "got nil",
+    "== nil, want",
+    "wanterr true",
+    "expected error",
+    "expected an error",
+    "want error",
+];
+
+/// Whether `output` (a failing test run's output) says a test expected an error that did not
+/// come ([`NO_ERROR_RAISED`]): the code returned where it should have refused its input, so
+/// the check that refuses it is wrong or missing.
+pub fn expects_an_error(output: &str) -> bool {
+    output.lines().any(|line| {
+        let lower = line.to_ascii_lowercase();
+        NO_ERROR_RAISED.iter().any(|p| lower.contains(p))
+    })
+}
+
 /// The message `line` (`t` trimmed) states, if it is one of a runner's message lines.
 fn message_of<'a>(line: &'a str, t: &'a str) -> Option<&'a str> {
     if let Some(rest) = t.strip_prefix("E ") {
@@ -142,6 +178,30 @@ fn cut(m: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn an_error_expected_and_not_raised_is_told_apart_from_a_wrong_value() {
+        for output in [
+            "E       Failed: DID NOT RAISE <class 'ValueError'>",
+            "AssertionError: ValueError not raised",
+            "ArgumentError expected but nothing was raised.",
+            "    error: 'Missing expected exception.'",
+            "note: test did not panic as expected",
+            "    parser_test.go:51: 5-3 => expected beyond end of range, got <nil>",
+            "    decode_test.go:12: dec.Err() == nil, want: *SyntaxError",
+            "    Received function did not throw",
+        ] {
+            assert!(expects_an_error(output), "{output}");
+        }
+        for output in [
+            "E       assert 3 == 4",
+            "    size_test.go:40: got 10, want 12",
+            "ValueError: invalid literal for int() with base 10: 'x'",
+            "Expected: [1, 2]\n  Actual: [2, 1]",
+        ] {
+            assert!(!expects_an_error(output), "{output}");
+        }
+    }
     use super::*;
 
     #[test]

@@ -197,3 +197,129 @@ fn continues(line: &str) -> bool {
     let step = t.ends_with("++") || t.ends_with("--"); // `n++`: a statement of its own
     !header && !step && OPEN.iter().any(|o| t.ends_with(o))
 }
+
+/// Words an exit that refuses bad input is written with, lower-cased: an exception raised or
+/// thrown, a panic, an error returned or made (`Err(`, `fmt.Errorf(`, `errors.New(`, `new
+/// TypeError(`), Ruby's `fail`.
+const ERROR_EXITS: [&str; 8] = [
+    "raise",
+    "throw",
+    "panic",
+    "err(",
+    "errorf(",
+    "errors.new(",
+    "error(",
+    "fail ",
+];
+
+/// Where a check that refuses bad input may be missing in the definition on lines
+/// `definition` (1-based) of `text`: before and after each of its guards, in file order, each
+/// once, as (the line the middle goes before, the guard's indentation). A guard is an `if` or
+/// `unless` block with no `else` that refuses its input ([`ERROR_EXITS`]), or such an exit
+/// under a Ruby modifier on one line (`raise ArgumentError unless ok`). A validation is
+/// written among the others: a run of guards is where one more is missing, and where in the
+/// run it goes rarely matters, since each refuses an input the others let through.
+pub fn guard_gaps(text: &str, definition: (usize, usize)) -> Vec<(usize, String)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let last = definition.1.min(lines.len());
+    let mut gaps: Vec<(usize, String)> = Vec::new();
+    let mut n = definition.0 + 1;
+    while n <= last {
+        let Some(end) = guard_at(&lines, n, last) else {
+            n += 1;
+            continue;
+        };
+        let indent = leading_space(lines[n - 1]).to_string();
+        let after = (end + 1..=last).find(|&m| !lines[m - 1].trim().is_empty());
+        for at in std::iter::once(n).chain(after) {
+            if !gaps.iter().any(|(line, _)| *line == at) {
+                gaps.push((at, indent.clone()));
+            }
+        }
+        n = end + 1;
+    }
+    gaps
+}
+
+/// The last line of the guard that starts on line `n` (1-based) of `lines`, within `last`;
+/// `None` when no guard starts there ([`guard_gaps`]).
+fn guard_at(lines: &[&str], n: usize, last: usize) -> Option<usize> {
+    let t = lines[n - 1].trim();
+    let refuses = |from: usize, to: usize| {
+        lines[from - 1..to].iter().any(|l| {
+            let l = l.to_ascii_lowercase();
+            ERROR_EXITS.iter().any(|e| l.contains(e))
+        })
+    };
+    let word = |w: &str| {
+        t.strip_prefix(w)
+            .is_some_and(|r| r.starts_with([' ', '(', '!']))
+    };
+    if !word("if") && !word("unless") {
+        let modifier = t.contains(" if ") || t.contains(" unless ");
+        return (modifier && refuses(n, n)).then_some(n);
+    }
+    let depth = leading_space(lines[n - 1]).len();
+    let next = (n + 1..=last).find(|&m| {
+        let l = lines[m - 1];
+        !l.trim().is_empty() && !is_comment(l.trim()) && leading_space(l).len() <= depth
+    });
+    let end = match next {
+        Some(m) => {
+            let closer = lines[m - 1].trim();
+            let alternative = ["else", "} else", "elif", "elsif", "}else"]
+                .iter()
+                .any(|w| closer.starts_with(w));
+            if alternative {
+                return None;
+            }
+            if is_closing(closer) { m } else { m - 1 }
+        }
+        // The definition's last statement.
+        None => last,
+    };
+    refuses(n, end).then_some(end)
+}
+
+/// Statements of a gap's long middle tried alone, at most ([`InfillRequest::parts`]).
+pub(super) const PARTS: usize = 3;
+
+/// Most lines one of them may take: a check with its block and an alternative (`if n > 0 {`,
+/// a line, `} else {`, a line, `}`).
+pub(super) const PART_LINES: usize = 5;
+
+/// Words that go on with the statement above at its own indentation: a closing bracket or
+/// `end`, an alternative or a handler (`} else {`, `else:`, `elif`, `except`, `rescue`).
+const GOES_ON: [&str; 11] = [
+    "}", ")", "]", "end", "else", "elif", "elsif", "except", "rescue", "ensure", "finally",
+];
+
+/// The top-level statements of lines written into a gap (the first at the gap's
+/// indentation), in order: a line at that indentation starts one, unless it goes on with
+/// the one above ([`GOES_ON`], or that one ends in `,`, an operator or an open bracket).
+pub(super) fn statements_of(written: &[String]) -> Vec<Vec<String>> {
+    let Some(first) = written.iter().find(|l| !l.trim().is_empty()) else {
+        return Vec::new();
+    };
+    let level = leading_space(first).len();
+    let mut statements: Vec<Vec<String>> = Vec::new();
+    for line in written {
+        let t = line.trim();
+        let starts = !t.is_empty()
+            && leading_space(line).len() == level
+            && !GOES_ON.iter().any(|w| {
+                t.strip_prefix(w).is_some_and(|r| {
+                    r.is_empty() || !r.starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                })
+            })
+            && !statements
+                .last()
+                .and_then(|s| s.iter().rev().find(|l| !l.trim().is_empty()))
+                .is_some_and(|above| continues(above));
+        match statements.last_mut() {
+            Some(current) if !starts => current.push(line.clone()),
+            _ => statements.push(vec![line.clone()]),
+        }
+    }
+    statements
+}

@@ -358,10 +358,39 @@ impl InfillRequest {
         })
     }
 
-    /// The change a middle written into a gap makes: its lines inserted before line `start`,
-    /// cut where the model went on to write the code after the gap again (the line after it,
-    /// or a line indented less than the gap: the end of its block); else why not.
+    /// The change a middle written into a gap makes: its lines inserted before line `start`
+    /// ([`InfillRequest::written_into_gap`]), at most [`GAP_LINES`] of them; else why not.
     fn insertion(&self, middle: &str) -> Result<TemplateFix, NotAFix> {
+        self.inserted(self.written_into_gap(middle), GAP_LINES)
+    }
+
+    /// The statements of a middle written into a gap that is too long to be one missing
+    /// statement ([`NotAFix::Runaway`]), each inserted alone: the first [`gaps::PARTS`]
+    /// top-level statements that fit [`gaps::PART_LINES`] lines and make a change. The model
+    /// often writes the missing statement with others around it (`if n % 5 != 0 { v.pop(); }`
+    /// before the `v.truncate(n);` that was missing); the tests tell which one it is.
+    pub fn parts(&self, middle: &str) -> Vec<TemplateFix> {
+        if self.hole != Hole::Gap || !matches!(self.fix(middle), Err(NotAFix::Runaway)) {
+            return Vec::new();
+        }
+        let mut fixes: Vec<TemplateFix> = Vec::new();
+        for part in gaps::statements_of(&self.written_into_gap(middle)) {
+            if let Ok(fix) = self.inserted(part, gaps::PART_LINES)
+                && !fixes.iter().any(|f| f.text == fix.text)
+            {
+                fixes.push(fix);
+            }
+            if fixes.len() == gaps::PARTS {
+                break;
+            }
+        }
+        fixes
+    }
+
+    /// The lines of a middle written into a gap, cut where the model went on to write the
+    /// code after the gap again (the line after it, or a line indented less than the gap: the
+    /// end of its block), the first at the gap's indentation, without blank lines at the end.
+    fn written_into_gap(&self, middle: &str) -> Vec<String> {
         let lines: Vec<&str> = self.text.split_inclusive('\n').collect();
         let next = lines[self.start - 1].trim();
         let mut written: Vec<String> = Vec::new();
@@ -381,17 +410,28 @@ impl InfillRequest {
         while written.last().is_some_and(|l| l.trim().is_empty()) {
             written.pop();
         }
+        written
+    }
+
+    /// The change `written` ([`InfillRequest::written_into_gap`]) makes inserted before line
+    /// `start`, when it is at most `max_lines` lines of code; else why it is not worth a
+    /// test run.
+    fn inserted(&self, mut written: Vec<String>, max_lines: usize) -> Result<TemplateFix, NotAFix> {
+        let lines: Vec<&str> = self.text.split_inclusive('\n').collect();
         if written.iter().all(|l| l.trim().is_empty()) {
             return Err(NotAFix::Empty);
-        }
-        if written.len() > GAP_LINES {
-            return Err(NotAFix::Runaway);
         }
         if written
             .iter()
             .all(|w| w.trim().is_empty() || is_comment(w.trim()))
         {
             return Err(NotAFix::CommentOnly);
+        }
+        // The model's comments change nothing the tests see and say what it meant, not what
+        // the code does: only the code is inserted, and only the code counts.
+        written.retain(|w| !is_comment(w.trim()));
+        if written.len() > max_lines {
+            return Err(NotAFix::Runaway);
         }
         // The code line after the gap, when it is in the gap's block (not a dedented `}`,
         // `end` or next statement: a block that ends with an exit is whole).
@@ -601,7 +641,7 @@ fn is_comment(text: &str) -> bool {
 
 mod gaps;
 mod shown;
-pub use gaps::{block_end, gap, gap_ending_block, last_statement};
+pub use gaps::{block_end, gap, gap_ending_block, guard_gaps, last_statement};
 mod unused;
 pub use unused::after_unused_value;
 #[cfg(test)]

@@ -429,3 +429,76 @@ fn a_step_written_where_an_exit_stands_is_also_offered_before_it() {
     let assign = request(FimFormat::Qwen, "a.py", PY, (7, 7), (4, 10), &[]).unwrap();
     assert_eq!(assign.fix_before_exit("days = 30"), None);
 }
+
+/// A Go decoder in the shape of a real one (base32's): the output's length is computed, the
+/// step that cuts the output to it is missing before the return.
+const DECODE: &str = "func decode(data []byte) []byte {\n\tn := len(data) * 5 / 8\n\tout := make([]byte, 0, n)\n\tfor _, b := range data {\n\t\tout = append(out, b)\n\t}\n\treturn out\n}\n";
+
+#[test]
+fn a_gap_middle_of_several_statements_is_tried_one_statement_at_a_time() {
+    let r = gap(FimFormat::Qwen, "d.go", DECODE, 7, (1, 8), &[]).unwrap();
+    let middle = "if n%5 != 0 {\n\t\tout = out[1:]\n\t}\n\tif n > 0 {\n\t\tout = out[:n]\n\t} else {\n\t\tout = nil\n\t}\n\treturn out";
+    assert_eq!(r.fix(middle), Err(NotAFix::Runaway));
+    let parts = r.parts(middle);
+    let inserted: Vec<&str> = parts.iter().map(|f| f.after.as_str()).collect();
+    assert_eq!(
+        inserted,
+        [
+            "if n%5 != 0 {\n\t\tout = out[1:]\n\t}",
+            "if n > 0 {\n\t\tout = out[:n]\n\t} else {\n\t\tout = nil\n\t}"
+        ]
+    );
+    assert!(
+        parts[1]
+            .text
+            .ends_with("\t}\n\tif n > 0 {\n\t\tout = out[:n]\n\t} else {\n\t\tout = nil\n\t}\n\treturn out\n}\n"),
+        "{}",
+        parts[1].text
+    );
+    // A middle short enough to insert whole is not cut up, and a statement's request has no
+    // parts.
+    assert!(r.parts("out = out[:n]").is_empty());
+    let statement = request(FimFormat::Qwen, "d.go", DECODE, (2, 2), (1, 8), &[]).unwrap();
+    assert!(statement.parts(middle).is_empty());
+}
+
+#[test]
+fn the_gaps_around_the_checks_that_refuse_input_are_before_and_after_each() {
+    // The range checks of a cron parser (robfig/cron's getRange): the one refusing a start
+    // beyond the end is missing between the others.
+    let go = "func getRange(expr string, r bounds) (uint64, error) {\n\tstart, end, err := parse(expr)\n\tif err != nil {\n\t\treturn 0, err\n\t}\n\tif start < r.min {\n\t\treturn 0, fmt.Errorf(\"below minimum: %s\", expr)\n\t}\n\tif end > r.max {\n\t\treturn 0, fmt.Errorf(\"above maximum: %s\", expr)\n\t}\n\n\treturn bits(start, end), nil\n}\n";
+    let gaps = guard_gaps(go, (1, 14));
+    let at: Vec<usize> = gaps.iter().map(|(line, _)| *line).collect();
+    // Not around the error passed on (line 3), which refuses nothing itself.
+    assert_eq!(at, [6, 9, 13]);
+    assert!(gaps.iter().all(|(_, indent)| indent == "\t"));
+    // A branch with an alternative is no guard; a Ruby modifier and a Python one-liner are.
+    let py = "def f(x):\n    if x is None:\n        x = 0\n    else:\n        raise ValueError(x)\n    if x < 0: raise ValueError(x)\n    return x\n";
+    assert_eq!(
+        guard_gaps(py, (1, 7)),
+        [(6, "    ".to_string()), (7, "    ".to_string())]
+    );
+    let rb = "def f(x)\n  raise ArgumentError, 'x' unless x.is_a?(String)\n  x.upcase\nend\n";
+    assert_eq!(
+        guard_gaps(rb, (1, 4))
+            .iter()
+            .map(|g| g.0)
+            .collect::<Vec<_>>(),
+        [2, 3]
+    );
+}
+
+#[test]
+fn a_gap_middle_is_inserted_without_the_models_comments_and_they_do_not_count() {
+    let r = gap(FimFormat::Qwen, "d.go", DECODE, 7, (1, 8), &[]).unwrap();
+    let fix = r
+        .fix("// cut the output to its length\n\tif n > 0 {\n\t\tout = out[:n]\n\t}")
+        .unwrap();
+    assert_eq!(fix.after, "if n > 0 {\n\t\tout = out[:n]\n\t}");
+    assert!(
+        fix.text
+            .contains("\t}\n\tif n > 0 {\n\t\tout = out[:n]\n\t}\n\treturn out\n"),
+        "{}",
+        fix.text
+    );
+}

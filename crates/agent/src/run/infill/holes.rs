@@ -51,6 +51,9 @@ pub(super) struct HolePicker {
     asked: Vec<Statement>,
     /// The prompts of the gaps asked, to ask each once.
     gaps_asked: Vec<String>,
+    /// Whether the failure says a test expected an error that did not come
+    /// ([`slopguard_worker::context::expects_an_error`]).
+    error_expected: bool,
 }
 
 impl HolePicker {
@@ -61,6 +64,7 @@ impl HolePicker {
         defaults: Vec<Statement>,
         definitions: Vec<(String, usize, usize)>,
         pointers: Pointers,
+        error_expected: bool,
     ) -> Self {
         HolePicker {
             format,
@@ -71,6 +75,7 @@ impl HolePicker {
             pointers,
             asked: Vec::new(),
             gaps_asked: Vec::new(),
+            error_expected,
         }
     }
 
@@ -117,6 +122,32 @@ impl HolePicker {
         let gap = self.gap_ending_block(first, text, end)?;
         self.gaps_asked.push(gap.prompt.clone());
         Some(gap)
+    }
+
+    /// When the failure says a test expected an error that did not come, the gaps around the
+    /// checks that refuse input in the first default statement's definition
+    /// ([`infill::guard_gaps`]: a validation missing among the others), at most `most`, in
+    /// file order; else none. Each is asked once.
+    pub(super) fn guard_gap_requests(&mut self, most: usize) -> Vec<InfillRequest> {
+        let Some(first) = self
+            .defaults
+            .iter()
+            .find(|s| self.texts.contains_key(&s.path))
+        else {
+            return Vec::new();
+        };
+        if !self.error_expected || first.definition.0 >= first.definition.1 {
+            return Vec::new();
+        }
+        let text = &self.texts[&first.path];
+        let gaps: Vec<InfillRequest> = infill::guard_gaps(text, first.definition)
+            .into_iter()
+            .filter_map(|at| self.gap_ending_block(first, text, at))
+            .take(most)
+            .collect();
+        self.gaps_asked
+            .extend(gaps.iter().map(|g| g.prompt.clone()));
+        gaps
     }
 
     /// The request for the gap before line `end.0`, written at indentation `end.1`, in the
@@ -257,6 +288,7 @@ mod tests {
             defaults.iter().map(|&l| statement(l)).collect(),
             vec![("a.py".into(), 1, 6)],
             pointers.clone(),
+            false,
         )
     }
 
@@ -299,6 +331,7 @@ mod tests {
             vec![statement(5)],
             vec![("a.py".into(), 1, 6)],
             Pointers::default(),
+            false,
         );
         let unused = p.unused_value_gap().expect("a gap after the unused value");
         assert_eq!(unused.start, 6);

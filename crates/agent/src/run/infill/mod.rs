@@ -19,9 +19,17 @@
 //! being judged, and meets the same static guards, build, tests and kept-behaviour check. A
 //! change that wins ends the phase: the calls left are given up.
 //!
-//! Before the statements, when the first statement's definition assigns a value no later line
+//! Before the statements, when the failure says a test expected an error that did not come
+//! (`DID NOT RAISE`, `Missing expected exception`, `got <nil>`:
+//! [`context::expects_an_error`]), the gaps before and after each check of the first
+//! statement's definition that refuses input ([`slopguard_worker::infill::guard_gaps`]): a
+//! validation missing among the others, which no rewrite of a statement that is there puts
+//! back. Then, when the first statement's definition assigns a value no later line
 //! reads, the gap right after that assignment: the step that used the value is missing
 //! ([`slopguard_worker::infill::after_unused_value`]).
+//!
+//! A gap's answer too long to be one statement is cut into its statements, each judged alone
+//! ([`InfillRequest::parts`]): the model often writes the missing step among others.
 //!
 //! After the statements, empty holes where a statement may be missing: at the end of the
 //! block the first statement is in, when that block is a branch or a loop rather than its
@@ -78,6 +86,15 @@ pub(super) const GAP_TEMPERATURES: [f32; 3] = [0.2, 0.8, 1.0];
 /// ([`HolePicker::unused_value_gap`]), the end of the first statement's block, the last
 /// statement of its definition ([`HolePicker::gap_requests`]).
 const GAPS: usize = 3;
+
+/// Gaps around the checks that refuse input asked at most, when a test expected an error
+/// that did not come ([`HolePicker::guard_gap_requests`]): before and after each check of a
+/// run of three, each at [`GUARD_GAP_TEMPERATURES`].
+const GUARD_GAPS: usize = 4;
+
+/// The sampling temperatures of those gaps: fewer than a statement's or another gap's, since
+/// each is one of several guesses at the same missing check.
+const GUARD_GAP_TEMPERATURES: [f32; 2] = [0.2, 0.8];
 
 /// A statement whose first this many answers all write it back as it was is left for the
 /// next one: its other answers would be spent where the model sees nothing to change. In the
@@ -137,7 +154,9 @@ pub(super) fn infill_phase(
     let spent = tokens_spent(client);
     let give_up = AtomicBool::new(false);
     let sent = AtomicUsize::new(0);
-    let most = STATEMENTS * TEMPERATURES.len() + GAPS * GAP_TEMPERATURES.len();
+    let most = STATEMENTS * TEMPERATURES.len()
+        + GAPS * GAP_TEMPERATURES.len()
+        + GUARD_GAPS * GUARD_GAP_TEMPERATURES.len();
     let seeds: Vec<u64> = (0..most)
         .map(|i| candidates::seed(&cx.state.run.run_id, &run.id, attempt, 1000 + i as u32))
         .collect();
@@ -212,28 +231,10 @@ impl Taken {
         self.took += asked.took;
         let req = asked.request.as_ref();
         let (middle, verdict) = match &asked.reply {
-            Ok(reply) => {
-                let verdict = match req.fix(&reply.content) {
-                    Err(not) => not.to_string(),
-                    Ok(f) if self.queued.contains(&f.text) => "same as an earlier one".into(),
-                    Ok(f) => {
-                        // Before an exit the answer may be the missing step: that first.
-                        let before = req
-                            .fix_before_exit(&reply.content)
-                            .filter(|b| !self.queued.contains(&b.text));
-                        let mut fixes: Vec<_> = before.into_iter().collect();
-                        fixes.push(f);
-                        self.queued.extend(fixes.iter().map(|f| f.text.clone()));
-                        let verdict = match fixes.len() {
-                            1 => "queued",
-                            _ => "queued, and before the exit",
-                        };
-                        queue.put_first(fixes);
-                        verdict.into()
-                    }
-                };
-                (reply.content.clone(), verdict)
-            }
+            Ok(reply) => (
+                reply.content.clone(),
+                self.queue_changes(req, &reply.content, queue),
+            ),
             Err(e) => {
                 self.error.get_or_insert_with(|| e.to_string());
                 (String::new(), format!("model error: {e}"))
@@ -247,6 +248,48 @@ impl Taken {
                    "temperature": asked.temperature, "ms": asked.took.as_millis() as u64,
                    "middle": middle, "verdict": verdict}),
         );
+    }
+}
+
+impl Taken {
+    /// Queues the changes the answer `middle` to `req` makes, first in `queue`, each once;
+    /// returns the verdict for the trace. The change is the middle written in place; before an
+    /// exit, the middle inserted before it too ([`InfillRequest::fix_before_exit`]: it may be
+    /// the missing step); for a gap's middle too long to be one statement, each of its
+    /// statements alone ([`InfillRequest::parts`]).
+    fn queue_changes(
+        &mut self,
+        req: &InfillRequest,
+        middle: &str,
+        queue: &mut TemplateQueue,
+    ) -> String {
+        let (fixes, parts): (Vec<_>, bool) = match req.fix(middle) {
+            Ok(f) if self.queued.contains(&f.text) => return "same as an earlier one".into(),
+            // Before an exit the answer may be the missing step: that first.
+            Ok(f) => (
+                req.fix_before_exit(middle).into_iter().chain([f]).collect(),
+                false,
+            ),
+            Err(not) => match req.parts(middle) {
+                parts if parts.is_empty() => return not.to_string(),
+                parts => (parts, true),
+            },
+        };
+        let fixes: Vec<_> = fixes
+            .into_iter()
+            .filter(|f| !self.queued.contains(&f.text))
+            .collect();
+        let verdict = match (parts, fixes.len()) {
+            (_, 0) => "same as an earlier one",
+            (true, _) => "too long; its statements queued one by one",
+            (false, 1) => "queued",
+            (false, _) => "queued, and before the exit",
+        };
+        self.queued.extend(fixes.iter().map(|f| f.text.clone()));
+        if !fixes.is_empty() {
+            queue.put_first(fixes);
+        }
+        verdict.into()
     }
 }
 
@@ -289,6 +332,9 @@ fn picker(
         defaults,
         definitions,
         queue.pointers(),
+        run.failure
+            .as_ref()
+            .is_some_and(|f| context::expects_an_error(&f.output)),
     )
 }
 
@@ -392,6 +438,11 @@ fn ask_all(
         }
         Asking::Left(temperatures.len())
     };
+    for gap in picker.guard_gap_requests(GUARD_GAPS) {
+        if ask_at(gap, &GUARD_GAP_TEMPERATURES, false) == Asking::Stop {
+            return;
+        }
+    }
     if let Some(gap) = picker.unused_value_gap()
         && ask_at(gap, &GAP_TEMPERATURES, false) == Asking::Stop
     {
@@ -569,6 +620,13 @@ mod tests {
             .chain(std::iter::repeat_n(then, 20))
             .fold(scripted_llm::Script::new(), |s, c| s.completion(c));
         let server = scripted_llm::ScriptedServer::start(script).unwrap();
+        ask_all_of(&server, PY, false);
+        holes_asked(&server)
+    }
+
+    /// Runs [`ask_all`] on `text` (in place of [`PY`], the same statements asked) against
+    /// `server`; `error_expected` as the failure would say.
+    fn ask_all_of(server: &scripted_llm::ScriptedServer, text: &str, error_expected: bool) {
         let client = BlockingClient::new(slopguard_llm::LlmConfig::single(
             &server.url(),
             "scripted-model",
@@ -577,22 +635,60 @@ mod tests {
         let statement = |line| Statement {
             path: "a.py".into(),
             lines: (line, line),
-            definition: (1, 5),
+            definition: (1, text.lines().count()),
         };
         let picker = HolePicker::new(
             FimFormat::Qwen,
             Vec::new(),
-            BTreeMap::from([("a.py".to_string(), PY.to_string())]),
+            BTreeMap::from([("a.py".to_string(), text.to_string())]),
             vec![statement(4), statement(2)],
             Vec::new(),
             Default::default(),
+            error_expected,
         );
-        let seeds: Vec<u64> = (0..40).collect();
+        let seeds: Vec<u64> = (0..60).collect();
         let (tx, rx) = mpsc::channel();
         let (give_up, sent) = (AtomicBool::new(false), AtomicUsize::new(0));
         ask_all(&client, picker, &seeds, &give_up, &sent, tx);
         assert_eq!(rx.try_iter().count(), sent.load(Ordering::Relaxed));
-        holes_asked(&server)
+    }
+
+    #[test]
+    fn when_a_test_expected_an_error_the_gaps_around_the_checks_are_asked_first() {
+        // `k` is checked on line 2; the check of `xs` is missing.
+        let text = "def f(xs, k):\n    if k < 0:\n        raise ValueError(k)\n    total = 0\n    for x in xs:\n        total += x * k\n    return total\n";
+        let hole_of = |q: &scripted_llm::RecordedRequest| {
+            let prompt = q.body["prompt"].as_str().unwrap_or_default().to_string();
+            let before = prompt.split("<|fim_suffix|>").next().unwrap_or_default();
+            before
+                .lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or_default()
+                .trim()
+                .trim_start_matches("<|fim_prefix|>")
+                .to_string()
+        };
+        for (expected, first_holes) in [
+            (true, vec!["def f(xs, k):", "raise ValueError(k)"]),
+            (false, vec![]),
+        ] {
+            let server = scripted_llm::ScriptedServer::start(
+                (0..40).fold(scripted_llm::Script::new(), |s, _| s.completion("pass")),
+            )
+            .unwrap();
+            ask_all_of(&server, text, expected);
+            let asked: Vec<String> = server.requests().iter().map(hole_of).collect();
+            let guard_answers = first_holes.len() * GUARD_GAP_TEMPERATURES.len();
+            let firsts: Vec<&str> = asked[..guard_answers]
+                .iter()
+                .step_by(GUARD_GAP_TEMPERATURES.len())
+                .map(String::as_str)
+                .collect();
+            assert_eq!(firsts, first_holes, "{asked:?}");
+            // Then the statements as before: line 4 first, its value asked after `total = `.
+            assert_eq!(asked[guard_answers], "total =", "{asked:?}");
+        }
     }
 
     #[test]

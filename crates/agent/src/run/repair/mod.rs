@@ -539,8 +539,8 @@ pub(super) fn time_limit(budget: Duration) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::places::{
-        MAX_EXTENDED, MAX_INSERTIONS, add_unless_held, callees, enclosing_loop, interleave, queue,
-        sources, sweep,
+        MAX_EXTENDED, MAX_INSERTIONS, add_unless_held, callees, enclosing_loop, interleave,
+        one_hop, queue, sources, sweep,
     };
     use super::*;
 
@@ -779,5 +779,40 @@ mod tests {
         );
         let got = callees(&[("m.py".into(), "f".into(), 9, 10)], &tree);
         assert_eq!(got.get("m.py").map(Vec::as_slice), Some(&[(1, 2)][..]));
+    }
+
+    #[test]
+    fn a_helper_a_target_calls_is_one_hop_away_too() {
+        // unindent's shape: the tests call the trait method, which calls `unindent`; the
+        // coverage's target `lines_of` calls the helper `split_lines` that holds the bug.
+        let src = "fn split_lines(s: &[u8]) -> Vec<&[u8]> {\n    s.split(|b| *b == b'\\n').collect()\n}\n\nfn lines_of(s: &[u8]) -> usize {\n    split_lines(s).len()\n}\n\npub fn unindent(s: &str) -> usize {\n    lines_of(s.as_bytes())\n}\n";
+        let tree = slopguard_change::MemTree::new(
+            [("src/lib.rs".to_string(), src.as_bytes().to_vec())]
+                .into_iter()
+                .collect(),
+        );
+        let exercised = [("src/lib.rs".to_string(), "unindent".to_string(), 9, 11)];
+        let target = worker::context::FunctionTarget {
+            path: "src/lib.rs".into(),
+            name: "lines_of".into(),
+            start: 5,
+            end: 7,
+        };
+        let ranges = |targets: &[worker::context::FunctionTarget]| {
+            one_hop(&exercised, targets, &tree)
+                .into_iter()
+                .map(|(_, r)| r)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            ranges(&[]),
+            [(5, 7)],
+            "what the tests call reaches the target"
+        );
+        assert_eq!(
+            ranges(&[target]),
+            [(5, 7), (1, 3)],
+            "the target reaches the helper"
+        );
     }
 }

@@ -262,8 +262,8 @@ pub(super) fn enclosing_loop(text: &str, frame: usize) -> Option<(usize, usize)>
 
 /// Line ranges to try, per file in order of first mention (the file of the statement a frame
 /// names first): the subtask's target functions, the definitions the failing tests call, then
-/// the definitions of the same file those call; the frame's statement itself only when none of
-/// those holds it.
+/// the definitions of the same file those call and the targets call; the frame's statement
+/// itself only when none of those holds it.
 ///
 /// A statement is not a definition: as a region of its own it would be the narrowest region
 /// around its line, and a statement insertion takes that region for the line's definition, so
@@ -287,10 +287,8 @@ fn regions(run: &SubtaskRun, tree: &dyn Tree) -> Vec<(String, Vec<(usize, usize)
     for (path, _, start, end) in &exercised {
         add(&mut by_path, path, (*start, *end));
     }
-    for (path, callees) in callees(&exercised, tree) {
-        for range in callees {
-            add(&mut by_path, &path, range);
-        }
+    for (path, range) in one_hop(&exercised, &run.functions, tree) {
+        add(&mut by_path, &path, range);
     }
     if let Some(l) = &run.fault_line {
         add_unless_held(&mut by_path, &l.path, (l.start, l.end));
@@ -337,6 +335,30 @@ pub(super) fn add_unless_held(
 
 /// Longest file tried whole when the failing tests name no definition of it.
 const MAX_WHOLE_FILE_LINES: usize = 400;
+
+/// The definitions one call away: those the `exercised` definitions (called by the failing
+/// tests) mention, then those the `targets` mention ([`callees`]), in that order. A helper
+/// every test runs (so the coverage sets none of its lines apart) is often called by a target
+/// rather than by what the tests call by name (a trait method the tests call reaches a free
+/// function, the target, whose helper holds the bug).
+pub(super) fn one_hop(
+    exercised: &[(String, String, usize, usize)],
+    targets: &[context::FunctionTarget],
+    tree: &dyn Tree,
+) -> Vec<(String, (usize, usize))> {
+    let targets: Vec<(String, String, usize, usize)> = targets
+        .iter()
+        .map(|f| (f.path.clone(), f.name.clone(), f.start, f.end))
+        .collect();
+    [callees(exercised, tree), callees(&targets, tree)]
+        .into_iter()
+        .flat_map(|by_path| {
+            by_path
+                .into_iter()
+                .flat_map(|(path, ranges)| ranges.into_iter().map(move |r| (path.clone(), r)))
+        })
+        .collect()
+}
 
 /// The definitions of each exercised definition's file that its body mentions by name (one
 /// hop: the helper where the bug may sit).
