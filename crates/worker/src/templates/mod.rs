@@ -228,7 +228,8 @@ impl Places {
 /// constants, the members it reads on each receiver and its numbers.
 #[derive(Debug, Default)]
 struct Scope {
-    names: Vec<String>,
+    /// With the line each is first bound on ([`values::local_names`]).
+    names: Vec<(String, usize)>,
     /// (name, constant) pairs: the constants each name is assigned or compared with.
     literals: Vec<(String, String)>,
     /// The members used on each receiver ([`values::members`]).
@@ -307,7 +308,7 @@ pub fn fixes(path: &str, text: &str, places: &Places, max: usize) -> Vec<Templat
         for (range, op, n) in tries {
             let (body, _) = split_ending(lines[n - 1]);
             let toks = tokenised[n - 1].get_or_insert_with(|| tokens(body, lang));
-            for after in mutate(body, toks, lang, op, scope_of(n)) {
+            for after in mutate(body, toks, lang, op, scope_of(n), n) {
                 if after == body {
                     continue;
                 }
@@ -351,6 +352,17 @@ pub fn fixes(path: &str, text: &str, places: &Places, max: usize) -> Vec<Templat
             }
         })
         .collect()
+}
+
+/// The names of `names` (each with the line it is first bound on), those bound on or above
+/// line `at` first, nearest first, then those bound below it, nearest first: the variable
+/// meant in place of a wrong one is most often one bound close by (the loop's index, the
+/// value just computed), and a name bound below the line is not in scope yet, unless a loop
+/// brings it round.
+fn nearest_first(names: &[(String, usize)], at: usize) -> impl Iterator<Item = &str> {
+    let mut order: Vec<&(String, usize)> = names.iter().collect();
+    order.sort_by_key(|(_, bound)| (*bound > at, bound.abs_diff(at)));
+    order.into_iter().map(|(name, _)| name.as_str())
 }
 
 /// The lines [`fixes`] tries, in four groups.
@@ -485,7 +497,14 @@ fn with_line(lines: &[&str], n: usize, new_line: &str, ending: &str, edit: Edit)
 }
 
 /// The candidate lines `op` makes of `line`, whose tokens are `toks`.
-fn mutate(line: &str, toks: &[Token], lang: Lang, op: Operator, scope: &Scope) -> Vec<String> {
+fn mutate(
+    line: &str,
+    toks: &[Token],
+    lang: Lang,
+    op: Operator,
+    scope: &Scope,
+    at: usize,
+) -> Vec<String> {
     let text = |t: &Token| &line[t.start..t.end];
     let replace = |t: &Token, with: &str| with_token(line, t, with);
     let spaced = |i: usize| {
@@ -620,6 +639,8 @@ fn mutate(line: &str, toks: &[Token], lang: Lang, op: Operator, scope: &Scope) -
             // longer finds them) and its types; only a default value may be another name.
             let signature = values::is_signature(line, toks);
             let mut after_equals = false;
+            // Each variable of the line with its alternatives, nearest bound first.
+            let mut per_variable: Vec<Vec<String>> = Vec::new();
             for (i, t) in toks.iter().enumerate() {
                 match (t.kind, text(t)) {
                     (Kind::Space, _) => {}
@@ -635,12 +656,21 @@ fn mutate(line: &str, toks: &[Token], lang: Lang, op: Operator, scope: &Scope) -
                 let called = toks.get(i + 1).is_some_and(|n| text(n) == "(");
                 let parameter = signature && !after_equals;
                 after_equals = false;
-                if member || called || parameter || !scope.names.iter().any(|l| l == word) {
+                if member || called || parameter || !scope.names.iter().any(|(l, _)| l == word) {
                     continue;
                 }
-                for other in scope.names.iter().filter(|l| *l != word) {
-                    out.push(replace(t, other));
-                }
+                per_variable.push(
+                    nearest_first(&scope.names, at)
+                        .filter(|l| *l != word)
+                        .map(|other| replace(t, other))
+                        .collect(),
+                );
+            }
+            // Round by round, each variable's next alternative: the cap leaves no variable of
+            // the line out (an assignment's target would otherwise take every place).
+            let rounds = per_variable.iter().map(Vec::len).max().unwrap_or(0);
+            for round in 0..rounds {
+                out.extend(per_variable.iter().filter_map(|v| v.get(round).cloned()));
             }
             out.truncate(PER_LINE);
         }

@@ -298,13 +298,21 @@ pub(super) fn is_signature(line: &str, toks: &[Token]) -> bool {
         })
 }
 
+/// Most names [`local_names`] lists.
+const MAX_NAMES: usize = 40;
+
 /// Names bound in the regions (parameters, assignments, loop variables), for
-/// [`Operator::OtherVariable`]: at most 12, in order of first binding.
-pub(super) fn local_names(lines: &[&str], regions: &[(usize, usize)], lang: Lang) -> Vec<String> {
-    let mut names: Vec<String> = Vec::new();
-    let mut add = |w: &str| {
-        if !KEYWORDS.contains(&w) && w.len() < 40 && !names.iter().any(|n| n == w) {
-            names.push(w.to_string());
+/// [`Operator::OtherVariable`]: at most [`MAX_NAMES`], in order of first binding, each with
+/// the 1-based line of that binding.
+pub(super) fn local_names(
+    lines: &[&str],
+    regions: &[(usize, usize)],
+    lang: Lang,
+) -> Vec<(String, usize)> {
+    let mut names: Vec<(String, usize)> = Vec::new();
+    let mut add = |w: &str, n: usize| {
+        if !KEYWORDS.contains(&w) && w.len() < 40 && !names.iter().any(|(name, _)| name == w) {
+            names.push((w.to_string(), n));
         }
     };
     for &(start, end) in regions {
@@ -340,7 +348,7 @@ pub(super) fn local_names(lines: &[&str], regions: &[(usize, usize)], lang: Lang
                             && lang == Lang::Braces
                             && matches!(prev, Some("(" | ",")));
                 if bound && prev != Some(".") {
-                    add(text(t));
+                    add(text(t), n);
                 }
             }
         }
@@ -358,8 +366,8 @@ pub(super) fn local_names(lines: &[&str], regions: &[(usize, usize)], lang: Lang
                 .collect::<Vec<_>>()
         })
         .collect();
-    names.retain(|n| !called.contains(n));
-    names.truncate(12);
+    names.retain(|(n, _)| !called.contains(n));
+    names.truncate(MAX_NAMES);
     names
 }
 

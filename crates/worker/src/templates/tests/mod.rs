@@ -678,3 +678,30 @@ fn a_dropped_negation_takes_the_brackets_it_needed_and_is_never_doubled() {
         ["return a && (b || c);"]
     );
 }
+
+#[test]
+fn another_variable_bound_nearest_above_the_line_comes_first_however_many_there_are() {
+    // durafmt's Format in short: nine values computed, then a loop whose index the wrong
+    // line should read (`unitsShort[hours]` for `unitsShort[i]`).
+    let go = "func format(n int64) string {\n\tyears := n / 8\n\tweeks := n / 7\n\tdays := n / 6\n\thours := n / 5\n\tminutes := n / 4\n\tseconds := n / 3\n\tmillis := n / 2\n\tmicros := n\n\tout := \"\"\n\tfor i, u := range units {\n\t\tout += u + unitsShort[hours]\n\t}\n\tlate := out\n\treturn late\n}\n";
+    let all = afters("d.go", go, Operator::OtherVariable);
+    let got: Vec<&String> = all.iter().filter(|a| a.contains("unitsShort")).collect();
+    // The line's three variables take turns, each replaced by the name bound nearest above
+    // it first: the loop's index, before the values computed above the loop.
+    assert_eq!(
+        got[..3],
+        [
+            "i += u + unitsShort[hours]",
+            "out += i + unitsShort[hours]",
+            "out += u + unitsShort[i]"
+        ],
+        "{got:?}"
+    );
+    // A name bound below the line is not in scope there yet: after every name above it.
+    let names: Vec<(String, usize)> =
+        [("n", 1), ("years", 2), ("out", 10), ("i", 11), ("late", 14)]
+            .map(|(n, l)| (n.to_string(), l))
+            .into();
+    let order: Vec<&str> = nearest_first(&names, 12).collect();
+    assert_eq!(order, ["i", "out", "years", "n", "late"]);
+}
