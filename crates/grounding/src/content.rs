@@ -5,8 +5,10 @@
 //! links to it, declares any package whose name contains the framework id (`@reduxjs/toolkit`
 //! grounds "Redux"), or is the framework itself (its own package name). Mentions inside code
 //! blocks, in negated or comparative sentences ("unlike React", "instead of Django", "a
-//! Flask-like API"), and mentions the file already had before the change are not claims of this
-//! change and are skipped. A greenfield tree (no manifest) grounds everything.
+//! Flask-like API"), in sentences about the reader's own code rather than the project's ("if
+//! you need async requests, use httpx", "your app can call it with HTTPX", "e.g. httpx"), and
+//! mentions the file already had before the change are not claims of this change and are
+//! skipped. A greenfield tree (no manifest) grounds everything.
 
 use std::sync::OnceLock;
 
@@ -108,6 +110,30 @@ fn negation_re() -> &'static Regex {
     })
 }
 
+/// A sentence about the reader's code, not the project's: it speaks to the reader (`you`,
+/// `your`), states a condition or an option (`if`, `whether`, `optionally`, `for example`), or
+/// tells the reader which tool to pick (`Use httpx ...`, `Install ...`, `Try ...`, `See ...`).
+/// A framework it names is the reader's choice, so it claims nothing about the project's stack:
+/// "The frontend is a React application" is a claim, "if you need an async client, use httpx"
+/// is not.
+fn reader_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r"(?i)\b(?:you|your|yours|yourself|if|whether|optional|optionally|for example|for instance)\b|^\W*(?:use|install|try|see|check out|consider|choose|pick|refer to)\b",
+        )
+        .expect("static regex")
+    })
+}
+
+/// Whether the mention at byte offset `at` of `seg` follows an example marker ("e.g. httpx",
+/// "i.e. Django"), whose '.' the sentence splitter takes for a sentence end.
+fn after_example_marker(seg: &str, at: usize) -> bool {
+    let before = seg[..at].trim_end_matches([' ', ',', '(', ':']);
+    let lower = before.to_ascii_lowercase();
+    lower.ends_with("e.g.") || lower.ends_with("e.g") || lower.ends_with("i.e.")
+}
+
 /// The sentence of `text` around byte offset `at`.
 fn sentence(text: &str, at: usize) -> &str {
     let start = text[..at]
@@ -131,8 +157,15 @@ fn sentence(text: &str, at: usize) -> &str {
     &text[start..end2]
 }
 
-/// Every non-negated framework mention in the prose of a doc.
+/// Every framework mention in the prose of a doc that claims the project uses it: neither
+/// negated nor comparative, nor about the reader's own code (see [`reader_re`]).
 pub fn mentions(path: &str, text: &str) -> Vec<Mention> {
+    scan(path, text, true)
+}
+
+/// The framework mentions of a doc's prose, negated and comparative ones left out; with
+/// `claims_only`, those about the reader's code too.
+fn scan(path: &str, text: &str, claims_only: bool) -> Vec<Mention> {
     let segments: Vec<(u32, String)> = if markdown::is_markdown_path(path) {
         markdown::parse(text)
             .segments
@@ -151,13 +184,21 @@ pub fn mentions(path: &str, text: &str) -> Vec<Mention> {
     for (line, seg) in &segments {
         for pattern in candidate_patterns(seg) {
             let Some(re) = pattern.regex() else { continue };
-            for c in re.captures_iter(seg) {
-                let Some(m) = c.get(1) else { continue };
+            // Each search starts where the last mention ended, not where its match did: the
+            // match takes the character after a mention ("httpx. HTTPX" would lose the second).
+            let mut from = 0;
+            while let Some(c) = re.captures_at(seg, from) {
+                let Some(m) = c.get(1) else { break };
+                from = m.end();
                 let after = &seg[m.end()..];
                 if after.starts_with("-like") || after.starts_with("-style") {
                     continue;
                 }
-                if negation_re().is_match(sentence(seg, m.start())) {
+                let around = sentence(seg, m.start());
+                if negation_re().is_match(around)
+                    || (claims_only
+                        && (reader_re().is_match(around) || after_example_marker(seg, m.start())))
+                {
                     continue;
                 }
                 out.push(Mention {
@@ -236,9 +277,11 @@ pub fn check(
     if fp.is_greenfield() || !markdown::is_doc_path(path) || is_reference_doc(path) {
         return Vec::new();
     }
+    // What the file named before, as a claim or not: a page that already told the reader to
+    // use httpx may go on to describe it.
     let old: Vec<&str> = before
         .map(|b| {
-            mentions(path, b)
+            scan(path, b, false)
                 .into_iter()
                 .map(|m| m.framework.id)
                 .collect()
@@ -341,6 +384,42 @@ mod tests {
         let after = "We also ship a Django admin. It is great.\n";
         assert!(check("README.md", Some(before), after, &fp).is_empty());
         assert_eq!(check("README.md", None, after, &fp).len(), 1);
+    }
+
+    fn requests_library() -> Fingerprint {
+        compute_from(&MemorySource::new().with(
+            "pyproject.toml",
+            "[project]\nname = \"weatherkit\"\ndependencies = [\"requests>=2.31\"]\n",
+        ))
+    }
+
+    #[test]
+    fn a_tool_suggested_to_the_reader_is_not_a_claim_of_use() {
+        let fp = requests_library();
+        let page = "# Asynchronous use\n\nThe client is synchronous. If you need async requests, \
+                    call the HTTP API with httpx.\n\nYour application may also wrap it in HTTPX \
+                    transports.\n\nUse HTTPX when the event loop must not block.\n\nAn async \
+                    client (e.g. httpx) works too.\n";
+        assert_eq!(check("docs/async.md", None, page, &fp), []);
+    }
+
+    #[test]
+    fn the_project_said_to_use_a_tool_is_still_a_claim() {
+        let fp = requests_library();
+        let page = "# Asynchronous use\n\nweatherkit sends its requests with HTTPX.\n\nIf you \
+                    need async requests, call the HTTP API directly.\n";
+        let found = check("docs/async.md", None, page, &fp);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!((found[0].framework, found[0].line), ("httpx", 3));
+    }
+
+    #[test]
+    fn a_page_that_suggested_a_tool_may_go_on_to_describe_it() {
+        let fp = requests_library();
+        let before = "If you need async requests, use httpx.\n";
+        let after = "If you need async requests, use httpx. HTTPX speaks HTTP/2.\n";
+        assert_eq!(check("docs/async.md", Some(before), after, &fp), []);
+        assert_eq!(check("docs/async.md", None, after, &fp).len(), 1);
     }
 
     #[test]
