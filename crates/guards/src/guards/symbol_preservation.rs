@@ -8,6 +8,8 @@ use slopguard_lang::{
 
 use crate::{Context, FileView, Finding, Guard, GuardInfo, Severity};
 
+mod cfg_variants;
+
 /// The symbol-preservation guard.
 pub struct SymbolPreservation;
 
@@ -200,6 +202,9 @@ struct Removed<'a> {
     /// name: the file's own code keeps working, other files lose `require('./m').Router`.
     /// Only other files' qualified uses and imports of the name count.
     export_only: bool,
+    /// A Rust `#[cfg]` variant's predicate: the file still defines the name for other
+    /// configurations (see [`cfg_variants`]).
+    cfg: Option<String>,
 }
 
 /// The first line of `text` that uses `r` (1-based), skipping comments, strings, bindings,
@@ -1118,7 +1123,17 @@ impl SymbolPreservation {
                 trait_member,
                 derived,
                 export_only: false,
+                cfg: None,
             });
+        }
+        if lang == Language::Rust {
+            out.extend(cfg_variants::removed(
+                path,
+                before_text,
+                &before.definitions,
+                after_text,
+                &after.definitions,
+            ));
         }
         if exports_by_property {
             out.extend(Self::unexported(
@@ -1180,6 +1195,7 @@ impl SymbolPreservation {
                     trait_member: false,
                     derived: false,
                     export_only: true,
+                    cfg: None,
                 });
             }
         }
@@ -1189,6 +1205,8 @@ impl SymbolPreservation {
     fn report(cx: &Context<'_>, r: &Removed<'_>, uses: Option<Vec<Use>>, out: &mut Vec<Finding>) {
         let (name, path, def) = (&r.def.name, r.path, r.def);
         let kind = format!("{:?}", def.kind).to_lowercase();
+        let what =
+            (r.cfg.as_ref()).map_or_else(|| kind.clone(), |c| format!("`#[cfg({c})]` {kind}"));
         let uses = uses.unwrap_or_default();
         if !uses.is_empty() {
             let where_ = uses
@@ -1204,9 +1222,9 @@ impl SymbolPreservation {
             };
             let what = match &r.renamed_to {
                 Some(n) => format!(
-                    "{kind} `{name}` was renamed to `{n}` but is still used at {where_}{more}"
+                    "{what} `{name}` was renamed to `{n}` but is still used at {where_}{more}"
                 ),
-                None => format!("{kind} `{name}` was removed but is still used at {where_}{more}"),
+                None => format!("{what} `{name}` was removed but is still used at {where_}{more}"),
             };
             out.push(
                 Finding::new(&INFO, Severity::Block, what)
@@ -1223,7 +1241,7 @@ impl SymbolPreservation {
         }
         if let Some(n) = &r.renamed_to {
             out.push(
-                Finding::new(&INFO, Severity::Warn, format!("{kind} `{name}` renamed to `{n}` (same body)"))
+                Finding::new(&INFO, Severity::Warn, format!("{what} `{name}` renamed to `{n}` (same body)"))
                     .at(path, Some(def.start_line), None)
                     .feedback(format!("`{name}` in `{path}` was renamed to `{n}`; make sure the task asked for the rename."))
                     .data(serde_json::json!({"symbol": name, "kind": kind, "renamed_to": n})),
@@ -1248,7 +1266,7 @@ impl SymbolPreservation {
             return;
         }
         out.push(
-            Finding::new(&INFO, cx.intent_severity(), format!("{kind} `{name}` was removed"))
+            Finding::new(&INFO, cx.intent_severity(), format!("{what} `{name}` was removed"))
                 .at(path, Some(def.start_line), None)
                 .feedback(format!(
                     "Your change deleted `{name}` from `{path}`. Do not delete definitions the task did not ask you to remove: send the whole file with `{name}` preserved verbatim. A comment saying it \"remains unchanged\" does not keep it."
