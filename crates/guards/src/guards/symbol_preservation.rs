@@ -202,6 +202,10 @@ struct Removed<'a> {
     /// name: the file's own code keeps working, other files lose `require('./m').Router`.
     /// Only other files' qualified uses and imports of the name count.
     export_only: bool,
+    /// A definition of an ES module (its file imports or exports with `import` / `export`):
+    /// other files reach it only through an import from its module, so a namesake another
+    /// module defines neither hides those uses nor makes a bare name elsewhere one of them.
+    es_module: bool,
     /// A Rust `#[cfg]` variant's predicate: the file still defines the name for other
     /// configurations (see [`cfg_variants`]).
     cfg: Option<String>,
@@ -312,7 +316,9 @@ fn scoped_use(
     fn dir(p: &str) -> &str {
         p.rsplit_once('/').map_or("", |(d, _)| d)
     }
-    let bare_reaches = same_file || lang != Language::Go || dir(path) == dir(r.path);
+    let bare_reaches = same_file
+        || (lang != Language::Go && !r.es_module)
+        || (lang == Language::Go && dir(path) == dir(r.path));
     let mut lines: Vec<u32> = imports;
     if bare_reaches {
         let text_lines: Vec<&str> = text.lines().collect();
@@ -571,6 +577,9 @@ fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option<Vec<Use>>>
                 // A file that binds the name at top level uses its own; when that binding is a
                 // definition, uses elsewhere may refer to it too.
                 if u.top_level_binding {
+                    if removed[i].es_module {
+                        continue;
+                    }
                     let a = source.analysis();
                     let rname = removed[i].rname;
                     if a.definitions
@@ -1019,6 +1028,10 @@ impl SymbolPreservation {
         let before_lines: Vec<&str> = before_text.lines().collect();
         let script = family(lang) == family(Language::JavaScript);
         let exports_by_property = script && !exports_otherwise(after_text);
+        let es_module = script
+            && before_lines
+                .iter()
+                .any(|l| l.starts_with("export ") || l.starts_with("import "));
         let mut out = Vec::new();
         for (name, def) in &old {
             let commonjs = script && is_commonjs_export(&before_lines, def);
@@ -1123,6 +1136,7 @@ impl SymbolPreservation {
                 trait_member,
                 derived,
                 export_only: false,
+                es_module,
                 cfg: None,
             });
         }
@@ -1195,6 +1209,7 @@ impl SymbolPreservation {
                     trait_member: false,
                     derived: false,
                     export_only: true,
+                    es_module: false,
                     cfg: None,
                 });
             }

@@ -78,6 +78,7 @@ pub(super) fn removed<'a>(
                 trait_member: false,
                 derived: false,
                 export_only: false,
+                es_module: false,
                 cfg: Some(cfg),
             }
         })
