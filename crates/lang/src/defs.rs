@@ -3,9 +3,9 @@
 use tree_sitter::Node;
 
 use crate::hash::body_hash;
-use crate::stubs::body_shape;
+use crate::stubs::{body_shape, nested_bodies};
 use crate::ts::{end_line_of, kids, line_of, named_kids, text};
-use crate::{Body, DefKind, Definition, Language};
+use crate::{Body, DefKind, Definition, Language, NestedBodies};
 
 /// Nesting limit for the container recursion (namespaces, modules, classes, `#ifdef`s).
 const MAX_NEST: usize = 24;
@@ -78,7 +78,11 @@ impl<'s> Defs<'s> {
     /// Records a function spanning `span` whose body is that of the function node `func`.
     fn push_function(&mut self, name: String, simple: &str, span: Node<'_>, func: Node<'_>) {
         let body = body_shape(self.lang, func, self.src);
+        let before = self.out.len();
         self.push_with_body(name, simple, DefKind::Function, span, body);
+        if let Some(def) = self.out.get_mut(before) {
+            def.nested = nested_bodies(self.lang, func, self.src);
+        }
     }
 
     /// [`Defs::push`] with the judged shape of a function's body.
@@ -100,6 +104,7 @@ impl<'s> Defs<'s> {
             start_line: line_of(node),
             end_line: end_line_of(node),
             body,
+            nested: NestedBodies::default(),
         });
     }
 

@@ -9,7 +9,7 @@
 use tree_sitter::Node;
 
 use crate::ts::{named_kids, text};
-use crate::{Body, Language};
+use crate::{Body, Language, NestedBodies};
 
 /// The shape of the body of the function node `func` (a `function_definition`,
 /// `function_item`, `method_definition`, `arrow_function`, `method_declaration`, ...):
@@ -67,6 +67,33 @@ pub(crate) fn body_shape(lang: Language, func: Node<'_>, src: &str) -> Body {
     } else {
         Body::Logic
     }
+}
+
+/// The functions the body of the function node `func` defines as its own statements (Rust
+/// `fn` items, Python `def`s), each judged by [`body_shape`].
+pub(crate) fn nested_bodies(lang: Language, func: Node<'_>, src: &str) -> NestedBodies {
+    let mut out = NestedBodies::default();
+    if !matches!(lang, Language::Rust | Language::Python) || func.has_error() {
+        return out;
+    }
+    let Some(body) = func.child_by_field_name("body") else {
+        return out;
+    };
+    for s in named_kids(body) {
+        let inner = match s.kind() {
+            "function_item" | "function_definition" => s,
+            "decorated_definition" => match s.child_by_field_name("definition") {
+                Some(d) if d.kind() == "function_definition" => d,
+                _ => continue,
+            },
+            _ => continue,
+        };
+        out.functions = out.functions.saturating_add(1);
+        if body_shape(lang, inner, src).is_placeholder() {
+            out.placeholders = out.placeholders.saturating_add(1);
+        }
+    }
+    out
 }
 
 /// Languages whose function bodies [`body_shape`] judges.
@@ -438,6 +465,28 @@ mod tests {
             };
             assert_eq!(shape(lang, src, &name), want, "{src}");
         }
+    }
+
+    #[test]
+    fn nested_functions_are_counted_with_their_placeholders() {
+        // ignore 0.4.34 `pathutil::is_hidden_path`, its windows variant gutted.
+        let src = "pub(crate) fn is_hidden_path(dent: &Path) -> bool {\n    #[cfg(not(windows))]\n    fn imp(path: &Path) -> bool {\n        is_hidden_path_only(path)\n    }\n\n    #[cfg(windows)]\n    fn imp(path: &Path) -> bool {\n        use std::os::windows::fs::MetadataExt;\n\n        unimplemented!()\n    }\n\n    imp(dent)\n}\n";
+        let a = analyze(Language::Rust, src);
+        let def = &a.definitions[0];
+        assert_eq!(def.body, Body::Logic);
+        let want = NestedBodies {
+            functions: 2,
+            placeholders: 1,
+        };
+        assert_eq!(def.nested, want);
+        let py = "def outer(x):\n    def helper(y):\n        raise NotImplementedError\n\n    @cache\n    def other(y):\n        return y\n\n    return helper(x) + other(x)\n";
+        let want = NestedBodies {
+            functions: 2,
+            placeholders: 1,
+        };
+        assert_eq!(analyze(Language::Python, py).definitions[0].nested, want);
+        let flat = analyze(Language::Go, "package p\n\nfunc f() int {\n\treturn 1\n}\n");
+        assert_eq!(flat.definitions[0].nested, NestedBodies::default());
     }
 
     #[test]
