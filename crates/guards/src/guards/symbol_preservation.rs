@@ -8,7 +8,7 @@ use slopguard_lang::{
 
 use crate::{Context, FileView, Finding, Guard, GuardInfo, Severity};
 
-mod cfg_variants;
+mod variants;
 
 /// The symbol-preservation guard.
 pub struct SymbolPreservation;
@@ -206,9 +206,9 @@ struct Removed<'a> {
     /// other files reach it only through an import from its module, so a namesake another
     /// module defines neither hides those uses nor makes a bare name elsewhere one of them.
     es_module: bool,
-    /// A Rust `#[cfg]` variant's predicate: the file still defines the name for other
-    /// configurations (see [`cfg_variants`]).
-    cfg: Option<String>,
+    /// Which of the name's definitions was lost while the file still defines others (see
+    /// [`variants`]): "`#[cfg(unix)]`", "the implementation of the overloaded".
+    variant: Option<String>,
 }
 
 /// The first line of `text` that uses `r` (1-based), skipping comments, strings, bindings,
@@ -1137,11 +1137,12 @@ impl SymbolPreservation {
                 derived,
                 export_only: false,
                 es_module,
-                cfg: None,
+                variant: None,
             });
         }
-        if lang == Language::Rust {
-            out.extend(cfg_variants::removed(
+        if matches!(lang, Language::Rust | Language::TypeScript | Language::Tsx) {
+            out.extend(variants::removed(
+                lang,
                 path,
                 before_text,
                 &before.definitions,
@@ -1210,7 +1211,7 @@ impl SymbolPreservation {
                     derived: false,
                     export_only: true,
                     es_module: false,
-                    cfg: None,
+                    variant: None,
                 });
             }
         }
@@ -1220,8 +1221,7 @@ impl SymbolPreservation {
     fn report(cx: &Context<'_>, r: &Removed<'_>, uses: Option<Vec<Use>>, out: &mut Vec<Finding>) {
         let (name, path, def) = (&r.def.name, r.path, r.def);
         let kind = format!("{:?}", def.kind).to_lowercase();
-        let what =
-            (r.cfg.as_ref()).map_or_else(|| kind.clone(), |c| format!("`#[cfg({c})]` {kind}"));
+        let what = (r.variant.as_ref()).map_or_else(|| kind.clone(), |v| format!("{v} {kind}"));
         let uses = uses.unwrap_or_default();
         if !uses.is_empty() {
             let where_ = uses

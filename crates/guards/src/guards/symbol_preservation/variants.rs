@@ -1,13 +1,17 @@
-//! Rust definitions under `#[cfg(..)]`: one name, several definitions, one a configuration.
+//! Names defined more than once in a file, one definition of them lost while the others keep
+//! the name defined, so that the guard's name-keyed comparison sees nothing removed:
 //!
-//! `walkdir`'s `util::device_num` is three functions, `#[cfg(unix)]`, `#[cfg(windows)]` and
-//! `#[cfg(not(any(unix, windows)))]`. Deleting the unix one leaves the name defined, so the
-//! name-keyed comparison of the guard sees nothing lost, yet every unix build of the callers
-//! breaks. A variant is lost when the file keeps fewer definitions of that name and kind than
-//! it had, none of them unconditional, and none under the lost one's `#[cfg]` predicate. Twins
-//! merged into one unconditional definition (`cfg!()` inside its body) are not a loss.
+//! - Rust definitions under `#[cfg(..)]`: `walkdir`'s `util::device_num` is three functions,
+//!   `#[cfg(unix)]`, `#[cfg(windows)]` and `#[cfg(not(any(unix, windows)))]`; deleting the unix
+//!   one breaks every unix build of the callers. A variant is lost when the file keeps fewer
+//!   definitions of that name and kind than it had, none of them unconditional, and none under
+//!   the lost one's `#[cfg]` predicate. Twins merged into one unconditional definition
+//!   (`cfg!()` inside its body) are not a loss.
+//! - TypeScript overloads: `ufo`'s `hasProtocol` is two signatures (`function f(..): T;`, no
+//!   body) and one implementation; deleting the implementation leaves signatures that tsc
+//!   rejects. It is lost when the file still has signatures of the name and no implementation.
 
-use slopguard_lang::{DefKind, Definition, Language};
+use slopguard_lang::{Body, DefKind, Definition, Language};
 
 use super::{Removed, qualifiers, split_member};
 
@@ -50,23 +54,34 @@ fn cfg_predicate(lines: &[&str], start_line: u32) -> Option<String> {
     (!predicates.is_empty()).then(|| predicates.join("&"))
 }
 
-/// The `#[cfg]` variants a modified Rust file lost (see [`dropped`]), as removals whose uses
-/// are looked for by name: the variants left define it for other configurations only, so no
-/// scope resolution or rebinding in the file excuses the loss.
+/// The definitions of a modified Rust or TypeScript file lost while the file still defines
+/// their name (see the module's doc), as removals whose uses are looked for by name: the
+/// definitions left do not stand in for the lost one, so no scope resolution or rebinding in
+/// the file excuses the loss.
 pub(super) fn removed<'a>(
+    lang: Language,
     path: &'a str,
     before_text: &str,
     before: &'a [Definition],
     after_text: &str,
     after: &[Definition],
 ) -> Vec<Removed<'a>> {
-    dropped(before_text, before, after_text, after)
-        .into_iter()
-        .map(|(def, cfg)| {
+    let lost: Vec<(&Definition, String)> = match lang {
+        Language::Rust => dropped(before_text, before, after_text, after)
+            .into_iter()
+            .map(|(def, predicate)| (def, format!("`#[cfg({predicate})]`")))
+            .collect(),
+        _ => implementations_dropped(before, after)
+            .into_iter()
+            .map(|def| (def, "the implementation of the overloaded".to_owned()))
+            .collect(),
+    };
+    lost.into_iter()
+        .map(|(def, variant)| {
             let (owner, rname) = split_member(&def.name);
             Removed {
                 path,
-                lang: Language::Rust,
+                lang,
                 def,
                 rname,
                 owner,
@@ -79,8 +94,27 @@ pub(super) fn removed<'a>(
                 derived: false,
                 export_only: false,
                 es_module: false,
-                cfg: Some(cfg),
+                variant: Some(variant),
             }
+        })
+        .collect()
+}
+
+/// The implementations (functions with a body) of `before` whose name the file still declares
+/// by bodiless signatures only (TypeScript overloads).
+fn implementations_dropped<'d>(
+    before: &'d [Definition],
+    after: &[Definition],
+) -> Vec<&'d Definition> {
+    let has_body = |d: &Definition| d.body != Body::Unknown;
+    before
+        .iter()
+        .filter(|d| d.kind == DefKind::Function && has_body(d))
+        .filter(|d| {
+            let same = |o: &&Definition| o.name == d.name && o.kind == d.kind;
+            let signed_before = before.iter().filter(same).any(|o| !has_body(o));
+            let mut left = after.iter().filter(same).peekable();
+            signed_before && left.peek().is_some() && !left.any(has_body)
         })
         .collect()
 }
@@ -88,7 +122,7 @@ pub(super) fn removed<'a>(
 /// The definitions of `before` whose `#[cfg]` variant the change dropped while the file still
 /// defines their name (see the module's doc), with their predicates. Impl blocks are left out: they share their
 /// type's name without being variants of each other.
-pub(super) fn dropped<'d>(
+fn dropped<'d>(
     before_text: &str,
     before: &'d [Definition],
     after_text: &str,
@@ -201,6 +235,39 @@ mod tests {
             lost(&without("#[cfg(not(any(unix, windows)))]")),
             [("device_num".to_owned(), 20)]
         );
+    }
+
+    /// unjs/ufo's `hasProtocol`: two overload signatures and the implementation.
+    const OVERLOADS: &str = include_str!(
+        "../../../tests/fixtures/symbol-preservation/fail_ts_overload_implementation_dropped_still_used/before/src/utils.ts"
+    );
+
+    /// The overloaded functions `implementations_dropped` reports for `after`, as their lines.
+    fn implementations_lost(after: &str) -> Vec<u32> {
+        let b = analyze(Language::TypeScript, OVERLOADS);
+        let a = analyze(Language::TypeScript, after);
+        assert!(a.syntax_errors.is_empty(), "{:?}", a.syntax_errors);
+        implementations_dropped(&b.definitions, &a.definitions)
+            .into_iter()
+            .map(|d| d.start_line)
+            .collect()
+    }
+
+    #[test]
+    fn an_overload_set_loses_its_implementation_not_a_signature() {
+        let start = OVERLOADS
+            .find("/**\n * Checks if the input has a protocol.")
+            .expect("doc");
+        let end = OVERLOADS[start..].find("\n}\n").expect("end") + start + 3;
+        let without_body = format!("{}{}", &OVERLOADS[..start], &OVERLOADS[end..]);
+        assert_eq!(implementations_lost(&without_body), [72]);
+        let first = OVERLOADS
+            .find("export function hasProtocol(")
+            .expect("signature");
+        let semi = OVERLOADS[first..].find(";\n").expect("end") + first + 2;
+        let one_signature_less = format!("{}{}", &OVERLOADS[..first], &OVERLOADS[semi..]);
+        assert!(implementations_lost(&one_signature_less).is_empty());
+        assert!(implementations_lost(OVERLOADS).is_empty());
     }
 
     #[test]
