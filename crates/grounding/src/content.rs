@@ -247,6 +247,39 @@ pub fn is_reference_doc(path: &str) -> bool {
     .any(|k| stem == *k || stem.starts_with(&format!("{k}-")) || stem.starts_with(&format!("{k}_")))
 }
 
+/// The document `path` translates, when its name marks it as a translation: `README.ar.md`,
+/// `README.zh-CN.md`, `README_ja.md`, `guide-pt-BR.rst` translate `README.md`, `guide.rst` of
+/// the same directory. A translation repeats its original's mentions (nanoid's README.ko.md
+/// names React where README.md does), so those are carried over like the file's own earlier
+/// ones.
+pub fn translated_from(path: &str) -> Option<String> {
+    const LANGUAGES: &[&str] = &[
+        "ar", "bg", "bn", "ca", "cs", "da", "de", "el", "es", "et", "fa", "fi", "fr", "he", "hi",
+        "hu", "id", "it", "ja", "jp", "ko", "kr", "lt", "lv", "ms", "nl", "no", "pl", "pt", "ro",
+        "ru", "sk", "sl", "sr", "sv", "th", "tr", "uk", "ur", "vi", "zh", "cn", "tw",
+    ];
+    let (dir, base) = path.rsplit_once('/').map_or(("", path), |(d, b)| (d, b));
+    let (rest, ext) = base.rsplit_once('.')?;
+    let cut = rest.rfind(['.', '_', '-'])?;
+    let (stem, mut tag) = (&rest[..cut], &rest[cut + 1..]);
+    let mut stem = stem;
+    // A region after the language (`zh-CN`, `pt_BR`): the language is one separator earlier.
+    if tag.len() == 2 && tag.chars().all(|c| c.is_ascii_uppercase()) {
+        let cut = stem.rfind(['.', '_', '-'])?;
+        tag = &stem[cut + 1..];
+        stem = &stem[..cut];
+    }
+    if stem.is_empty() || !LANGUAGES.contains(&tag.to_ascii_lowercase().as_str()) {
+        return None;
+    }
+    let original = format!("{stem}.{ext}");
+    Some(if dir.is_empty() {
+        original
+    } else {
+        format!("{dir}/{original}")
+    })
+}
+
 /// True when the fingerprint grounds framework `f`.
 pub fn is_grounded(fp: &Fingerprint, f: &FrameworkDef) -> bool {
     if fp.is_greenfield() || fp.declared_frameworks.iter().any(|d| d == f.id) {
@@ -420,6 +453,24 @@ mod tests {
         let after = "If you need async requests, use httpx. HTTPX speaks HTTP/2.\n";
         assert_eq!(check("docs/async.md", Some(before), after, &fp), []);
         assert_eq!(check("docs/async.md", None, after, &fp).len(), 1);
+    }
+
+    #[test]
+    fn translations_name_their_original() {
+        let cases = [
+            ("README.ar.md", Some("README.md")),
+            ("README.zh-CN.md", Some("README.md")),
+            ("docs/README_ja.md", Some("docs/README.md")),
+            ("docs/guide-pt-BR.rst", Some("docs/guide.rst")),
+            ("README.md", None),
+            ("docs/api.v2.md", None),
+            ("docs/getting-started.md", None),
+            ("docs/setup-CN.md", None),
+            (".ko.md", None),
+        ];
+        for (path, want) in cases {
+            assert_eq!(translated_from(path).as_deref(), want, "{path}");
+        }
     }
 
     #[test]
