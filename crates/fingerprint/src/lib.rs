@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 mod frameworks;
 mod go;
 mod manifests;
+mod ruby;
 mod source;
 
 pub use frameworks::{FRAMEWORKS, FrameworkDef, framework, frameworks_for, package_matches};

@@ -141,8 +141,8 @@ pub(crate) fn parse(
         Manifest::Pipfile => pipfile(text, facts),
         Manifest::GoMod => crate::go::go_mod(path, text, facts),
         Manifest::GoWork => crate::go::go_work(path, text, read, facts),
-        Manifest::Gemfile => gemfile(text, facts),
-        Manifest::Gemspec => gemspec(path, text, facts),
+        Manifest::Gemfile => crate::ruby::gemfile(text, facts),
+        Manifest::Gemspec => crate::ruby::gemspec(path, text, facts),
         Manifest::Other(label) => {
             facts.stack.insert(label.into());
         }
@@ -584,52 +584,6 @@ fn pipfile(text: &str, facts: &mut Facts) {
     facts.stack.insert("python/pipenv".into());
     for key in ["packages", "dev-packages"] {
         poetry_table(doc.get(key), facts);
-    }
-}
-
-// ---------------------------------------------------------------- Ruby
-
-fn first_quoted(s: &str) -> Option<&str> {
-    let s = s.trim_start();
-    let q = s.chars().next().filter(|c| *c == '"' || *c == '\'')?;
-    let end = s[1..].find(q)?;
-    Some(&s[1..1 + end])
-}
-
-fn gemfile(text: &str, facts: &mut Facts) {
-    facts.stack.insert("ruby/bundler".into());
-    for raw in text.lines() {
-        let line = raw.trim();
-        if let Some(rest) = line
-            .strip_prefix("gem ")
-            .or_else(|| line.strip_prefix("gem("))
-            && let Some(name) = first_quoted(rest)
-        {
-            facts.dep("ruby", name);
-        }
-    }
-}
-
-fn gemspec(path: &str, text: &str, facts: &mut Facts) {
-    facts.stack.insert("ruby/gem".into());
-    for raw in text.lines() {
-        let line = raw.trim();
-        for key in [
-            "add_dependency",
-            "add_runtime_dependency",
-            "add_development_dependency",
-        ] {
-            if let Some(i) = line.find(key) {
-                let rest = line[i + key.len()..].trim_start_matches(['(', ' ']);
-                if let Some(name) = first_quoted(rest) {
-                    facts.dep("ruby", name);
-                }
-            }
-        }
-    }
-    let base = path.rsplit('/').next().unwrap_or(path);
-    if let Some(name) = base.strip_suffix(".gemspec") {
-        facts.local.insert(name.to_string());
     }
 }
 
