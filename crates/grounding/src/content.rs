@@ -111,16 +111,17 @@ fn negation_re() -> &'static Regex {
 }
 
 /// A sentence about the reader's code, not the project's: it speaks to the reader (`you`,
-/// `your`), states a condition or an option (`if`, `whether`, `optionally`, `for example`), or
-/// tells the reader which tool to pick (`Use httpx ...`, `Install ...`, `Try ...`, `See ...`).
-/// A framework it names is the reader's choice, so it claims nothing about the project's stack:
-/// "The frontend is a React application" is a claim, "if you need an async client, use httpx"
-/// is not.
+/// `your`), gives an example (`for example`, `for instance`), or tells the reader which tool to
+/// pick (`Use httpx ...`, `Install ...`, `Try ...`, `See ...`, `Optionally, ...`). A framework
+/// it names is the reader's choice, so it claims nothing about the project's stack: "The
+/// frontend is a React application" is a claim, "if you need an async client, use httpx" is
+/// not. A condition alone is no such sign: "if the socket drops, the React frontend
+/// reconnects" still describes the project.
 fn reader_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         Regex::new(
-            r"(?i)\b(?:you|your|yours|yourself|if|whether|optional|optionally|for example|for instance)\b|^\W*(?:use|install|try|see|check out|consider|choose|pick|refer to)\b",
+            r"(?i)\b(?:you|your|yours|yourself|for example|for instance)\b|^\W*(?:use|install|try|see|check out|consider|choose|pick|refer to|optionally)\b",
         )
         .expect("static regex")
     })
@@ -434,6 +435,14 @@ mod tests {
                     transports.\n\nUse HTTPX when the event loop must not block.\n\nAn async \
                     client (e.g. httpx) works too.\n";
         assert_eq!(check("docs/async.md", None, page, &fp), []);
+    }
+
+    #[test]
+    fn a_condition_about_the_project_is_still_a_claim() {
+        let page = "# Architecture\n\nIf the socket drops, the React frontend reconnects.\n";
+        let found = check("docs/guide/architecture.md", None, page, &rust_cli());
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].framework, "react");
     }
 
     #[test]
