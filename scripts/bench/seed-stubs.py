@@ -1,9 +1,12 @@
 """Seeds "stub under a kept docstring" slop into real Python functions and counts how many
-`slopguard check` blocks, and by which guard.
+`slopguard check` blocks, and by which guard. (Rust, Go and JavaScript: seed-stubs-braces.py.)
 
 usage: seed_stubs.py REPO_CLONE BINARY [MAX]
 """
-import ast, json, os, subprocess, sys
+import ast, os, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from seedlib import Tally, tracked  # noqa: E402
 
 STUBS = [
     "raise NotImplementedError",
@@ -45,32 +48,21 @@ def functions(path):
 def main():
     repo, binary = sys.argv[1], sys.argv[2]
     limit = int(sys.argv[3]) if len(sys.argv) > 3 else 100
-    files = subprocess.run(["git", "-C", repo, "ls-files", "*.py"], capture_output=True, text=True).stdout.split()
+    files = tracked(repo, "*.py")
     files = [f for f in files if not f.startswith(("tests/", "docs/", "examples/")) and "/tests/" not in f]
-    cases = 0; blocked = 0; by_guard = {}; missed = []
+    tally = Tally(repo, binary)
     for f in files:
         path = os.path.join(repo, f)
         src, fns = functions(path)
         lines = src.splitlines(keepends=True)
         for name, doc, body in fns:
-            if cases >= limit:
+            if tally.cases >= limit:
                 break
-            stub = STUBS[cases % len(STUBS)]
+            stub = STUBS[tally.cases % len(STUBS)]
             indent = lines[body[0].lineno - 1][: body[0].col_offset]
             start, end = body[0].lineno - 1, body[-1].end_lineno
             new = lines[:start] + ([indent + stub + "\n"] if stub else []) + lines[end:]
-            open(path, "w").write("".join(new))
-            r = subprocess.run([binary, "check", "-C", repo, "--format", "json"], capture_output=True, text=True)
-            open(path, "w").write(src)
-            cases += 1
-            d = json.loads(r.stdout)
-            guards = sorted({x["guard"] for x in d["findings"] if x["severity"] == "block"})
-            if guards:
-                blocked += 1
-                for g in guards:
-                    by_guard[g] = by_guard.get(g, 0) + 1
-            else:
-                missed.append(f"{f}:{name} ({stub})")
-    print(json.dumps({"cases": cases, "blocked": blocked, "by_guard": by_guard, "missed": missed[:10]}))
+            tally.judge(f, "".join(new), f"{f}:{name} ({stub})")
+    print(tally.report())
 
 main()

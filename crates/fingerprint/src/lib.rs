@@ -16,11 +16,14 @@ use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 mod frameworks;
+mod go;
 mod manifests;
+mod ruby;
 mod source;
 
 pub use frameworks::{FRAMEWORKS, FrameworkDef, framework, frameworks_for, package_matches};
-pub use manifests::{go_module_path, is_manifest, pep508_name};
+pub use go::go_module_path;
+pub use manifests::{is_manifest, pep508_name};
 pub use source::{DiskSource, FileSource, MemorySource};
 
 /// Number of files of one language.

@@ -17,7 +17,7 @@ pub(crate) struct Facts {
 }
 
 impl Facts {
-    fn dep(&mut self, eco: &str, name: &str) {
+    pub(crate) fn dep(&mut self, eco: &str, name: &str) {
         let name = name.trim();
         if !name.is_empty() && name.len() < 200 {
             self.deps
@@ -39,6 +39,7 @@ pub(crate) enum Manifest {
     SetupPy,
     Pipfile,
     GoMod,
+    GoWork,
     Gemfile,
     Gemspec,
     /// Recognised but not parsed for dependencies (stack label only).
@@ -56,6 +57,7 @@ pub(crate) fn manifest_kind(path: &str) -> Option<Manifest> {
         "setup.py" => Manifest::SetupPy,
         "Pipfile" => Manifest::Pipfile,
         "go.mod" => Manifest::GoMod,
+        "go.work" => Manifest::GoWork,
         "Gemfile" => Manifest::Gemfile,
         "pom.xml" => Manifest::Other("java/maven"),
         "build.gradle" | "build.gradle.kts" => Manifest::Other("java/gradle"),
@@ -95,11 +97,11 @@ pub fn is_manifest(path: &str) -> bool {
 }
 
 /// Directory part of a path ("" for the root).
-fn dir_of(path: &str) -> &str {
+pub(crate) fn dir_of(path: &str) -> &str {
     path.rfind('/').map(|i| &path[..i]).unwrap_or("")
 }
 
-fn join(dir: &str, rel: &str) -> String {
+pub(crate) fn join(dir: &str, rel: &str) -> String {
     let mut parts: Vec<&str> = if dir.is_empty() {
         Vec::new()
     } else {
@@ -137,9 +139,10 @@ pub(crate) fn parse(
         Manifest::SetupCfg => setup_cfg(text, facts),
         Manifest::SetupPy => setup_py(text, facts),
         Manifest::Pipfile => pipfile(text, facts),
-        Manifest::GoMod => go_mod(path, text, facts),
-        Manifest::Gemfile => gemfile(text, facts),
-        Manifest::Gemspec => gemspec(path, text, facts),
+        Manifest::GoMod => crate::go::go_mod(path, text, facts),
+        Manifest::GoWork => crate::go::go_work(path, text, read, facts),
+        Manifest::Gemfile => crate::ruby::gemfile(text, facts),
+        Manifest::Gemspec => crate::ruby::gemspec(path, text, facts),
         Manifest::Other(label) => {
             facts.stack.insert(label.into());
         }
@@ -584,110 +587,9 @@ fn pipfile(text: &str, facts: &mut Facts) {
     }
 }
 
-// ---------------------------------------------------------------- Go
-
-fn go_mod(path: &str, text: &str, facts: &mut Facts) {
-    facts.stack.insert("go/modules".into());
-    let mut in_require = false;
-    for raw in text.lines() {
-        let line = raw.split("//").next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        if in_require {
-            if line.starts_with(')') {
-                in_require = false;
-            } else if let Some(m) = line.split_whitespace().next() {
-                facts.dep("go", m);
-            }
-            continue;
-        }
-        if let Some(m) = module_directive(line) {
-            facts.local.insert(m.to_string());
-        } else if let Some(rest) = line.strip_prefix("require") {
-            let rest = rest.trim();
-            if rest.starts_with('(') {
-                in_require = true;
-            } else if let Some(m) = rest.split_whitespace().next() {
-                facts.dep("go", m);
-            }
-        }
-    }
-    let dir = dir_of(path);
-    facts.entrypoints.insert(join(dir, "main.go"));
-}
-
-// ---------------------------------------------------------------- Ruby
-
-fn first_quoted(s: &str) -> Option<&str> {
-    let s = s.trim_start();
-    let q = s.chars().next().filter(|c| *c == '"' || *c == '\'')?;
-    let end = s[1..].find(q)?;
-    Some(&s[1..1 + end])
-}
-
-fn gemfile(text: &str, facts: &mut Facts) {
-    facts.stack.insert("ruby/bundler".into());
-    for raw in text.lines() {
-        let line = raw.trim();
-        if let Some(rest) = line
-            .strip_prefix("gem ")
-            .or_else(|| line.strip_prefix("gem("))
-            && let Some(name) = first_quoted(rest)
-        {
-            facts.dep("ruby", name);
-        }
-    }
-}
-
-fn gemspec(path: &str, text: &str, facts: &mut Facts) {
-    facts.stack.insert("ruby/gem".into());
-    for raw in text.lines() {
-        let line = raw.trim();
-        for key in [
-            "add_dependency",
-            "add_runtime_dependency",
-            "add_development_dependency",
-        ] {
-            if let Some(i) = line.find(key) {
-                let rest = line[i + key.len()..].trim_start_matches(['(', ' ']);
-                if let Some(name) = first_quoted(rest) {
-                    facts.dep("ruby", name);
-                }
-            }
-        }
-    }
-    let base = path.rsplit('/').next().unwrap_or(path);
-    if let Some(name) = base.strip_suffix(".gemspec") {
-        facts.local.insert(name.to_string());
-    }
-}
-
-/// The module path a `go.mod` line declares (`module example.com/m`, quoted or not), for a
-/// line already stripped of its comment.
-fn module_directive(line: &str) -> Option<&str> {
-    let m = line.strip_prefix("module")?.trim().trim_matches('"');
-    (!m.is_empty()).then_some(m)
-}
-
-/// The module path a `go.mod` declares, when it declares one.
-pub fn go_module_path(go_mod: &str) -> Option<String> {
-    go_mod
-        .lines()
-        .find_map(|l| module_directive(l.split("//").next().unwrap_or("").trim()))
-        .map(str::to_string)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn go_module_path_reads_the_module_directive() {
-        let go_mod = "// header\nmodule \"example.com/m\" // the module\n\ngo 1.22\n";
-        assert_eq!(go_module_path(go_mod).as_deref(), Some("example.com/m"));
-        assert_eq!(go_module_path("go 1.22\n"), None);
-    }
 
     fn facts_of(path: &str, text: &str) -> Facts {
         let mut f = Facts::default();
@@ -801,23 +703,6 @@ hypothesis = "*"
             &mut f,
         );
         assert_eq!(deps(&f, "python"), ["flask", "mylib", "numpy"]);
-    }
-
-    #[test]
-    fn go_mod_blocks() {
-        let f = facts_of(
-            "go.mod",
-            "module example.com/app\n\ngo 1.22\n\nrequire github.com/spf13/cobra v1.8.0\nrequire (\n\tgithub.com/gin-gonic/gin v1.9.1 // indirect\n\tgolang.org/x/sys v0.1.0\n)\n",
-        );
-        assert_eq!(
-            deps(&f, "go"),
-            [
-                "github.com/gin-gonic/gin",
-                "github.com/spf13/cobra",
-                "golang.org/x/sys"
-            ]
-        );
-        assert!(f.local.contains("example.com/app"));
     }
 
     #[test]

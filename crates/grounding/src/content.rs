@@ -5,8 +5,10 @@
 //! links to it, declares any package whose name contains the framework id (`@reduxjs/toolkit`
 //! grounds "Redux"), or is the framework itself (its own package name). Mentions inside code
 //! blocks, in negated or comparative sentences ("unlike React", "instead of Django", "a
-//! Flask-like API"), and mentions the file already had before the change are not claims of this
-//! change and are skipped. A greenfield tree (no manifest) grounds everything.
+//! Flask-like API"), in sentences about the reader's own code rather than the project's ("if
+//! you need async requests, use httpx", "your app can call it with HTTPX", "e.g. httpx"), and
+//! mentions the file already had before the change are not claims of this change and are
+//! skipped. A greenfield tree (no manifest) grounds everything.
 
 use std::sync::OnceLock;
 
@@ -108,6 +110,31 @@ fn negation_re() -> &'static Regex {
     })
 }
 
+/// A sentence about the reader's code, not the project's: it speaks to the reader (`you`,
+/// `your`), gives an example (`for example`, `for instance`), or tells the reader which tool to
+/// pick (`Use httpx ...`, `Install ...`, `Try ...`, `See ...`, `Optionally, ...`). A framework
+/// it names is the reader's choice, so it claims nothing about the project's stack: "The
+/// frontend is a React application" is a claim, "if you need an async client, use httpx" is
+/// not. A condition alone is no such sign: "if the socket drops, the React frontend
+/// reconnects" still describes the project.
+fn reader_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r"(?i)\b(?:you|your|yours|yourself|for example|for instance)\b|^\W*(?:use|install|try|see|check out|consider|choose|pick|refer to|optionally)\b",
+        )
+        .expect("static regex")
+    })
+}
+
+/// Whether the mention at byte offset `at` of `seg` follows an example marker ("e.g. httpx",
+/// "i.e. Django"), whose '.' the sentence splitter takes for a sentence end.
+fn after_example_marker(seg: &str, at: usize) -> bool {
+    let before = seg[..at].trim_end_matches([' ', ',', '(', ':']);
+    let lower = before.to_ascii_lowercase();
+    lower.ends_with("e.g.") || lower.ends_with("e.g") || lower.ends_with("i.e.")
+}
+
 /// The sentence of `text` around byte offset `at`.
 fn sentence(text: &str, at: usize) -> &str {
     let start = text[..at]
@@ -131,8 +158,15 @@ fn sentence(text: &str, at: usize) -> &str {
     &text[start..end2]
 }
 
-/// Every non-negated framework mention in the prose of a doc.
+/// Every framework mention in the prose of a doc that claims the project uses it: neither
+/// negated nor comparative, nor about the reader's own code (see [`reader_re`]).
 pub fn mentions(path: &str, text: &str) -> Vec<Mention> {
+    scan(path, text, true)
+}
+
+/// The framework mentions of a doc's prose, negated and comparative ones left out; with
+/// `claims_only`, those about the reader's code too.
+fn scan(path: &str, text: &str, claims_only: bool) -> Vec<Mention> {
     let segments: Vec<(u32, String)> = if markdown::is_markdown_path(path) {
         markdown::parse(text)
             .segments
@@ -151,13 +185,21 @@ pub fn mentions(path: &str, text: &str) -> Vec<Mention> {
     for (line, seg) in &segments {
         for pattern in candidate_patterns(seg) {
             let Some(re) = pattern.regex() else { continue };
-            for c in re.captures_iter(seg) {
-                let Some(m) = c.get(1) else { continue };
+            // Each search starts where the last mention ended, not where its match did: the
+            // match takes the character after a mention ("httpx. HTTPX" would lose the second).
+            let mut from = 0;
+            while let Some(c) = re.captures_at(seg, from) {
+                let Some(m) = c.get(1) else { break };
+                from = m.end();
                 let after = &seg[m.end()..];
                 if after.starts_with("-like") || after.starts_with("-style") {
                     continue;
                 }
-                if negation_re().is_match(sentence(seg, m.start())) {
+                let around = sentence(seg, m.start());
+                if negation_re().is_match(around)
+                    || (claims_only
+                        && (reader_re().is_match(around) || after_example_marker(seg, m.start())))
+                {
                     continue;
                 }
                 out.push(Mention {
@@ -206,6 +248,39 @@ pub fn is_reference_doc(path: &str) -> bool {
     .any(|k| stem == *k || stem.starts_with(&format!("{k}-")) || stem.starts_with(&format!("{k}_")))
 }
 
+/// The document `path` translates, when its name marks it as a translation: `README.ar.md`,
+/// `README.zh-CN.md`, `README_ja.md`, `guide-pt-BR.rst` translate `README.md`, `guide.rst` of
+/// the same directory. A translation repeats its original's mentions (nanoid's README.ko.md
+/// names React where README.md does), so those are carried over like the file's own earlier
+/// ones.
+pub fn translated_from(path: &str) -> Option<String> {
+    const LANGUAGES: &[&str] = &[
+        "ar", "bg", "bn", "ca", "cs", "da", "de", "el", "es", "et", "fa", "fi", "fr", "he", "hi",
+        "hu", "id", "it", "ja", "jp", "ko", "kr", "lt", "lv", "ms", "nl", "no", "pl", "pt", "ro",
+        "ru", "sk", "sl", "sr", "sv", "th", "tr", "uk", "ur", "vi", "zh", "cn", "tw",
+    ];
+    let (dir, base) = path.rsplit_once('/').map_or(("", path), |(d, b)| (d, b));
+    let (rest, ext) = base.rsplit_once('.')?;
+    let cut = rest.rfind(['.', '_', '-'])?;
+    let (stem, mut tag) = (&rest[..cut], &rest[cut + 1..]);
+    let mut stem = stem;
+    // A region after the language (`zh-CN`, `pt_BR`): the language is one separator earlier.
+    if tag.len() == 2 && tag.chars().all(|c| c.is_ascii_uppercase()) {
+        let cut = stem.rfind(['.', '_', '-'])?;
+        tag = &stem[cut + 1..];
+        stem = &stem[..cut];
+    }
+    if stem.is_empty() || !LANGUAGES.contains(&tag.to_ascii_lowercase().as_str()) {
+        return None;
+    }
+    let original = format!("{stem}.{ext}");
+    Some(if dir.is_empty() {
+        original
+    } else {
+        format!("{dir}/{original}")
+    })
+}
+
 /// True when the fingerprint grounds framework `f`.
 pub fn is_grounded(fp: &Fingerprint, f: &FrameworkDef) -> bool {
     if fp.is_greenfield() || fp.declared_frameworks.iter().any(|d| d == f.id) {
@@ -236,9 +311,11 @@ pub fn check(
     if fp.is_greenfield() || !markdown::is_doc_path(path) || is_reference_doc(path) {
         return Vec::new();
     }
+    // What the file named before, as a claim or not: a page that already told the reader to
+    // use httpx may go on to describe it.
     let old: Vec<&str> = before
         .map(|b| {
-            mentions(path, b)
+            scan(path, b, false)
                 .into_iter()
                 .map(|m| m.framework.id)
                 .collect()
@@ -341,6 +418,68 @@ mod tests {
         let after = "We also ship a Django admin. It is great.\n";
         assert!(check("README.md", Some(before), after, &fp).is_empty());
         assert_eq!(check("README.md", None, after, &fp).len(), 1);
+    }
+
+    fn requests_library() -> Fingerprint {
+        compute_from(&MemorySource::new().with(
+            "pyproject.toml",
+            "[project]\nname = \"weatherkit\"\ndependencies = [\"requests>=2.31\"]\n",
+        ))
+    }
+
+    #[test]
+    fn a_tool_suggested_to_the_reader_is_not_a_claim_of_use() {
+        let fp = requests_library();
+        let page = "# Asynchronous use\n\nThe client is synchronous. If you need async requests, \
+                    call the HTTP API with httpx.\n\nYour application may also wrap it in HTTPX \
+                    transports.\n\nUse HTTPX when the event loop must not block.\n\nAn async \
+                    client (e.g. httpx) works too.\n";
+        assert_eq!(check("docs/async.md", None, page, &fp), []);
+    }
+
+    #[test]
+    fn a_condition_about_the_project_is_still_a_claim() {
+        let page = "# Architecture\n\nIf the socket drops, the React frontend reconnects.\n";
+        let found = check("docs/guide/architecture.md", None, page, &rust_cli());
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].framework, "react");
+    }
+
+    #[test]
+    fn the_project_said_to_use_a_tool_is_still_a_claim() {
+        let fp = requests_library();
+        let page = "# Asynchronous use\n\nweatherkit sends its requests with HTTPX.\n\nIf you \
+                    need async requests, call the HTTP API directly.\n";
+        let found = check("docs/async.md", None, page, &fp);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!((found[0].framework, found[0].line), ("httpx", 3));
+    }
+
+    #[test]
+    fn a_page_that_suggested_a_tool_may_go_on_to_describe_it() {
+        let fp = requests_library();
+        let before = "If you need async requests, use httpx.\n";
+        let after = "If you need async requests, use httpx. HTTPX speaks HTTP/2.\n";
+        assert_eq!(check("docs/async.md", Some(before), after, &fp), []);
+        assert_eq!(check("docs/async.md", None, after, &fp).len(), 1);
+    }
+
+    #[test]
+    fn translations_name_their_original() {
+        let cases = [
+            ("README.ar.md", Some("README.md")),
+            ("README.zh-CN.md", Some("README.md")),
+            ("docs/README_ja.md", Some("docs/README.md")),
+            ("docs/guide-pt-BR.rst", Some("docs/guide.rst")),
+            ("README.md", None),
+            ("docs/api.v2.md", None),
+            ("docs/getting-started.md", None),
+            ("docs/setup-CN.md", None),
+            (".ko.md", None),
+        ];
+        for (path, want) in cases {
+            assert_eq!(translated_from(path).as_deref(), want, "{path}");
+        }
     }
 
     #[test]

@@ -15,8 +15,9 @@
 //!   aliases are skipped.
 //! - Rust: `std`/`core`/`alloc`/`proc_macro`/`test` and path keywords, dependencies with `-`/`_`
 //!   equivalence, the workspace's own crates, modules declared or present next to the file.
-//! - Go: standard library (no dot in the first path element), the module's own path, required
-//!   modules (prefix match on path elements).
+//! - Go: standard library (no dot in the first path element), the module's own path, the
+//!   modules of a `go.work`'s `use` directories, required modules (prefix match on path
+//!   elements).
 //!
 //! Each ecosystem is judged only when the tree has a manifest of it: a script in a repository
 //! with no `pyproject.toml`/`requirements.txt` gives no ground truth.

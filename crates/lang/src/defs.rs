@@ -3,9 +3,11 @@
 use tree_sitter::Node;
 
 use crate::hash::body_hash;
-use crate::stubs::body_shape;
+use crate::stubs::{body_shape, nested_bodies};
 use crate::ts::{end_line_of, kids, line_of, named_kids, text};
-use crate::{Body, DefKind, Definition, Language};
+use crate::{Body, DefKind, Definition, Language, NestedBodies};
+
+mod scripts;
 
 /// Nesting limit for the container recursion (namespaces, modules, classes, `#ifdef`s).
 const MAX_NEST: usize = 24;
@@ -78,7 +80,11 @@ impl<'s> Defs<'s> {
     /// Records a function spanning `span` whose body is that of the function node `func`.
     fn push_function(&mut self, name: String, simple: &str, span: Node<'_>, func: Node<'_>) {
         let body = body_shape(self.lang, func, self.src);
+        let before = self.out.len();
         self.push_with_body(name, simple, DefKind::Function, span, body);
+        if let Some(def) = self.out.get_mut(before) {
+            def.nested = nested_bodies(self.lang, func, self.src);
+        }
     }
 
     /// [`Defs::push`] with the judged shape of a function's body.
@@ -100,6 +106,7 @@ impl<'s> Defs<'s> {
             start_line: line_of(node),
             end_line: end_line_of(node),
             body,
+            nested: NestedBodies::default(),
         });
     }
 
@@ -744,104 +751,6 @@ impl<'s> Defs<'s> {
             }
         }
         None
-    }
-
-    // ---------------------------------------------------------------- Ruby
-
-    /// A method of the class `prefix` itself (`def self.f`, or `def f` in `class << self`):
-    /// `Prefix.f`, `self.f` at the top level.
-    fn ruby_class_method(&mut self, method: Node<'_>, prefix: &str) {
-        if let Some(name) = self.field_text(method, "name") {
-            let full = if prefix.is_empty() {
-                format!("self.{name}")
-            } else {
-                format!("{prefix}.{name}")
-            };
-            self.push(full, name, DefKind::Function, method);
-        }
-    }
-
-    fn ruby_items(&mut self, container: Node<'_>, prefix: &str, nest: usize) {
-        if nest > MAX_NEST {
-            return;
-        }
-        for c in named_kids(container) {
-            match c.kind() {
-                "method" => {
-                    if let Some(name) = self.field_text(c, "name") {
-                        self.push(qualify(prefix, "#", name), name, DefKind::Function, c);
-                    }
-                }
-                "singleton_method" => self.ruby_class_method(c, prefix),
-                "singleton_class" => {
-                    // `class << self`: its methods are the enclosing class's own.
-                    for body in named_kids(c)
-                        .into_iter()
-                        .filter(|b| b.kind() == "body_statement")
-                    {
-                        for m in named_kids(body)
-                            .into_iter()
-                            .filter(|m| m.kind() == "method")
-                        {
-                            self.ruby_class_method(m, prefix);
-                        }
-                    }
-                }
-                "class" | "module" => {
-                    let kind = if c.kind() == "class" {
-                        DefKind::Class
-                    } else {
-                        DefKind::Module
-                    };
-                    let Some(name) = self.field_text(c, "name") else {
-                        continue;
-                    };
-                    let full = qualify(prefix, "::", name);
-                    let simple = name.rsplit("::").next().unwrap_or(name);
-                    self.push(full.clone(), simple, kind, c);
-                    for b in named_kids(c) {
-                        if matches!(b.kind(), "body_statement") {
-                            self.ruby_items(b, &full, nest + 1);
-                        }
-                    }
-                    if let Some(b) = c.child_by_field_name("body")
-                        && b.kind() != "body_statement"
-                    {
-                        self.ruby_items(b, &full, nest + 1);
-                    }
-                }
-                "assignment" => {
-                    if let Some(left) = c.child_by_field_name("left")
-                        && left.kind() == "constant"
-                    {
-                        let name = self.text(left);
-                        self.push(qualify(prefix, "::", name), name, DefKind::Const, c);
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-
-    // ---------------------------------------------------------------- Bash
-
-    fn bash_items(&mut self, container: Node<'_>, nest: usize) {
-        if nest > 6 {
-            return;
-        }
-        for c in named_kids(container) {
-            match c.kind() {
-                "function_definition" => {
-                    if let Some(name) = self.field_text(c, "name") {
-                        self.push(name.to_owned(), name, DefKind::Function, c);
-                    }
-                }
-                "if_statement" | "elif_clause" | "else_clause" | "compound_statement" | "list" => {
-                    self.bash_items(c, nest + 1)
-                }
-                _ => {}
-            }
-        }
     }
 }
 

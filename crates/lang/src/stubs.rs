@@ -9,7 +9,7 @@
 use tree_sitter::Node;
 
 use crate::ts::{named_kids, text};
-use crate::{Body, Language};
+use crate::{Body, Language, NestedBodies};
 
 /// The shape of the body of the function node `func` (a `function_definition`,
 /// `function_item`, `method_definition`, `arrow_function`, `method_declaration`, ...):
@@ -49,7 +49,17 @@ pub(crate) fn body_shape(lang: Language, func: Node<'_>, src: &str) -> Body {
             has_todo_marker(&src[start..line_end(src, func.end_byte())])
         })
     };
-    if statements
+    // Declarations (a local `use`, an import, a nested function) run nothing of the body's
+    // own: a body of declarations beside stubs is a stub (`use winapi_util::Handle; todo!()`),
+    // one of declarations alone is judged as before.
+    let (declarations, runs): (Vec<Node<'_>>, Vec<Node<'_>>) =
+        statements.iter().partition(|&&s| is_declaration(lang, s));
+    let judged = if runs.is_empty() {
+        &declarations
+    } else {
+        &runs
+    };
+    if judged
         .iter()
         .all(|&s| is_stub_statement(lang, s, src, &todo))
     {
@@ -57,6 +67,33 @@ pub(crate) fn body_shape(lang: Language, func: Node<'_>, src: &str) -> Body {
     } else {
         Body::Logic
     }
+}
+
+/// The functions the body of the function node `func` defines as its own statements (Rust
+/// `fn` items, Python `def`s), each judged by [`body_shape`].
+pub(crate) fn nested_bodies(lang: Language, func: Node<'_>, src: &str) -> NestedBodies {
+    let mut out = NestedBodies::default();
+    if !matches!(lang, Language::Rust | Language::Python) || func.has_error() {
+        return out;
+    }
+    let Some(body) = func.child_by_field_name("body") else {
+        return out;
+    };
+    for s in named_kids(body) {
+        let inner = match s.kind() {
+            "function_item" | "function_definition" => s,
+            "decorated_definition" => match s.child_by_field_name("definition") {
+                Some(d) if d.kind() == "function_definition" => d,
+                _ => continue,
+            },
+            _ => continue,
+        };
+        out.functions = out.functions.saturating_add(1);
+        if body_shape(lang, inner, src).is_placeholder() {
+            out.placeholders = out.placeholders.saturating_add(1);
+        }
+    }
+    out
 }
 
 /// Languages whose function bodies [`body_shape`] judges.
@@ -102,6 +139,42 @@ fn statements(lang: Language, body: Node<'_>) -> Vec<Node<'_>> {
     let leading_strings = out.iter().take_while(|s| is_string_statement(**s)).count();
     out.drain(..leading_strings);
     out
+}
+
+/// A statement that only declares: Rust items inside a function (`use`, `extern crate`, a
+/// nested `fn`, a type, a `const`), Python imports and nested definitions. Nested functions'
+/// bodies are definitions of their own, judged apart.
+fn is_declaration(lang: Language, s: Node<'_>) -> bool {
+    match lang {
+        Language::Rust => matches!(
+            s.kind(),
+            "use_declaration"
+                | "extern_crate_declaration"
+                | "function_item"
+                | "struct_item"
+                | "enum_item"
+                | "union_item"
+                | "type_item"
+                | "trait_item"
+                | "impl_item"
+                | "mod_item"
+                | "const_item"
+                | "static_item"
+                | "macro_definition"
+                | "attribute_item"
+                | "inner_attribute_item"
+        ),
+        Language::Python => matches!(
+            s.kind(),
+            "import_statement"
+                | "import_from_statement"
+                | "future_import_statement"
+                | "function_definition"
+                | "class_definition"
+                | "decorated_definition"
+        ),
+        _ => false,
+    }
 }
 
 /// An expression statement made of one string literal (a docstring, a directive).
@@ -315,6 +388,33 @@ mod tests {
                 "fn f() -> u8 {\n    #[cfg(unix)]\n    fn imp() -> u8 { 1 }\n    #[cfg(not(unix))]\n    fn imp() -> u8 { unimplemented!() }\n    imp()\n}\n",
                 Body::Logic,
             ),
+            // walkdir 2.5.0 `util::device_num` (windows), its code replaced under a kept `use`.
+            (
+                Language::Rust,
+                "#[cfg(windows)]\npub fn device_num<P: AsRef<Path>>(path: P) -> io::Result<u64> {\n    use winapi_util::{file, Handle};\n\n    unimplemented!()\n}\n",
+                Body::Stub,
+            ),
+            // dirs-sys 0.5.0 `home_dir`: its `#[cfg]` fallbacks kept, its own code gone.
+            (
+                Language::Rust,
+                "pub fn home_dir() -> Option<PathBuf> {\n    todo!();\n\n    #[cfg(target_os = \"android\")]\n    unsafe fn fallback() -> Option<OsString> {\n        None\n    }\n    #[cfg(not(target_os = \"android\"))]\n    unsafe fn fallback() -> Option<OsString> {\n        let amt = libc::sysconf(libc::_SC_GETPW_R_SIZE_MAX);\n        Some(amt.to_string().into())\n    }\n}\n",
+                Body::Stub,
+            ),
+            (
+                Language::Rust,
+                "#[cfg(unix)]\npub fn device_num<P: AsRef<Path>>(path: P) -> io::Result<u64> {\n    use std::os::unix::fs::MetadataExt;\n\n    path.as_ref().metadata().map(|md| md.dev())\n}\n",
+                Body::Logic,
+            ),
+            (
+                Language::Rust,
+                "fn f() {\n    use std::io::Write;\n}\n",
+                Body::Logic,
+            ),
+            (
+                Language::Python,
+                "def f(x):\n    \"\"\"Doc.\"\"\"\n    import json\n    raise NotImplementedError\n",
+                Body::Stub,
+            ),
             (
                 Language::Go,
                 "package p\n\nfunc f() int {\n\tpanic(\"not implemented\")\n}\n",
@@ -354,9 +454,39 @@ mod tests {
             ),
         ];
         for (lang, src, want) in cases {
-            let name = if src.contains("class K") { "K.f" } else { "f" };
-            assert_eq!(shape(lang, src, name), want, "{src}");
+            let first = analyze(lang, src)
+                .definitions
+                .first()
+                .map(|d| d.name.clone());
+            let name = if src.contains("class K") {
+                "K.f".to_owned()
+            } else {
+                first.unwrap_or_default()
+            };
+            assert_eq!(shape(lang, src, &name), want, "{src}");
         }
+    }
+
+    #[test]
+    fn nested_functions_are_counted_with_their_placeholders() {
+        // ignore 0.4.34 `pathutil::is_hidden_path`, its windows variant gutted.
+        let src = "pub(crate) fn is_hidden_path(dent: &Path) -> bool {\n    #[cfg(not(windows))]\n    fn imp(path: &Path) -> bool {\n        is_hidden_path_only(path)\n    }\n\n    #[cfg(windows)]\n    fn imp(path: &Path) -> bool {\n        use std::os::windows::fs::MetadataExt;\n\n        unimplemented!()\n    }\n\n    imp(dent)\n}\n";
+        let a = analyze(Language::Rust, src);
+        let def = &a.definitions[0];
+        assert_eq!(def.body, Body::Logic);
+        let want = NestedBodies {
+            functions: 2,
+            placeholders: 1,
+        };
+        assert_eq!(def.nested, want);
+        let py = "def outer(x):\n    def helper(y):\n        raise NotImplementedError\n\n    @cache\n    def other(y):\n        return y\n\n    return helper(x) + other(x)\n";
+        let want = NestedBodies {
+            functions: 2,
+            placeholders: 1,
+        };
+        assert_eq!(analyze(Language::Python, py).definitions[0].nested, want);
+        let flat = analyze(Language::Go, "package p\n\nfunc f() int {\n\treturn 1\n}\n");
+        assert_eq!(flat.definitions[0].nested, NestedBodies::default());
     }
 
     #[test]

@@ -195,6 +195,20 @@ pub struct Definition {
     /// [`Body::Unknown`] for other definitions.
     #[serde(default)]
     pub body: Body,
+    /// The functions defined inside a function's body (Rust `#[cfg]` variants of a helper,
+    /// Python closures): how many, and how many of them are placeholders.
+    #[serde(default)]
+    pub nested: NestedBodies,
+}
+
+/// The functions a function's body defines (see [`Definition::nested`]): one of them gutted
+/// leaves the outer body [`Body::Logic`], so the placeholder guard compares these counts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct NestedBodies {
+    /// Nested function definitions.
+    pub functions: u16,
+    /// Those whose body is a placeholder ([`Body::is_placeholder`]).
+    pub placeholders: u16,
 }
 
 /// What the body of a function does, judged on its syntax tree with docstrings and comments

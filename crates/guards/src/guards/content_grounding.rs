@@ -130,7 +130,17 @@ impl Guard for ContentGrounding {
             let Some(after) = file.after_text() else {
                 continue;
             };
-            for m in content::check(file.path(), file.before_text(), after, &fp) {
+            // A translation carries over what its original names, as a file carries over
+            // what it named before.
+            let original = content::translated_from(file.path())
+                .and_then(|p| cx.read_after(&p))
+                .and_then(|b| String::from_utf8(b).ok());
+            let carried = match (file.before_text(), original) {
+                (before, None) => before.map(str::to_owned),
+                (None, Some(o)) => Some(o),
+                (Some(b), Some(o)) => Some(format!("{b}\n\n{o}")),
+            };
+            for m in content::check(file.path(), carried.as_deref(), after, &fp) {
                 out.push(
                     Finding::new(
                         &INFO,

@@ -265,8 +265,21 @@ fn stubbed_bodies<'f>(file: &'f FileView<'_>) -> Vec<(&'f Definition, Finding)> 
             }
             (old, new) => old == Body::Logic && new.is_placeholder(),
         };
-        if gutted {
-            out.push((new_def, stub_finding(file.path(), old_def, new_def)));
+        // A function defined inside the body gutted (a Rust `#[cfg]` variant of a helper: the
+        // outer body still calls it, so it stays logic).
+        let nested_gutted = old_def.body == Body::Logic
+            && new_def.body == Body::Logic
+            && new_def.nested.functions == old_def.nested.functions
+            && new_def.nested.placeholders > old_def.nested.placeholders;
+        if gutted || nested_gutted {
+            let mut finding = stub_finding(file.path(), old_def, new_def);
+            if nested_gutted {
+                finding.message = format!(
+                    "a function defined inside `{}` was replaced by a stub",
+                    new_def.name
+                );
+            }
+            out.push((new_def, finding));
         }
     }
     out

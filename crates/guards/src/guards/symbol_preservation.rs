@@ -8,6 +8,13 @@ use slopguard_lang::{
 
 use crate::{Context, FileView, Finding, Guard, GuardInfo, Severity};
 
+mod builtins;
+mod uses;
+mod variants;
+
+use builtins::is_builtin;
+use uses::{Use, commonjs_exports, exports_otherwise, find_uses, is_commonjs_export, qualifiers};
+
 /// The symbol-preservation guard.
 pub struct SymbolPreservation;
 
@@ -200,443 +207,13 @@ struct Removed<'a> {
     /// name: the file's own code keeps working, other files lose `require('./m').Router`.
     /// Only other files' qualified uses and imports of the name count.
     export_only: bool,
-}
-
-/// The first line of `text` that uses `r` (1-based), skipping comments, strings, bindings,
-/// Rust macro invocations and qualified uses through an unrelated qualifier; with `bare`
-/// false, only qualified uses count (the scope resolution finds the bare ones).
-fn first_use(text: &str, r: &Removed<'_>, same_file: bool, bare: bool) -> Option<u32> {
-    let is_macro = r.def.kind == DefKind::Macro;
-    for (i, line) in text.lines().enumerate() {
-        if is_comment_line(r.lang, line)
-            || (same_file && (binds(line, r.rname) || is_import_line(line)))
-        {
-            continue;
-        }
-        for p in word_positions(line, r.rname) {
-            if in_string(line, p) {
-                continue;
-            }
-            let after = &line[p + r.rname.len()..];
-            if r.lang == Language::Rust && after.starts_with('!') != is_macro {
-                continue;
-            }
-            let before = &line[..p];
-            let sep = ["::", "?.", "->", "."]
-                .into_iter()
-                .find(|s| before.ends_with(s));
-            match sep {
-                Some(sep) => {
-                    let q = before[..before.len() - sep.len()]
-                        .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
-                        .next()
-                        .unwrap_or("");
-                    // `self.x` / `Self::x` may reach an inherited or renamed owner's member: only
-                    // the module, package or owner's own name proves the removed one is meant.
-                    // Rust paths are case-sensitive: `Body::empty()` does not go through the
-                    // module `body`. Other qualifiers may be an instance named after its type.
-                    let mine = if r.lang == Language::Rust && sep == "::" {
-                        r.qualifiers.iter().any(|x| x == q)
-                    } else {
-                        r.qualifiers.iter().any(|x| x.eq_ignore_ascii_case(q))
-                    };
-                    if mine {
-                        return Some(i as u32 + 1);
-                    }
-                }
-                None if r.owner.is_none() && bare => return Some(i as u32 + 1),
-                None => {}
-            }
-        }
-    }
-    None
-}
-
-/// Qualifiers through which other code names what `path` defines: the module (file stem),
-/// its directory (Go packages, Python packages) and, for members, the owner.
-fn qualifiers(path: &str, owner: Option<&str>) -> Vec<String> {
-    // A member is reached through its owner (or an instance named after it), never through
-    // the module: `tag.tag(value)` in flask's `json/tag.py` calls a `tag` object's method,
-    // `repotest.WithMiddleware(...)` a package function, not `Server.WithMiddleware`.
-    if let Some(o) = owner {
-        return vec![o.to_string()];
-    }
-    let mut q = Vec::new();
-    let mut parts = path.rsplit('/');
-    if let Some(file) = parts.next() {
-        let stem = file.split('.').next().unwrap_or(file);
-        // A package's own file is named by its directory, not its stem (`__init__.py`,
-        // `mod.rs`, `lib.rs`, `index.js`); a Python module `lib.py` is still `lib`.
-        let ext = file.rsplit_once('.').map_or("", |(_, e)| e);
-        let package_file = match stem {
-            "__init__" => ext == "py",
-            "mod" | "lib" => ext == "rs",
-            "index" => matches!(
-                ext,
-                "js" | "jsx" | "ts" | "tsx" | "mjs" | "cjs" | "mts" | "cts"
-            ),
-            _ => false,
-        };
-        if !package_file {
-            q.push(stem.to_string());
-        }
-    }
-    if let Some(dir) = parts.next() {
-        q.push(dir.to_string());
-    }
-    q
-}
-
-/// The first line of `text` (a file of language `lang` at `path`, where the name resolves as
-/// `u` says) where a use resolves to the dropped free definition `r`. Uses are the references
-/// no local binding captures, imports of the name from the definition's own module, and (for
-/// a pytest fixture) test parameters of its name; qualified uses come from the word search.
-fn scoped_use(
-    u: &NameUses,
-    text: &str,
-    lang: Language,
-    path: &str,
-    r: &Removed<'_>,
-) -> Option<u32> {
-    let same_file = path == r.path;
-    let imports = imports_from_its_module(u, lang, path, r);
-    if !same_file && !u.imports.is_empty() && imports.is_empty() {
-        return None;
-    }
-    // Go resolves bare names within the package (the directory) only.
-    fn dir(p: &str) -> &str {
-        p.rsplit_once('/').map_or("", |(d, _)| d)
-    }
-    let bare_reaches = same_file || lang != Language::Go || dir(path) == dir(r.path);
-    let mut lines: Vec<u32> = imports;
-    if bare_reaches {
-        let text_lines: Vec<&str> = text.lines().collect();
-        lines.extend(u.free_uses.iter().filter(|l| {
-            lang != Language::Rust
-                || text_lines
-                    .get((**l as usize).saturating_sub(1))
-                    .is_none_or(|t| rust_line_can_use(t, r))
-        }));
-    }
-    if r.fixture {
-        lines.extend(&u.fixture_params);
-    }
-    lines.extend(first_use(text, r, same_file, false));
-    lines.into_iter().min()
-}
-
-/// The lines of a file (`path`, of language `lang`) that import `r`'s name from `r`'s own
-/// module. Imports of the name from another module are a namesake's. A relative JS/TS
-/// specifier resolves to files: it is the definition's when one of them is the definition's
-/// file, or an `index` above it that may re-export it (`require('./mime-helpers')` is not
-/// `lib/utils.js`; `'./lib'` may be).
-fn imports_from_its_module(u: &NameUses, lang: Language, path: &str, r: &Removed<'_>) -> Vec<u32> {
-    let script = family(lang) == family(Language::JavaScript);
-    let relative = |m: &str| m.starts_with('.') || matches!(m, "self" | "super" | "crate");
-    let mine = |m: &str| {
-        if script && m.starts_with('.') {
-            return super::dangling_import::script_import_targets(path, m)
-                .iter()
-                .any(|t| t == r.path || barrel_above(t, r.path));
-        }
-        relative(m)
-            || m.split(['.', ':', '/'])
-                .filter(|s| !s.is_empty())
-                .any(|seg| r.qualifiers.iter().any(|q| q.eq_ignore_ascii_case(seg)))
-    };
-    u.imports
-        .iter()
-        .filter(|(_, m)| mine(m))
-        .map(|(l, _)| *l)
-        .collect()
-}
-
-/// The first line of another file (`text`, parsed as `source`) that uses the export `r` a
-/// change stopped exporting: an import of the name from its module, or a use qualified by
-/// the module's name (`express.Router()`). The file's own bindings of the name do not hide
-/// such uses: `var Router = express.Router` is one.
-fn export_use(
-    source: &ParsedSource,
-    text: &str,
-    lang: Language,
-    path: &str,
-    r: &Removed<'_>,
-) -> Option<u32> {
-    let imports = source
-        .names_uses(&[r.rname])
-        .and_then(|v| v.into_iter().next())
-        .map(|u| imports_from_its_module(&u, lang, path, r))
-        .unwrap_or_default();
-    imports
-        .into_iter()
-        .chain(first_use(text, r, false, false))
-        .min()
-}
-
-/// The names `text` (a JS/TS file) exports by CommonJS property assignment at the start of a
-/// line: `exports.name = ...`, `module.exports.name = ...`.
-fn commonjs_exports(text: &str) -> BTreeSet<&str> {
-    text.lines()
-        .filter_map(|l| {
-            let rest = l
-                .strip_prefix("module.")
-                .unwrap_or(l)
-                .strip_prefix("exports.")?;
-            let end = rest
-                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
-                .unwrap_or(rest.len());
-            let (name, tail) = rest.split_at(end);
-            let tail = tail.trim_start();
-            (!name.is_empty() && tail.starts_with('=') && !tail.starts_with("==")).then_some(name)
-        })
-        .collect()
-}
-
-/// Whether `def` is a CommonJS export: its first line (of `lines`, its file) assigns
-/// `exports.<its name>`.
-fn is_commonjs_export(lines: &[&str], def: &Definition) -> bool {
-    lines
-        .get((def.start_line as usize).saturating_sub(1))
-        .is_some_and(|l| commonjs_exports(l).contains(def.name.as_str()))
-}
-
-/// Whether `text` may export names some other way than one property at a time, so that a
-/// dropped `exports.name = ...` line may be exported still: a whole `module.exports = ...`
-/// object, `Object.assign(exports, ...)`, `Object.defineProperty(exports, ...)` or an ESM
-/// `export`.
-fn exports_otherwise(text: &str) -> bool {
-    text.lines().any(|l| {
-        let t = l.trim_start();
-        t.starts_with("module.exports =")
-            || t.starts_with("module.exports=")
-            || t.starts_with("export ")
-            || (t.contains("Object.") && (t.contains("(exports") || t.contains("(module.exports")))
-    })
-}
-
-/// Whether `candidate` is an `index` file (`lib/index.js`) in a directory holding `path`:
-/// a barrel that may re-export what `path` defines.
-fn barrel_above(candidate: &str, path: &str) -> bool {
-    let Some((dir, file)) = candidate.rsplit_once('/') else {
-        return candidate.starts_with("index.");
-    };
-    file.starts_with("index.") && path.starts_with(dir) && path[dir.len()..].starts_with('/')
-}
-
-/// Whether a Rust line holding a bare reference to `r`'s name can use the dropped item: never
-/// an attribute (`#[path = "src/app.rs"]`, `#[doc(hidden)]`); a module only as a path root
-/// (`word::f`) or in a `use`; a `macro_rules!` macro only as `name!` (`rgtest!(word, ...)`
-/// names a test, not the module `word`).
-fn rust_line_can_use(line: &str, r: &Removed<'_>) -> bool {
-    let t = line.trim_start();
-    if t.starts_with("#[") || t.starts_with("#![") {
-        return false;
-    }
-    // Another definition of the name (`pub(crate) enum Either<A, B>` in another module) is
-    // no use of this one.
-    if defines(line, r.rname) {
-        return false;
-    }
-    let followed_by = |suffix: &str| {
-        word_positions(line, r.rname).any(|p| line[p + r.rname.len()..].starts_with(suffix))
-    };
-    match r.def.kind {
-        DefKind::Module => followed_by("::") || t.starts_with("use ") || t.starts_with("pub use "),
-        DefKind::Macro => followed_by("!"),
-        _ => true,
-    }
-}
-
-/// A use of a dropped symbol somewhere after the change.
-struct Use {
-    path: String,
-    line: u32,
-}
-
-/// Files that only declare (TypeScript declaration files) never count as users.
-fn never_a_user(path: &str) -> bool {
-    path.ends_with(".d.ts")
-        || path.ends_with(".d.mts")
-        || path.ends_with(".d.cts")
-        || path.ends_with(".min.js")
-}
-
-/// Whether `r` is a Rust item of a proc-macro crate (`proc-macro = true` in the nearest
-/// `Cargo.toml` above it) that `user` lies outside of: such a crate exports its macros and
-/// nothing else, so a namesake in another crate (serde_derive's `deserialize_struct`, serde's
-/// `Deserializer::deserialize_struct`) is never a use of it.
-fn beyond_its_proc_macro_crate(cx: &Context<'_>, r: &Removed<'_>, user: &str) -> bool {
-    if r.lang != Language::Rust || r.def.kind == DefKind::Macro {
-        return false;
-    }
-    let mut dir = r.path;
-    while let Some(i) = dir.rfind('/') {
-        dir = &dir[..i];
-        let manifest = format!("{dir}/Cargo.toml");
-        if let Some(text) = cx.read_after(&manifest) {
-            let proc_macro = String::from_utf8_lossy(&text).lines().any(|l| {
-                let t: String = l.chars().filter(|c| !c.is_whitespace()).collect();
-                t == "proc-macro=true" || t == "proc_macro=true"
-            });
-            return proc_macro && !user.starts_with(&format!("{dir}/"));
-        }
-    }
-    false
-}
-
-/// For every removed definition, its uses after the change (same file first). `None` for a
-/// definition another file also defines at top level: uses may refer to that one.
-fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option<Vec<Use>>> {
-    let mut result: Vec<Option<Vec<Use>>> = removed.iter().map(|_| Some(Vec::new())).collect();
-    // Same file.
-    for (i, r) in removed.iter().enumerate() {
-        if r.export_only {
-            continue;
-        }
-        if let Some(text) = cx
-            .change()
-            .get(r.path)
-            .and_then(|c| c.after.as_deref())
-            .and_then(crate::context::decode_text)
-            && let Some(line) = match &r.scoped {
-                Some(u) => scoped_use(u, text, r.lang, r.path, r),
-                None => first_use(text, r, true, true),
-            }
-            && let Some(v) = result[i].as_mut()
-        {
-            v.push(Use {
-                path: r.path.to_string(),
-                line,
-            });
-        }
-    }
-    // Other files: one grep for every name, each candidate read and parsed at most once.
-    let words: Vec<String> = removed.iter().map(|r| r.rname.to_string()).collect();
-    for path in cx.files_mentioning(&words) {
-        if never_a_user(&path) || cx.config().excluded(&path) {
-            continue;
-        }
-        // A file of the change is already held (and parsed at most once) by the context; any
-        // other file is read from the base tree and parsed here, only when a name occurs in it.
-        let view = cx.files().iter().find(|f| f.path() == path);
-        let bytes;
-        let (text, kind) = match view {
-            Some(v) => (v.after_text(), v.kind()),
-            None => {
-                bytes = cx.read_after(&path);
-                let Some(b) = bytes.as_deref() else {
-                    continue;
-                };
-                (
-                    crate::context::decode_text(b),
-                    slopguard_lang::detect(&path, &b[..b.len().min(256)]),
-                )
-            }
-        };
-        let (Some(text), FileKind::Code(other)) = (text, kind) else {
-            continue;
-        };
-        // The file's parse, shared with every other guard (a file of the change is the view's).
-        let owned;
-        let source = match view.and_then(|v| v.after_source()) {
-            Some(s) => s,
-            None => {
-                owned = cx.source(other, text);
-                &*owned
-            }
-        };
-        // Scope-aware definitions: one resolution of all their names in this file, which also
-        // tells whether the file defines a name itself (no definitions pass needed).
-        let scoped: Vec<usize> = (0..removed.len())
-            .filter(|&i| {
-                let r = &removed[i];
-                r.scoped.is_some()
-                    && path != r.path
-                    && family(other) == family(r.lang)
-                    && word_positions(text, r.rname).next().is_some()
-            })
-            .collect();
-        let names: Vec<&str> = scoped.iter().map(|&i| removed[i].rname).collect();
-        let resolved = match names.is_empty() {
-            true => None,
-            false => source.names_uses(&names),
-        };
-        if let Some(resolved) = &resolved {
-            for (u, &i) in resolved.iter().zip(&scoped) {
-                // A file that binds the name at top level uses its own; when that binding is a
-                // definition, uses elsewhere may refer to it too.
-                if u.top_level_binding {
-                    let a = source.analysis();
-                    let rname = removed[i].rname;
-                    if a.definitions
-                        .iter()
-                        .any(|d| reference_name(d) == rname && split_member(&d.name).0.is_none())
-                    {
-                        result[i] = None;
-                    }
-                    continue;
-                }
-                if beyond_its_proc_macro_crate(cx, &removed[i], &path) {
-                    continue;
-                }
-                if let (Some(line), Some(v)) = (
-                    scoped_use(u, text, other, &path, &removed[i]),
-                    result[i].as_mut(),
-                ) {
-                    v.push(Use {
-                        path: path.clone(),
-                        line,
-                    });
-                }
-            }
-        }
-        for (i, r) in removed.iter().enumerate() {
-            if path == r.path
-                || family(other) != family(r.lang)
-                || word_positions(text, r.rname).next().is_none()
-                || (resolved.is_some() && scoped.contains(&i))
-                || beyond_its_proc_macro_crate(cx, r, &path)
-            {
-                continue;
-            }
-            if r.export_only {
-                if let (Some(line), Some(v)) = (
-                    export_use(source, text, other, &path, r),
-                    result[i].as_mut(),
-                ) {
-                    v.push(Use {
-                        path: path.clone(),
-                        line,
-                    });
-                }
-                continue;
-            }
-            let a = source.analysis();
-            if a.definitions
-                .iter()
-                .any(|d| reference_name(d) == r.rname && split_member(&d.name).0 == r.owner)
-            {
-                result[i] = None;
-                continue;
-            }
-            // The file binds the name itself (a local, a parameter): its uses are its own.
-            if text
-                .lines()
-                .any(|l| !is_import_line(l) && binds(l, r.rname))
-            {
-                continue;
-            }
-            if let Some(line) = first_use(text, r, false, true)
-                && let Some(v) = result[i].as_mut()
-            {
-                v.push(Use {
-                    path: path.clone(),
-                    line,
-                });
-            }
-        }
-    }
-    result
+    /// A definition of an ES module (its file imports or exports with `import` / `export`):
+    /// other files reach it only through an import from its module, so a namesake another
+    /// module defines neither hides those uses nor makes a bare name elsewhere one of them.
+    es_module: bool,
+    /// Which of the name's definitions was lost while the file still defines others (see
+    /// [`variants`]): "`#[cfg(unix)]`", "the implementation of the overloaded".
+    variant: Option<String>,
 }
 
 /// Protocol methods (`__eq__`) are called implicitly; their removal is never "still used".
@@ -787,158 +364,6 @@ fn still_in_a_macro(cx: &Context<'_>, kind: DefKind, name: &str) -> bool {
         })
 }
 
-/// Names the language provides anyway: a removed polyfill of a builtin is not "still used".
-fn is_builtin(lang: Language, name: &str) -> bool {
-    const PYTHON: &[&str] = &[
-        "abs",
-        "all",
-        "any",
-        "ascii",
-        "bin",
-        "bool",
-        "bytes",
-        "callable",
-        "chr",
-        "compile",
-        "dict",
-        "dir",
-        "divmod",
-        "enumerate",
-        "eval",
-        "exec",
-        "filter",
-        "float",
-        "format",
-        "frozenset",
-        "getattr",
-        "globals",
-        "hasattr",
-        "hash",
-        "hex",
-        "id",
-        "input",
-        "int",
-        "isinstance",
-        "issubclass",
-        "iter",
-        "len",
-        "list",
-        "map",
-        "max",
-        "min",
-        "next",
-        "object",
-        "oct",
-        "open",
-        "ord",
-        "pow",
-        "print",
-        "range",
-        "repr",
-        "reversed",
-        "round",
-        "set",
-        "setattr",
-        "slice",
-        "sorted",
-        "str",
-        "sum",
-        "super",
-        "tuple",
-        "type",
-        "vars",
-        "zip",
-        "unicode",
-        "basestring",
-        "long",
-        "unichr",
-        "xrange",
-        "reduce",
-        "cmp",
-    ];
-    const RUST_MACROS: &[&str] = &[
-        "assert",
-        "assert_eq",
-        "assert_ne",
-        "concat",
-        "dbg",
-        "debug_assert",
-        "debug_assert_eq",
-        "debug_assert_ne",
-        "eprint",
-        "eprintln",
-        "format",
-        "format_args",
-        "matches",
-        "panic",
-        "print",
-        "println",
-        "stringify",
-        "todo",
-        "unimplemented",
-        "unreachable",
-        "vec",
-        "write",
-        "writeln",
-    ];
-    const GO: &[&str] = &[
-        "append", "cap", "clear", "close", "complex", "copy", "delete", "imag", "len", "make",
-        "max", "min", "new", "panic", "print", "println", "real", "recover",
-    ];
-    const JS: &[&str] = &[
-        "Object",
-        "Array",
-        "Promise",
-        "Symbol",
-        "Map",
-        "Set",
-        "WeakMap",
-        "JSON",
-        "Math",
-        "Number",
-        "String",
-        "Boolean",
-        "Error",
-        "TypeError",
-        "Reflect",
-        "Proxy",
-        "parseInt",
-        "parseFloat",
-        "isNaN",
-        "setTimeout",
-        "clearTimeout",
-        "structuredClone",
-        "queueMicrotask",
-        // Node.js globals (`var Buffer = require('safe-buffer').Buffer` polyfills).
-        "Buffer",
-        "process",
-        "global",
-        "globalThis",
-        "console",
-        "URL",
-        "URLSearchParams",
-        "TextEncoder",
-        "TextDecoder",
-        "AbortController",
-        "setImmediate",
-        "clearImmediate",
-        "setInterval",
-        "clearInterval",
-        "fetch",
-    ];
-    match lang {
-        Language::Python => PYTHON.contains(&name),
-        Language::JavaScript | Language::TypeScript | Language::Tsx => JS.contains(&name),
-        // Go's predeclared functions (`min`, `max` and `clear` since Go 1.21: a package's own
-        // `func min` removed in favour of the builtin, gin's and helm's "use the official min").
-        Language::Go => GO.contains(&name),
-        // The standard library's macros: a crate's own `macro_rules! eprintln` dropped for
-        // std's.
-        Language::Rust => RUST_MACROS.contains(&name),
-        _ => false,
-    }
-}
-
 fn is_test_name(name: &str) -> bool {
     name.starts_with("test_")
         || name.starts_with("Test")
@@ -1014,6 +439,10 @@ impl SymbolPreservation {
         let before_lines: Vec<&str> = before_text.lines().collect();
         let script = family(lang) == family(Language::JavaScript);
         let exports_by_property = script && !exports_otherwise(after_text);
+        let es_module = script
+            && before_lines
+                .iter()
+                .any(|l| l.starts_with("export ") || l.starts_with("import "));
         let mut out = Vec::new();
         for (name, def) in &old {
             let commonjs = script && is_commonjs_export(&before_lines, def);
@@ -1118,7 +547,19 @@ impl SymbolPreservation {
                 trait_member,
                 derived,
                 export_only: false,
+                es_module,
+                variant: None,
             });
+        }
+        if matches!(lang, Language::Rust | Language::TypeScript | Language::Tsx) {
+            out.extend(variants::removed(
+                lang,
+                path,
+                before_text,
+                &before.definitions,
+                after_text,
+                &after.definitions,
+            ));
         }
         if exports_by_property {
             out.extend(Self::unexported(
@@ -1180,6 +621,8 @@ impl SymbolPreservation {
                     trait_member: false,
                     derived: false,
                     export_only: true,
+                    es_module: false,
+                    variant: None,
                 });
             }
         }
@@ -1189,6 +632,7 @@ impl SymbolPreservation {
     fn report(cx: &Context<'_>, r: &Removed<'_>, uses: Option<Vec<Use>>, out: &mut Vec<Finding>) {
         let (name, path, def) = (&r.def.name, r.path, r.def);
         let kind = format!("{:?}", def.kind).to_lowercase();
+        let what = (r.variant.as_ref()).map_or_else(|| kind.clone(), |v| format!("{v} {kind}"));
         let uses = uses.unwrap_or_default();
         if !uses.is_empty() {
             let where_ = uses
@@ -1204,9 +648,9 @@ impl SymbolPreservation {
             };
             let what = match &r.renamed_to {
                 Some(n) => format!(
-                    "{kind} `{name}` was renamed to `{n}` but is still used at {where_}{more}"
+                    "{what} `{name}` was renamed to `{n}` but is still used at {where_}{more}"
                 ),
-                None => format!("{kind} `{name}` was removed but is still used at {where_}{more}"),
+                None => format!("{what} `{name}` was removed but is still used at {where_}{more}"),
             };
             out.push(
                 Finding::new(&INFO, Severity::Block, what)
@@ -1223,7 +667,7 @@ impl SymbolPreservation {
         }
         if let Some(n) = &r.renamed_to {
             out.push(
-                Finding::new(&INFO, Severity::Warn, format!("{kind} `{name}` renamed to `{n}` (same body)"))
+                Finding::new(&INFO, Severity::Warn, format!("{what} `{name}` renamed to `{n}` (same body)"))
                     .at(path, Some(def.start_line), None)
                     .feedback(format!("`{name}` in `{path}` was renamed to `{n}`; make sure the task asked for the rename."))
                     .data(serde_json::json!({"symbol": name, "kind": kind, "renamed_to": n})),
@@ -1248,7 +692,7 @@ impl SymbolPreservation {
             return;
         }
         out.push(
-            Finding::new(&INFO, cx.intent_severity(), format!("{kind} `{name}` was removed"))
+            Finding::new(&INFO, cx.intent_severity(), format!("{what} `{name}` was removed"))
                 .at(path, Some(def.start_line), None)
                 .feedback(format!(
                     "Your change deleted `{name}` from `{path}`. Do not delete definitions the task did not ask you to remove: send the whole file with `{name}` preserved verbatim. A comment saying it \"remains unchanged\" does not keep it."
@@ -1282,66 +726,4 @@ impl Guard for SymbolPreservation {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bindings() {
-        assert!(binds("int2byte = struct.Struct('>B').pack", "int2byte"));
-        assert!(binds("    const LO_U64: u64 = 0x0101;", "LO_U64"));
-        assert!(binds("from typing import Literal as Lit", "Lit"));
-        assert!(binds(
-            "export function executableDir(path: string): this;",
-            "path"
-        ));
-        assert!(binds("def f(helper=None):", "helper"));
-        assert!(!binds("x = helper(1)", "helper"));
-        assert!(!binds("if helper == 1:", "helper"));
-        assert!(!binds("print(helper())", "helper"));
-        assert!(binds("attributes = attrs = _make_attrs", "attributes"));
-        assert!(binds("a, helper = 1, 2", "helper"));
-    }
-
-    #[test]
-    fn word_boundaries() {
-        assert_eq!(
-            word_positions("x = helper(1)", "helper").collect::<Vec<_>>(),
-            vec![4]
-        );
-        assert!(word_positions("helpers()", "helper").next().is_none());
-        assert!(word_positions("$helper", "helper").next().is_none());
-        assert!(word_positions("éhelper", "helper").next().is_none());
-        assert!(word_positions("é helper", "helper").next().is_some());
-    }
-
-    #[test]
-    fn barrels_above_a_file() {
-        assert!(barrel_above("lib/index.js", "lib/utils.js"));
-        assert!(barrel_above("lib/index.ts", "lib/deep/utils.ts"));
-        assert!(barrel_above("index.js", "lib/utils.js"));
-        assert!(!barrel_above("lib/mime-helpers/index.js", "lib/utils.js"));
-        assert!(!barrel_above("lib/utils.js", "lib/utils.js"));
-        assert!(!barrel_above("libx/index.js", "lib/utils.js"));
-    }
-
-    #[test]
-    fn commonjs_exports_read_one_property_at_a_time() {
-        let text = "exports = module.exports = create;\nexports.Router = Router;\nmodule.exports.json = parser.json\nif (exports.debug == true) {}\n  exports.nested = 1;\nexports.$x=2\n";
-        let names: Vec<&str> = commonjs_exports(text).into_iter().collect();
-        assert_eq!(names, ["$x", "Router", "json"]);
-        assert!(!exports_otherwise(text));
-        assert!(exports_otherwise("module.exports = { Router };\n"));
-        assert!(exports_otherwise(
-            "Object.assign(module.exports, helpers);\n"
-        ));
-        assert!(exports_otherwise("export function f() {}\n"));
-    }
-
-    #[test]
-    fn members_split() {
-        assert_eq!(split_member("Util.helper"), (Some("Util"), "helper"));
-        assert_eq!(split_member("Level::clone"), (Some("Level"), "clone"));
-        assert_eq!(split_member("a::b::Level::clone"), (Some("Level"), "clone"));
-        assert_eq!(split_member("helper"), (None, "helper"));
-    }
-}
+mod tests;
