@@ -656,12 +656,31 @@ fn mutate(
                 let called = toks.get(i + 1).is_some_and(|n| text(n) == "(");
                 let parameter = signature && !after_equals;
                 after_equals = false;
-                if member || called || parameter || !scope.names.iter().any(|(l, _)| l == word) {
+                // A name this line declares (`x :=`, `let x`) is a new name, not a wrong one.
+                let declared = toks[i + 1..]
+                    .iter()
+                    .find(|n| n.kind != Kind::Space)
+                    .is_some_and(|n| text(n) == ":=")
+                    || toks[..i]
+                        .iter()
+                        .rev()
+                        .find(|p| p.kind != Kind::Space)
+                        .is_some_and(|p| matches!(text(p), "let" | "mut" | "var" | "const"));
+                if member
+                    || called
+                    || parameter
+                    || declared
+                    || !scope.names.iter().any(|(l, _)| l == word)
+                {
                     continue;
                 }
+                // A name first bound on this line is what it computes, not what it reads
+                // (but a signature's default value may be another parameter).
+                let bound_here =
+                    |l: &str| !signature && scope.names.iter().any(|(n, b)| n == l && *b == at);
                 per_variable.push(
                     nearest_first(&scope.names, at)
-                        .filter(|l| *l != word)
+                        .filter(|l| *l != word && !bound_here(l))
                         .map(|other| replace(t, other))
                         .collect(),
                 );

@@ -704,4 +704,13 @@ fn another_variable_bound_nearest_above_the_line_comes_first_however_many_there_
             .into();
     let order: Vec<&str> = nearest_first(&names, 12).collect();
     assert_eq!(order, ["i", "out", "years", "n", "late"]);
+    // The name a line declares is not replaced; the names it reads are.
+    let go = "func f(a, b int) int {\n\tc := a + b\n\td := c * a\n\treturn d\n}\n";
+    let got = afters("f.go", go, Operator::OtherVariable);
+    assert!(
+        got.iter()
+            .all(|a| !a.ends_with("c * a") || a.starts_with("d :=")),
+        "{got:?}"
+    );
+    assert!(got.contains(&"d := c * c".to_string()), "{got:?}");
 }
