@@ -639,7 +639,17 @@ fn mutate(
             // longer finds them) and its types; only a default value may be another name.
             let signature = values::is_signature(line, toks);
             let mut after_equals = false;
-            // Each variable of the line with its alternatives, nearest bound first.
+            // The names a variable of the line may become, nearest bound first, sorted once
+            // for the line. A name first bound on this line is what it computes, not what it
+            // reads (but a signature's default value may be another parameter).
+            let readable: Vec<(String, usize)> = scope
+                .names
+                .iter()
+                .filter(|(_, bound)| signature || *bound != at)
+                .cloned()
+                .collect();
+            let others: Vec<&str> = nearest_first(&readable, at).collect();
+            // Each variable of the line with its alternatives.
             let mut per_variable: Vec<Vec<String>> = Vec::new();
             for (i, t) in toks.iter().enumerate() {
                 match (t.kind, text(t)) {
@@ -674,13 +684,10 @@ fn mutate(
                 {
                     continue;
                 }
-                // A name first bound on this line is what it computes, not what it reads
-                // (but a signature's default value may be another parameter).
-                let bound_here =
-                    |l: &str| !signature && scope.names.iter().any(|(n, b)| n == l && *b == at);
                 per_variable.push(
-                    nearest_first(&scope.names, at)
-                        .filter(|l| *l != word && !bound_here(l))
+                    others
+                        .iter()
+                        .filter(|l| **l != word)
                         .map(|other| replace(t, other))
                         .collect(),
                 );

@@ -81,10 +81,22 @@ impl HolePicker {
 
     /// Whether no statement can be asked.
     pub(super) fn is_empty(&self) -> bool {
-        !self
-            .defaults
+        self.first_default().is_none()
+    }
+
+    /// The first default statement whose file the phase read.
+    fn first_default(&self) -> Option<&Statement> {
+        self.defaults
             .iter()
-            .any(|s| self.texts.contains_key(&s.path))
+            .find(|s| self.texts.contains_key(&s.path))
+    }
+
+    /// [`HolePicker::first_default`] with its file's text, when the definition it is in is
+    /// known (more than the statement itself): the definition the gaps asked before any
+    /// statement are looked for in.
+    fn first_in_a_definition(&self) -> Option<(&Statement, &String)> {
+        let first = self.first_default()?;
+        (first.definition.0 < first.definition.1).then_some((first, &self.texts[&first.path]))
     }
 
     /// The request for the next statement to ask, or `None` when none is left.
@@ -110,14 +122,7 @@ impl HolePicker {
     /// uses ([`infill::after_unused_value`]), when it has one: the step that used it is
     /// missing, so this gap is asked before any statement.
     pub(super) fn unused_value_gap(&mut self) -> Option<InfillRequest> {
-        let first = self
-            .defaults
-            .iter()
-            .find(|s| self.texts.contains_key(&s.path))?;
-        if first.definition.0 >= first.definition.1 {
-            return None;
-        }
-        let text = self.texts.get(&first.path)?;
+        let (first, text) = self.first_in_a_definition()?;
         let end = infill::after_unused_value(&first.path, text, first.definition)?;
         let gap = self.gap_ending_block(first, text, end)?;
         self.gaps_asked.push(gap.prompt.clone());
@@ -129,17 +134,10 @@ impl HolePicker {
     /// ([`infill::guard_gaps`]: a validation missing among the others), at most `most`, in
     /// file order; else none. Each is asked once.
     pub(super) fn guard_gap_requests(&mut self, most: usize) -> Vec<InfillRequest> {
-        let Some(first) = self
-            .defaults
-            .iter()
-            .find(|s| self.texts.contains_key(&s.path))
+        let Some((first, text)) = self.first_in_a_definition().filter(|_| self.error_expected)
         else {
             return Vec::new();
         };
-        if !self.error_expected || first.definition.0 >= first.definition.1 {
-            return Vec::new();
-        }
-        let text = &self.texts[&first.path];
         let gaps: Vec<InfillRequest> = infill::guard_gaps(text, first.definition)
             .into_iter()
             .filter_map(|at| self.gap_ending_block(first, text, at))
