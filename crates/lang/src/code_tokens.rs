@@ -2,7 +2,7 @@
 //! versions with the same tokens differ only in documentation and layout. Used to hold a
 //! change that was asked to document code to documenting it.
 
-use tree_sitter::Node;
+use tree_sitter::{Node, Tree};
 
 use crate::{Language, ts};
 
@@ -15,6 +15,11 @@ pub type CodeToken = (u32, String);
 /// `None` when the text does not parse in time.
 pub fn code_tokens(language: Language, source: &str) -> Option<Vec<CodeToken>> {
     let tree = ts::parse(language, source)?;
+    Some(code_tokens_in(language, source, &tree))
+}
+
+/// [`code_tokens`] of `source` from its parsed `tree`.
+pub(crate) fn code_tokens_in(language: Language, source: &str, tree: &Tree) -> Vec<CodeToken> {
     let mut out = Vec::new();
     let mut stack = vec![tree.root_node()];
     while let Some(node) = stack.pop() {
@@ -30,7 +35,7 @@ pub fn code_tokens(language: Language, source: &str) -> Option<Vec<CodeToken>> {
         }
         stack.extend(ts::kids(node).into_iter().rev());
     }
-    Some(out)
+    out
 }
 
 /// A Python docstring: an expression statement made of one string, the first statement of a

@@ -35,6 +35,7 @@ mod hash;
 mod implicit_calls;
 mod imports;
 mod js_regex;
+mod module_interface;
 pub mod paths;
 mod python_check;
 mod regex_calls;
@@ -53,6 +54,17 @@ pub use implicit_calls::runs_implicitly;
 pub use source::ParsedSource;
 pub use types::*;
 pub use words::{is_word_byte, mentions_word, word_positions};
+
+/// The string entries of a Python file's top-level `__all__` assignments, with their 1-based
+/// lines: what `from mod import *` exports; `None` when it could not be parsed.
+pub fn python_dunder_all(source: &str) -> Option<Vec<(String, u32)>> {
+    module_interface::python_dunder_all(source)
+}
+
+/// The package a Go file declares (`package logrus` -> `logrus`).
+pub fn go_package(source: &str) -> Option<String> {
+    module_interface::go_package(source)
+}
 
 /// Detects what kind of file `path` is, using the extension, well-known file names and (for
 /// extension-less scripts) the shebang line of `content`.

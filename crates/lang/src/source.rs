@@ -134,6 +134,39 @@ impl ParsedSource {
     pub fn names_uses(&self, names: &[&str]) -> Option<Vec<NameUses>> {
         scope::names_uses_with(self.language, &self.text, names, || self.tree())
     }
+
+    /// What [`crate::code_tokens`] returns for this text, from the shared parse.
+    pub fn code_tokens(&self) -> Option<Vec<crate::CodeToken>> {
+        let tree = self.tree()?;
+        Some(crate::code_tokens::code_tokens_in(
+            self.language,
+            &self.text,
+            tree,
+        ))
+    }
+
+    /// What [`crate::go_package`] returns for this text (a Go file), from the shared parse.
+    pub fn go_package(&self) -> Option<String> {
+        if self.language != Language::Go {
+            return None;
+        }
+        crate::module_interface::go_package_in(&self.text, self.tree()?)
+    }
+
+    /// What [`crate::python_dunder_all`] returns for this text (a Python file), from the
+    /// shared parse; not parsed at all when the text never says `__all__`.
+    pub fn python_dunder_all(&self) -> Option<Vec<(String, u32)>> {
+        if self.language != Language::Python {
+            return None;
+        }
+        if !self.text.contains("__all__") {
+            return Some(Vec::new());
+        }
+        let tree = self.tree()?;
+        Some(crate::module_interface::python_dunder_all_in(
+            &self.text, tree,
+        ))
+    }
 }
 
 /// The line-level edits that turn `old` into `new`, in order, each in the coordinates of the

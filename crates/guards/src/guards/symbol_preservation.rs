@@ -443,6 +443,11 @@ impl SymbolPreservation {
             && before_lines
                 .iter()
                 .any(|l| l.starts_with("export ") || l.starts_with("import "));
+        // Other Go packages name this one by its clause (`logrus.SetOutput` for the root file
+        // `exported.go`, whose path has no directory to name it).
+        let package = (lang == Language::Go && !free.is_empty())
+            .then(|| file.before_source().and_then(|s| s.go_package()))
+            .flatten();
         let mut out = Vec::new();
         for (name, def) in &old {
             let commonjs = script && is_commonjs_export(&before_lines, def);
@@ -533,13 +538,20 @@ impl SymbolPreservation {
                 .filter(|_| def.end_line >= def.start_line + 2)
                 .find(|d| d.body_hash == def.body_hash && d.kind == def.kind)
                 .map(|d| d.name.clone());
+            let mut quals = qualifiers(path, owner);
+            if let Some(p) = package
+                .as_ref()
+                .filter(|p| owner.is_none() && !quals.contains(p))
+            {
+                quals.push(p.clone());
+            }
             out.push(Removed {
                 path,
                 lang,
                 def,
                 rname,
                 owner,
-                qualifiers: qualifiers(path, owner),
+                qualifiers: quals,
                 renamed_to,
                 scoped: scope,
                 quiet_unless_used,

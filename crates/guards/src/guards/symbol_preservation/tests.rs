@@ -62,3 +62,28 @@ fn members_split() {
     assert_eq!(split_member("a::b::Level::clone"), (Some("Level"), "clone"));
     assert_eq!(split_member("helper"), (None, "helper"));
 }
+
+#[test]
+fn python_modules_that_may_hold_a_definition() {
+    // click 8.5.1: `termui.py` and its implementation module `_termui_impl.py`.
+    assert!(python_module_may_hold(".termui", "src/click/termui.py"));
+    assert!(!python_module_may_hold(
+        "._termui_impl",
+        "src/click/termui.py"
+    ));
+    assert!(!python_module_may_hold(
+        "click._termui_impl",
+        "src/click/termui.py"
+    ));
+    // Packages above the file may re-export it (`from attr import has`, `from . import x`).
+    assert!(python_module_may_hold("attr", "src/attr/_funcs.py"));
+    assert!(python_module_may_hold(".", "src/attr/_funcs.py"));
+    assert!(python_module_may_hold(
+        "humanize.number",
+        "src/humanize/number.py"
+    ));
+    assert!(!python_module_may_hold(
+        "humanize.time",
+        "src/humanize/number.py"
+    ));
+}

@@ -143,6 +143,9 @@ pub(super) fn imports_from_its_module(
     let script = family(lang) == family(Language::JavaScript);
     let relative = |m: &str| m.starts_with('.') || matches!(m, "self" | "super" | "crate");
     let mine = |m: &str| {
+        if lang == Language::Python {
+            return python_module_may_hold(m, r.path);
+        }
         if script && m.starts_with('.') {
             return crate::guards::dangling_import::script_import_targets(path, m)
                 .iter()
@@ -158,6 +161,21 @@ pub(super) fn imports_from_its_module(
         .filter(|(_, m)| mine(m))
         .map(|(l, _)| *l)
         .collect()
+}
+
+/// Whether the Python module `m` of an import (`._termui_impl`, `humanize.number`, `.`) may
+/// hold what the file at `path` defines: its last part names that file (`number` for
+/// `src/humanize/number.py`) or a package the file lies in (`attr`, `.`: an `__init__.py` that
+/// may re-export it). `from ._termui_impl import get_pager_file` is not an import of
+/// `termui.py`'s `get_pager_file`.
+pub(super) fn python_module_may_hold(m: &str, path: &str) -> bool {
+    let last = m.rsplit('.').next().unwrap_or("");
+    if last.is_empty() {
+        return true;
+    }
+    let mut parts = path.rsplit('/');
+    let stem = parts.next().and_then(|f| f.split('.').next()).unwrap_or("");
+    last == stem || parts.any(|dir| dir == last)
 }
 
 /// The first line of another file (`text`, parsed as `source`) that uses the export `r` a
@@ -262,9 +280,12 @@ pub(super) struct Use {
     pub(super) line: u32,
 }
 
-/// Files that only declare (TypeScript declaration files) never count as users.
+/// Files that only declare (TypeScript declaration files, Python stub files) never count as
+/// users, nor as namesakes: attrs' `__init__.pyi` declares `attrib` for type checkers while
+/// `__init__.py` imports it from `_make.py`.
 pub(super) fn never_a_user(path: &str) -> bool {
     path.ends_with(".d.ts")
+        || path.ends_with(".pyi")
         || path.ends_with(".d.mts")
         || path.ends_with(".d.cts")
         || path.ends_with(".min.js")
@@ -293,30 +314,72 @@ pub(super) fn beyond_its_proc_macro_crate(cx: &Context<'_>, r: &Removed<'_>, use
     false
 }
 
+/// The line of the file's own `__all__` that still lists the free Python definition `r`
+/// (in its file after the change): the module still exports the name it lost, and
+/// `from module import *` fails on it.
+fn listed_in_dunder_all(cx: &Context<'_>, r: &Removed<'_>) -> Option<u32> {
+    if r.lang != Language::Python || r.owner.is_some() {
+        return None;
+    }
+    let file = cx.files().iter().find(|f| f.path() == r.path)?;
+    file.after_source()?
+        .python_dunder_all()?
+        .into_iter()
+        .find(|(name, _)| name == r.rname)
+        .map(|(_, line)| line)
+}
+
+/// The first line of a Python file's code (`source`, without docstrings and comments) that
+/// names the free definition `r` through its module: `_termui_impl.pager(...)`,
+/// `click._termui_impl.pager`. A docstring's ":func:`click._termui_impl.pager`" is no use.
+fn python_qualified_use(source: &ParsedSource, r: &Removed<'_>) -> Option<u32> {
+    // Tokens are read only where the text has `.name` at all.
+    if !source.text().contains(&format!(".{}", r.rname)) {
+        return None;
+    }
+    let tokens = source.code_tokens()?;
+    tokens
+        .windows(3)
+        .find(|w| w[2].1 == r.rname && w[1].1 == "." && r.qualifiers.contains(&w[0].1))
+        .map(|w| w[2].0)
+}
+
 /// For every removed definition, its uses after the change (same file first). `None` for a
-/// definition another file also defines at top level: uses may refer to that one.
+/// definition another file also defines at top level: uses may refer to that one. Scopes
+/// narrow that: another Go package's namesake is never what this package's bare names reach,
+/// and beside another Python module's namesake only the uses that name this definition's
+/// module count (an import from it, `module.name`).
 pub(super) fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option<Vec<Use>>> {
     let mut result: Vec<Option<Vec<Use>>> = removed.iter().map(|_| Some(Vec::new())).collect();
+    // The uses that name the definition's module, and whether a Python namesake was seen.
+    let mut through_module: Vec<Vec<Use>> = removed.iter().map(|_| Vec::new()).collect();
+    let mut python_namesake = vec![false; removed.len()];
     // Same file.
     for (i, r) in removed.iter().enumerate() {
         if r.export_only {
             continue;
         }
-        if let Some(text) = cx
+        let Some(text) = cx
             .change()
             .get(r.path)
             .and_then(|c| c.after.as_deref())
             .and_then(crate::context::decode_text)
-            && let Some(line) = match &r.scoped {
-                Some(u) => scoped_use(u, text, r.lang, r.path, r),
-                None => first_use(text, r, true, true),
-            }
-            && let Some(v) = result[i].as_mut()
-        {
-            v.push(Use {
+        else {
+            continue;
+        };
+        let line = match &r.scoped {
+            Some(u) => scoped_use(u, text, r.lang, r.path, r),
+            None => first_use(text, r, true, true),
+        };
+        if let Some(line) = line.into_iter().chain(listed_in_dunder_all(cx, r)).min() {
+            let at = || Use {
                 path: r.path.to_string(),
                 line,
-            });
+            };
+            through_module[i].push(at());
+            if let Some(v) = result[i].as_mut() {
+                v.push(at());
+            }
         }
     }
     // Other files: one grep for every name, each candidate read and parsed at most once.
@@ -375,7 +438,11 @@ pub(super) fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option
                 // A file that binds the name at top level uses its own; when that binding is a
                 // definition, uses elsewhere may refer to it too.
                 if u.top_level_binding {
-                    if removed[i].es_module {
+                    let r = &removed[i];
+                    let other_go_package = r.lang == Language::Go
+                        && path.rsplit_once('/').map(|p| p.0)
+                            != r.path.rsplit_once('/').map(|p| p.0);
+                    if r.es_module || other_go_package {
                         continue;
                     }
                     let a = source.analysis();
@@ -384,7 +451,10 @@ pub(super) fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option
                         .iter()
                         .any(|d| reference_name(d) == rname && split_member(&d.name).0.is_none())
                     {
-                        result[i] = None;
+                        match r.lang {
+                            Language::Python => python_namesake[i] = true,
+                            _ => result[i] = None,
+                        }
                     }
                     continue;
                 }
@@ -396,6 +466,18 @@ pub(super) fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option
                     result[i].as_mut(),
                 ) {
                     v.push(Use {
+                        path: path.clone(),
+                        line,
+                    });
+                }
+                let r = &removed[i];
+                if r.lang == Language::Python
+                    && let Some(line) = imports_from_its_module(u, other, &path, r)
+                        .into_iter()
+                        .chain(python_qualified_use(source, r))
+                        .min()
+                {
+                    through_module[i].push(Use {
                         path: path.clone(),
                         line,
                     });
@@ -446,6 +528,11 @@ pub(super) fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option
                     line,
                 });
             }
+        }
+    }
+    for (i, seen) in python_namesake.into_iter().enumerate() {
+        if seen && result[i].is_some() {
+            result[i] = Some(std::mem::take(&mut through_module[i]));
         }
     }
     result
