@@ -236,3 +236,51 @@ pub(super) struct Pointer {
 /// The pointers of the templates judged so far, in the order they were judged: written by
 /// the template judge (`repair`), read by the infill calls on another thread (`infill`).
 pub(super) type Pointers = Arc<Mutex<Vec<Pointer>>>;
+
+/// A model's infill that the tests judged a step closer: it broke no passing test and the
+/// failing tests, still failing, now print something they did not before (the error a
+/// missing check now raises, with the wrong message; another wrong value). The infill
+/// calls ask its hole again with the attempt and the new message shown above it
+/// (ChatRepair feeds a candidate's test output back to the model the same way).
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct NearMiss {
+    /// The file's whole text as the infill wrote it (what identifies its answer).
+    pub text: String,
+    /// The failing tests it made pass (fewer than all of them).
+    pub fixed: usize,
+    /// The failure's message lines the tests did not print before.
+    pub message: Vec<String>,
+}
+
+/// The near misses found so far and the infills still to judge, shared between the
+/// template judge (`repair`, which writes them) and the infill calls on another thread
+/// (`infill`, which asks their holes again, and waits for the last answers' verdicts).
+#[derive(Debug, Default)]
+pub(super) struct NearMisses {
+    pub found: Mutex<Vec<NearMiss>>,
+    /// The model's answers sent and not yet queued, and the changes queued from them and not
+    /// yet judged: while any is left, a near miss may still come.
+    pub unjudged: std::sync::atomic::AtomicUsize,
+}
+
+impl NearMisses {
+    /// Counts `n` more answers or changes to judge.
+    pub(super) fn add(&self, n: usize) {
+        self.unjudged
+            .fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Counts one answer or change judged (never below zero).
+    pub(super) fn done(&self) {
+        let _ = self.unjudged.fetch_update(
+            std::sync::atomic::Ordering::Relaxed,
+            std::sync::atomic::Ordering::Relaxed,
+            |n| n.checked_sub(1),
+        );
+    }
+
+    /// Whether answers or changes are still to judge.
+    pub(super) fn any_unjudged(&self) -> bool {
+        self.unjudged.load(std::sync::atomic::Ordering::Relaxed) > 0
+    }
+}

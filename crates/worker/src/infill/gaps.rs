@@ -65,6 +65,8 @@ pub fn gap_ending_block(
         indent,
         head: String::new(),
         text: text.to_string(),
+        format,
+        refined: false,
     })
 }
 

@@ -92,6 +92,16 @@ impl FimFormat {
             FimFormat::CodeLlama => &["<EOT>", "</s>"],
         }
     }
+
+    /// What the prompt puts between the code before the hole and the code after it.
+    fn suffix_marker(self) -> &'static str {
+        match self {
+            FimFormat::Qwen => "<|fim_suffix|>",
+            FimFormat::StarCoder => "<fim_suffix>",
+            FimFormat::DeepSeek => "<｜fim▁hole｜>",
+            FimFormat::CodeLlama => " <SUF>",
+        }
+    }
 }
 
 /// Whether and how infills are asked for (`slopguard run --infill`, `SLOPGUARD_INFILL`).
@@ -175,6 +185,11 @@ pub struct InfillRequest {
     head: String,
     /// The file's text the request was built from, which [`InfillRequest::fix`] changes.
     text: String,
+    /// The prompt's format.
+    format: FimFormat,
+    /// Whether the prompt shows an earlier answer and what the tests said of it
+    /// ([`InfillRequest::refined`]).
+    pub refined: bool,
 }
 
 /// The request for statement `start..=end` (1-based, inclusive) of `text`, the file at
@@ -229,10 +244,57 @@ pub fn request(
         indent,
         head: head.to_string(),
         text: text.to_string(),
+        format,
+        refined: false,
     })
 }
 
+/// Most characters of one line of a refined prompt's note ([`InfillRequest::refined`]).
+const NOTE_LINE_CHARS: usize = 160;
+
+/// Most lines of the tests' message a refined prompt shows.
+const NOTE_MESSAGE_LINES: usize = 3;
+
 impl InfillRequest {
+    /// The request again, its prompt showing `tried`, an earlier middle, and `message`, what
+    /// the failing tests printed with it, as comments right above the hole: a small model
+    /// whose answer came close (the missing check written, its error message wrong) reads
+    /// what the test wants and writes the answer again (ChatRepair feeds the test output
+    /// back the same way). `None` when the message is empty or the prompt's hole is not
+    /// found.
+    pub fn refined(&self, tried: &str, message: &[String]) -> Option<InfillRequest> {
+        if message.is_empty() {
+            return None;
+        }
+        let hole = format!(
+            "{}{}{}",
+            self.indent,
+            self.head,
+            self.format.suffix_marker()
+        );
+        let at = self.prompt.rfind(&hole)?;
+        let comment = Lang::of(&self.path).line_comment();
+        let one_line = |text: &str| -> String {
+            let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            joined.chars().take(NOTE_LINE_CHARS).collect()
+        };
+        let indent = &self.indent;
+        let mut note = format!(
+            "{indent}{comment} Tried: {}\n{indent}{comment} The test still fails:\n",
+            one_line(&format!("{}{}", self.head, tried.trim_start()))
+        );
+        for line in message.iter().take(NOTE_MESSAGE_LINES) {
+            note.push_str(&format!("{indent}{comment}   {}\n", one_line(line)));
+        }
+        let mut prompt = self.prompt.clone();
+        prompt.insert_str(at, &note);
+        Some(InfillRequest {
+            prompt,
+            refined: true,
+            ..self.clone()
+        })
+    }
+
     /// The change the model's `middle` makes to the file the request was built from: the
     /// statement's lines replaced by it, with the statement's indentation; else why the
     /// middle is not worth a test run ([`NotAFix`]).

@@ -31,6 +31,13 @@
 //! A gap's answer too long to be one statement is cut into its statements, each judged alone
 //! ([`InfillRequest::parts`]): the model often writes the missing step among others.
 //!
+//! An answer the judge finds a near miss (no passing test broken, and the failing tests print
+//! a message they did not before: the missing check written, its error message wrong) has its
+//! hole asked again before the next hole, with the answer and the new message as comments
+//! right above the hole ([`InfillRequest::refined`]; ChatRepair feeds a candidate's test
+//! output back to the model the same way). After the last hole the calls wait a while for the
+//! verdicts still to come ([`LAST_VERDICTS`]), since the last answers' near misses come last.
+//!
 //! After the statements, empty holes where a statement may be missing: at the end of the
 //! block the first statement is in, when that block is a branch or a loop rather than its
 //! definition's body (a branch only the failing tests take, which computes its result and
@@ -49,7 +56,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use slopguard_change::{Tree, WorkTree};
-use slopguard_llm::{BlockingClient, ChatResponse, LlmError, Role, Sampling};
+use slopguard_llm::{BlockingClient, ChatResponse, LlmError};
 use slopguard_worker::context;
 use slopguard_worker::fault_line::FaultLine;
 use slopguard_worker::infill::{self, FimFormat, Hole, InfillRequest};
@@ -57,12 +64,14 @@ use slopguard_worker::infill::{self, FimFormat, Hole, InfillRequest};
 use super::candidates;
 use super::carry::{AttemptWork, SubtaskRun};
 
+mod calls;
 mod holes;
 use super::context::{Ctx, tokens_spent};
 use super::error::RunError;
 use super::progress::ProgressEvent;
 use super::repair::{TemplateQueue, TemplateWin};
 use crate::records::RunPhase;
+use calls::ask_all;
 use holes::{HolePicker, Statement};
 
 /// Statements asked for: the frame's or the most suspect, then those the templates point at
@@ -108,6 +117,17 @@ const COPIED_BACK: usize = 2;
 /// Failing tests shown as files of the prompt, at most.
 const TESTS_SHOWN: usize = 2;
 
+/// Near misses asked again per phase, at most ([`NearMiss`]): each costs a new prompt to
+/// read (20-25 s on the 1.5B model under load).
+const REFINEMENTS: usize = 2;
+
+/// The sampling temperatures of a near miss asked again.
+const REFINED_TEMPERATURES: [f32; 2] = [0.2, 0.8];
+
+/// How long the calls wait, after the last hole, for the verdicts on the answers still to
+/// judge (a near miss among them is asked again). The templates are judged meanwhile.
+const LAST_VERDICTS: Duration = Duration::from_secs(30);
+
 /// One infill asked for, and what came back.
 struct Asked {
     request: Arc<InfillRequest>,
@@ -124,6 +144,8 @@ struct Taken {
     took: Duration,
     /// The texts of the changes queued, to queue each once.
     queued: Vec<String>,
+    /// The answers to a near miss asked again.
+    refined: usize,
     /// The first call that failed.
     error: Option<String>,
 }
@@ -156,15 +178,18 @@ pub(super) fn infill_phase(
     let sent = AtomicUsize::new(0);
     let most = STATEMENTS * TEMPERATURES.len()
         + GAPS * GAP_TEMPERATURES.len()
-        + GUARD_GAPS * GUARD_GAP_TEMPERATURES.len();
+        + GUARD_GAPS * GUARD_GAP_TEMPERATURES.len()
+        + REFINEMENTS * REFINED_TEMPERATURES.len();
     let seeds: Vec<u64> = (0..most)
         .map(|i| candidates::seed(&cx.state.run.run_id, &run.id, attempt, 1000 + i as u32))
         .collect();
     let (tx, rx) = mpsc::channel();
     let mut taken = Taken::default();
+    let near_misses = queue.near_misses();
     let won = std::thread::scope(|s| {
-        let (seeds, give_up, sent) = (&seeds, &give_up, &sent);
-        let calls = s.spawn(move || ask_all(client, picker, seeds, give_up, sent, tx));
+        let (seeds, give_up, sent, near_misses) = (&seeds, &give_up, &sent, &*near_misses);
+        let calls =
+            s.spawn(move || ask_all(client, picker, seeds, (give_up, sent), near_misses, tx));
         let won = judge_as_they_come(cx, run, attempt, work, queue, &rx, sent, &mut taken, || {
             calls.is_finished()
         });
@@ -230,6 +255,8 @@ impl Taken {
         self.answers += 1;
         self.took += asked.took;
         let req = asked.request.as_ref();
+        self.refined += usize::from(req.refined);
+        let queued_before = self.queued.len();
         let (middle, verdict) = match &asked.reply {
             Ok(reply) => (
                 reply.content.clone(),
@@ -240,11 +267,16 @@ impl Taken {
                 (String::new(), format!("model error: {e}"))
             }
         };
+        // The answer is judged; the changes it queued are to judge.
+        let near_misses = queue.near_misses();
+        near_misses.add(self.queued.len() - queued_before);
+        near_misses.done();
         cx.emit(
             RunPhase::Execution,
             "worker.infill",
             json!({"subtask_id": run.id, "path": req.path, "line": req.start,
                    "hole": match req.hole { Hole::Gap => "gap", Hole::Statement => "statement" },
+                   "refined": req.refined,
                    "temperature": asked.temperature, "ms": asked.took.as_millis() as u64,
                    "middle": middle, "verdict": verdict}),
         );
@@ -403,134 +435,6 @@ fn definition_of(run: &SubtaskRun, line: &FaultLine) -> (usize, usize) {
         .map_or((line.start, line.end), |f| (f.start, f.end))
 }
 
-/// Asks the gap after a value never used, when there is one; then statements, each chosen by
-/// `picker` when its turn comes (so that the templates judged meanwhile can point at it), each
-/// at every one of [`TEMPERATURES`], the likeliest middle first (a statement's prompts differ
-/// only in their sampling, so a caching server reads each once), until [`STATEMENTS`] times
-/// [`TEMPERATURES`] answers are spent: a statement written back unchanged [`COPIED_BACK`]
-/// times is left early for the next one. Then the other gaps. Each gap is asked at
-/// [`GAP_TEMPERATURES`]. Stops when `give_up` says so or at the first call that fails (a
-/// server without the endpoint, or down: the chat candidates will say so). Sends each answer
-/// as it comes and counts it in `sent`.
-fn ask_all(
-    client: &BlockingClient,
-    mut picker: HolePicker,
-    seeds: &[u64],
-    give_up: &AtomicBool,
-    sent: &AtomicUsize,
-    answers: mpsc::Sender<Asked>,
-) {
-    let mut seeds = seeds.iter().copied();
-    let mut ask_at = |request: InfillRequest, temperatures: &[f32], leave_copies: bool| {
-        let request = Arc::new(request);
-        let mut copies = 0;
-        for (i, &temperature) in temperatures.iter().enumerate() {
-            let Some(seed) = seeds.next() else {
-                return Asking::Stop;
-            };
-            match ask(client, &request, temperature, seed, give_up, sent, &answers) {
-                Call::Stop => return Asking::Stop,
-                Call::Answered { unchanged } => copies += usize::from(unchanged),
-            }
-            if leave_copies && i + 1 == COPIED_BACK && copies == COPIED_BACK {
-                return Asking::Left(i + 1);
-            }
-        }
-        Asking::Left(temperatures.len())
-    };
-    for gap in picker.guard_gap_requests(GUARD_GAPS) {
-        if ask_at(gap, &GUARD_GAP_TEMPERATURES, false) == Asking::Stop {
-            return;
-        }
-    }
-    if let Some(gap) = picker.unused_value_gap()
-        && ask_at(gap, &GAP_TEMPERATURES, false) == Asking::Stop
-    {
-        return;
-    }
-    let mut left = STATEMENTS * TEMPERATURES.len();
-    while left > 0 {
-        let Some(request) = picker.next_request() else {
-            break;
-        };
-        let temperatures = &TEMPERATURES[..left.min(TEMPERATURES.len())];
-        match ask_at(request, temperatures, true) {
-            Asking::Stop => return,
-            Asking::Left(asked) => left -= asked,
-        }
-    }
-    for gap in picker.gap_requests() {
-        if ask_at(gap, &GAP_TEMPERATURES, false) == Asking::Stop {
-            return;
-        }
-    }
-}
-
-/// How asking one hole ended.
-#[derive(Debug, PartialEq, Eq)]
-enum Asking {
-    /// The calls should stop.
-    Stop,
-    /// The hole was left after this many answers.
-    Left(usize),
-}
-
-/// What one call came to.
-enum Call {
-    /// Given up, the judge gone, or the call failed: the calls should stop.
-    Stop,
-    /// An answer was sent; `unchanged` when it writes the statement back as it was.
-    Answered { unchanged: bool },
-}
-
-/// Asks `request` once and sends the answer.
-fn ask(
-    client: &BlockingClient,
-    request: &Arc<InfillRequest>,
-    temperature: f32,
-    seed: u64,
-    give_up: &AtomicBool,
-    sent: &AtomicUsize,
-    answers: &mpsc::Sender<Asked>,
-) -> Call {
-    if give_up.load(Ordering::Relaxed) {
-        return Call::Stop;
-    }
-    let sampling = Sampling {
-        temperature: Some(temperature),
-        seed: Some(seed),
-        max_tokens: Some(request.max_tokens),
-    };
-    let t = Instant::now();
-    let Some(reply) = client.complete_sampled_unless(
-        Role::Worker,
-        &request.prompt,
-        &request.stop,
-        sampling,
-        give_up,
-    ) else {
-        return Call::Stop;
-    };
-    let unchanged = reply
-        .as_ref()
-        .is_ok_and(|r| matches!(request.fix(&r.content), Err(infill::NotAFix::Unchanged)));
-    let failed = reply.is_err();
-    let asked = Asked {
-        request: Arc::clone(request),
-        temperature,
-        took: t.elapsed(),
-        reply,
-    };
-    if answers.send(asked).is_err() {
-        return Call::Stop;
-    }
-    sent.fetch_add(1, Ordering::Relaxed);
-    match failed {
-        true => Call::Stop,
-        false => Call::Answered { unchanged },
-    }
-}
-
 /// The phase's progress line (and attempt-log line).
 fn report(run: &SubtaskRun, taken: &Taken, took: Duration) -> String {
     match &taken.error {
@@ -539,9 +443,13 @@ fn report(run: &SubtaskRun, taken: &Taken, took: Duration) -> String {
             run.id
         ),
         _ => format!(
-            "{} infill: the model wrote {} without seeing the statements, {} to judge ({:.0} s)",
+            "{} infill: the model wrote {} without seeing the statements{}, {} to judge ({:.0} s)",
             run.id,
             count(taken.answers, "answer"),
+            match taken.refined {
+                0 => String::new(),
+                n => format!(" ({n} after a near miss)"),
+            },
             count(taken.queued.len(), "new change"),
             took.as_secs_f64()
         ),
@@ -557,161 +465,4 @@ fn count(n: usize, noun: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn line(start: usize) -> FaultLine {
-        FaultLine {
-            path: "a.py".into(),
-            start,
-            end: start,
-            text: format!("line {start}"),
-            error: None,
-            suspect_in: None,
-        }
-    }
-
-    #[test]
-    fn the_frames_statement_then_the_suspects_are_asked_most_suspect_first_each_once() {
-        let frame = line(40);
-        let suspects = [line(30), line(40), line(12), line(20)];
-        let starts: Vec<usize> = statements_to_ask(Some(&frame), &suspects)
-            .iter()
-            .map(|l| l.start)
-            .collect();
-        assert_eq!(starts, [40, 30, 12, 20]);
-        let starts: Vec<usize> = statements_to_ask(None, &suspects)
-            .iter()
-            .map(|l| l.start)
-            .collect();
-        assert_eq!(starts, [30, 40, 12, 20]);
-    }
-
-    const PY: &str =
-        "def f(xs):\n    total = 0\n    for x in xs:\n        total += x\n    return total\n";
-
-    /// The lines of the holes `server` was asked for, in order (the prompts' line before the
-    /// hole names it).
-    fn holes_asked(server: &scripted_llm::ScriptedServer) -> Vec<&'static str> {
-        server
-            .requests()
-            .iter()
-            .filter(|q| q.path.ends_with("/v1/completions"))
-            .map(|q| {
-                let prompt = q.body["prompt"].as_str().unwrap_or_default();
-                match () {
-                    _ if prompt
-                        .contains("    total = 0\n    for x in xs:\n        <|fim_suffix|>") =>
-                    {
-                        "add"
-                    }
-                    _ if prompt.contains("<|fim_suffix|>\n    for x in xs:") => "start",
-                    _ => "other",
-                }
-            })
-            .collect()
-    }
-
-    /// Runs [`ask_all`] over statements 4 (`total += x`) then 2 (`total = 0`) of [`PY`], the
-    /// model answering `first` then `then` to every later call.
-    fn ask_statements(first: [&str; 2], then: &str) -> Vec<&'static str> {
-        let script = first
-            .into_iter()
-            .chain(std::iter::repeat_n(then, 20))
-            .fold(scripted_llm::Script::new(), |s, c| s.completion(c));
-        let server = scripted_llm::ScriptedServer::start(script).unwrap();
-        ask_all_of(&server, PY, false);
-        holes_asked(&server)
-    }
-
-    /// Runs [`ask_all`] on `text` (in place of [`PY`], the same statements asked) against
-    /// `server`; `error_expected` as the failure would say.
-    fn ask_all_of(server: &scripted_llm::ScriptedServer, text: &str, error_expected: bool) {
-        let client = BlockingClient::new(slopguard_llm::LlmConfig::single(
-            &server.url(),
-            "scripted-model",
-        ))
-        .unwrap();
-        let statement = |line| Statement {
-            path: "a.py".into(),
-            lines: (line, line),
-            definition: (1, text.lines().count()),
-        };
-        let picker = HolePicker::new(
-            FimFormat::Qwen,
-            Vec::new(),
-            BTreeMap::from([("a.py".to_string(), text.to_string())]),
-            vec![statement(4), statement(2)],
-            Vec::new(),
-            Default::default(),
-            error_expected,
-        );
-        let seeds: Vec<u64> = (0..60).collect();
-        let (tx, rx) = mpsc::channel();
-        let (give_up, sent) = (AtomicBool::new(false), AtomicUsize::new(0));
-        ask_all(&client, picker, &seeds, &give_up, &sent, tx);
-        assert_eq!(rx.try_iter().count(), sent.load(Ordering::Relaxed));
-    }
-
-    #[test]
-    fn when_a_test_expected_an_error_the_gaps_around_the_checks_are_asked_first() {
-        // `k` is checked on line 2; the check of `xs` is missing.
-        let text = "def f(xs, k):\n    if k < 0:\n        raise ValueError(k)\n    total = 0\n    for x in xs:\n        total += x * k\n    return total\n";
-        let hole_of = |q: &scripted_llm::RecordedRequest| {
-            let prompt = q.body["prompt"].as_str().unwrap_or_default().to_string();
-            let before = prompt.split("<|fim_suffix|>").next().unwrap_or_default();
-            before
-                .lines()
-                .rev()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or_default()
-                .trim()
-                .trim_start_matches("<|fim_prefix|>")
-                .to_string()
-        };
-        for (expected, first_holes) in [
-            (true, vec!["def f(xs, k):", "raise ValueError(k)"]),
-            (false, vec![]),
-        ] {
-            let server = scripted_llm::ScriptedServer::start(
-                (0..40).fold(scripted_llm::Script::new(), |s, _| s.completion("pass")),
-            )
-            .unwrap();
-            ask_all_of(&server, text, expected);
-            let asked: Vec<String> = server.requests().iter().map(hole_of).collect();
-            let guard_answers = first_holes.len() * GUARD_GAP_TEMPERATURES.len();
-            let firsts: Vec<&str> = asked[..guard_answers]
-                .iter()
-                .step_by(GUARD_GAP_TEMPERATURES.len())
-                .map(String::as_str)
-                .collect();
-            assert_eq!(firsts, first_holes, "{asked:?}");
-            // Then the statements as before: line 4 first, its value asked after `total = `.
-            assert_eq!(asked[guard_answers], "total =", "{asked:?}");
-        }
-    }
-
-    #[test]
-    fn a_statement_written_back_unchanged_twice_is_left_for_the_next() {
-        let asked = ask_statements(["total += x", "total += x"], "total = 1");
-        let adds = asked.iter().filter(|h| **h == "add").count();
-        let starts = asked.iter().filter(|h| **h == "start").count();
-        assert_eq!(adds, 2, "left after two copies: {asked:?}");
-        assert_eq!(starts, TEMPERATURES.len(), "{asked:?}");
-        assert_eq!(&asked[..3], ["add", "add", "start"]);
-    }
-
-    #[test]
-    fn a_statement_changed_by_either_of_its_first_two_answers_gets_every_answer() {
-        let asked = ask_statements(["total += x", "total -= x"], "total += x");
-        let adds = asked.iter().filter(|h| **h == "add").count();
-        assert_eq!(adds, TEMPERATURES.len(), "{asked:?}");
-        assert_eq!(asked[TEMPERATURES.len()], "start", "{asked:?}");
-    }
-
-    #[test]
-    fn the_gap_is_before_the_last_statement_of_a_known_definition() {
-        assert_eq!(gap_to_ask(PY, (1, 5)), Some(5));
-        assert_eq!(gap_to_ask(PY, (4, 4)), None, "no definition known");
-    }
-}
+mod tests;

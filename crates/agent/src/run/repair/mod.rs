@@ -32,7 +32,7 @@ use slopguard_worker::{self as worker, reply::ReplyFormat, templates};
 use super::carry::AttemptWork;
 use super::carry::SubtaskRun;
 use super::carry::fixed_targets;
-use super::carry::{Pointer, Pointers};
+use super::carry::{NearMiss, NearMisses, Pointer, Pointers};
 use super::context::Ctx;
 use super::error::RunError;
 use super::judge::{behaviour_changed, dynamic_activity};
@@ -95,6 +95,9 @@ pub(super) struct TemplateQueue {
     /// The templates judged so far that made failing tests pass, for the infill phase to
     /// ask the model about their statements ([`Pointers`]).
     pointers: Pointers,
+    /// The model's infills judged a step closer, for the infill calls to ask again
+    /// ([`NearMiss`]), and how many infills wait to be judged.
+    near_misses: Arc<NearMisses>,
 }
 
 impl TemplateQueue {
@@ -129,6 +132,7 @@ impl TemplateQueue {
             alternatives_run: 0,
             reported: false,
             pointers: Pointers::default(),
+            near_misses: Arc::default(),
         })
     }
 
@@ -154,6 +158,11 @@ impl TemplateQueue {
     /// The statements the templates judged so far point at, shared with the infill calls.
     pub(super) fn pointers(&self) -> Pointers {
         Arc::clone(&self.pointers)
+    }
+
+    /// The near misses among the infills judged so far, shared with the infill calls.
+    pub(super) fn near_misses(&self) -> Arc<NearMisses> {
+        Arc::clone(&self.near_misses)
     }
 
     /// Puts `fixes` before the templates not yet tried, after the infills not yet tried (the
@@ -225,6 +234,9 @@ impl TemplateQueue {
             } else {
                 self.judge(cx, run, work, &fix)
             };
+            if fix.operator == templates::Operator::Infill {
+                self.near_misses.done();
+            }
             let passed = match judged? {
                 Verdict::Unreadable => continue,
                 Verdict::RefusedStatically => {
@@ -325,6 +337,9 @@ impl TemplateQueue {
         };
         trace_outcome(cx, run, fix, &report, fixed, broke);
         self.point_at(run.targets.len(), fix, fixed, broke);
+        if fix.operator == templates::Operator::Infill && broke == Some(0) {
+            self.note_near_miss(run, fix, &report, fixed);
+        }
         if report.blocked() || report.tests.is_none() || fixed < run.targets.len() {
             written.revert()?;
             return Ok(Verdict::Failed);
@@ -478,6 +493,46 @@ impl TemplateQueue {
             });
         }
     }
+
+    /// Records the infill `fix` as a near miss when its tests ran, some target still fails,
+    /// and the failure now says something it did not say before (the message lines the
+    /// failing tests' output at the baseline does not hold): the model's answer changed what
+    /// the failing code does, and the new message may say what is still wrong. Its caller
+    /// knows it broke no passing test.
+    fn note_near_miss(
+        &self,
+        run: &SubtaskRun,
+        fix: &templates::TemplateFix,
+        report: &dynamic::DynamicReport,
+        fixed: usize,
+    ) {
+        let (Some(tests), Some(failure)) = (report.tests.as_ref(), run.failure.as_ref()) else {
+            return;
+        };
+        if !tests.ran || tests.broken || fixed >= run.targets.len() {
+            return;
+        }
+        let message = new_message_lines(&tests.log, &failure.output);
+        if message.is_empty() {
+            return;
+        }
+        if let Ok(mut found) = self.near_misses.found.lock() {
+            found.push(NearMiss {
+                text: fix.text.clone(),
+                fixed,
+                message,
+            });
+        }
+    }
+}
+
+/// The failure's message lines in `log` ([`worker::context::failure_message`]) that
+/// `before`, what the failing tests printed at the baseline, does not hold.
+fn new_message_lines(log: &str, before: &str) -> Vec<String> {
+    worker::context::failure_message(log)
+        .into_iter()
+        .filter(|line| !before.contains(line.trim_end_matches("...")))
+        .collect()
 }
 
 /// Most other fixes of a winner's statement run to learn whether the tests tell them apart.

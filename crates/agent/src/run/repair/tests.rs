@@ -89,6 +89,7 @@ fn queue_of(fixes: Vec<templates::TemplateFix>) -> TemplateQueue {
         alternatives_run: 0,
         reported: false,
         pointers: Pointers::default(),
+        near_misses: Arc::default(),
     }
 }
 
@@ -275,4 +276,18 @@ fn a_helper_a_target_calls_is_one_hop_away_too() {
         [(5, 7), (1, 3)],
         "the target reaches the helper"
     );
+}
+
+#[test]
+fn a_near_miss_message_is_what_the_failing_tests_print_now_and_did_not_before() {
+    let before = "FAILED tests/test_r.py::test_range - AssertionError: no error raised\nE   AssertionError: no error raised\n";
+    let now = "FAILED tests/test_r.py::test_range - AssertionError: 'beginning of range' != 'beyond end of range'\nE   AssertionError: 'beginning of range' != 'beyond end of range'\n";
+    let lines = new_message_lines(now, before);
+    assert!(!lines.is_empty());
+    assert!(
+        lines.iter().all(|l| l.contains("beyond end of range")),
+        "{lines:?}"
+    );
+    // The same message as at the baseline: nothing new, no near miss.
+    assert!(new_message_lines(before, before).is_empty());
 }
