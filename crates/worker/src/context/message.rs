@@ -125,12 +125,24 @@ fn message_of<'a>(line: &'a str, t: &'a str) -> Option<&'a str> {
     let labelled = ["expected:", "actual:", "received:"]
         .iter()
         .any(|p| lower.starts_with(p));
-    // node:test's one-line `error: 'invalid value'` (a block `error: |-` is left out).
-    let tap_error = t.starts_with("error: '");
+    // node:test's one-line `error: 'invalid value'` (a block `error: |-` is left out, and a
+    // suite's count of its failed subtests, which says nothing of what failed).
+    let tap_error = t.starts_with("error: '") && !subtests_failed(t);
     if (labelled || tap_error) && t.split_once(':').is_some_and(|(_, v)| !v.trim().is_empty()) {
         return Some(t);
     }
     exception_line().is_match(t).then_some(t)
+}
+
+/// node:test's line for a suite whose subtests failed: `error: '2 subtests failed'`.
+fn subtests_failed(t: &str) -> bool {
+    t.strip_prefix("error: '")
+        .and_then(|rest| rest.strip_suffix('\''))
+        .and_then(|rest| rest.split_once(' '))
+        .is_some_and(|(count, what)| {
+            count.chars().all(|c| c.is_ascii_digit())
+                && matches!(what, "subtest failed" | "subtests failed")
+        })
 }
 
 /// A minitest diff's changed line after `--- expected` / `+++ actual`: `-"a"`, `+nil`.
@@ -283,6 +295,13 @@ not ok 5 - leaves missing placeholders untouched by default
         );
         let tap = "not ok 4 - quotes\n  error: 'invalid parameter value'\n  name: 'TypeError'\n  expected:\n  operator: 'throws'\n";
         assert_eq!(failure_message(tap), ["error: 'invalid parameter value'"]);
+        // A suite's count of failed subtests is no message.
+        let suite = "not ok 1 - parse\n  error: '2 subtests failed'\n  code: 'ERR_TEST_FAILURE'\n";
+        assert!(
+            failure_message(suite).is_empty(),
+            "{:?}",
+            failure_message(suite)
+        );
         let diff = "IniConfigTest#test_equals [test/ini_config_test.rb:39]:\n--- expected\n+++ actual\n@@ -1 +1 @@\n-\"postgres://app@db\"\n+nil\n10 runs, 17 assertions, 1 failures\n";
         assert_eq!(failure_message(diff), ["-\"postgres://app@db\"", "+nil"]);
         let unittest = "FAIL: test_mean (tests.test_stats.T)\nTraceback (most recent call last):\n  File \"t.py\", line 3, in test_mean\nAssertionError: 1 != 1.5\n";

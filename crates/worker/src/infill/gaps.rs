@@ -6,7 +6,7 @@
 //! result and never returns it) and the last statement of its definition ([`last_statement`]:
 //! a step missing before the result is returned).
 
-use super::shown::{condensed, doc_blocks, shown_lines};
+use super::shown::{condensed, doc_blocks, shown_definition_line, shown_lines};
 use super::{FimFormat, Hole, InfillRequest, TOKENS_PER_LINE, is_comment};
 use crate::templates::lexer::leading_space;
 
@@ -66,6 +66,7 @@ pub fn gap_ending_block(
         head: String::new(),
         text: text.to_string(),
         format,
+        definition_line: shown_definition_line(&lines, definition, lo, before),
         refined: false,
     })
 }

@@ -19,7 +19,7 @@
 
 use crate::templates::lexer::{self, Lang, leading_space};
 use crate::templates::{Operator, TemplateFix, after_a_jump};
-use shown::{condensed, doc_blocks, shown_lines};
+use shown::{condensed, doc_blocks, shown_definition_line, shown_lines};
 
 /// The fill-in-the-middle prompt format of a model family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -187,6 +187,10 @@ pub struct InfillRequest {
     text: String,
     /// The prompt's format.
     format: FimFormat,
+    /// The first line of the definition the hole is in, as the prompt shows it above the
+    /// hole (with its line ending); `None` when the prompt starts below it. A refined
+    /// prompt's note goes above it ([`InfillRequest::refined`]).
+    definition_line: Option<String>,
     /// Whether the prompt shows an earlier answer and what the tests said of it
     /// ([`InfillRequest::refined`]).
     pub refined: bool,
@@ -245,6 +249,7 @@ pub fn request(
         head: head.to_string(),
         text: text.to_string(),
         format,
+        definition_line: shown_definition_line(&lines, definition, lo, start),
         refined: false,
     })
 }
@@ -257,11 +262,13 @@ const NOTE_MESSAGE_LINES: usize = 3;
 
 impl InfillRequest {
     /// The request again, its prompt showing `tried`, an earlier middle, and `message`, what
-    /// the failing tests printed with it, as comments right above the hole: a small model
-    /// whose answer came close (the missing check written, its error message wrong) reads
-    /// what the test wants and writes the answer again (ChatRepair feeds the test output
-    /// back the same way). `None` when the message is empty or the prompt's hole is not
-    /// found.
+    /// the failing tests printed with it, as comments above the definition the hole is in
+    /// (right above the hole when the prompt does not show the definition's first line): a
+    /// small model whose answer came close (the missing check written, its error message
+    /// wrong) reads what the test wants and writes the answer again (ChatRepair feeds the
+    /// test output back the same way). Above the definition, not at the hole: a note that
+    /// ends right where the middle starts is what a completion model goes on writing.
+    /// `None` when the message is empty or the prompt's hole is not found.
     pub fn refined(&self, tried: &str, message: &[String]) -> Option<InfillRequest> {
         if message.is_empty() {
             return None;
@@ -273,12 +280,19 @@ impl InfillRequest {
             self.format.suffix_marker()
         );
         let at = self.prompt.rfind(&hole)?;
+        let (note_at, indent) = match self
+            .definition_line
+            .as_deref()
+            .and_then(|line| Some((self.prompt[..at].rfind(line)?, leading_space(line))))
+        {
+            Some(above_definition) => above_definition,
+            None => (at, self.indent.as_str()),
+        };
         let comment = Lang::of(&self.path).line_comment();
         let one_line = |text: &str| -> String {
             let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
             joined.chars().take(NOTE_LINE_CHARS).collect()
         };
-        let indent = &self.indent;
         let mut note = format!(
             "{indent}{comment} Tried: {}\n{indent}{comment} The test still fails:\n",
             one_line(&format!("{}{}", self.head, tried.trim_start()))
@@ -287,7 +301,7 @@ impl InfillRequest {
             note.push_str(&format!("{indent}{comment}   {}\n", one_line(line)));
         }
         let mut prompt = self.prompt.clone();
-        prompt.insert_str(at, &note);
+        prompt.insert_str(note_at, &note);
         Some(InfillRequest {
             prompt,
             refined: true,

@@ -47,6 +47,19 @@ pub(super) fn shown_lines(
     (lo, hi)
 }
 
+/// The first line of `definition` (1-based lines of `lines`) when a prompt showing lines
+/// `lo..` above line `hole` shows it above the hole.
+pub(super) fn shown_definition_line(
+    lines: &[&str],
+    definition: (usize, usize),
+    lo: usize,
+    hole: usize,
+) -> Option<String> {
+    (definition.0 >= lo.max(1) && definition.0 < hole)
+        .then(|| lines.get(definition.0 - 1).map(|l| l.to_string()))
+        .flatten()
+}
+
 /// A run of documentation lines: `lines[range]`, closed by `closer` when it is a docstring or
 /// a block comment (`"""`, `*/`), `None` for line comments.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -504,7 +504,7 @@ fn a_gap_middle_is_inserted_without_the_models_comments_and_they_do_not_count() 
 }
 
 #[test]
-fn a_refined_request_shows_the_answer_tried_and_the_tests_message_right_above_the_hole() {
+fn a_refined_request_shows_the_answer_tried_and_the_tests_message_above_the_definition() {
     let src = "package r\n\nfunc parse(lo, hi int) (int, error) {\n\tif lo > hi {\n\t\treturn 0, nil\n\t}\n\treturn hi - lo, nil\n}\n";
     let r = request(FimFormat::StarCoder, "r.go", src, (5, 5), (3, 8), &[]).unwrap();
     assert!(!r.refined);
@@ -516,12 +516,17 @@ fn a_refined_request_shows_the_answer_tried_and_the_tests_message_right_above_th
     ];
     let again = r.refined("0, errors.New(\"lo > hi\")", &message).unwrap();
     assert!(again.refined);
-    let note = "\t\t// Tried: return 0, errors.New(\"lo > hi\")\n\t\t// The test still fails:\n\t\t//   expected \"beyond end of range\", got \"lo > hi\"\n\t\t//   second\n\t\t//   third\n\t\treturn <fim_suffix>";
+    let note = "// Tried: return 0, errors.New(\"lo > hi\")\n// The test still fails:\n//   expected \"beyond end of range\", got \"lo > hi\"\n//   second\n//   third\nfunc parse(lo, hi int) (int, error) {\n\tif lo > hi {\n\t\treturn <fim_suffix>";
     assert!(again.prompt.contains(note), "{}", again.prompt);
     assert!(!again.prompt.contains("fourth"));
     // The same hole: the answer makes the same change.
     assert_eq!(again.fix("1, nil").unwrap(), r.fix("1, nil").unwrap());
     assert!(r.refined("1, nil", &[]).is_none(), "nothing new to show");
+    // A prompt without the definition's first line above the hole: the note is right above it.
+    let headless = request(FimFormat::StarCoder, "r.go", src, (5, 5), (5, 5), &[]).unwrap();
+    let again = headless.refined("0, nil", &message[..1]).unwrap();
+    let note = "\t\t// Tried: return 0, nil\n\t\t// The test still fails:\n\t\t//   expected \"beyond end of range\", got \"lo > hi\"\n\t\treturn <fim_suffix>";
+    assert!(again.prompt.contains(note), "{}", again.prompt);
     // Python's comments, on a gap.
     let gap = gap_ending_block(
         FimFormat::Qwen,
@@ -535,5 +540,12 @@ fn a_refined_request_shows_the_answer_tried_and_the_tests_message_right_above_th
     let again = gap
         .refined("raise ValueError(year)\n", &["ValueError: 1900".into()])
         .unwrap();
-    assert!(again.prompt.contains("        # Tried: raise ValueError(year)\n        # The test still fails:\n        #   ValueError: 1900\n        <|fim_suffix|>"), "{}", again.prompt);
+    assert!(again.prompt.contains("# Tried: raise ValueError(year)\n# The test still fails:\n#   ValueError: 1900\ndef max_days(year, month):\n"), "{}", again.prompt);
+    assert!(
+        again
+            .prompt
+            .contains("            return 29\n        <|fim_suffix|>"),
+        "{}",
+        again.prompt
+    );
 }

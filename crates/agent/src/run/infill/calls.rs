@@ -139,7 +139,7 @@ impl Asker<'_> {
 
     /// Asks the holes of the near misses found so far again, the one that made most failing
     /// tests pass first, each at [`REFINED_TEMPERATURES`] with its answer and the tests' new
-    /// message shown above the hole ([`InfillRequest::refined`]); [`REFINEMENTS`] near
+    /// message shown above the definition ([`InfillRequest::refined`]); [`REFINEMENTS`] near
     /// misses in all.
     fn refine(&mut self) -> Asking {
         while self.refined.len() < REFINEMENTS {

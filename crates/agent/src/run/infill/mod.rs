@@ -34,7 +34,7 @@
 //! An answer the judge finds a near miss (no passing test broken, and the failing tests print
 //! a message they did not before: the missing check written, its error message wrong) has its
 //! hole asked again before the next hole, with the answer and the new message as comments
-//! right above the hole ([`InfillRequest::refined`]; ChatRepair feeds a candidate's test
+//! above the definition ([`InfillRequest::refined`]; ChatRepair feeds a candidate's test
 //! output back to the model the same way). After the last hole the calls wait a while for the
 //! verdicts still to come ([`LAST_VERDICTS`]), since the last answers' near misses come last.
 //!

@@ -128,7 +128,7 @@ fn ask_all_judged(
 }
 
 #[test]
-fn a_near_miss_is_asked_again_with_its_answer_and_the_tests_message_above_the_hole() {
+fn a_near_miss_is_asked_again_with_its_answer_and_the_tests_message_above_the_definition() {
     let script = ["total -= x"]
         .into_iter()
         .chain(std::iter::repeat_n("total += x", 30))
@@ -137,7 +137,7 @@ fn a_near_miss_is_asked_again_with_its_answer_and_the_tests_message_above_the_ho
     ask_all_judged(&server, PY, false, |middle| {
         (middle == "total -= x").then(|| vec!["assert -6 == 6".to_string()])
     });
-    let note = "        # Tried: total -= x\n        # The test still fails:\n        #   assert -6 == 6\n        <|fim_suffix|>";
+    let note = "# Tried: total -= x\n# The test still fails:\n#   assert -6 == 6\ndef f(xs):\n";
     let prompts: Vec<String> = server
         .requests()
         .iter()
