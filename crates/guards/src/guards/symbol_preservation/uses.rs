@@ -334,7 +334,11 @@ fn listed_in_dunder_all(cx: &Context<'_>, r: &Removed<'_>) -> Option<u32> {
 /// `click._termui_impl.pager`. A docstring's ":func:`click._termui_impl.pager`" is no use.
 fn python_qualified_use(source: &ParsedSource, r: &Removed<'_>) -> Option<u32> {
     // Tokens are read only where the text has `.name` at all.
-    if !source.text().contains(&format!(".{}", r.rname)) {
+    let text = source.text();
+    if !text
+        .match_indices(r.rname)
+        .any(|(at, _)| text[..at].ends_with('.'))
+    {
         return None;
     }
     let tokens = source.code_tokens()?;
