@@ -5,6 +5,7 @@
 //! import each other for their types.
 
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -260,27 +261,24 @@ pub(super) struct NearMisses {
     pub found: Mutex<Vec<NearMiss>>,
     /// The model's answers sent and not yet queued, and the changes queued from them and not
     /// yet judged: while any is left, a near miss may still come.
-    pub unjudged: std::sync::atomic::AtomicUsize,
+    pub unjudged: AtomicUsize,
 }
 
 impl NearMisses {
     /// Counts `n` more answers or changes to judge.
     pub(super) fn add(&self, n: usize) {
-        self.unjudged
-            .fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+        self.unjudged.fetch_add(n, Ordering::Relaxed);
     }
 
     /// Counts one answer or change judged (never below zero).
     pub(super) fn done(&self) {
-        let _ = self.unjudged.fetch_update(
-            std::sync::atomic::Ordering::Relaxed,
-            std::sync::atomic::Ordering::Relaxed,
-            |n| n.checked_sub(1),
-        );
+        let _ = self
+            .unjudged
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1));
     }
 
     /// Whether answers or changes are still to judge.
     pub(super) fn any_unjudged(&self) -> bool {
-        self.unjudged.load(std::sync::atomic::Ordering::Relaxed) > 0
+        self.unjudged.load(Ordering::Relaxed) > 0
     }
 }

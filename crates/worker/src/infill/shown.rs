@@ -55,9 +55,8 @@ pub(super) fn shown_definition_line(
     lo: usize,
     hole: usize,
 ) -> Option<String> {
-    (definition.0 >= lo.max(1) && definition.0 < hole)
-        .then(|| lines.get(definition.0 - 1).map(|l| l.to_string()))
-        .flatten()
+    let shown = definition.0 >= lo.max(1) && definition.0 < hole;
+    shown.then(|| lines[definition.0 - 1].to_string())
 }
 
 /// A run of documentation lines: `lines[range]`, closed by `closer` when it is a docstring or

@@ -256,7 +256,6 @@ impl Taken {
         self.took += asked.took;
         let req = asked.request.as_ref();
         self.refined += usize::from(req.refined);
-        let queued_before = self.queued.len();
         let (middle, verdict) = match &asked.reply {
             Ok(reply) => (
                 reply.content.clone(),
@@ -267,10 +266,8 @@ impl Taken {
                 (String::new(), format!("model error: {e}"))
             }
         };
-        // The answer is judged; the changes it queued are to judge.
-        let near_misses = queue.near_misses();
-        near_misses.add(self.queued.len() - queued_before);
-        near_misses.done();
+        // The answer is judged (the changes it queued count on their own: `put_first`).
+        queue.near_misses().done();
         cx.emit(
             RunPhase::Execution,
             "worker.infill",

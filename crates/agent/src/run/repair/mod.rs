@@ -166,11 +166,18 @@ impl TemplateQueue {
     }
 
     /// Puts `fixes` before the templates not yet tried, after the infills not yet tried (the
-    /// model's answers of [`super::infill`], judged in the order they came).
+    /// model's answers of [`super::infill`], judged in the order they came). The infills
+    /// among them count as still to judge ([`NearMisses`]) until [`TemplateQueue::try_next`]
+    /// judges them.
     pub(super) fn put_first(&mut self, fixes: Vec<templates::TemplateFix>) {
         if fixes.is_empty() {
             return;
         }
+        let infills = fixes
+            .iter()
+            .filter(|f| f.operator == templates::Operator::Infill)
+            .count();
+        self.near_misses.add(infills);
         let at = self.next
             + self.fixes[self.next..]
                 .iter()

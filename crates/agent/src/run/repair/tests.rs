@@ -116,6 +116,12 @@ fn infills_go_before_the_untried_templates_in_the_order_they_came() {
         .map(|f| f.after.as_str())
         .collect();
     assert_eq!(order, ["i1", "i2", "t1", "t2"]);
+    // The infills queued are still to judge, for the infill calls waiting on their verdicts.
+    let near_misses = queue.near_misses();
+    near_misses.done();
+    assert!(near_misses.any_unjudged(), "one of the two left");
+    near_misses.done();
+    assert!(!near_misses.any_unjudged());
 }
 
 #[test]
