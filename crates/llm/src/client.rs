@@ -130,6 +130,10 @@ pub struct Usage {
     pub prompt_tokens: u64,
     /// Completion tokens.
     pub completion_tokens: u64,
+    /// Prompt tokens the server did not read again because its prompt cache held them
+    /// (`usage.prompt_tokens_details.cached_tokens`; llama.cpp, vLLM and OpenAI report it).
+    #[serde(default)]
+    pub cached_tokens: u64,
     /// Requests counted.
     #[serde(default)]
     pub requests: u64,
@@ -139,6 +143,7 @@ impl Usage {
     fn add(&mut self, other: Usage) {
         self.prompt_tokens += other.prompt_tokens;
         self.completion_tokens += other.completion_tokens;
+        self.cached_tokens += other.cached_tokens;
         self.requests += other.requests;
     }
 }
@@ -259,6 +264,14 @@ struct WireUsage {
     prompt_tokens: Option<u64>,
     #[serde(default)]
     completion_tokens: Option<u64>,
+    #[serde(default)]
+    prompt_tokens_details: Option<WirePromptDetails>,
+}
+
+#[derive(Debug, Deserialize)]
+struct WirePromptDetails {
+    #[serde(default)]
+    cached_tokens: Option<u64>,
 }
 
 /// The LLM client. Cheap to share by reference; all state is behind mutexes.
@@ -699,6 +712,10 @@ impl LlmClient {
             .map(|u| Usage {
                 prompt_tokens: u.prompt_tokens.unwrap_or(0),
                 completion_tokens: u.completion_tokens.unwrap_or(0),
+                cached_tokens: u
+                    .prompt_tokens_details
+                    .and_then(|d| d.cached_tokens)
+                    .unwrap_or(0),
                 requests: 1,
             })
             .unwrap_or(Usage {

@@ -415,3 +415,30 @@ fn a_reply_asked_for_ahead_is_given_up_when_cancelled_and_returned_otherwise() {
         .unwrap();
     assert_eq!(reply.content, "in time");
 }
+
+#[test]
+fn raw_completions_record_the_prompt_tokens_the_server_had_cached() {
+    let server =
+        ScriptedServer::start(Script::new().completion("a + 1").completion("a - 1")).unwrap();
+    let c = client(&server.url());
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let prompt = format!("<|fim_prefix|>{}<|fim_suffix|>", "x = 1\n".repeat(40));
+    let mut cached = Vec::new();
+    for _ in 0..2 {
+        let reply = c
+            .complete_sampled_unless(
+                Role::Worker,
+                &prompt,
+                &[],
+                slopguard_llm::Sampling::default(),
+                &never,
+            )
+            .unwrap()
+            .unwrap();
+        cached.push(reply.usage.cached_tokens);
+    }
+    // The first prompt was read whole; the second, the same, came from the server's cache.
+    assert_eq!(cached[0], 0);
+    assert_eq!(cached[1], prompt.len() as u64 / 4);
+    assert_eq!(c.usage()["worker"].cached_tokens, cached[1]);
+}

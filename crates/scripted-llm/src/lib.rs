@@ -311,6 +311,8 @@ struct Shared {
     script: Script,
     next: usize,
     next_completion: usize,
+    /// The last raw completion's prompt: what a one-slot llama.cpp server holds in its cache.
+    last_prompt: String,
     requests: Vec<RecordedRequest>,
 }
 
@@ -340,6 +342,7 @@ impl ScriptedServer {
             script,
             next: 0,
             next_completion: 0,
+            last_prompt: String::new(),
             requests: Vec::new(),
         }));
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
@@ -506,11 +509,24 @@ fn decide(shared: &mut Shared, method: &Method, path: &str, body: &Value) -> Dec
             .cloned()
             .unwrap_or_default();
         shared.next_completion += 1;
+        // Tokens counted as 4 characters; the prompt's start shared with the last one is
+        // reported cached, as a one-slot llama.cpp server reports it.
+        let prompt = body.get("prompt").and_then(Value::as_str).unwrap_or("");
+        let shared_chars = prompt
+            .chars()
+            .zip(shared.last_prompt.chars())
+            .take_while(|(a, b)| a == b)
+            .count();
+        let prompt_tokens = (prompt.chars().count() as u64).div_ceil(4);
+        let cached_tokens = shared_chars as u64 / 4;
+        shared.last_prompt = prompt.to_string();
         let response = axum::Json(json!({
             "object": "text_completion",
             "model": body.get("model").cloned().unwrap_or(Value::Null),
             "choices": [{"index": 0, "text": text, "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110},
+            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": 10,
+                      "total_tokens": prompt_tokens + 10,
+                      "prompt_tokens_details": {"cached_tokens": cached_tokens}},
         }))
         .into_response();
         return match script.completion_delay_ms {
