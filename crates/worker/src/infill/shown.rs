@@ -21,6 +21,11 @@ const MAX_SUFFIX_LINES: usize = 30;
 /// Lines shown beyond the definition on each side, when the caps allow: the helpers and
 /// constants just above it, the start of the next definition below.
 const AROUND_DEFINITION: usize = 12;
+/// When a hole lies more than [`MAX_PREFIX_LINES`] below where its definition's prompt would
+/// start, the prompt starts this many lines further down, as many times as needed: the holes
+/// of one band share their first line, so a caching server reads the code above the earlier
+/// hole once for all of them.
+const PREFIX_BAND: usize = 30;
 /// Lines a documentation block in the hole's own definition keeps.
 const DOC_LINES_INSIDE: usize = 8;
 /// Lines a documentation block outside the hole's definition keeps.
@@ -28,19 +33,21 @@ const DOC_LINES_OUTSIDE: usize = 1;
 
 /// The lines of a file of `len` lines shown around a hole at `start..=end` (1-based) in the
 /// definition on lines `definition`: from [`AROUND_DEFINITION`] lines above the definition
-/// (at most [`MAX_PREFIX_LINES`] above the hole) to as many below it (at most
+/// (at most [`MAX_PREFIX_LINES`] above the hole, moved down in steps of [`PREFIX_BAND`]
+/// lines, so that nearby holes show the same first line) to as many below it (at most
 /// [`MAX_SUFFIX_LINES`] below the hole).
 pub(super) fn shown_lines(
     definition: (usize, usize),
     (start, end): (usize, usize),
     len: usize,
 ) -> (usize, usize) {
-    let lo = definition
+    let top = definition
         .0
         .min(start)
         .saturating_sub(AROUND_DEFINITION)
-        .max(start.saturating_sub(MAX_PREFIX_LINES))
         .max(1);
+    let over = start.saturating_sub(top).saturating_sub(MAX_PREFIX_LINES);
+    let lo = top + over.div_ceil(PREFIX_BAND) * PREFIX_BAND;
     let hi = (definition.1.max(end) + AROUND_DEFINITION)
         .min(end + MAX_SUFFIX_LINES)
         .min(len);

@@ -549,3 +549,23 @@ fn a_refined_request_shows_the_answer_tried_and_the_tests_message_above_the_defi
         again.prompt
     );
 }
+
+#[test]
+fn holes_deep_in_a_long_definition_share_the_prompts_first_line() {
+    use super::shown::shown_lines;
+    // A definition on lines 252-315 (go-cron-parser's `getRange`); the holes a run asks.
+    let definition = (252, 315);
+    let lo = |hole: usize| shown_lines(definition, (hole, hole), 400).0;
+    // Near the top: from 12 lines above the definition.
+    assert_eq!(lo(260), 240);
+    assert_eq!(lo(295), 240);
+    // Deeper: one band further down, the same for every hole in it.
+    assert_eq!(lo(304), 270);
+    assert_eq!(lo(311), 270);
+    for hole in 252..=315 {
+        let shown_above = hole - lo(hole);
+        assert!(shown_above <= 60, "hole {hole}: {shown_above} lines above");
+    }
+    // A short definition is shown whole, from 12 lines above it.
+    assert_eq!(shown_lines((20, 40), (35, 35), 100), (8, 52));
+}
