@@ -92,10 +92,12 @@ pub(super) fn qualifiers(path: &str, owner: Option<&str>) -> Vec<String> {
 /// The first line of `text` (a file of language `lang` at `path`, where the name resolves as
 /// `u` says) where a use resolves to the dropped free definition `r`. Uses are the references
 /// no local binding captures, imports of the name from the definition's own module, and (for
-/// a pytest fixture) test parameters of its name; qualified uses come from the word search.
+/// a pytest fixture) test parameters of its name; qualified uses come from the word search,
+/// in Python from the code tokens of `source` (the file's parse, when held): a docstring's
+/// `module.name` is no use.
 pub(super) fn scoped_use(
     u: &NameUses,
-    text: &str,
+    (text, source): (&str, Option<&ParsedSource>),
     lang: Language,
     path: &str,
     r: &Removed<'_>,
@@ -125,7 +127,10 @@ pub(super) fn scoped_use(
     if r.fixture {
         lines.extend(&u.fixture_params);
     }
-    lines.extend(first_use(text, r, same_file, false));
+    lines.extend(match (lang, source) {
+        (Language::Python, Some(source)) => python_qualified_use(source, r),
+        _ => first_use(text, r, same_file, false),
+    });
     lines.into_iter().min()
 }
 
@@ -372,7 +377,11 @@ pub(super) fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option
             continue;
         };
         let line = match &r.scoped {
-            Some(u) => scoped_use(u, text, r.lang, r.path, r),
+            Some(u) => {
+                let view = cx.files().iter().find(|f| f.path() == r.path);
+                let source = view.and_then(|v| v.after_source());
+                scoped_use(u, (text, source), r.lang, r.path, r)
+            }
             None => first_use(text, r, true, true),
         };
         if let Some(line) = line.into_iter().chain(listed_in_dunder_all(cx, r)).min() {
@@ -466,7 +475,7 @@ pub(super) fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option
                     continue;
                 }
                 if let (Some(line), Some(v)) = (
-                    scoped_use(u, text, other, &path, &removed[i]),
+                    scoped_use(u, (text, Some(source)), other, &path, &removed[i]),
                     result[i].as_mut(),
                 ) {
                     v.push(Use {
