@@ -3,9 +3,12 @@
 //!
 //! Only the forms that name a file are read, line by line, outside literal blocks:
 //! - reStructuredText: embedded URIs (`` `text <path>`_ ``), hyperlink targets
-//!   (`.. _name: path`), and the `image`, `figure`, `include` and `literalinclude` directives.
-//!   Sphinx roles (`:doc:`, `:ref:`) resolve through Sphinx's own index and are left alone, as
-//!   are references to named targets (`<name_>`) and standard includes (`<isonum.txt>`).
+//!   (`.. _name: path`), the `image`, `figure`, `include` and `literalinclude` directives, and
+//!   Sphinx's `:doc:` role, which names a document by its path without the extension (relative
+//!   to the document, or to the source directory with a leading `/`: read as `./name` so that
+//!   it is never taken for a label). Other roles (`:ref:`) resolve through Sphinx's own index
+//!   and are left alone, as are another project's documents (`:doc:`flask:index``),
+//!   references to named targets (`<name_>`) and standard includes (`<isonum.txt>`).
 //! - AsciiDoc: `link:path[...]`, `image::path[...]` / `image:path[...]`, `include::path[...]`,
 //!   and `xref:` / `<<...>>` cross references that name an `.adoc` file. Targets holding an
 //!   attribute reference (`{docdir}/x.png`) cannot be resolved here and are left alone.
@@ -66,7 +69,9 @@ fn rst_links(text: &str) -> Vec<Link> {
                 let directive = directive.trim();
                 let target = arg.trim();
                 match directive {
-                    "image" | "figure" => push(&mut out, n, target, true),
+                    "image" | "figure" => {
+                        push(&mut out, n, target, true);
+                    }
                     // `<isonum.txt>`: one of docutils' standard includes.
                     "include" | "literalinclude" if !target.starts_with('<') => {
                         push(&mut out, n, target, false);
@@ -90,6 +95,11 @@ fn rst_links(text: &str) -> Vec<Link> {
         for dest in embedded_uris(line) {
             push(&mut out, n, dest, false);
         }
+        for dest in doc_roles(line) {
+            if let Some(link) = push(&mut out, n, dest, false) {
+                link.doc_role = true;
+            }
+        }
         if trimmed.ends_with("::") && !trimmed.starts_with(".. ") {
             literal_from = Some(indent);
         }
@@ -108,6 +118,31 @@ fn split_target(target: &str) -> Option<(&str, &str)> {
     let colon =
         (0..bytes.len()).find(|&i| bytes[i] == b':' && (i == 0 || bytes[i - 1] != b'\\'))?;
     Some((&target[..colon], target[colon + 1..].trim()))
+}
+
+/// The documents Sphinx's `:doc:` roles on a line name (`` :doc:`install` ``, `` :doc:`the
+/// guide </guide/index>` ``); not another project's (`` :doc:`flask:index` ``, through
+/// intersphinx).
+fn doc_roles(line: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = line;
+    while let Some(at) = rest.find(":doc:`") {
+        let after = &rest[at + ":doc:`".len()..];
+        let Some(close) = after.find('`') else {
+            break;
+        };
+        let inner = &after[..close];
+        let target = match (inner.rfind('<'), inner.ends_with('>')) {
+            (Some(open), true) => &inner[open + 1..inner.len() - 1],
+            _ => inner,
+        }
+        .trim();
+        if !target.is_empty() && !target.contains(':') {
+            out.push(target);
+        }
+        rest = &after[close + 1..];
+    }
+    out
 }
 
 /// The URIs of `` `text <uri>`_ `` on a line (not references to named targets, `<name_>`).
@@ -200,17 +235,19 @@ fn asciidoc_links(text: &str) -> Vec<Link> {
 }
 
 /// Records `dest` unless it holds something this reader cannot resolve (an attribute
-/// reference, a substitution, a template).
-fn push(out: &mut Vec<Link>, line: u32, dest: &str, image: bool) {
+/// reference, a substitution, a template); returns the link recorded.
+fn push<'a>(out: &'a mut Vec<Link>, line: u32, dest: &str, image: bool) -> Option<&'a mut Link> {
     let dest = dest.trim();
     if dest.is_empty() || dest.contains(['{', '}', '|', '$', '*']) {
-        return;
+        return None;
     }
     out.push(Link {
         line,
         dest: dest.to_string(),
         image,
+        doc_role: false,
     });
+    out.last_mut()
 }
 
 #[cfg(test)]
@@ -224,7 +261,8 @@ mod tests {
     #[test]
     fn rst_file_links_outside_literal_blocks() {
         let text = "Title\n=====\n\nSee `the guide <docs/guide.rst>`_ and `PyPI <https://pypi.org/>`_.\n\
-                    A `named one <named_>`_ and :doc:`install`.\n\n\
+                    A `named one <named_>`_ and :doc:`install`.\n\
+                    Also :doc:`the guide </guide/index>` and :doc:`flask:index`.\n\n\
                     .. _named: other/page.rst\n.. _indirect: named_\n\n\
                     .. image:: _static/logo.png\n   :alt: logo\n\n\
                     .. include:: ../CHANGES.rst\n.. include:: <isonum.txt>\n\n\
@@ -236,13 +274,17 @@ mod tests {
             [
                 "docs/guide.rst",
                 "https://pypi.org/",
+                "install",
+                "/guide/index",
                 "other/page.rst",
                 "_static/logo.png",
                 "../CHANGES.rst"
             ]
         );
-        assert!(links[3].image);
+        assert!(links[5].image);
         assert_eq!(links[0].line, 4);
+        assert_eq!(links[2].line, 5);
+        assert!(links[2].doc_role && links[3].doc_role && !links[4].doc_role);
     }
 
     #[test]

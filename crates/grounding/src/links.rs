@@ -129,7 +129,15 @@ fn anchor_ok(text: &str, anchor: &str) -> bool {
 
 /// Candidate paths for a local destination from the doc `doc_path`: the target as written, and
 /// as a documentation site serves it (an extension-less or `.html` page of the doc's markup).
-fn candidates(doc_path: &str, target: &str, markup: Markup) -> Vec<String> {
+/// An absolute target (`/example/x.py`) is tried first under `source_root`, the Sphinx source
+/// directory of the doc when it has one (where Sphinx resolves it), then under the usual site
+/// roots.
+fn candidates(
+    doc_path: &str,
+    target: &str,
+    markup: Markup,
+    source_root: Option<&str>,
+) -> Vec<String> {
     let page_exts: &[&str] = match markup {
         Markup::Markdown => &[".md", ".mdx"],
         Markup::ReStructuredText => &[".rst", ".md"],
@@ -142,6 +150,9 @@ fn candidates(doc_path: &str, target: &str, markup: Markup) -> Vec<String> {
         .filter(|_| doc_path.contains('/'));
     let mut bases: Vec<String> = Vec::new();
     if let Some(abs) = target.strip_prefix('/') {
+        if let Some(root) = source_root.filter(|r| !r.is_empty()) {
+            bases.push(format!("{root}/{abs}"));
+        }
         bases.push(abs.to_string());
         for site in [
             top.unwrap_or("docs"),
@@ -161,6 +172,9 @@ fn candidates(doc_path: &str, target: &str, markup: Markup) -> Vec<String> {
             format!("{doc_dir}/{target}")
         });
         bases.push(target.to_string());
+        if markup == Markup::AsciiDoc {
+            bases.extend(antora_bases(doc_path, target));
+        }
     }
     let mut out = Vec::new();
     for b in bases {
@@ -194,6 +208,29 @@ fn candidates(doc_path: &str, target: &str, markup: Markup) -> Vec<String> {
     out
 }
 
+/// Where Antora resolves `target` from a document of a module (`<component>/modules/<module>/`,
+/// its `pages/` or its `nav.adoc`): a page from the module's `pages/` directory, an image from
+/// `images/`, an attachment from `attachments/`, whatever directory the document is in
+/// (`xref:find-blocks.adoc[]` in `modules/api/nav.adoc` is `modules/api/pages/find-blocks.adoc`).
+/// Empty outside that layout. (`xref:other-module:page.adoc[]` reads as a URL and is not judged.)
+fn antora_bases(doc_path: &str, target: &str) -> Vec<String> {
+    let Some(module_dir) = doc_path
+        .match_indices("modules/")
+        .map(|(at, m)| at + m.len())
+        .find(|&end| end == "modules/".len() || doc_path[..end - "modules/".len()].ends_with('/'))
+    else {
+        return Vec::new();
+    };
+    let Some((module, _)) = doc_path[module_dir..].split_once('/') else {
+        return Vec::new();
+    };
+    let root = &doc_path[..module_dir];
+    ["pages", "images", "attachments"]
+        .iter()
+        .map(|family| format!("{root}{module}/{family}/{target}"))
+        .collect()
+}
+
 /// File extensions a link target plausibly has.
 const FILE_EXTENSIONS: &[&str] = &[
     "md", "mdx", "markdown", "rst", "txt", "adoc", "html", "htm", "png", "jpg", "jpeg", "gif",
@@ -219,6 +256,12 @@ fn is_sphinx_label(doc_path: &str, target: &str, tree: &dyn TreeView) -> bool {
 /// Whether `doc_path` belongs to Sphinx documentation: a `conf.py` next to it or above it, or
 /// `docs/conf.py`.
 fn in_sphinx_docs(doc_path: &str, tree: &dyn TreeView) -> bool {
+    sphinx_source_dir(doc_path, tree).is_some() || tree.exists("docs/conf.py")
+}
+
+/// The Sphinx source directory `doc_path` is in: the nearest directory at or above it holding a
+/// `conf.py` (`""` for the root).
+fn sphinx_source_dir(doc_path: &str, tree: &dyn TreeView) -> Option<String> {
     let mut dir = doc_path.rfind('/').map(|i| &doc_path[..i]).unwrap_or("");
     loop {
         let conf = if dir.is_empty() {
@@ -227,14 +270,13 @@ fn in_sphinx_docs(doc_path: &str, tree: &dyn TreeView) -> bool {
             format!("{dir}/conf.py")
         };
         if tree.exists(&conf) {
-            return true;
+            return Some(dir.to_string());
         }
         if dir.is_empty() {
-            break;
+            return None;
         }
         dir = dir.rfind('/').map(|i| &dir[..i]).unwrap_or("");
     }
-    tree.exists("docs/conf.py")
 }
 
 /// A MyST target the doc itself defines: `(labels/hug-comparator)=` on a line of its own makes
@@ -334,14 +376,23 @@ pub fn check(
             continue;
         }
         let decoded = percent_decode(path);
-        if is_sphinx_label(doc_path, &decoded, tree)
+        if link.doc_role && sphinx_source_dir(doc_path, tree).is_none() {
+            // Outside a Sphinx source directory (a README the docs include), a role resolves
+            // from whichever document includes it.
+            continue;
+        }
+        if (!link.doc_role && is_sphinx_label(doc_path, &decoded, tree))
             || is_myst_target(after, &decoded)
             || is_rustdoc_link(doc_path, &decoded)
             || is_email(&decoded)
         {
             continue;
         }
-        let tried = candidates(doc_path, &decoded, markup);
+        let source_root = match decoded.starts_with('/') {
+            true => sphinx_source_dir(doc_path, tree),
+            false => None,
+        };
+        let tried = candidates(doc_path, &decoded, markup, source_root.as_deref());
         if tried.is_empty() {
             // Climbs above the root: cannot be judged.
             continue;
@@ -543,6 +594,99 @@ mod tests {
         );
         assert!(!check("docs/guide/index.md", None, "[img](missing.png)", &tree())[0].image);
         assert!(check("docs/guide/index.md", None, "![img](missing.png)", &tree())[0].image);
+    }
+
+    #[test]
+    fn sphinx_doc_roles_resolve_from_the_document_or_the_source_directory() {
+        let t = Tree(
+            [
+                ("docs/conf.py", ""),
+                ("docs/index.rst", ""),
+                ("docs/installation.rst", ""),
+                ("docs/patterns/index.rst", ""),
+                ("docs/patterns/celery.rst", ""),
+            ]
+            .into_iter()
+            .collect(),
+        );
+        // pallets/flask's docs: relative, absolute from the source directory, with a title.
+        let page = "See :doc:`celery`, :doc:`/installation` and :doc:`the index <index>`.\n";
+        assert!(check("docs/patterns/index.rst", None, page, &t).is_empty());
+        let invented = "See :doc:`deployment/kubernetes` and :doc:`flask:index`.\n";
+        let broken = check("docs/patterns/index.rst", None, invented, &t);
+        let dests: Vec<_> = broken.iter().map(|b| b.dest.as_str()).collect();
+        assert_eq!(dests, ["deployment/kubernetes"]);
+        // A bare name is a document here, not a label.
+        assert_eq!(
+            check("docs/index.rst", None, ":doc:`tuning`\n", &t).len(),
+            1
+        );
+        // pytest-dev/pytest's docs: the source directory is `doc/en`, and an absolute path
+        // (a role's, a directive's) starts there.
+        let t = Tree(
+            [
+                ("doc/en/conf.py", ""),
+                ("doc/en/example/pythoncollection.rst", ""),
+                ("doc/en/example/xfail_demo.py", ""),
+                ("doc/en/explanation/goodpractices.rst", ""),
+            ]
+            .into_iter()
+            .collect(),
+        );
+        let page =
+            "See :doc:`/example/pythoncollection`.\n\n.. literalinclude:: /example/xfail_demo.py\n";
+        assert!(check("doc/en/explanation/goodpractices.rst", None, page, &t).is_empty());
+        let invented = ".. literalinclude:: /example/invented_demo.py\n";
+        assert_eq!(
+            check("doc/en/explanation/goodpractices.rst", None, invented, &t).len(),
+            1
+        );
+    }
+
+    #[test]
+    fn antora_modules_resolve_from_their_pages_and_images() {
+        // asciidoctor/asciidoctor's docs, commit 36b4d186: the nav file of the `api` module
+        // links a page of that module's `pages/` by its name alone.
+        let t = Tree(
+            [
+                ("docs/antora.yml", ""),
+                ("docs/modules/api/nav.adoc", ""),
+                ("docs/modules/api/pages/find-blocks.adoc", "= Find blocks\n"),
+                ("docs/modules/api/pages/sub/index.adoc", ""),
+                ("docs/modules/api/images/flow.png", ""),
+            ]
+            .into_iter()
+            .collect(),
+        );
+        let nav = "* xref:find-blocks.adoc[Find blocks]\n* xref:sub/index.adoc[Sub]\n";
+        assert!(check("docs/modules/api/nav.adoc", None, nav, &t).is_empty());
+        let page =
+            "See xref:find-blocks.adoc[] and image::flow.png[Flow].\n\nimage::invented.png[]\n";
+        let broken = check("docs/modules/api/pages/sub/index.adoc", None, page, &t);
+        let dests: Vec<_> = broken.iter().map(|b| b.dest.as_str()).collect();
+        assert_eq!(dests, ["invented.png"]);
+        // An invented page is still found, from a nav file and from a page.
+        assert_eq!(
+            check(
+                "docs/modules/api/nav.adoc",
+                None,
+                "* xref:logging.adoc[]\n",
+                &t
+            )
+            .len(),
+            1
+        );
+        // Outside the layout nothing changes: a `modules/` directory of code is no module.
+        assert_eq!(
+            check(
+                "src/modules/README.adoc",
+                None,
+                "xref:find-blocks.adoc[]\n",
+                &t
+            )
+            .len(),
+            1
+        );
     }
 
     #[test]

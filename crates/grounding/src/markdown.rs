@@ -29,6 +29,9 @@ pub struct Link {
     pub dest: String,
     /// True for `![..](..)` and `<img src>`.
     pub image: bool,
+    /// True for the document a Sphinx `:doc:` role names (reStructuredText): a path without
+    /// its extension, judged only inside a Sphinx source directory.
+    pub doc_role: bool,
 }
 
 /// A run of prose (a paragraph, heading, list item or table cell) outside code blocks.
@@ -193,6 +196,7 @@ pub fn parse(text: &str) -> Doc {
                     line,
                     dest: dest_url.to_string(),
                     image: false,
+                    doc_role: false,
                 });
             }
             Event::Start(Tag::Image { dest_url, .. }) => {
@@ -201,6 +205,7 @@ pub fn parse(text: &str) -> Doc {
                     line,
                     dest: dest_url.to_string(),
                     image: true,
+                    doc_role: false,
                 });
             }
             Event::Text(t) | Event::Code(t) => {
@@ -244,6 +249,7 @@ pub fn parse(text: &str) -> Doc {
                                     as u32,
                             dest: value,
                             image: attr == "src",
+                            doc_role: false,
                         }),
                     }
                 }
