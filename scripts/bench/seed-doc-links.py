@@ -18,8 +18,9 @@ comment block (a blank line before and after it), holding one seeded link of eac
   block here is a false alarm.
 `slopguard check` judges the working tree after each, and the file is put back.
 
-The JSON line has the usual fields (`cases`, `blocked`, `by_guard`, `rare`, `missed`) and
-`classes`: cases and blocked per class.
+The JSON line has the usual fields (`cases`, `blocked`, `by_guard`, `rare`, `missed`: the
+first 20, or as many as the environment variable MISSED says) and `classes`: cases and
+blocked per class.
 """
 import json
 import os
