@@ -5,9 +5,9 @@
 //! - reStructuredText: embedded URIs (`` `text <path>`_ ``), hyperlink targets
 //!   (`.. _name: path`), the `image`, `figure`, `include` and `literalinclude` directives, and
 //!   Sphinx's `:doc:` role, which names a document by its path without the extension (relative
-//!   to the document, or to the source directory with a leading `/`: read as `./name` so that
-//!   it is never taken for a label). Other roles (`:ref:`) resolve through Sphinx's own index
-//!   and are left alone, as are another project's documents (`:doc:`flask:index``),
+//!   to the document, or to the source directory with a leading `/`; marked
+//!   [`Link::doc_role`], so that it is never taken for a label). Other roles (`:ref:`) resolve
+//!   through Sphinx's own index and are left alone, as are another project's documents (`:doc:`flask:index``),
 //!   references to named targets (`<name_>`) and standard includes (`<isonum.txt>`).
 //! - AsciiDoc: `link:path[...]`, `image::path[...]` / `image:path[...]`, `include::path[...]`,
 //!   and `xref:` / `<<...>>` cross references that name an `.adoc` file. Targets holding an

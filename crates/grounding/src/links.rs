@@ -242,7 +242,7 @@ const FILE_EXTENSIONS: &[&str] = &[
 /// In Sphinx/MyST documentation (a `conf.py` next to the doc or above it) a link target without
 /// `/` and without a file extension is a cross-reference label (`(api-validators)`,
 /// `(attrs.frozen)`, `(genindex)`), not a path.
-fn is_sphinx_label(doc_path: &str, target: &str, tree: &dyn TreeView) -> bool {
+fn is_sphinx_label(target: &str, in_sphinx_docs: impl FnOnce() -> bool) -> bool {
     if target.contains('/') {
         return false;
     }
@@ -250,7 +250,7 @@ fn is_sphinx_label(doc_path: &str, target: &str, tree: &dyn TreeView) -> bool {
     if ext.as_deref().is_some_and(|e| FILE_EXTENSIONS.contains(&e)) {
         return false;
     }
-    in_sphinx_docs(doc_path, tree)
+    in_sphinx_docs()
 }
 
 /// Whether `doc_path` belongs to Sphinx documentation: a `conf.py` next to it or above it, or
@@ -350,6 +350,13 @@ pub fn check(
         .map(|b| markup.links(b).into_iter().map(|l| l.dest).collect())
         .unwrap_or_default();
     let mut out: Vec<BrokenLink> = Vec::new();
+    // The doc's Sphinx source directory, looked up once, when a link first needs it.
+    let source_dir = std::cell::OnceCell::new();
+    let source_dir = || {
+        source_dir
+            .get_or_init(|| sphinx_source_dir(doc_path, tree))
+            .as_deref()
+    };
     for link in markup.links(after) {
         let dest = link.dest.trim();
         if dest.is_empty()
@@ -376,12 +383,13 @@ pub fn check(
             continue;
         }
         let decoded = percent_decode(path);
-        if link.doc_role && sphinx_source_dir(doc_path, tree).is_none() {
+        if link.doc_role && source_dir().is_none() {
             // Outside a Sphinx source directory (a README the docs include), a role resolves
             // from whichever document includes it.
             continue;
         }
-        if (!link.doc_role && is_sphinx_label(doc_path, &decoded, tree))
+        let in_sphinx_docs = || source_dir().is_some() || tree.exists("docs/conf.py");
+        if (!link.doc_role && is_sphinx_label(&decoded, in_sphinx_docs))
             || is_myst_target(after, &decoded)
             || is_rustdoc_link(doc_path, &decoded)
             || is_email(&decoded)
@@ -389,10 +397,10 @@ pub fn check(
             continue;
         }
         let source_root = match decoded.starts_with('/') {
-            true => sphinx_source_dir(doc_path, tree),
+            true => source_dir(),
             false => None,
         };
-        let tried = candidates(doc_path, &decoded, markup, source_root.as_deref());
+        let tried = candidates(doc_path, &decoded, markup, source_root);
         if tried.is_empty() {
             // Climbs above the root: cannot be judged.
             continue;
