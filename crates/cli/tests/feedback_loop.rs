@@ -1023,7 +1023,11 @@ fn fix_killed_and_resumed(seed: u64, good: &str) -> (usize, Sample, i64) {
                 // What the kill left, to tell a branch nobody discarded from one recreated.
                 let left = std::process::Command::new("sh")
                     .arg("-c")
-                    .arg("git worktree list --porcelain; ls .git/worktrees; git for-each-ref refs/heads")
+                    .arg(
+                        "git worktree list --porcelain; ls .git/worktrees; git for-each-ref refs/heads; \
+                         cat .git/logs/refs/heads/slopguard/fix/*; find .git -name '*.lock'; \
+                         ps -eo pid,ppid,etimes,args | grep '[g]it '",
+                    )
                     .current_dir(s.repo())
                     .output()
                     .unwrap();

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 mod orphans;
-pub use orphans::{ORPHAN_WAIT, wait_for_git_naming};
+pub use orphans::{ORPHAN_WAIT, wait_for_git_on_branch};
 
 /// Trailer naming the subtask a commit implements.
 pub const SUBTASK_TRAILER: &str = "Slopguard-Subtask";
@@ -176,9 +176,9 @@ pub fn ensure_worktree(
     base_commit: &str,
 ) -> Result<(), GitError> {
     // A run killed alone leaves its git children running: one may still be creating the
-    // branch or holding a lock that the steps below take for stale.
+    // branch, moving it in the worktree, or holding a lock that the steps below take for stale.
     if let Some(b) = branch {
-        wait_for_git_naming(b, ORPHAN_WAIT);
+        wait_for_git_on_branch(b, &[path.to_path_buf()], ORPHAN_WAIT);
     }
     if path.exists() {
         let healthy = git(path, &["rev-parse", "--verify", "HEAD"]).is_ok()
@@ -224,7 +224,7 @@ pub fn ensure_worktree(
 
 /// Removes lock files a killed git left behind in the run's own worktree and branch ref. Only
 /// called while holding the run lock, after waiting (at most [`ORPHAN_WAIT`]) for the killed
-/// run's git processes that name the branch to end ([`wait_for_git_naming`]), so no live git
+/// run's git processes on the branch to end ([`wait_for_git_on_branch`]), so no live git
 /// of ours owns them.
 fn clear_stale_locks(worktree: &Path, branch: Option<&str>, repo: &Path) {
     if let Ok(gd) = git_dir(worktree) {

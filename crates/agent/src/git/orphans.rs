@@ -2,11 +2,12 @@
 //!
 //! A run killed alone (`kill -9 PID`, the OOM killer), not with its process group, leaves its
 //! `git` children running, and their own children: `git worktree add -b NAME` creates the
-//! branch in a `git branch NAME` child of its own. Such an orphan can create a branch after a
-//! resumed run has discarded it, or hold a ref's lock file that the resumed run takes for
+//! branch in a `git branch NAME` child of its own, and a `git -C WORKTREE reset --hard` moves
+//! (or creates again) the branch its worktree has checked out. Such an orphan can create a
+//! branch after a resumed run has discarded it, or hold a ref's lock file that the resumed run takes for
 //! stale. Before it touches a branch of a killed run, a resumed run waits for them to end.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// Longest wait for a killed run's git processes: `git worktree add` on a large tree takes
@@ -16,12 +17,15 @@ pub const ORPHAN_WAIT: Duration = Duration::from_secs(5);
 /// How often the process table is read while waiting.
 const POLL: Duration = Duration::from_millis(20);
 
-/// Waits, at most `limit`, until no `git` process names `branch` on its command line (as
-/// `git worktree add -b BRANCH` and its `git branch BRANCH` child do). Whether they ended.
-/// Where there is no `/proc` (not Linux), there is nothing to wait for.
-pub fn wait_for_git_naming(branch: &str, limit: Duration) -> bool {
+/// Waits, at most `limit`, until no `git` process works on `branch`: one that names the
+/// branch (or its ref) on its command line, as `git worktree add -b BRANCH` and its `git branch
+/// BRANCH` child do, or one that works in a worktree of `worktrees` (`git -C WORKTREE reset
+/// --hard COMMIT` moves the branch the worktree has checked out, and creates it again when it
+/// was deleted meanwhile). Whether they ended. Where there is no `/proc` (not Linux), there is
+/// nothing to wait for.
+pub fn wait_for_git_on_branch(branch: &str, worktrees: &[PathBuf], limit: Duration) -> bool {
     let started = Instant::now();
-    while git_process_naming(Path::new("/proc"), branch) {
+    while git_process_on_branch(Path::new("/proc"), branch, worktrees) {
         if started.elapsed() >= limit {
             return false;
         }
@@ -30,13 +34,15 @@ pub fn wait_for_git_naming(branch: &str, limit: Duration) -> bool {
     true
 }
 
-/// Whether a `git` process listed in `proc` (a procfs) has `branch`, or its ref, as one of its
-/// arguments.
-fn git_process_naming(proc: &Path, branch: &str) -> bool {
+/// Whether a `git` process listed in `proc` (a procfs) names `branch` or its ref among its
+/// arguments, or has one of `worktrees` (or a directory in one) as an argument (`-C DIR`) or
+/// as its working directory.
+fn git_process_on_branch(proc: &Path, branch: &str, worktrees: &[PathBuf]) -> bool {
     let Ok(entries) = std::fs::read_dir(proc) else {
         return false;
     };
     let full_ref = format!("refs/heads/{branch}");
+    let in_a_worktree = |dir: &Path| worktrees.iter().any(|w| dir.starts_with(w));
     entries.flatten().any(|entry| {
         let is_pid = entry
             .file_name()
@@ -55,7 +61,14 @@ fn git_process_naming(proc: &Path, branch: &str) -> bool {
                 .file_name()
                 .is_some_and(|f| f == "git")
         });
-        is_git && args.any(|a| a == branch || a == full_ref)
+        if !is_git {
+            return false;
+        }
+        let works_on_branch = args.any(|a| {
+            a == branch || a == full_ref || (a.starts_with('/') && in_a_worktree(Path::new(&*a)))
+        });
+        works_on_branch
+            || std::fs::read_link(entry.path().join("cwd")).is_ok_and(|cwd| in_a_worktree(&cwd))
     })
 }
 
@@ -91,12 +104,37 @@ mod tests {
                 &["git", "update-ref", "-d", "refs/heads/slopguard/fix/4"],
             ),
         ]);
-        assert!(git_process_naming(proc.path(), "slopguard/fix/1"));
-        assert!(git_process_naming(proc.path(), "slopguard/fix/4"));
+        let on = |branch: &str| git_process_on_branch(proc.path(), branch, &[]);
+        assert!(on("slopguard/fix/1"));
+        assert!(on("slopguard/fix/4"));
         // Another branch whose name starts the same, and a program that is not git.
-        assert!(!git_process_naming(proc.path(), "slopguard/fix/12x"));
-        assert!(!git_process_naming(proc.path(), "slopguard/fix/3"));
-        assert!(!git_process_naming(Path::new("/no/such/proc"), "x"));
+        assert!(!on("slopguard/fix/12x"));
+        assert!(!on("slopguard/fix/3"));
+        assert!(!git_process_on_branch(Path::new("/no/such/proc"), "x", &[]));
+    }
+
+    #[test]
+    fn a_git_process_working_in_the_branchs_worktree_is_found() {
+        let proc = fake_proc(&[
+            (
+                "21",
+                &["git", "-C", "/tmp/wt/run-1", "reset", "--hard", "abc123"],
+            ),
+            ("22", &["git", "-C", "/tmp/wt/run-10", "status"]),
+        ]);
+        let in_worktree = |proc: &Path, worktree: &str| {
+            git_process_on_branch(proc, "b", &[PathBuf::from(worktree)])
+        };
+        assert!(in_worktree(proc.path(), "/tmp/wt/run-1"));
+        assert!(in_worktree(proc.path(), "/tmp/wt"));
+        // A worktree whose name merely starts the same is another's.
+        assert!(!in_worktree(proc.path(), "/tmp/wt/run"));
+        assert!(!git_process_on_branch(proc.path(), "b", &[]));
+        // A git whose working directory is in the worktree (`cd WORKTREE && git ...`).
+        let cwd_proc = fake_proc(&[("23", &["git", "status"])]);
+        std::os::unix::fs::symlink("/tmp/wt/run-2/src", cwd_proc.path().join("23/cwd")).unwrap();
+        assert!(in_worktree(cwd_proc.path(), "/tmp/wt/run-2"));
+        assert!(!in_worktree(cwd_proc.path(), "/tmp/wt/run-1"));
     }
 
     #[test]
@@ -110,15 +148,15 @@ mod tests {
             .spawn()
             .unwrap();
         let started = Instant::now();
-        while !git_process_naming(Path::new("/proc"), NAME) {
+        while !git_process_on_branch(Path::new("/proc"), NAME, &[]) {
             assert!(
                 started.elapsed() < Duration::from_secs(10),
                 "git never started"
             );
             std::thread::sleep(Duration::from_millis(5));
         }
-        assert!(wait_for_git_naming(NAME, Duration::from_secs(30)));
-        assert!(!git_process_naming(Path::new("/proc"), NAME));
+        assert!(wait_for_git_on_branch(NAME, &[], Duration::from_secs(30)));
+        assert!(!git_process_on_branch(Path::new("/proc"), NAME, &[]));
         child.wait().unwrap();
     }
 }

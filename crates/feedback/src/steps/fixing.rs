@@ -208,12 +208,20 @@ fn critique_plan(
 /// fix starts again.
 fn discard_interrupted_branch(root: &Path, id: i64) {
     let name = branch(id);
+    let worktrees = worktrees_on_branch(&worktree_listing(root), &name);
     // A fix killed alone, not with its process group, leaves its git children running: one
-    // may create the branch after it was discarded here, or hold a lock removed below.
-    slopguard_agent::git::wait_for_git_naming(&name, ORPHAN_WAIT);
-    if slopguard_agent::git::branch_exists(root, &name) {
+    // may create the branch after it was discarded here (`git branch NAME`, or a `git -C
+    // WORKTREE reset --hard` in its worktree), or hold a lock removed below.
+    let paths: Vec<_> = worktrees.iter().map(std::path::PathBuf::from).collect();
+    slopguard_agent::git::wait_for_git_on_branch(&name, &paths, ORPHAN_WAIT);
+    if !worktrees.is_empty() || slopguard_agent::git::branch_exists(root, &name) {
         remove_branch_and_worktrees(root, &name);
     }
+}
+
+/// `git worktree list --porcelain` of the repository at `root`; empty when git fails.
+fn worktree_listing(root: &Path) -> String {
+    slopguard_agent::git::git(root, &["worktree", "list", "--porcelain"]).unwrap_or_default()
 }
 
 /// Longest wait for the git processes of a killed fix: four times a run's
@@ -225,9 +233,7 @@ const ORPHAN_WAIT: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// Removes branch `name` and the worktrees that have it checked out, locked or not.
 fn remove_branch_and_worktrees(root: &Path, name: &str) {
-    let listing =
-        slopguard_agent::git::git(root, &["worktree", "list", "--porcelain"]).unwrap_or_default();
-    for path in worktrees_on_branch(&listing, name) {
+    for path in worktrees_on_branch(&worktree_listing(root), name) {
         // A fix killed inside `git worktree add` leaves the worktree locked ("initializing"),
         // and git removes or prunes a locked worktree only when unlocked or forced twice.
         let _ = slopguard_agent::git::git(root, &["worktree", "unlock", &path]);
