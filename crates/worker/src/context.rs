@@ -191,8 +191,8 @@ mod noise;
 mod test_source;
 pub use message::{expects_an_error, failure_message};
 use noise::is_noise;
-pub use test_source::function_source;
 use test_source::test_helpers;
+pub use test_source::{function_source, shortened_test};
 
 /// The lines after each mention of a failing test's name, de-duplicated, without noise, cut
 /// to `budget` characters (whole lines).

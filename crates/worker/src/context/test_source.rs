@@ -84,16 +84,30 @@ pub fn function_source(tree: &dyn Tree, path: &str, name: &str) -> Option<(usize
 
 /// The lines of a test (or a test's helper) of the file at `path` as shown: all of them up to
 /// [`MAX_TEST_LINES`]; past that its first and its last lines, with a comment line `...`
-/// between (no word in it: the tests' words name the definitions they exercise). A long test is most often a table of cases followed by the
+/// between ([`cut_to`]).
+fn shown(path: &str, lines: &[&str]) -> String {
+    cut_to(path, lines, MAX_TEST_LINES)
+}
+
+/// A test's shown `source` (of the file at `path`) cut again to at most `max_lines` lines, the
+/// same way ([`cut_to`]): for prompts that cannot spend a long test's middle.
+pub fn shortened_test(path: &str, source: &str, max_lines: usize) -> String {
+    let lines: Vec<&str> = source.lines().collect();
+    cut_to(path, &lines, max_lines)
+}
+
+/// `lines` of the file at `path`: all of them up to `max_lines`; past that their first and
+/// their last lines, with a comment line `...` between (no word in it: the tests' words name
+/// the definitions they exercise). A long test is most often a table of cases followed by the
 /// loop that calls the code and compares (Go's table-driven tests, a list of pairs): the
 /// call, which says what the test exercises, and the comparison, which says what it checks,
 /// are at its end.
-fn shown(path: &str, lines: &[&str]) -> String {
-    if lines.len() <= MAX_TEST_LINES {
+fn cut_to(path: &str, lines: &[&str], max_lines: usize) -> String {
+    if lines.len() <= max_lines || max_lines < 3 {
         return lines.join("\n");
     }
-    let head = MAX_TEST_LINES / 2;
-    let tail = MAX_TEST_LINES - head - 1;
+    let head = max_lines / 2;
+    let tail = max_lines - head - 1;
     let comment = Lang::of(path).line_comment();
     let marker = format!("{}{comment} ...", leading_space(lines[lines.len() - tail]));
     let mut out: Vec<&str> = lines[..head].to_vec();
@@ -216,6 +230,24 @@ mod tests {
             "{src}"
         );
         assert!(src.ends_with("assert f(49)"), "{src}");
+    }
+
+    #[test]
+    fn a_shown_test_is_shortened_by_its_middle_and_a_short_one_is_kept() {
+        let body: String = (0..30).map(|i| format!("    assert f({i})\n")).collect();
+        let src = format!("def test_f():\n{body}");
+        let short = shortened_test("tests/test_f.py", &src, 8);
+        assert_eq!(
+            short,
+            "def test_f():\n    assert f(0)\n    assert f(1)\n    assert f(2)\n    # ...\n    assert f(27)\n    assert f(28)\n    assert f(29)"
+        );
+        assert_eq!(shortened_test("tests/test_f.py", &src, 40), src.trim_end());
+        // A Go test's marker is a Go comment, indented as the lines after it.
+        let go = "func TestF(t *testing.T) {\n\tf(1)\n\tf(2)\n\tf(3)\n\tf(4)\n}";
+        assert_eq!(
+            shortened_test("f_test.go", go, 5),
+            "func TestF(t *testing.T) {\n\tf(1)\n\t// ...\n\tf(4)\n}"
+        );
     }
 
     #[test]

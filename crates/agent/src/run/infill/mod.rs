@@ -117,6 +117,14 @@ const COPIED_BACK: usize = 2;
 /// Failing tests shown as files of the prompt, at most.
 const TESTS_SHOWN: usize = 2;
 
+/// Lines of a failing test shown in the prompt, at most: a longer one by its first and last
+/// lines ([`context::shortened_test`]). The prompt is read at 10-20 tokens/s on this machine's
+/// 1.5B model under load, and a long test was half of it (in the tuning pools' first prompts,
+/// tests of 31-48 lines took 360-590 of 760-1,180 tokens); the failure's message under the
+/// test names the values that failed, which the cut middle (more cases of the same call)
+/// does not add to.
+const TEST_LINES_SHOWN: usize = 20;
+
 /// Near misses asked again per phase, at most ([`NearMiss`]): each costs a new prompt to
 /// read (20-25 s on the 1.5B model under load).
 const REFINEMENTS: usize = 2;
@@ -376,7 +384,8 @@ fn gap_to_ask(text: &str, definition: (usize, usize)) -> Option<usize> {
         .flatten()
 }
 
-/// The failing tests shown in the prompts, at most [`TESTS_SHOWN`]: (path, source), the first
+/// The failing tests shown in the prompts, at most [`TESTS_SHOWN`] of at most
+/// [`TEST_LINES_SHOWN`] lines each: (path, source), the first
 /// with the failure's message under it as comments (what the runner said went wrong: the
 /// values expected and got, which a test over a table of cases does not spell out). The
 /// message is the first failure's, so it goes under the first test, which the first failure
@@ -392,9 +401,10 @@ fn tests_shown(run: &SubtaskRun) -> Vec<(String, String)> {
         .take(TESTS_SHOWN)
         .enumerate()
         .map(|(i, (path, _, src))| {
+            let src = context::shortened_test(path, src, TEST_LINES_SHOWN);
             let src = match i {
-                0 => infill::test_with_failure(path, src, &message),
-                _ => src.clone(),
+                0 => infill::test_with_failure(path, &src, &message),
+                _ => src,
             };
             (path.clone(), src)
         })
