@@ -244,7 +244,8 @@ fn remove_branch_and_worktrees(root: &Path, name: &str) {
     // A fix killed inside a ref update leaves the ref's lock file, and git refuses to delete
     // a locked ref ("Unable to create '...lock': File exists"). Only slopguard writes this
     // branch, and its run is gone: the lock is stale.
-    if let Ok(common) = slopguard_agent::git::common_dir(root) {
+    let common = slopguard_agent::git::common_dir(root).ok();
+    if let Some(common) = &common {
         let _ = std::fs::remove_file(common.join(format!("refs/heads/{name}.lock")));
     }
     let _ = slopguard_agent::git::git(root, &["branch", "-D", name]);
@@ -253,6 +254,13 @@ fn remove_branch_and_worktrees(root: &Path, name: &str) {
     if slopguard_agent::git::branch_exists(root, name) {
         let _ =
             slopguard_agent::git::git(root, &["update-ref", "-d", &format!("refs/heads/{name}")]);
+    }
+    // Git deletes a ref only while it holds `packed-refs.lock`, which a fix killed inside such
+    // a delete leaves behind, and which is the repository's, not ours to remove: the branch's
+    // own loose ref file goes instead (a packed copy, after a `git gc`, would stay).
+    if let Some(common) = common.filter(|_| slopguard_agent::git::branch_exists(root, name)) {
+        let _ = std::fs::remove_file(common.join(format!("refs/heads/{name}")));
+        let _ = std::fs::remove_file(common.join(format!("logs/refs/heads/{name}")));
     }
 }
 
@@ -472,6 +480,23 @@ mod tests {
             &branch(4)
         ));
         assert!(!lock.exists());
+    }
+
+    #[test]
+    fn a_fix_branch_is_discarded_while_a_killed_delete_left_packed_refs_locked() {
+        let repo = repo_with_one_commit();
+        let git = |args: &[&str]| run_git(repo.path(), args);
+        git(&["branch", &branch(5)]);
+        // As a git killed inside `git branch -D` leaves it: every ref delete then fails.
+        let lock = repo.path().join(".git/packed-refs.lock");
+        std::fs::write(&lock, "").unwrap();
+        discard_interrupted_branch(repo.path(), 5);
+        assert!(!slopguard_agent::git::branch_exists(
+            repo.path(),
+            &branch(5)
+        ));
+        // The repository's lock is not ours to remove.
+        assert!(lock.exists());
     }
 
     #[test]
