@@ -232,6 +232,11 @@ impl<'a> Context<'a> {
         &self.files
     }
 
+    /// The view of the judged touched file at `path` ([`Self::files`]), if there is one.
+    pub fn file(&self, path: &str) -> Option<&FileView<'a>> {
+        self.files.iter().find(|f| f.path() == path)
+    }
+
     /// One view per touched file, excluded paths included (for containment).
     pub fn all_files(&self) -> impl Iterator<Item = &FileView<'a>> + '_ {
         self.files.iter().chain(&self.excluded)

@@ -167,7 +167,7 @@ impl Guard for DanglingImport {
             if gone_paths.contains(path.as_str()) || cx.config().excluded(&path) {
                 continue;
             }
-            let view = cx.files().iter().find(|f| f.path() == path);
+            let view = cx.file(&path);
             let owned;
             let (kind, imports): (FileKind, &[Import]) = match view {
                 Some(v) => match v.after_analysis() {

@@ -326,7 +326,7 @@ fn listed_in_dunder_all(cx: &Context<'_>, r: &Removed<'_>) -> Option<u32> {
     if r.lang != Language::Python || r.owner.is_some() {
         return None;
     }
-    let file = cx.files().iter().find(|f| f.path() == r.path)?;
+    let file = cx.file(&r.path)?;
     file.after_source()?
         .python_dunder_all()?
         .into_iter()
@@ -378,7 +378,7 @@ pub(super) fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option
         };
         let line = match &r.scoped {
             Some(u) => {
-                let view = cx.files().iter().find(|f| f.path() == r.path);
+                let view = cx.file(&r.path);
                 let source = view.and_then(|v| v.after_source());
                 scoped_use(u, (text, source), r.lang, r.path, r)
             }
@@ -403,7 +403,7 @@ pub(super) fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option
         }
         // A file of the change is already held (and parsed at most once) by the context; any
         // other file is read from the base tree and parsed here, only when a name occurs in it.
-        let view = cx.files().iter().find(|f| f.path() == path);
+        let view = cx.file(&path);
         let bytes;
         let (text, kind) = match view {
             Some(v) => (v.after_text(), v.kind()),
