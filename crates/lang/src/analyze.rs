@@ -30,6 +30,9 @@ pub(crate) struct Walked<'s, 't> {
     pub imports: Vec<Import>,
     /// Rust macro invocations: (macro name, byte range of the token tree).
     pub macros: Vec<(&'s str, std::ops::Range<usize>)>,
+    /// Rust macro invocations inside another macro's token tree (`assert_eq!(format!(..), x)`,
+    /// a `select!` arm's `println!`), which tree-sitter leaves as tokens: the same pairs.
+    pub nested_macros: Vec<(&'s str, std::ops::Range<usize>)>,
     /// Deepest node nesting seen (used to keep syn's recursion safe).
     pub max_depth: usize,
     /// Whether to collect [`Walked::calls`] (the text may hold a regex-constructor call).
@@ -146,7 +149,8 @@ fn analyze_one(lang: Language, src: &str, tree: Option<&Tree>) -> SourceAnalysis
                 Some(Some(e)) => certain.push(e),
                 None => {}
             }
-            certain.extend(rust_check::check_macros(src, &walked.macros));
+            certain.extend(rust_check::check_macros(src, &walked.macros, false));
+            certain.extend(rust_check::check_macros(src, &walked.nested_macros, true));
         }
         Language::Go => certain.extend(go_template::check(root, src, &out.imports)),
         Language::JavaScript | Language::TypeScript | Language::Tsx => {
@@ -177,6 +181,7 @@ fn walk<'s, 't>(lang: Language, tree: &'t Tree, src: &'s str) -> Walked<'s, 't> 
         refs: FxHashSet::default(),
         imports: Vec::new(),
         macros: Vec::new(),
+        nested_macros: Vec::new(),
         max_depth: 0,
         collect_calls: regex_calls::wanted(lang, src),
         calls: Vec::new(),
@@ -253,11 +258,27 @@ fn visit<'s, 't>(lang: Language, node: Node<'t>, class: u8, src: &'s str, w: &mu
     if class & K_CALL != 0 && w.collect_calls {
         w.calls.push(node);
     }
-    if class & K_MACRO != 0
-        && let Some(name) = node.child_by_field_name("macro")
-        && let Some(tt) = ts::child_of_kind(node, "token_tree")
-    {
-        w.macros.push((text(name, src), tt.byte_range()));
+    if class & K_MACRO != 0 {
+        if node.kind() == "token_tree" {
+            nested_macros(node, src, &mut w.nested_macros);
+        } else if let Some(name) = node.child_by_field_name("macro")
+            && let Some(tt) = ts::child_of_kind(node, "token_tree")
+        {
+            w.macros.push((text(name, src), tt.byte_range()));
+        }
+    }
+}
+
+/// The macro invocations written directly in Rust token tree `tt` (`name ! (...)`, which
+/// tree-sitter leaves as three tokens there): (name, byte range of their token tree).
+fn nested_macros<'s>(tt: Node<'_>, src: &'s str, out: &mut Vec<(&'s str, std::ops::Range<usize>)>) {
+    let mut cursor = tt.walk();
+    let tokens: Vec<Node<'_>> = tt.children(&mut cursor).collect();
+    for call in tokens.windows(3) {
+        if call[0].kind() == "identifier" && call[1].kind() == "!" && call[2].kind() == "token_tree"
+        {
+            out.push((text(call[0], src), call[2].byte_range()));
+        }
     }
 }
 

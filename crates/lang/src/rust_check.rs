@@ -189,8 +189,15 @@ fn parse_file(src: &str) -> Option<SyntaxError> {
     result.ok().flatten()
 }
 
-/// Parses the arguments of known expression macros (`name`, token tree byte range).
-pub(crate) fn check_macros(src: &str, macros: &[(&str, Range<usize>)]) -> Vec<SyntaxError> {
+/// Parses the arguments of known expression macros (`name`, token tree byte range). For
+/// `nested` macros (written inside another macro's tokens, which may be a DSL of its own:
+/// `macro_rules!` bodies with `$x`, `quote!` with `#x`) only a format string that parses is
+/// judged; arguments syn cannot parse are left alone.
+pub(crate) fn check_macros(
+    src: &str,
+    macros: &[(&str, Range<usize>)],
+    nested: bool,
+) -> Vec<SyntaxError> {
     let mut out = Vec::new();
     for (name, range) in macros {
         let name = name.trim_start_matches("::");
@@ -252,6 +259,7 @@ pub(crate) fn check_macros(src: &str, macros: &[(&str, Range<usize>)]) -> Vec<Sy
                         format!("invalid format string: {why}"),
                     ))
                 }
+                Err(_) if nested => None,
                 Err(e) => {
                     if is_vec && repeat_form.parse_str(inner).is_ok() {
                         return None;
@@ -319,7 +327,7 @@ mod tests {
         let at = src.find('(').expect("a macro call");
         let end = src.rfind(')').expect("a macro call") + 1;
         let name = src[..at].trim_end_matches('!');
-        check_macros(src, &[(name, at..end)])
+        check_macros(src, &[(name, at..end)], false)
             .iter()
             .map(|e| e.column)
             .collect()
@@ -333,5 +341,44 @@ mod tests {
         // A lone message is a plain string before edition 2021.
         assert!(macro_errors("assert!(ok, \"{\")").is_empty());
         assert!(macro_errors("debug_assert_ne!(a, b)").is_empty());
+    }
+}
+
+#[cfg(test)]
+mod nested_tests {
+    use crate::{Language, analyze};
+
+    /// The messages of the certain syntax errors `analyze` finds in Rust `src`.
+    fn errors(src: &str) -> Vec<String> {
+        analyze(Language::Rust, src)
+            .syntax_errors
+            .iter()
+            .map(|e| e.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_format_string_inside_another_macro_is_judged() {
+        let broken = "fn t() {\n    assert_eq!(format!(\"{:?\", x), \"y\");\n}\n";
+        let found = errors(broken);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].contains("`format!`") && found[0].contains("invalid format string"));
+        // Two levels down, in a `select!`-like macro of another crate.
+        let deep = "fn t() {\n    select! { _ = f => { println!(\"{} done\", n); println!(\"{ failed\", n); } }\n}\n";
+        assert_eq!(errors(deep).len(), 1, "{:?}", errors(deep));
+        let fine = "fn t() {\n    assert_eq!(format!(\"{:?} {{x}}\", x), \"y\");\n}\n";
+        assert!(errors(fine).is_empty(), "{:?}", errors(fine));
+    }
+
+    #[test]
+    fn macro_languages_inside_a_macro_are_left_alone() {
+        // `macro_rules!` bodies and `quote!` write arguments syn cannot parse.
+        let rules = "macro_rules! show {\n    ($x:expr) => { println!(\"{}\", $x) };\n}\n";
+        assert!(errors(rules).is_empty(), "{:?}", errors(rules));
+        let quoted = "fn t() -> TokenStream {\n    quote! { format!(\"{}\", #name) }\n}\n";
+        assert!(errors(quoted).is_empty(), "{:?}", errors(quoted));
+        // Not a format macro: its arguments are its own.
+        let other = "fn t() {\n    assert_eq!(json!({\"a\": \"{\"}), v);\n}\n";
+        assert!(errors(other).is_empty(), "{:?}", errors(other));
     }
 }

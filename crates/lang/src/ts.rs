@@ -52,7 +52,7 @@ pub(crate) const K_IDENT: u8 = 1;
 pub(crate) const K_SYMBOL: u8 = 2;
 /// Node kind may be an import (checked by the language's import extractor).
 pub(crate) const K_IMPORT: u8 = 4;
-/// Node kind is a Rust macro invocation (checked with syn).
+/// Node kind is a Rust macro invocation, or a token tree that may hold more (checked with syn).
 pub(crate) const K_MACRO: u8 = 8;
 /// Node kind is a call of a language whose regex-constructor calls are checked
 /// (`regex_calls::call_kind`).
@@ -147,7 +147,7 @@ fn build(lang: Language) -> LangData {
         if lang == Language::Ruby && (kind == "simple_symbol" || kind == "hash_key_symbol") {
             *slot |= K_SYMBOL;
         }
-        if lang == Language::Rust && kind == "macro_invocation" {
+        if lang == Language::Rust && (kind == "macro_invocation" || kind == "token_tree") {
             *slot |= K_MACRO;
         }
     }
