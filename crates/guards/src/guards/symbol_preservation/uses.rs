@@ -326,7 +326,7 @@ fn listed_in_dunder_all(cx: &Context<'_>, r: &Removed<'_>) -> Option<u32> {
     if r.lang != Language::Python || r.owner.is_some() {
         return None;
     }
-    let file = cx.file(&r.path)?;
+    let file = cx.file(r.path)?;
     file.after_source()?
         .python_dunder_all()?
         .into_iter()
@@ -378,7 +378,7 @@ pub(super) fn find_uses(cx: &Context<'_>, removed: &[Removed<'_>]) -> Vec<Option
         };
         let line = match &r.scoped {
             Some(u) => {
-                let view = cx.file(&r.path);
+                let view = cx.file(r.path);
                 let source = view.and_then(|v| v.after_source());
                 scoped_use(u, (text, source), r.lang, r.path, r)
             }
