@@ -4,8 +4,9 @@
 //! `git` children running, and their own children: `git worktree add -b NAME` creates the
 //! branch in a `git branch NAME` child of its own, and a `git -C WORKTREE reset --hard` moves
 //! (or creates again) the branch its worktree has checked out. Such an orphan can create a
-//! branch after a resumed run has discarded it, or hold a ref's lock file that the resumed run takes for
-//! stale. Before it touches a branch of a killed run, a resumed run waits for them to end.
+//! branch after a resumed run has discarded it, or hold a ref's lock file that the resumed run
+//! takes for stale. Before it touches a branch of a killed run, a resumed run waits for them to
+//! end.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -24,8 +25,15 @@ const POLL: Duration = Duration::from_millis(20);
 /// was deleted meanwhile). Whether they ended. Where there is no `/proc` (not Linux), there is
 /// nothing to wait for.
 pub fn wait_for_git_on_branch(branch: &str, worktrees: &[PathBuf], limit: Duration) -> bool {
+    // A process's working directory is read resolved (`/proc/PID/cwd`), and a worktree may be
+    // named through a symlinked temp dir: both spellings are looked for.
+    let worktrees: Vec<PathBuf> = worktrees
+        .iter()
+        .flat_map(|w| [Some(w.clone()), w.canonicalize().ok()])
+        .flatten()
+        .collect();
     let started = Instant::now();
-    while git_process_on_branch(Path::new("/proc"), branch, worktrees) {
+    while git_process_on_branch(Path::new("/proc"), branch, &worktrees) {
         if started.elapsed() >= limit {
             return false;
         }
