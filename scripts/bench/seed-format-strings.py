@@ -89,7 +89,8 @@ def rust_seeds(text: str, rng: random.Random):
 
 def go_actions(tpl: str):
     """Offsets of the first `}` of each action's closing `}}`; None when an action is left
-    open (nothing to seed). Quoted strings and comments inside an action are skipped."""
+    open, at the text's end or at the next `{{` (nothing to seed, or a seed that breaks the
+    template). Quoted strings and comments inside an action are skipped."""
     out, i = [], 0
     while True:
         open_at = tpl.find("{{", i)
@@ -113,6 +114,8 @@ def go_actions(tpl: str):
                 out.append(j)
                 i = j + 2
                 break
+            elif tpl.startswith("{{", j):
+                return None  # the next action opens before this one closed
             else:
                 j += 1
 
@@ -123,10 +126,13 @@ def go_seeds(text: str, rng: random.Random):
     for m in GO_PARSE.finditer(text):
         if in_comment(text, m.start()):
             continue
-        lit = m.group(1)
-        actions = go_actions(lit[1:-1])
+        tpl = m.group(1)[1:-1]
+        actions = go_actions(tpl)
         if actions:
-            yield m.start(1) + 1 + rng.choice(actions)
+            at = rng.choice(actions)
+            # `{{.X}}}` (an action before a brace of the text) stays well formed without one.
+            if go_actions(tpl[:at] + tpl[at + 1:]) is None:
+                yield m.start(1) + 1 + at
 
 
 KINDS = {".rs": ("Rust format strings", rust_seeds, "invalid format string"),
