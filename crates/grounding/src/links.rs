@@ -253,10 +253,11 @@ fn is_sphinx_label(target: &str, in_sphinx_docs: impl FnOnce() -> bool) -> bool 
     in_sphinx_docs()
 }
 
-/// Whether `doc_path` belongs to Sphinx documentation: a `conf.py` next to it or above it, or
-/// `docs/conf.py`.
-fn in_sphinx_docs(doc_path: &str, tree: &dyn TreeView) -> bool {
-    sphinx_source_dir(doc_path, tree).is_some() || tree.exists("docs/conf.py")
+/// Whether a doc belongs to Sphinx documentation: it has a Sphinx source directory
+/// (`source_dir`, from [`sphinx_source_dir`]: a `conf.py` next to it or above it), or the
+/// repository has `docs/conf.py`.
+fn in_sphinx_docs(source_dir: Option<&str>, tree: &dyn TreeView) -> bool {
+    source_dir.is_some() || tree.exists("docs/conf.py")
 }
 
 /// The Sphinx source directory `doc_path` is in: the nearest directory at or above it holding a
@@ -288,16 +289,16 @@ fn is_myst_target(doc: &str, target: &str) -> bool {
 
 /// A MyST target another doc of the same Sphinx documentation defines: `(labels/stability-policy)=`
 /// in `docs/the_black_code_style/index.md` makes `[policy](labels/stability-policy)` in
-/// `docs/faq.md` a cross-reference. Asked only of a link no file answers.
+/// `docs/faq.md` a cross-reference. Asked only of a link no file answers, in a doc of Sphinx
+/// documentation ([`in_sphinx_docs`]).
 fn is_myst_target_elsewhere(doc_path: &str, target: &str, tree: &dyn TreeView) -> bool {
-    in_sphinx_docs(doc_path, tree)
-        && tree.files_containing(target).iter().any(|f| {
-            f != doc_path
-                && markdown::is_markdown_path(f)
-                && tree
-                    .read_text(f)
-                    .is_some_and(|t| is_myst_target(&t, target))
-        })
+    tree.files_containing(target).iter().any(|f| {
+        f != doc_path
+            && markdown::is_markdown_path(f)
+            && tree
+                .read_text(f)
+                .is_some_and(|t| is_myst_target(&t, target))
+    })
 }
 
 /// Rustdoc's intra-doc links in a Markdown file of a Rust crate (included into its docs with
@@ -388,8 +389,8 @@ pub fn check(
             // from whichever document includes it.
             continue;
         }
-        let in_sphinx_docs = || source_dir().is_some() || tree.exists("docs/conf.py");
-        if (!link.doc_role && is_sphinx_label(&decoded, in_sphinx_docs))
+        let sphinx_docs = || in_sphinx_docs(source_dir(), tree);
+        if (!link.doc_role && is_sphinx_label(&decoded, sphinx_docs))
             || is_myst_target(after, &decoded)
             || is_rustdoc_link(doc_path, &decoded)
             || is_email(&decoded)
@@ -406,7 +407,7 @@ pub fn check(
             continue;
         }
         match tried.iter().find(|c| tree.exists(c)) {
-            None if is_myst_target_elsewhere(doc_path, &decoded, tree) => {}
+            None if sphinx_docs() && is_myst_target_elsewhere(doc_path, &decoded, tree) => {}
             None => out.push(BrokenLink {
                 dest: dest.to_string(),
                 line: link.line,

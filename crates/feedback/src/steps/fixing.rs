@@ -231,7 +231,8 @@ fn worktree_listing(root: &Path) -> String {
 /// The wait ends as soon as no git process names the branch, so an idle machine never waits.
 const ORPHAN_WAIT: std::time::Duration = std::time::Duration::from_secs(20);
 
-/// Removes branch `name` and the worktrees that have it checked out, locked or not.
+/// Removes branch `name` and the worktrees that have it checked out, locked or not (listed
+/// again here: an orphan waited for may have added one since).
 fn remove_branch_and_worktrees(root: &Path, name: &str) {
     for path in worktrees_on_branch(&worktree_listing(root), name) {
         // A fix killed inside `git worktree add` leaves the worktree locked ("initializing"),
