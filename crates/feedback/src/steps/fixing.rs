@@ -467,37 +467,33 @@ mod tests {
         assert!(!wt_path.exists());
     }
 
+    /// Discards fix branch `id` of a repository where a killed git left the lock file `lock`
+    /// (relative to `.git`); whether the branch went, and whether the lock is still there.
+    fn discarded_beside_a_lock(id: i64, lock: &str) -> (bool, bool) {
+        let repo = repo_with_one_commit();
+        run_git(repo.path(), &["branch", &branch(id)]);
+        let lock = repo.path().join(".git").join(lock);
+        std::fs::write(&lock, "").unwrap();
+        discard_interrupted_branch(repo.path(), id);
+        let gone = !slopguard_agent::git::branch_exists(repo.path(), &branch(id));
+        (gone, lock.exists())
+    }
+
     #[test]
     fn a_fix_branch_whose_ref_a_killed_git_left_locked_is_discarded() {
-        let repo = repo_with_one_commit();
-        let git = |args: &[&str]| run_git(repo.path(), args);
-        git(&["branch", &branch(4)]);
         // As a git process killed while updating the ref leaves it.
-        let lock = repo.path().join(".git/refs/heads/slopguard/fix/4.lock");
-        std::fs::write(&lock, "").unwrap();
-        discard_interrupted_branch(repo.path(), 4);
-        assert!(!slopguard_agent::git::branch_exists(
-            repo.path(),
-            &branch(4)
-        ));
-        assert!(!lock.exists());
+        let (gone, lock_left) = discarded_beside_a_lock(4, "refs/heads/slopguard/fix/4.lock");
+        assert!(gone);
+        assert!(!lock_left);
     }
 
     #[test]
     fn a_fix_branch_is_discarded_while_a_killed_delete_left_packed_refs_locked() {
-        let repo = repo_with_one_commit();
-        let git = |args: &[&str]| run_git(repo.path(), args);
-        git(&["branch", &branch(5)]);
         // As a git killed inside `git branch -D` leaves it: every ref delete then fails.
-        let lock = repo.path().join(".git/packed-refs.lock");
-        std::fs::write(&lock, "").unwrap();
-        discard_interrupted_branch(repo.path(), 5);
-        assert!(!slopguard_agent::git::branch_exists(
-            repo.path(),
-            &branch(5)
-        ));
+        let (gone, lock_left) = discarded_beside_a_lock(5, "packed-refs.lock");
+        assert!(gone);
         // The repository's lock is not ours to remove.
-        assert!(lock.exists());
+        assert!(lock_left);
     }
 
     #[test]
