@@ -12,9 +12,11 @@ of one action's closing `}}` is deleted: the template then fails to parse ("uncl
 Seeds are kept only where the deletion really breaks the string (a brace checker below, the
 grammar of each), so every seed is an error the compiler or the template parser reports.
 
-Each seeded file goes to OUT_DIR/seeded, the untouched file to OUT_DIR/original; the lang
-crate's calibrate example (`cargo build --release --example calibrate -p slopguard-lang`)
-then runs over both, and the script prints, per kind, how many seeded files carry a new
+Each seeded file goes to OUT_DIR/seeded, the untouched file to OUT_DIR/original, each under
+the edition of its crate (`2021` for edition 2021 or later, else `2015`: a lone `panic!`
+message is a format string only from 2021); the lang crate's calibrate example (`cargo build
+--release --example calibrate -p slopguard-lang`) then runs over both, with `--edition-2021`
+over the `2021` ones, and the script prints, per kind, how many seeded files carry a new
 format or template error, and how many untouched files carry one (false alarms). Set
 `MISSED=1` to list the seeds not caught.
 """
@@ -24,6 +26,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 RUST_MACROS = r"(?<![\w:])(?:std::)?(?:format|print|println|eprint|eprintln|format_args|panic)!\(\s*"
@@ -135,6 +138,22 @@ def go_seeds(text: str, rng: random.Random):
                 yield m.start(1) + 1 + at
 
 
+def crate_edition(path: Path) -> str:
+    """`2021` when the crate holding `path` (its nearest Cargo.toml with a `[package]`) is of
+    edition 2021 or later, else `2015` (published manifests name no inherited edition)."""
+    for d in path.parents:
+        manifest = d / "Cargo.toml"
+        if manifest.is_file():
+            try:
+                package = tomllib.loads(manifest.read_text()).get("package")
+            except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+                return "2015"
+            if package is not None:
+                edition = package.get("edition", "2015")
+                return "2021" if isinstance(edition, str) and edition >= "2021" else "2015"
+    return "2015"
+
+
 KINDS = {".rs": ("Rust format strings", rust_seeds, "invalid format string"),
          ".go": ("Go templates", go_seeds, "in a template passed to `Parse`")}
 
@@ -143,8 +162,9 @@ def main():
     calibrate, out = sys.argv[1], Path(sys.argv[2])
     rng = random.Random(20261202)
     shutil.rmtree(out, ignore_errors=True)
-    (out / "seeded").mkdir(parents=True)
-    (out / "original").mkdir(parents=True)
+    for d in ("seeded", "original"):
+        for edition in ("2015", "2021"):
+            (out / d / edition).mkdir(parents=True)
     n, sources = {ext: 0 for ext in KINDS}, {}
     count = 0
     for src in sys.argv[3:]:
@@ -158,18 +178,23 @@ def main():
                 text = path.read_text()
             except (UnicodeDecodeError, OSError):
                 continue
+            edition = crate_edition(path) if path.suffix == ".rs" else "2015"
             for at in KINDS[path.suffix][1](text, rng):
                 count += 1
                 n[path.suffix] += 1
                 name = f"{count:05d}{path.suffix}"
                 sources[name] = f"{path}:{text.count(chr(10), 0, at) + 1}"
-                (out / "original" / name).write_text(text)
-                (out / "seeded" / name).write_text(text[:at] + text[at + 1:])
+                (out / "original" / edition / name).write_text(text)
+                (out / "seeded" / edition / name).write_text(text[:at] + text[at + 1:])
 
     def first_errors(d):
         """The first certain syntax error of each file under `d` (calibrate's --show lines)."""
-        r = subprocess.run([calibrate, "--show", "1000000", str(d)], capture_output=True, text=True)
-        return [line.split(": ", 2)[1:] for line in r.stdout.splitlines() if line.count(": ") >= 2]
+        lines = []
+        for edition, flags in (("2015", []), ("2021", ["--edition-2021"])):
+            r = subprocess.run([calibrate, "--show", "1000000", *flags, str(d / edition)],
+                               capture_output=True, text=True)
+            lines += r.stdout.splitlines()
+        return [line.split(": ", 2)[1:] for line in lines if line.count(": ") >= 2]
 
     errors = {d: first_errors(out / d) for d in ("seeded", "original")}
 

@@ -149,8 +149,12 @@ fn analyze_one(lang: Language, src: &str, tree: Option<&Tree>) -> SourceAnalysis
                 Some(Some(e)) => certain.push(e),
                 None => {}
             }
-            certain.extend(rust_check::check_macros(src, &walked.macros, false));
-            certain.extend(rust_check::check_macros(src, &walked.nested_macros, true));
+            for (macros, nested) in [(&walked.macros, false), (&walked.nested_macros, true)] {
+                let found = rust_check::check_macros(src, macros, nested);
+                certain.extend(found.certain);
+                out.syntax_errors_from_edition_2021
+                    .extend(found.from_edition_2021);
+            }
         }
         Language::Go => certain.extend(go_template::check(root, src, &out.imports)),
         Language::JavaScript | Language::TypeScript | Language::Tsx => {
@@ -163,6 +167,8 @@ fn analyze_one(lang: Language, src: &str, tree: Option<&Tree>) -> SourceAnalysis
     }
     out.syntax_errors = finish(certain);
     out.uncertain_syntax_errors = finish(uncertain);
+    out.syntax_errors_from_edition_2021 =
+        finish(std::mem::take(&mut out.syntax_errors_from_edition_2021));
     out
 }
 

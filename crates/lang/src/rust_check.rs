@@ -44,9 +44,9 @@ const EXPR_MACROS: &[&str] = &[
     "unreachable",
 ];
 
-/// Formatting macros and the position of their format string argument. `panic!`, its
-/// relatives and the assertions' messages are format strings only with arguments after them
-/// (a lone literal was a plain message before edition 2021), so they are checked only then.
+/// Formatting macros and the position of their format string argument. A lone literal is a
+/// format string in every edition for most of them (`todo!`, `unimplemented!` and the
+/// `assert_eq!` family pass it to `format_args!`); see [`LONE_MESSAGE_FROM_2021`].
 const FORMAT_MACROS: &[(&str, usize)] = &[
     ("println", 0),
     ("print", 0),
@@ -67,6 +67,21 @@ const FORMAT_MACROS: &[(&str, usize)] = &[
     ("debug_assert_eq", 2),
     ("debug_assert_ne", 2),
 ];
+
+/// Macros whose lone literal message was a plain string before edition 2021 (`panic!("{")`
+/// compiles in 2015 and 2018, is an error from 2021): with arguments after it, it is a format
+/// string in every edition.
+const LONE_MESSAGE_FROM_2021: &[&str] = &["panic", "unreachable", "assert", "debug_assert"];
+
+/// The errors found in macro arguments, by the editions they hold in.
+#[derive(Debug, Default)]
+pub(crate) struct MacroErrors {
+    /// Errors in every edition.
+    pub(crate) certain: Vec<SyntaxError>,
+    /// Brace errors in lone messages of [`LONE_MESSAGE_FROM_2021`] macros: errors only in
+    /// crates of edition 2021 or later.
+    pub(crate) from_edition_2021: Vec<SyntaxError>,
+}
 
 /// The first brace error of a format string (`None` when the braces are well formed), with
 /// its char offset in the string's value.
@@ -197,8 +212,8 @@ pub(crate) fn check_macros(
     src: &str,
     macros: &[(&str, Range<usize>)],
     nested: bool,
-) -> Vec<SyntaxError> {
-    let mut out = Vec::new();
+) -> MacroErrors {
+    let mut out = MacroErrors::default();
     for (name, range) in macros {
         let name = name.trim_start_matches("::");
         let name = name
@@ -228,22 +243,7 @@ pub(crate) fn check_macros(
             match list {
                 Ok(list) => {
                     let at = format_at?;
-                    // `write!`'s format string is always one; `panic!` and the assertions'
-                    // messages only with arguments after them.
-                    let needs_args = !matches!(
-                        name,
-                        "println"
-                            | "print"
-                            | "eprintln"
-                            | "eprint"
-                            | "format"
-                            | "format_args"
-                            | "write"
-                            | "writeln"
-                    );
-                    if needs_args && list.len() < at + 2 {
-                        return None;
-                    }
+                    let lone = list.len() < at + 2;
                     let Some(Expr::Lit(syn::ExprLit {
                         lit: syn::Lit::Str(s),
                         ..
@@ -257,6 +257,7 @@ pub(crate) fn check_macros(
                         start.line,
                         start.column,
                         format!("invalid format string: {why}"),
+                        lone && LONE_MESSAGE_FROM_2021.contains(&name),
                     ))
                 }
                 Err(_) if nested => None,
@@ -265,12 +266,12 @@ pub(crate) fn check_macros(
                         return None;
                     }
                     let s = e.span().start();
-                    Some((s.line, s.column, e.to_string()))
+                    Some((s.line, s.column, e.to_string(), false))
                 }
             }
         }));
         proc_macro2::extra::invalidate_current_thread_spans();
-        if let Ok(Some((l, c, msg))) = result {
+        if let Ok(Some((l, c, msg, from_2021))) = result {
             let (l0, c0) = line_col(src, range.start + 1);
             let (line, col) = if l <= 1 {
                 (l0, c0.saturating_add(u32::try_from(c).unwrap_or(0)))
@@ -280,11 +281,12 @@ pub(crate) fn check_macros(
                     u32::try_from(c + 1).unwrap_or(1),
                 )
             };
-            out.push(SyntaxError::new(
-                line,
-                col,
-                format!("in `{name}!` arguments: {msg}"),
-            ));
+            let error = SyntaxError::new(line, col, format!("in `{name}!` arguments: {msg}"));
+            if from_2021 {
+                out.from_edition_2021.push(error);
+            } else {
+                out.certain.push(error);
+            }
         }
     }
     out
@@ -328,6 +330,7 @@ mod tests {
         let end = src.rfind(')').expect("a macro call") + 1;
         let name = src[..at].trim_end_matches('!');
         check_macros(src, &[(name, at..end)], false)
+            .certain
             .iter()
             .map(|e| e.column)
             .collect()
@@ -338,9 +341,32 @@ mod tests {
         assert_eq!(macro_errors("assert_eq!(a, b, \"got {x\", x)").len(), 1);
         assert_eq!(macro_errors("assert!(ok, \"bad {}}\", y)").len(), 1);
         assert!(macro_errors("assert!(ok, \"bad {}\", y)").is_empty());
-        // A lone message is a plain string before edition 2021.
+        // A lone message is a plain string before edition 2021 ...
         assert!(macro_errors("assert!(ok, \"{\")").is_empty());
         assert!(macro_errors("debug_assert_ne!(a, b)").is_empty());
+        // ... but not for `assert_eq!`, `todo!` and `unimplemented!`, which pass it to
+        // `format_args!` in every edition.
+        assert_eq!(macro_errors("assert_eq!(a, b, \"got {\")").len(), 1);
+        assert_eq!(macro_errors("todo!(\"parse {x\")").len(), 1);
+        assert_eq!(macro_errors("unimplemented!(\"}\")").len(), 1);
+    }
+
+    #[test]
+    fn lone_panic_messages_are_errors_only_from_edition_2021() {
+        for call in [
+            "panic!(\"bad {\")",
+            "unreachable!(\"}\")",
+            "assert!(ok, \"{x\")",
+        ] {
+            let at = call.find('(').unwrap();
+            let name = &call[..at - 1];
+            let found = check_macros(call, &[(name, at..call.len())], false);
+            assert!(found.certain.is_empty(), "{call}: {found:?}");
+            assert_eq!(found.from_edition_2021.len(), 1, "{call}: {found:?}");
+        }
+        let fine = "panic!(\"{{x}} is fine\")";
+        let found = check_macros(fine, &[("panic", 6..fine.len())], false);
+        assert!(found.certain.is_empty() && found.from_edition_2021.is_empty());
     }
 }
 

@@ -287,6 +287,11 @@ pub struct SourceAnalysis {
     /// warn on these, never block. Kept separate from `syntax_errors` so that code which only
     /// reads `syntax_errors` stays precise.
     pub uncertain_syntax_errors: Vec<SyntaxError>,
+    /// Rust only: errors that hold only in crates of edition 2021 or later (a lone
+    /// `panic!("{")` message was a plain string before). The caller knows the crate's edition;
+    /// the analysis of a file's text does not.
+    #[serde(default)]
+    pub syntax_errors_from_edition_2021: Vec<SyntaxError>,
     /// Top-level definitions and class members, in source order.
     pub definitions: Vec<Definition>,
     /// Imports in source order (Rust use trees expanded to one path each).

@@ -1,6 +1,8 @@
 //! G2 syntax: a touched file must still parse.
 
-use slopguard_lang::{DataFormat, FileKind, Language, SyntaxError};
+use std::borrow::Cow;
+
+use slopguard_lang::{DataFormat, FileKind, Language, SourceAnalysis, SyntaxError};
 
 use crate::{Context, Finding, Guard, GuardInfo, Severity};
 
@@ -58,6 +60,65 @@ fn helm_chart_template(cx: &Context<'_>, path: &str) -> bool {
     false
 }
 
+/// The edition of the crate that holds the Rust file `path`: the `package.edition` of the
+/// nearest `Cargo.toml` above it with a `[package]` (2015 when it names none), or the
+/// workspace's `workspace.package.edition` when the package inherits it. `None` outside any
+/// package, or when a manifest does not parse.
+fn rust_edition(cx: &Context<'_>, path: &str) -> Option<u16> {
+    let manifest = |dir: &str| -> Option<toml::Table> {
+        let name = if dir.is_empty() {
+            "Cargo.toml".to_owned()
+        } else {
+            format!("{dir}/Cargo.toml")
+        };
+        let bytes = cx.read_after(&name)?;
+        std::str::from_utf8(&bytes).ok()?.parse().ok()
+    };
+    let edition_of = |value: &toml::Value| value.as_str().and_then(|e| e.parse().ok());
+    // The file's directories, nearest first, the repository root last.
+    let dirs: Vec<&str> = std::iter::successors(Some(path), |p| p.rsplit_once('/').map(|(d, _)| d))
+        .skip(1)
+        .chain([""])
+        .collect();
+    let (at, package) = dirs
+        .iter()
+        .enumerate()
+        .find_map(|(i, dir)| Some((i, manifest(dir)?.get("package")?.as_table().cloned()?)))?;
+    match package.get("edition") {
+        None => Some(2015),
+        Some(toml::Value::Table(t))
+            if t.get("workspace").and_then(toml::Value::as_bool) == Some(true) =>
+        {
+            // The workspace root may be the package's own manifest.
+            dirs[at..]
+                .iter()
+                .find_map(|dir| manifest(dir)?.get("workspace")?.as_table().cloned())?
+                .get("package")?
+                .get("edition")
+                .and_then(edition_of)
+        }
+        Some(value) => edition_of(value),
+    }
+}
+
+/// The syntax errors of one version of a code file: the analysis's certain errors, with the
+/// Rust errors that hold from edition 2021 on when the file's crate is of that edition or
+/// later.
+fn code_errors<'x>(
+    cx: &Context<'_>,
+    path: &str,
+    analysis: &'x SourceAnalysis,
+) -> Cow<'x, [SyntaxError]> {
+    let later = &analysis.syntax_errors_from_edition_2021;
+    if later.is_empty() || rust_edition(cx, path).is_none_or(|e| e < 2021) {
+        return Cow::Borrowed(&analysis.syntax_errors);
+    }
+    let mut all = analysis.syntax_errors.clone();
+    all.extend(later.iter().cloned());
+    all.sort_by_key(|e| (e.line, e.column));
+    Cow::Owned(all)
+}
+
 /// C and C++ parse errors from tree-sitter are often preprocessor artefacts: a new file's
 /// errors there warn instead of block.
 fn uncertain_language(lang: Language) -> bool {
@@ -80,15 +141,19 @@ impl Guard for Syntax {
                     let Some(after) = file.after_analysis() else {
                         continue;
                     };
-                    if after.syntax_errors.is_empty() {
+                    let after_errors = code_errors(cx, path, after);
+                    if after_errors.is_empty() {
                         continue;
                     }
                     if lang == Language::Rust && compile_fail_test(cx, path) {
                         continue;
                     }
-                    let before_errors = file.before_analysis().map(|b| b.syntax_errors.len());
+                    let before_path = file.change().old_path();
+                    let before_errors = file
+                        .before_analysis()
+                        .map(|b| code_errors(cx, before_path, b).len());
                     // A file that was already broken is only blamed for new breakage.
-                    if before_errors.is_some_and(|n| n >= after.syntax_errors.len()) {
+                    if before_errors.is_some_and(|n| n >= after_errors.len()) {
                         continue;
                     }
                     let severity = if uncertain_language(lang) && before_errors.is_none() {
@@ -96,8 +161,8 @@ impl Guard for Syntax {
                     } else {
                         Severity::Block
                     };
-                    let first = &after.syntax_errors[0];
-                    let more = after.syntax_errors.len() - 1;
+                    let first = &after_errors[0];
+                    let more = after_errors.len() - 1;
                     let extra = if more > 0 {
                         format!(" (and {more} more)")
                     } else {
@@ -110,7 +175,7 @@ impl Guard for Syntax {
                                 "`{path}` does not parse as {} at line {}, column {}: {}. Send the complete, valid file.",
                                 lang.name(), first.line, first.column, first.message
                             ))
-                            .data(serde_json::json!({"language": lang, "errors": after.syntax_errors})),
+                            .data(serde_json::json!({"language": lang, "errors": after_errors})),
                     );
                 }
                 FileKind::Data(_) | FileKind::Other if is_go_template(cx, path) => {
