@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use slopguard_change::Tree;
+use slopguard_lang::DefKind;
 use slopguard_planning::analysis::is_test_file;
 use slopguard_worker::{context, templates};
 
@@ -156,7 +157,7 @@ fn places(run: &SubtaskRun, tree: &dyn Tree) -> Vec<(String, templates::Places)>
     // Without a frame, the statements the coverage sets apart: a one-token bug on one of them
     // would otherwise wait until each operator before its own had gone over the lead's every
     // line, and the cap can come first.
-    let (focus, focus_limit): (Vec<(String, (usize, usize))>, _) = match frame_focus {
+    let (mut focus, focus_limit): (Vec<(String, (usize, usize))>, _) = match frame_focus {
         Some(f) => (vec![f], None),
         None => (
             run.set_apart
@@ -166,6 +167,8 @@ fn places(run: &SubtaskRun, tree: &dyn Tree) -> Vec<(String, templates::Places)>
             Some(FIXES_PER_SET_APART),
         ),
     };
+    let constants = constants_read_at(&focus, tree);
+    focus.extend(constants);
     // The first target of the tests' coverage is tried operators ahead of the other regions.
     let lead = run
         .functions
@@ -194,6 +197,75 @@ fn places(run: &SubtaskRun, tree: &dyn Tree) -> Vec<(String, templates::Places)>
             )
         })
         .collect()
+}
+
+/// The one-line constants whose value is a plain literal, of the files of the `focus`
+/// statements, that those statements read (`.take(MAX_PACKET)` ->
+/// `const MAX_PACKET: usize = 129;`), after the statements. A wrong limit or default sits on
+/// a line no coverage records (only the statements reading it run), so in the sweep it came
+/// after every statement of the definitions the tests call: in a Rust suite, which judges a
+/// template in about 4.5 s, past the phase's time. Each costs a few fixes (a bound one off,
+/// another literal).
+pub(super) fn constants_read_at(
+    focus: &[(String, (usize, usize))],
+    tree: &dyn Tree,
+) -> Vec<(String, (usize, usize))> {
+    let mut out = Vec::new();
+    let paths: BTreeSet<&str> = focus.iter().map(|(p, _)| p.as_str()).collect();
+    for path in paths {
+        let Some(text) = context::source_text(tree, path) else {
+            continue;
+        };
+        let lines: Vec<&str> = text.lines().collect();
+        let ranges: Vec<(usize, usize)> = focus
+            .iter()
+            .filter(|(p, _)| p == path)
+            .map(|(_, r)| *r)
+            .collect();
+        let read = ranges
+            .iter()
+            .filter_map(|&(a, b)| lines.get(a.saturating_sub(1)..b.min(lines.len())))
+            .map(|l| l.join("\n"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        for d in context::definitions(path, &text) {
+            let line = d.start_line as usize;
+            let is_constant = matches!(d.kind, DefKind::Const | DefKind::Static)
+                && d.end_line == d.start_line
+                && lines.get(line - 1).is_some_and(|l| literal_value(l));
+            let held = ranges.iter().any(|&(a, b)| a <= line && line <= b);
+            if is_constant
+                && !held
+                && slopguard_lang::word_positions(&read, d.simple_name())
+                    .next()
+                    .is_some()
+            {
+                out.push((path.to_owned(), (line, line)));
+            }
+        }
+    }
+    out
+}
+
+/// Whether the value a one-line definition assigns is a plain literal: a number, a quoted
+/// string or a boolean (`= 129;`, `= "keep"`, `= True`), not an expression or a call.
+pub(super) fn literal_value(line: &str) -> bool {
+    let Some((_, value)) = line.split_once('=') else {
+        return false;
+    };
+    let value = value.trim().trim_end_matches([';', ',']).trim_end();
+    let quoted = value.len() >= 2
+        && ['"', '\'']
+            .iter()
+            .any(|q| value.starts_with(*q) && value.ends_with(*q))
+        && !value[1..value.len() - 1].contains(['"', '\'']);
+    let number = value
+        .trim_start_matches('-')
+        .starts_with(|c: char| c.is_ascii_digit())
+        && value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
+    quoted || number || matches!(value, "true" | "false" | "True" | "False")
 }
 
 /// The lines of `path` the coverage clears ([`Spectrum::run_by_passing_only`]), tried after

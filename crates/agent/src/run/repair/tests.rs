@@ -1,7 +1,7 @@
 //! The repair-template phase's queue, places and pointers.
 use super::places::{
-    MAX_EXTENDED, MAX_INSERTIONS, add_unless_held, callees, enclosing_loop, interleave, one_hop,
-    queue, sources, sweep,
+    MAX_EXTENDED, MAX_INSERTIONS, add_unless_held, callees, constants_read_at, enclosing_loop,
+    interleave, literal_value, one_hop, queue, sources, sweep,
 };
 use super::*;
 
@@ -296,4 +296,58 @@ fn a_near_miss_message_is_what_the_failing_tests_print_now_and_did_not_before() 
     );
     // The same message as at the baseline: nothing new, no near miss.
     assert!(new_message_lines(before, before).is_empty());
+}
+
+#[test]
+fn a_literal_constant_a_focus_statement_reads_is_tried_with_it() {
+    // rle's shape: the limit is one off on a line no coverage records.
+    let src = "const MAX_PACKET: usize = 129;\nconst NAME: &str = \"rle\";\nstatic TABLE: [u8; 2] = [1, 2];\n\nfn run_length(data: &[u8]) -> usize {\n    let first = data[0];\n    data.iter()\n        .take(MAX_PACKET)\n        .take_while(|&&b| b == first)\n        .count()\n}\n\nfn name() -> &'static str {\n    NAME\n}\n";
+    let tree = slopguard_change::MemTree::new(
+        [("src/lib.rs".to_string(), src.as_bytes().to_vec())]
+            .into_iter()
+            .collect(),
+    );
+    let focus = vec![("src/lib.rs".to_string(), (7, 10))];
+    // `NAME` is read elsewhere; `TABLE`'s value is no literal.
+    assert_eq!(
+        constants_read_at(&focus, &tree),
+        [("src/lib.rs".to_string(), (1, 1))]
+    );
+    // A constant a focus range holds is tried with it already.
+    let whole = vec![("src/lib.rs".to_string(), (1, 10))];
+    assert!(constants_read_at(&whole, &tree).is_empty());
+    // Python and JavaScript module constants too.
+    let py = "LIMIT = 10\nDEBUG = False\nPATTERN = re.compile('x')\n\n\ndef page(n):\n    return min(n, LIMIT) if DEBUG else PATTERN\n";
+    let tree = slopguard_change::MemTree::new(
+        [("m.py".to_string(), py.as_bytes().to_vec())]
+            .into_iter()
+            .collect(),
+    );
+    let found = constants_read_at(&[("m.py".to_string(), (7, 7))], &tree);
+    assert_eq!(
+        found,
+        [("m.py".to_string(), (1, 1)), ("m.py".to_string(), (2, 2))]
+    );
+}
+
+#[test]
+fn a_literal_value_is_a_number_a_string_or_a_boolean() {
+    for line in [
+        "const A: usize = 129;",
+        "LIMIT = -1.5e3",
+        "const k = 'keep';",
+        "X = True",
+        "const N = 0x7F,",
+    ] {
+        assert!(literal_value(line), "{line}");
+    }
+    for line in [
+        "const A: [u8; 2] = [1, 2];",
+        "X = f(1)",
+        "const a = b + 1;",
+        "fn f() {}",
+        "S = 'a' + 'b'",
+    ] {
+        assert!(!literal_value(line), "{line}");
+    }
 }
