@@ -157,7 +157,7 @@ fn places(run: &SubtaskRun, tree: &dyn Tree) -> Vec<(String, templates::Places)>
     // Without a frame, the statements the coverage sets apart: a one-token bug on one of them
     // would otherwise wait until each operator before its own had gone over the lead's every
     // line, and the cap can come first.
-    let (mut focus, focus_limit): (Vec<(String, (usize, usize))>, _) = match frame_focus {
+    let (focus, focus_limit): (Vec<(String, (usize, usize))>, _) = match frame_focus {
         Some(f) => (vec![f], None),
         None => (
             run.set_apart
@@ -167,8 +167,7 @@ fn places(run: &SubtaskRun, tree: &dyn Tree) -> Vec<(String, templates::Places)>
             Some(FIXES_PER_SET_APART),
         ),
     };
-    let constants = constants_read_at(&focus, tree);
-    focus.extend(constants);
+    let focus = with_constants_read(focus, tree);
     // The first target of the tests' coverage is tried operators ahead of the other regions.
     let lead = run
         .functions
@@ -199,48 +198,61 @@ fn places(run: &SubtaskRun, tree: &dyn Tree) -> Vec<(String, templates::Places)>
         .collect()
 }
 
-/// The one-line constants whose value is a plain literal, of the files of the `focus`
-/// statements, that those statements read (`.take(MAX_PACKET)` ->
-/// `const MAX_PACKET: usize = 129;`), after the statements. A wrong limit or default sits on
-/// a line no coverage records (only the statements reading it run), so in the sweep it came
-/// after every statement of the definitions the tests call: in a Rust suite, which judges a
-/// template in about 4.5 s, past the phase's time. Each costs a few fixes (a bound one off,
-/// another literal).
-pub(super) fn constants_read_at(
-    focus: &[(String, (usize, usize))],
+/// A definition's simple name and its 1-based line.
+type NamedLine = (String, usize);
+
+/// `focus` with, right after each statement, the one-line constants of its file whose value
+/// is a plain literal and which it reads, unless an earlier statement reads them or a focus
+/// range holds them (`.take(MAX_PACKET)` -> `const MAX_PACKET: usize = 129;`). A wrong limit
+/// or default sits on a line no coverage records (only the statements reading it run), so
+/// the sweep reached it after every statement of the definitions the tests call: in the
+/// development half's rust-rle-codec run, 58th of a queue the Rust suite judged 40 of
+/// within the phase's time. Each costs a few fixes (a bound one off, another literal).
+pub(super) fn with_constants_read(
+    focus: Vec<(String, (usize, usize))>,
     tree: &dyn Tree,
 ) -> Vec<(String, (usize, usize))> {
-    let mut out = Vec::new();
-    let paths: BTreeSet<&str> = focus.iter().map(|(p, _)| p.as_str()).collect();
-    for path in paths {
-        let Some(text) = context::source_text(tree, path) else {
-            continue;
-        };
-        let lines: Vec<&str> = text.lines().collect();
-        let ranges: Vec<(usize, usize)> = focus
+    let mut files: BTreeMap<&str, (Vec<String>, Vec<NamedLine>)> = BTreeMap::new();
+    for (path, _) in &focus {
+        files.entry(path.as_str()).or_insert_with(|| {
+            let Some(text) = context::source_text(tree, path) else {
+                return (Vec::new(), Vec::new());
+            };
+            let lines: Vec<String> = text.lines().map(str::to_owned).collect();
+            let constants = context::definitions(path, &text)
+                .into_iter()
+                .filter(|d| {
+                    matches!(d.kind, DefKind::Const | DefKind::Static)
+                        && d.end_line == d.start_line
+                        && lines
+                            .get(d.start_line as usize - 1)
+                            .is_some_and(|l| literal_value(l))
+                })
+                .map(|d| (d.simple_name().to_owned(), d.start_line as usize))
+                .collect();
+            (lines, constants)
+        });
+    }
+    let held = |path: &str, line: usize| {
+        focus
             .iter()
-            .filter(|(p, _)| p == path)
-            .map(|(_, r)| *r)
-            .collect();
-        let read = ranges
-            .iter()
-            .filter_map(|&(a, b)| lines.get(a.saturating_sub(1)..b.min(lines.len())))
+            .any(|(p, (a, b))| p == path && *a <= line && line <= *b)
+    };
+    let mut out: Vec<(String, (usize, usize))> = Vec::with_capacity(focus.len());
+    for (path, (start, end)) in &focus {
+        out.push((path.clone(), (*start, *end)));
+        let (lines, constants) = &files[path.as_str()];
+        let read = lines
+            .get(start.saturating_sub(1)..(*end).min(lines.len()))
             .map(|l| l.join("\n"))
-            .collect::<Vec<_>>()
-            .join("\n");
-        for d in context::definitions(path, &text) {
-            let line = d.start_line as usize;
-            let is_constant = matches!(d.kind, DefKind::Const | DefKind::Static)
-                && d.end_line == d.start_line
-                && lines.get(line - 1).is_some_and(|l| literal_value(l));
-            let held = ranges.iter().any(|&(a, b)| a <= line && line <= b);
-            if is_constant
-                && !held
-                && slopguard_lang::word_positions(&read, d.simple_name())
-                    .next()
-                    .is_some()
+            .unwrap_or_default();
+        for (name, line) in constants {
+            let range = (path.clone(), (*line, *line));
+            if !held(path, *line)
+                && !out.contains(&range)
+                && slopguard_lang::word_positions(&read, name).next().is_some()
             {
-                out.push((path.to_owned(), (line, line)));
+                out.push(range);
             }
         }
     }

@@ -1,7 +1,7 @@
 //! The repair-template phase's queue, places and pointers.
 use super::places::{
-    MAX_EXTENDED, MAX_INSERTIONS, add_unless_held, callees, constants_read_at, enclosing_loop,
-    interleave, literal_value, one_hop, queue, sources, sweep,
+    MAX_EXTENDED, MAX_INSERTIONS, add_unless_held, callees, enclosing_loop, interleave,
+    literal_value, one_hop, queue, sources, sweep, with_constants_read,
 };
 use super::*;
 
@@ -307,26 +307,37 @@ fn a_literal_constant_a_focus_statement_reads_is_tried_with_it() {
             .into_iter()
             .collect(),
     );
-    let focus = vec![("src/lib.rs".to_string(), (7, 10))];
-    // `NAME` is read elsewhere; `TABLE`'s value is no literal.
+    let at = |path: &str, range: (usize, usize)| (path.to_string(), range);
+    // Right after the statement that reads it; `NAME` is read elsewhere, `TABLE`'s value is
+    // no literal.
+    let focus = vec![at("src/lib.rs", (7, 10)), at("src/lib.rs", (6, 6))];
     assert_eq!(
-        constants_read_at(&focus, &tree),
-        [("src/lib.rs".to_string(), (1, 1))]
+        with_constants_read(focus, &tree),
+        [
+            at("src/lib.rs", (7, 10)),
+            at("src/lib.rs", (1, 1)),
+            at("src/lib.rs", (6, 6))
+        ]
     );
     // A constant a focus range holds is tried with it already.
-    let whole = vec![("src/lib.rs".to_string(), (1, 10))];
-    assert!(constants_read_at(&whole, &tree).is_empty());
-    // Python and JavaScript module constants too.
+    let whole = vec![at("src/lib.rs", (1, 10))];
+    assert_eq!(with_constants_read(whole.clone(), &tree), whole);
+    // Python module constants too, each once.
     let py = "LIMIT = 10\nDEBUG = False\nPATTERN = re.compile('x')\n\n\ndef page(n):\n    return min(n, LIMIT) if DEBUG else PATTERN\n";
     let tree = slopguard_change::MemTree::new(
         [("m.py".to_string(), py.as_bytes().to_vec())]
             .into_iter()
             .collect(),
     );
-    let found = constants_read_at(&[("m.py".to_string(), (7, 7))], &tree);
+    let focus = vec![at("m.py", (7, 7)), at("m.py", (6, 7))];
     assert_eq!(
-        found,
-        [("m.py".to_string(), (1, 1)), ("m.py".to_string(), (2, 2))]
+        with_constants_read(focus, &tree),
+        [
+            at("m.py", (7, 7)),
+            at("m.py", (1, 1)),
+            at("m.py", (2, 2)),
+            at("m.py", (6, 7))
+        ]
     );
 }
 
