@@ -1,4 +1,5 @@
-//! Which repair templates to try, and where: the statement a frame names, the first target
+//! Which repair templates to try, and where: the statement a frame names (or those the
+//! coverage sets apart), each followed by the literal constants it reads, the first target
 //! (the lead), the definitions the failing tests call and those they call in the same file,
 //! [`MAX_TEMPLATES`] fixes with a statement insertion after every few, then a wider sweep of
 //! the same places up to [`MAX_EXTENDED`] for a phase with time left.
