@@ -5,6 +5,15 @@ use super::places::{
 };
 use super::*;
 
+/// A tree of one file.
+fn one_file(path: &str, text: &str) -> slopguard_change::MemTree {
+    slopguard_change::MemTree::new(
+        [(path.to_string(), text.as_bytes().to_vec())]
+            .into_iter()
+            .collect(),
+    )
+}
+
 #[test]
 fn a_hang_is_looked_for_in_the_loop_it_hung_in() {
     let python = "def f(seq, n):\n    lo, hi = 0, n\n    while lo < hi:\n        mid = (lo + hi) // 2\n        if seq[mid]:\n            hi = mid\n        else:\n            lo = mid\n    return lo\n";
@@ -40,11 +49,7 @@ fn the_queue_starts_with_the_capped_sweep_and_goes_on_with_a_wider_one() {
     }
     python.push_str("    return total\n");
     let lines = python.lines().count();
-    let tree = slopguard_change::MemTree::new(
-        [("f.py".to_string(), python.into_bytes())]
-            .into_iter()
-            .collect(),
-    );
+    let tree = one_file("f.py", &python);
     let places = vec![(
         "f.py".to_string(),
         templates::Places {
@@ -240,11 +245,7 @@ fn a_frames_statement_is_a_region_only_outside_every_definition() {
 #[test]
 fn callees_are_the_definitions_an_exercised_one_mentions() {
     let src = "def helper(x):\n    return x\n\n\ndef other():\n    return 1\n\n\ndef f(x):\n    return helper(x) + 1\n";
-    let tree = slopguard_change::MemTree::new(
-        [("m.py".to_string(), src.as_bytes().to_vec())]
-            .into_iter()
-            .collect(),
-    );
+    let tree = one_file("m.py", src);
     let got = callees(&[("m.py".into(), "f".into(), 9, 10)], &tree);
     assert_eq!(got.get("m.py").map(Vec::as_slice), Some(&[(1, 2)][..]));
 }
@@ -254,11 +255,7 @@ fn a_helper_a_target_calls_is_one_hop_away_too() {
     // unindent's shape: the tests call the trait method, which calls `unindent`; the
     // coverage's target `lines_of` calls the helper `split_lines` that holds the bug.
     let src = "fn split_lines(s: &[u8]) -> Vec<&[u8]> {\n    s.split(|b| *b == b'\\n').collect()\n}\n\nfn lines_of(s: &[u8]) -> usize {\n    split_lines(s).len()\n}\n\npub fn unindent(s: &str) -> usize {\n    lines_of(s.as_bytes())\n}\n";
-    let tree = slopguard_change::MemTree::new(
-        [("src/lib.rs".to_string(), src.as_bytes().to_vec())]
-            .into_iter()
-            .collect(),
-    );
+    let tree = one_file("src/lib.rs", src);
     let exercised = [("src/lib.rs".to_string(), "unindent".to_string(), 9, 11)];
     let target = worker::context::FunctionTarget {
         path: "src/lib.rs".into(),
@@ -302,11 +299,7 @@ fn a_near_miss_message_is_what_the_failing_tests_print_now_and_did_not_before() 
 fn a_literal_constant_a_focus_statement_reads_is_tried_with_it() {
     // rle's shape: the limit is one off on a line no coverage records.
     let src = "const MAX_PACKET: usize = 129;\nconst NAME: &str = \"rle\";\nstatic TABLE: [u8; 2] = [1, 2];\n\nfn run_length(data: &[u8]) -> usize {\n    let first = data[0];\n    data.iter()\n        .take(MAX_PACKET)\n        .take_while(|&&b| b == first)\n        .count()\n}\n\nfn name() -> &'static str {\n    NAME\n}\n";
-    let tree = slopguard_change::MemTree::new(
-        [("src/lib.rs".to_string(), src.as_bytes().to_vec())]
-            .into_iter()
-            .collect(),
-    );
+    let tree = one_file("src/lib.rs", src);
     let at = |path: &str, range: (usize, usize)| (path.to_string(), range);
     // Right after the statement that reads it; `NAME` is read elsewhere, `TABLE`'s value is
     // no literal.
@@ -324,11 +317,7 @@ fn a_literal_constant_a_focus_statement_reads_is_tried_with_it() {
     assert_eq!(with_constants_read(whole.clone(), &tree), whole);
     // Python module constants too, each once.
     let py = "LIMIT = 10\nDEBUG = False\nPATTERN = re.compile('x')\n\n\ndef page(n):\n    return min(n, LIMIT) if DEBUG else PATTERN\n";
-    let tree = slopguard_change::MemTree::new(
-        [("m.py".to_string(), py.as_bytes().to_vec())]
-            .into_iter()
-            .collect(),
-    );
+    let tree = one_file("m.py", py);
     let focus = vec![at("m.py", (7, 7)), at("m.py", (6, 7))];
     assert_eq!(
         with_constants_read(focus, &tree),
