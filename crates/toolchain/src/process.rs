@@ -92,20 +92,41 @@ pub fn run(
     env: &[(&str, &str)],
     timeout: Duration,
 ) -> RunOutput {
-    run_watched(program, args, cwd, env, timeout, &mut |_| None)
+    run_watched(program, args, cwd, env, timeout, &mut NoWatch)
 }
 
-/// [`run`], reading each line of stdout as it arrives: when `watch` returns `Some(grace)` for a
-/// line, the process group is killed `grace` later (the earliest such deadline wins) unless it
-/// exits first, and the output says [`RunOutput::stopped`]. Test runners that only warn about
-/// a hanging test (libtest) are cut this way.
+/// Reads a process's stdout line by line as it arrives and says when to stop the process
+/// before its timeout. Test runners that only warn about a hanging test (libtest) are cut
+/// this way.
+pub trait Watch {
+    /// One complete line of stdout (without its line end).
+    fn line(&mut self, line: &str);
+    /// When to kill the process group, given the lines so far; `None` while nothing calls
+    /// for it. Asked again after every batch of lines and while the process is quiet.
+    fn stop_at(&self) -> Option<Instant>;
+}
+
+/// A [`Watch`] that never stops the process.
+pub struct NoWatch;
+
+impl Watch for NoWatch {
+    fn line(&mut self, _line: &str) {}
+
+    fn stop_at(&self) -> Option<Instant> {
+        None
+    }
+}
+
+/// [`run`], showing each line of stdout to `watch` as it arrives: once the time
+/// [`Watch::stop_at`] names has come, the process group is killed unless it exited first, and
+/// the output says [`RunOutput::stopped`].
 pub fn run_watched(
     program: &str,
     args: &[&str],
     cwd: &Path,
     env: &[(&str, &str)],
     timeout: Duration,
-    watch: &mut dyn FnMut(&str) -> Option<Duration>,
+    watch: &mut dyn Watch,
 ) -> RunOutput {
     let start = Instant::now();
     let mut cmd = Command::new(program);
@@ -149,15 +170,9 @@ pub fn run_watched(
         .map(|r| spawn_reader(r, Arc::clone(&err_buf)));
     let mut timed_out = false;
     let mut stopped = false;
-    let mut stop_at: Option<Instant> = None;
     let mut pending_line = Vec::new();
     let status = loop {
-        watch_new_lines(&out_buf, &mut pending_line, &mut |line| {
-            if let Some(grace) = watch(line) {
-                let at = Instant::now() + grace;
-                stop_at = Some(stop_at.map_or(at, |s| s.min(at)));
-            }
-        });
+        watch_new_lines(&out_buf, &mut pending_line, &mut |line| watch.line(line));
         match child.try_wait() {
             Ok(Some(status)) => break Some(status),
             Ok(None) => {
@@ -166,7 +181,7 @@ pub fn run_watched(
                     kill_group(pid);
                     break child.wait().ok();
                 }
-                if stop_at.is_some_and(|at| Instant::now() >= at) {
+                if watch.stop_at().is_some_and(|at| Instant::now() >= at) {
                     stopped = true;
                     kill_group(pid);
                     break child.wait().ok();
@@ -501,23 +516,40 @@ mod tests {
         );
     }
 
+    /// Stops 100 ms after a line that says "hang", keeping the lines it saw.
+    #[derive(Default)]
+    struct StopAtHang {
+        seen: Vec<String>,
+        at: Option<Instant>,
+    }
+
+    impl Watch for StopAtHang {
+        fn line(&mut self, line: &str) {
+            self.seen.push(line.to_string());
+            if line.contains("hang") {
+                self.at = Some(Instant::now() + Duration::from_millis(100));
+            }
+        }
+
+        fn stop_at(&self) -> Option<Instant> {
+            self.at
+        }
+    }
+
     #[test]
     fn a_watched_line_stops_the_run() {
-        let mut seen = Vec::new();
+        let mut watch = StopAtHang::default();
         let out = run_watched(
             "sh",
             &["-c", "echo one; echo 'hang here'; sleep 30"],
             Path::new("."),
             &[],
             Duration::from_secs(20),
-            &mut |line| {
-                seen.push(line.to_string());
-                line.contains("hang").then_some(Duration::from_millis(100))
-            },
+            &mut watch,
         );
         assert!(out.stopped && !out.timed_out, "{out:?}");
         assert!(out.elapsed < Duration::from_secs(5));
-        assert_eq!(seen, ["one", "hang here"]);
+        assert_eq!(watch.seen, ["one", "hang here"]);
         assert!(out.stdout.contains("hang here"));
     }
 

@@ -311,10 +311,10 @@ fn pytest_killed_at_the_suite_limit_keeps_its_results() {
     );
 }
 
-/// cargo: libtest only warns about a test after 60 s, so this run takes over a minute.
+/// cargo: libtest only warns about a test after 60 s; the run is stopped once the test binary
+/// has been quiet for the per-test limit, and the test it was running is named from its list.
 #[test]
-#[ignore = "takes over 60 s: libtest reports a hanging test only after 60 s"]
-fn cargo_test_names_the_hanging_test_after_libtests_warning() {
+fn cargo_test_cuts_the_hanging_test_and_keeps_the_others() {
     if !process::on_path("cargo") {
         eprintln!("NOTICE: cargo not installed: the cargo hang test is skipped");
         return;
@@ -346,14 +346,14 @@ fn cargo_test_names_the_hanging_test_after_libtests_warning() {
     let start = Instant::now();
     let run = run_tests_limited(&RepoFiles::walk(dir.path()), &limits);
     let took = start.elapsed();
-    assert!(took < Duration::from_secs(150), "took {took:?}: {run:#?}");
+    // The build of the small crate takes most of it; libtest's own warning would take 60 s.
+    assert!(took < Duration::from_secs(55), "took {took:?}: {run:#?}");
     let hang = failing(&run, "hangs");
     assert_eq!(hang.id, "hangs");
     assert_eq!(hang.file.as_deref(), Some("tests/calc.rs"));
     failing(&run, "wrong");
     assert_eq!(run.passing, ["adds"], "{run:#?}");
-    assert!(
-        says_timed_out(&run) || run.details.iter().any(|d| d.contains("stopped")),
-        "{run:#?}"
-    );
+    assert_eq!((run.passed, run.failed), (1, 2), "{run:#?}");
+    assert!(says_timed_out(&run), "{run:#?}");
+    assert_eq!(run.timed_out(), 1, "{run:#?}");
 }

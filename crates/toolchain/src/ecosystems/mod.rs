@@ -7,6 +7,7 @@ mod python;
 mod ruby;
 mod rust;
 mod rust_coverage;
+mod rust_hangs;
 
 pub use go::Go;
 pub use node::Node;

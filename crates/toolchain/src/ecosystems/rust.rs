@@ -2,11 +2,10 @@
 //! binaries the test run then reuses), `cargo test` or, for repositories configured for it,
 //! `cargo nextest run`; libtest's and nextest's output; `tests/` files; `use crate_name::...`.
 //!
-//! Hanging tests: libtest cannot cut a test on stable Rust; it only warns
-//! `test X has been running for over 60 seconds` (nextest: `SLOW [> 60.000s] bin X`). The run
-//! is watched: once a test has run past the per-test limit (so never sooner than those 60 s),
-//! the run is stopped, the warned tests are failing tests that "timed out", and the results
-//! printed before stay. A run killed at the suite limit keeps its printed results the same way.
+//! Hanging tests: libtest cannot cut a test on stable Rust, so the run is watched
+//! ([`super::rust_hangs`]): once a test has run past the per-test limit the run is stopped,
+//! the tests still running are failing tests that "timed out", and the results printed before
+//! stay. A run killed at the suite limit keeps its printed results the same way.
 
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -14,11 +13,12 @@ use std::time::Duration;
 
 use regex::Regex;
 
+use super::rust_hangs::{HangWatch, hanging_tests, unfinished_tests};
 use crate::process;
 use crate::{
-    Build, BuildResult, Check, Commands, Ecosystem, FailingTest, FileView, RepoFiles,
-    RunnerCommand, Spectrum, TestLimits, TestRun, Tool, command_name, cut_at_timeout, file_name,
-    first_word, in_test_dir, join, missing, numbers_before, parent, subcommand,
+    Build, BuildResult, Check, Commands, Ecosystem, FileView, RepoFiles, RunnerCommand, Spectrum,
+    TestLimits, TestRun, Tool, command_name, cut_at_timeout, file_name, first_word, in_test_dir,
+    join, missing, numbers_before, parent, per_test_timeout_message, subcommand,
 };
 
 /// Rust with cargo (and cargo-nextest where configured).
@@ -97,16 +97,13 @@ impl Ecosystem for Rust {
                 "exec cargo test --no-fail-fast --color never 2>&1",
             )
         };
-        // The warnings come once a test has run for 60 s; stop when it has run past the
-        // per-test limit.
-        let grace = limits.per_test.saturating_sub(LIBTEST_WARN_AFTER);
         let out = process::run_watched(
             "sh",
             &["-c", script],
             &files.root,
             &[("CARGO_TERM_COLOR", "never")],
             limits.suite,
-            &mut |line| hanging_test(line.trim()).map(|_| grace),
+            &mut HangWatch::new(limits.per_test),
         );
         let locate = |run: &mut TestRun| {
             for f in &mut run.failing {
@@ -125,12 +122,22 @@ impl Ecosystem for Rust {
         let mut run = self.parse_output(&out.stdout);
         if out.timed_out || out.stopped {
             let mut hanging = TestRun::default();
-            for h in hanging_tests(&out.stdout) {
+            let mut warned = hanging_tests(&out.stdout);
+            if warned.is_empty() {
+                warned = unfinished_tests(files, &out.stdout);
+            }
+            for h in warned {
                 hanging.push_failing(&h.id, h.file);
             }
             locate(&mut hanging);
             locate(&mut run);
-            return cut_at_timeout(tool, &out, run, hanging.failing, &out.stdout);
+            let mut output = out.stdout.clone();
+            if out.stopped {
+                for h in &hanging.failing {
+                    output.push_str(&format!("\n{}", per_test_timeout_message(&h.id, limits)));
+                }
+            }
+            return cut_at_timeout(tool, &out, run, hanging.failing, &output);
         }
         locate(&mut run);
         run.finish(tool, &out.stdout, out.success())
@@ -146,9 +153,13 @@ impl Ecosystem for Rust {
         super::rust_coverage::record(self, files, limits)
     }
 
+    /// libtest's and nextest's output. The counts come from each test binary's `test result:`
+    /// line; a binary cut before it (a hang) counts the verdicts it printed.
     fn parse_output(&self, text: &str) -> TestRun {
         let mut run = TestRun::default();
         let mut current_file: Option<String> = None;
+        // The verdicts of the test binary running now: passed, failed, ignored.
+        let mut unreported = [0u32; 3];
         for line in text.lines() {
             let l = line.trim();
             if let Some(rest) = l.strip_prefix("Running ") {
@@ -163,17 +174,31 @@ impl Ecosystem for Rust {
                 run.passed += n[0];
                 run.failed += n[1];
                 run.skipped += n[2];
+                unreported = [0; 3];
             } else if let Some(rest) = l.strip_prefix("test ")
                 && let Some((name, verdict)) = rest.rsplit_once(" ... ")
             {
                 match verdict.trim() {
-                    "ok" => run.push_passing(name),
-                    "FAILED" => run.push_failing(name, current_file.clone()),
+                    "ok" => {
+                        run.push_passing(name);
+                        unreported[0] += 1;
+                    }
+                    "FAILED" => {
+                        run.push_failing(name, current_file.clone());
+                        unreported[1] += 1;
+                    }
+                    v if v.starts_with("ignored") => unreported[2] += 1,
                     _ => {}
                 }
             } else {
                 read_nextest_line(l, &mut run);
             }
+        }
+        if unreported.iter().any(|n| *n > 0) {
+            run.ran = true;
+            run.passed += unreported[0];
+            run.failed += unreported[1];
+            run.skipped += unreported[2];
         }
         run
     }
@@ -248,57 +273,6 @@ impl Ecosystem for Rust {
         }
         checks
     }
-}
-
-/// How long a test runs before libtest (and nextest, by default) says it is slow.
-const LIBTEST_WARN_AFTER: Duration = Duration::from_secs(60);
-
-/// The test a slow-test warning names: libtest's `test X has been running for over 60
-/// seconds` (the name) or nextest's `SLOW [> 60.000s] binary-id X` (`binary-id X`).
-fn hanging_test(l: &str) -> Option<String> {
-    if let Some(rest) = l.strip_prefix("test ")
-        && let Some((name, _)) = rest.split_once(" has been running for over ")
-    {
-        return Some(name.trim().to_string());
-    }
-    let rest = l.strip_prefix("SLOW [")?;
-    let (_, after) = rest.split_once(']')?;
-    let id = after.trim();
-    (!id.is_empty()).then(|| id.to_string())
-}
-
-/// The tests the output warns about as slow and never reports finished, with the test file
-/// of the `Running` section they are in.
-fn hanging_tests(text: &str) -> Vec<FailingTest> {
-    let mut current_file: Option<String> = None;
-    let mut found: Vec<FailingTest> = Vec::new();
-    for line in text.lines() {
-        let l = line.trim();
-        if let Some(rest) = l.strip_prefix("Running ") {
-            let rest = rest.strip_prefix("unittests ").unwrap_or(rest);
-            current_file = rest.split(" (").next().map(|s| s.trim().to_string());
-        } else if let Some(id) = hanging_test(l) {
-            if !found.iter().any(|f| f.id == id) {
-                let file = current_file.clone().filter(|_| !l.starts_with("SLOW"));
-                found.push(FailingTest { id, file });
-            }
-        } else if let Some(rest) = l.strip_prefix("test ")
-            && let Some((name, _)) = rest.rsplit_once(" ... ")
-        {
-            found.retain(|f| f.id != name);
-        } else if let Some((status, rest)) = l.split_once(" [")
-            && matches!(status, "PASS" | "FAIL" | "TIMEOUT")
-            && let Some((_, after)) = rest.split_once(']')
-        {
-            let after = after.trim_start();
-            let after = match after.strip_prefix('(') {
-                Some(r) => r.split_once(')').map_or(r, |(_, x)| x).trim_start(),
-                None => after,
-            };
-            found.retain(|f| f.id != after.trim());
-        }
-    }
-    found
 }
 
 /// Whether the repository runs its Rust tests with cargo-nextest (it has nextest's config file)
@@ -680,35 +654,22 @@ test result: ok. 0 passed; 0 failed;";
     }
 
     #[test]
-    fn slow_test_warnings_name_the_hanging_tests() {
-        // `cargo test` output when a test loops (libtest warns after 60 s) and the run is cut.
+    fn output_of_a_run_cut_at_a_hang_keeps_its_verdicts() {
         let text = "\
-     Running unittests src/lib.rs (target/debug/deps/calc-1)
-running 1 test
-test unit_ok ... ok
-test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
      Running tests/calc.rs (target/debug/deps/calc-2)
 running 4 tests
 test adds ... ok
 test wrong ... FAILED
 test hangs has been running for over 60 seconds
-test slow has been running for over 60 seconds
 test slow ... ok";
-        let hangs = hanging_tests(text);
-        assert_eq!(
-            hangs,
-            [FailingTest {
-                id: "hangs".into(),
-                file: Some("tests/calc.rs".into())
-            }]
-        );
         let run = Rust.parse_output(text);
-        assert_eq!(run.passing, ["unit_ok", "adds", "slow"]);
+        assert_eq!(run.passing, ["adds", "slow"]);
         assert_eq!(run.failing[0].id, "wrong");
-        let nextest =
-            "        SLOW [> 60.000s] calc::calc hangs\n        PASS [   0.010s] calc::calc adds";
-        assert_eq!(hanging_tests(nextest)[0].id, "calc::calc hangs");
-        assert_eq!(hanging_test("test x ... ok"), None);
+        assert_eq!(
+            (run.passed, run.failed),
+            (2, 1),
+            "the cut binary's verdicts count"
+        );
     }
 
     #[test]

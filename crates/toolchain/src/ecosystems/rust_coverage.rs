@@ -20,6 +20,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use super::rust_hangs::HangWatch;
 use crate::coverage::{ScratchDir, Spectrum, TestCoverage};
 use crate::process;
 use crate::{Ecosystem, RepoFiles, TestLimits};
@@ -92,7 +93,7 @@ pub(super) fn record(
         _ => scratch.path().join("target"),
     };
     let target = target.display().to_string();
-    let out = process::run(
+    let out = process::run_watched(
         "sh",
         &[
             "-c",
@@ -104,8 +105,9 @@ pub(super) fn record(
             ("CARGO_TARGET_DIR", target.as_str()),
         ],
         limits.suite,
+        &mut HangWatch::new(limits.per_test),
     );
-    if out.timed_out {
+    if out.timed_out || out.stopped {
         return None;
     }
     let run = rust.parse_output(&out.stdout);
