@@ -488,6 +488,10 @@ def baseline_for(ctx, task):
         base = run_tests(ctx["corpus"], task, repo)
     if base["exit"] == 0:
         log(f"warning: {task['id']}: test_cmd passes on the buggy tree")
+    elif base["exit"] is None:
+        # The bug loops forever: a hang is how the buggy tree fails, not a missing toolchain.
+        log(f"{task['id']}: test_cmd timed out on the buggy tree after {base['seconds']} s "
+            "(a hang counts as failing)")
     elif not base["failing"] and not base.get("failed"):
         # No test ran: every system would be judged on a task it cannot see fail (session 27's
         # fresh machine had no pytest; slopguard then planned a README).
