@@ -40,10 +40,14 @@ pub struct FileView<'a> {
     /// for them, and each decoding scans the whole file (for a NUL byte, then UTF-8).
     before_text: OnceLock<Option<&'a str>>,
     after_text: OnceLock<Option<&'a str>>,
+    /// The version after is over the containment guard's size cap: the change is blocked for
+    /// that whatever else is found, so neither version is parsed (a generated file of tens of
+    /// megabytes would cost seconds and hundreds of megabytes).
+    unparsed: bool,
 }
 
 impl<'a> FileView<'a> {
-    fn new(change: &'a FileChange, parses: Arc<ParseCache>) -> FileView<'a> {
+    fn new(change: &'a FileChange, parses: Arc<ParseCache>, size_cap: Option<u64>) -> FileView<'a> {
         let sample = change
             .after
             .as_deref()
@@ -59,6 +63,10 @@ impl<'a> FileView<'a> {
             line_changes: OnceLock::new(),
             before_text: OnceLock::new(),
             after_text: OnceLock::new(),
+            unparsed: size_cap.is_some_and(|cap| {
+                !change.after_is_symlink
+                    && change.after.as_ref().is_some_and(|a| a.len() as u64 > cap)
+            }),
         }
     }
 
@@ -104,12 +112,13 @@ impl<'a> FileView<'a> {
 
     fn source(&self, text: Option<&str>) -> Option<Arc<ParsedSource>> {
         match (self.kind, text) {
-            (FileKind::Code(lang), Some(t)) => Some(self.parses.get(lang, t)),
+            (FileKind::Code(lang), Some(t)) if !self.unparsed => Some(self.parses.get(lang, t)),
             _ => None,
         }
     }
 
-    /// The before version as a shared parse, for source files.
+    /// The before version as a shared parse, for source files (`None` for a file over the
+    /// containment guard's size cap).
     pub fn before_source(&self) -> Option<&ParsedSource> {
         self.before_source
             .get_or_init(|| self.source(self.before_text()))
@@ -118,11 +127,12 @@ impl<'a> FileView<'a> {
 
     /// The after version as a shared parse, for source files. A modified file's after version
     /// is parsed from its before version's tree (which the guards parse anyway to compare
-    /// definitions), re-parsing only around the change.
+    /// definitions), re-parsing only around the change. `None` for a file over the containment
+    /// guard's size cap.
     pub fn after_source(&self) -> Option<&ParsedSource> {
         self.after_source
             .get_or_init(|| match (self.kind, self.after_text()) {
-                (FileKind::Code(lang), Some(t)) => {
+                (FileKind::Code(lang), Some(t)) if !self.unparsed => {
                     let base = self
                         .before_source
                         .get_or_init(|| self.source(self.before_text()));
@@ -183,10 +193,19 @@ impl<'a> Context<'a> {
         config: &'a Config,
         parses: Arc<ParseCache>,
     ) -> Context<'a> {
+        let size_cap = config
+            .enabled(crate::guards::containment::INFO.slug)
+            .then(|| {
+                config
+                    .settings::<crate::guards::containment::Settings>(
+                        crate::guards::containment::INFO.slug,
+                    )
+                    .max_file_bytes
+            });
         let (files, excluded): (Vec<FileView<'a>>, Vec<FileView<'a>>) = change
             .changes
             .iter()
-            .map(|c| FileView::new(c, parses.clone()))
+            .map(|c| FileView::new(c, parses.clone(), size_cap))
             .partition(|f| !config.excluded(f.path()) && !config.excluded(f.change().old_path()));
         Context {
             change,

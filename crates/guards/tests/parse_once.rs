@@ -101,3 +101,44 @@ fn the_parallel_runner_reports_what_the_sequential_one_does() {
     assert_eq!(verdicts(&one), verdicts(&two));
     assert_ne!(one.verdict, slopguard_guards::Verdict::Pass);
 }
+
+#[test]
+fn a_file_over_the_containment_cap_is_not_parsed() {
+    let big = "def f():\n    return 1\n".repeat(40);
+    let mut base = BTreeMap::new();
+    base.insert("data.py".to_string(), b"X = 1\n".to_vec());
+    let change = ChangeSet::new(
+        Arc::new(MemTree::new(base)) as Arc<dyn Tree>,
+        vec![FileChange {
+            path: "data.py".to_string(),
+            kind: ChangeKind::Modify,
+            before: Some(b"X = 1\n".to_vec()),
+            after: Some(big.clone().into_bytes()),
+            after_is_symlink: false,
+        }],
+        "test",
+    );
+    let capped = Config::parse(
+        "[guards.containment]\nmax_file_bytes = 100\n",
+        std::path::Path::new("slopguard.toml"),
+    )
+    .expect("config");
+    let start = slopguard_lang::parse_count();
+    let report = run_static(&change, None, &capped);
+    assert_eq!(slopguard_lang::parse_count() - start, 0, "{report:?}");
+    let containment = report
+        .guards
+        .iter()
+        .find(|g| g.guard == "containment")
+        .expect("containment ran");
+    assert_eq!(containment.status, GuardStatus::Blocked, "{report:?}");
+    // Without the guard there is nothing to stop the change for its size: it is parsed.
+    let open = Config::parse(
+        "[guards.containment]\nenabled = false\n",
+        std::path::Path::new("slopguard.toml"),
+    )
+    .expect("config");
+    let start = slopguard_lang::parse_count();
+    run_static(&change, None, &open);
+    assert!(slopguard_lang::parse_count() - start > 0);
+}
