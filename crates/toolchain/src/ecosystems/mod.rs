@@ -4,6 +4,7 @@
 mod go;
 mod node;
 mod python;
+mod python_hangs;
 mod ruby;
 mod rust;
 mod rust_coverage;

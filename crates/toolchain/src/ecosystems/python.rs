@@ -9,13 +9,16 @@
 //! killed at its limit still tells which tests passed, failed, and which one hung.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use regex::Regex;
 
+use super::python_hangs::{
+    GUARD_MODULE, RUNS, guard_dir, guarded_env, progress_file, read_progress,
+};
 use crate::process;
 use crate::{
     Build, BuildResult, Check, Commands, Ecosystem, FailingTest, FileView, RepoFiles,
@@ -48,333 +51,6 @@ for d, dirs, files in os.walk('.'):
                 print(f"{p}: {e}")
 sys.exit(1 if bad else 0)
 "#;
-
-const ENV: [(&str, &str); 2] = [("PYTHONDONTWRITEBYTECODE", "1"), ("PYTHONUNBUFFERED", "1")];
-
-/// The module name of the per-test limit plugin (pytest) and driver (unittest).
-const GUARD_MODULE: &str = "slopguard_hang_guard";
-
-/// The per-test limit for both runners: `SLOPGUARD_PER_TEST_SECS` seconds of wall-clock time
-/// per setup, call and teardown (`signal.setitimer`, main thread, POSIX), then the test fails
-/// with a message naming it and "timed out after N s"; the run goes on. Each test's start and
-/// verdict go to the file `SLOPGUARD_PROGRESS` names (`start <id>`, `<verdict> <id>`), so a
-/// run killed at the suite limit still says what ran and which test hung. Loaded by pytest
-/// with `-p slopguard_hang_guard`; run as `python -m slopguard_hang_guard` it drives
-/// `unittest discover -v` with the same limit.
-///
-/// With `SLOPGUARD_COVERAGE` set to a file path, the pytest plugin also records which lines of
-/// the project each test runs (`sys.settrace` from configuration on; lines run outside any
-/// test, such as module code at import, count for every test) and whether it passed, and writes them there as JSON when the session ends:
-/// `[{"id": nodeid, "passed": bool, "lines": {"pkg/mod.py": [3, 4]}}]`.
-const GUARD_SOURCE: &str = r#"
-import json, os, signal, sys, threading
-
-_LIMIT = float(os.environ.get("SLOPGUARD_PER_TEST_SECS", "60") or 60)
-_PROGRESS = os.environ.get("SLOPGUARD_PROGRESS")
-
-
-def _progress(line):
-    if not _PROGRESS:
-        return
-    try:
-        with open(_PROGRESS, "a", encoding="utf-8") as f:
-            f.write(line.replace("\n", " ") + "\n")
-    except OSError:
-        pass
-
-
-def _usable():
-    return (
-        _LIMIT > 0
-        and hasattr(signal, "setitimer")
-        and threading.current_thread() is threading.main_thread()
-    )
-
-
-def _limited(raise_timeout):
-    # Runs the generator body (a hook or test phase) under the alarm.
-    if not _usable():
-        return None
-
-    def handler(signum, frame):
-        raise_timeout()
-
-    old = signal.signal(signal.SIGALRM, handler)
-    signal.setitimer(signal.ITIMER_REAL, _LIMIT)
-    return old
-
-
-def _disarm(old):
-    if old is None:
-        return
-    signal.setitimer(signal.ITIMER_REAL, 0)
-    signal.signal(signal.SIGALRM, old)
-
-
-def _message(test_id):
-    return "%s timed out after %g s (slopguard per-test limit)" % (test_id, _LIMIT)
-
-
-try:
-    import pytest
-except ImportError:
-    pytest = None
-
-if pytest is not None:
-
-    def _guard(item):
-        def fail():
-            pytest.fail(_message(item.nodeid))
-
-        old = _limited(fail)
-        try:
-            yield
-        finally:
-            _disarm(old)
-
-    @pytest.hookimpl(hookwrapper=True)
-    def pytest_runtest_setup(item):
-        yield from _guard(item)
-
-    @pytest.hookimpl(hookwrapper=True)
-    def pytest_runtest_call(item):
-        yield from _guard(item)
-
-    @pytest.hookimpl(hookwrapper=True)
-    def pytest_runtest_teardown(item):
-        yield from _guard(item)
-
-    def pytest_runtest_logstart(nodeid, location):
-        _progress("start " + nodeid)
-
-    def pytest_runtest_logreport(report):
-        if report.when == "call" or report.outcome != "passed":
-            _progress("%s %s" % (report.outcome, report.nodeid))
-
-    _COVERAGE = os.environ.get("SLOPGUARD_COVERAGE")
-    _NOT_PROJECT = ("site-packages", "node_modules", "venv", "__pycache__")
-
-    class _Coverage:
-        def __init__(self, root):
-            self.root = os.path.realpath(root) + os.sep
-            self.paths = {}
-            self.tests = {}
-            # Lines run outside any test (module code at import, during collection): they
-            # belong to every test, as the values they set up do.
-            self.outside = {}
-            self.lines = self.outside
-
-        def _relative(self, filename):
-            rel = self.paths.get(filename)
-            if rel is None:
-                rel = ""
-                real = os.path.realpath(filename)
-                if real.startswith(self.root) and os.path.isfile(real):
-                    rest = real[len(self.root):]
-                    dirs = rest.split(os.sep)[:-1]
-                    if not any(d.startswith(".") or d in _NOT_PROJECT for d in dirs):
-                        rel = rest.replace(os.sep, "/")
-                self.paths[filename] = rel
-            return rel
-
-        def _trace(self, frame, event, arg):
-            rel = self._relative(frame.f_code.co_filename)
-            if not rel:
-                return None
-            lines = self.lines.setdefault(rel, set())
-            lines.add(frame.f_lineno)
-
-            def local(frame, event, arg):
-                if event == "line":
-                    lines.add(frame.f_lineno)
-                return local
-
-            return local
-
-        @pytest.hookimpl(hookwrapper=True)
-        def pytest_runtest_protocol(self, item, nextitem):
-            self.lines = {}
-            self.tests[item.nodeid] = {"outcome": "passed", "lines": self.lines}
-            sys.settrace(self._trace)
-            try:
-                yield
-            finally:
-                self.lines = self.outside
-
-        def pytest_runtest_logreport(self, report):
-            test = self.tests.get(report.nodeid)
-            if test is not None and report.outcome != "passed" and test["outcome"] == "passed":
-                test["outcome"] = report.outcome
-
-        def pytest_sessionfinish(self, session):
-            sys.settrace(None)
-            out = []
-            for k, v in self.tests.items():
-                if v["outcome"] == "skipped":
-                    continue
-                lines = {p: set(l) for p, l in self.outside.items()}
-                for p, l in v["lines"].items():
-                    lines.setdefault(p, set()).update(l)
-                out.append({"id": k, "passed": v["outcome"] == "passed",
-                            "lines": {p: sorted(l) for p, l in lines.items()}})
-            try:
-                with open(_COVERAGE, "w", encoding="utf-8") as f:
-                    json.dump(out, f)
-            except OSError:
-                pass
-
-    def pytest_configure(config):
-        if _COVERAGE:
-            coverage = _Coverage(os.getcwd())
-            config.pluginmanager.register(coverage, "slopguard_coverage")
-            sys.settrace(coverage._trace)
-
-
-def _unittest_main():
-    import unittest
-
-    call = unittest.TestCase._callTestMethod
-
-    def limited_call(self, method):
-        def fail():
-            raise self.failureException(_message(self.id()))
-
-        _progress("start " + self.id())
-        old = _limited(fail)
-        try:
-            call(self, method)
-        except unittest.SkipTest:
-            _progress("skipped " + self.id())
-            raise
-        except BaseException:
-            _progress("failed " + self.id())
-            raise
-        else:
-            _progress("passed " + self.id())
-        finally:
-            _disarm(old)
-
-    unittest.TestCase._callTestMethod = limited_call
-    unittest.main(module=None, argv=["python -m unittest", "discover", "-v"])
-
-
-if __name__ == "__main__":
-    _unittest_main()
-"#;
-
-/// The directory holding [`GUARD_SOURCE`] as `slopguard_hang_guard.py`: one per user and
-/// version of the source, `slopguard/py-guard-<hash>` under the user's cache directory
-/// (`dirs::cache_dir`: `$XDG_CACHE_HOME`, else `~/.cache`, as the analysis cache), shared by
-/// every process. It was one directory per
-/// process under `/tmp`, never removed: a machine that ran the tests kept over a thousand.
-/// Without a home, the directory is per process under the system's temporary directory.
-///
-/// The file is checked on every call and written again when it is missing (a cache emptied
-/// by hand); it is written under a temporary name and renamed, so a concurrent run never
-/// imports half of it.
-fn guard_dir() -> Option<&'static Path> {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    let dir = DIR.get_or_init(|| {
-        dirs::cache_dir()
-            .map(|cache| {
-                cache
-                    .join("slopguard")
-                    .join(format!("py-guard-{:016x}", fnv1a(GUARD_SOURCE)))
-            })
-            .unwrap_or_else(|| {
-                std::env::temp_dir().join(format!("slopguard-py-guard-{}", std::process::id()))
-            })
-    });
-    ensure_guard_file(dir)?;
-    Some(dir)
-}
-
-/// Writes [`GUARD_SOURCE`] into `dir` unless it is there.
-fn ensure_guard_file(dir: &Path) -> Option<()> {
-    let file = dir.join(format!("{GUARD_MODULE}.py"));
-    if !file.is_file() {
-        std::fs::create_dir_all(dir).ok()?;
-        let partial = dir.join(format!("{GUARD_MODULE}.py.{}.partial", std::process::id()));
-        std::fs::write(&partial, GUARD_SOURCE).ok()?;
-        std::fs::rename(&partial, &file).ok()?;
-    }
-    Some(())
-}
-
-/// FNV-1a of `text`: a stable name for a version of the guard's source.
-fn fnv1a(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
-/// Numbers the files of each run in [`guard_dir`].
-static RUNS: AtomicUsize = AtomicUsize::new(0);
-
-/// A fresh progress file path for one run (removed by the caller), named by process and run
-/// as the directory is shared.
-fn progress_file() -> Option<PathBuf> {
-    let n = RUNS.fetch_add(1, Ordering::Relaxed);
-    guard_dir().map(|d| d.join(format!("progress-{}-{n}.log", std::process::id())))
-}
-
-/// The environment of a guarded run: [`ENV`], the guard's directory first on `PYTHONPATH`,
-/// the per-test limit and the progress file.
-fn guarded_env(limits: &TestLimits, progress: Option<&Path>) -> Vec<(String, String)> {
-    let mut env: Vec<(String, String)> = ENV
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    if let Some(dir) = guard_dir() {
-        let mut path = dir.display().to_string();
-        if let Some(old) = std::env::var_os("PYTHONPATH").filter(|p| !p.is_empty()) {
-            path.push(':');
-            path.push_str(&old.to_string_lossy());
-        }
-        env.push(("PYTHONPATH".into(), path));
-        env.push((
-            "SLOPGUARD_PER_TEST_SECS".into(),
-            format!("{}", limits.per_test.as_secs_f64().max(0.1)),
-        ));
-    }
-    if let Some(p) = progress {
-        env.push(("SLOPGUARD_PROGRESS".into(), p.display().to_string()));
-    }
-    env
-}
-
-/// What the progress file says: the verdicts it logged (as a run) and the test that started
-/// last without a verdict (the one a killed run was in).
-fn read_progress(path: Option<&Path>) -> (TestRun, Option<String>) {
-    let mut run = TestRun::default();
-    let mut open: Option<String> = None;
-    let text = path
-        .and_then(|p| std::fs::read_to_string(p).ok())
-        .unwrap_or_default();
-    for line in text.lines() {
-        let Some((word, id)) = line.split_once(' ') else {
-            continue;
-        };
-        match word {
-            "start" => open = Some(id.to_string()),
-            "passed" => {
-                run.passed += 1;
-                run.push_passing(id);
-            }
-            "failed" => {
-                run.failed += 1;
-                run.push_failing(id, pytest_file(id).or_else(|| unittest_file(id)));
-            }
-            "skipped" => run.skipped += 1,
-            _ => {}
-        }
-        if word != "start" && open.as_deref() == Some(id) {
-            open = None;
-        }
-    }
-    run.ran = run.passed + run.failed > 0;
-    (run, open)
-}
 
 impl Ecosystem for Python {
     fn name(&self) -> &'static str {
@@ -729,7 +405,7 @@ fn cut_run(tool: &str, out: &process::RunOutput, progress: Option<&Path>, text: 
 
 /// The module file of a dotted unittest id (`tests.test_ops.OpsTest.test_sub` ->
 /// `tests/test_ops.py`): the segments before the first capitalised one.
-fn unittest_file(id: &str) -> Option<String> {
+pub(super) fn unittest_file(id: &str) -> Option<String> {
     if id.contains("::") {
         return None;
     }
@@ -762,7 +438,7 @@ fn pytest_summary_failure(l: &str) -> Option<&str> {
 }
 
 /// The file part of a pytest node id (`tests/test_x.py::test_y`).
-fn pytest_file(id: &str) -> Option<String> {
+pub(super) fn pytest_file(id: &str) -> Option<String> {
     id.split("::")
         .next()
         .filter(|f| f.ends_with(".py"))
@@ -954,37 +630,6 @@ fn imported_modules(text: &str) -> Vec<(String, Vec<String>, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_guard_file_is_written_once_and_again_when_gone() {
-        let tmp = tempfile::tempdir().expect("tempdir");
-        let dir = tmp.path().join("py-guard");
-        let file = dir.join(format!("{GUARD_MODULE}.py"));
-        ensure_guard_file(&dir).expect("written");
-        assert_eq!(std::fs::read_to_string(&file).expect("read"), GUARD_SOURCE);
-        std::fs::write(&file, "# kept\n").expect("write");
-        ensure_guard_file(&dir).expect("there");
-        assert_eq!(std::fs::read_to_string(&file).expect("read"), "# kept\n");
-        std::fs::remove_file(&file).expect("rm");
-        ensure_guard_file(&dir).expect("written again");
-        assert_eq!(std::fs::read_to_string(&file).expect("read"), GUARD_SOURCE);
-        let names: Vec<_> = std::fs::read_dir(&dir)
-            .expect("ls")
-            .map(|e| e.expect("entry").file_name())
-            .collect();
-        assert_eq!(names.len(), 1, "{names:?}");
-    }
-
-    #[test]
-    fn the_guard_directory_is_shared_and_named_by_the_source() {
-        let dir = guard_dir().expect("a guard directory");
-        assert_eq!(guard_dir(), Some(dir));
-        assert!(dir.join(format!("{GUARD_MODULE}.py")).is_file());
-        if dirs::cache_dir().is_some() {
-            let name = dir.file_name().expect("a name").to_string_lossy();
-            assert_eq!(name, format!("py-guard-{:016x}", fnv1a(GUARD_SOURCE)));
-        }
-    }
 
     #[test]
     fn pytest_9_subtest_failures_and_summary_are_read() {
