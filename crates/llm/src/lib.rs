@@ -31,14 +31,15 @@ mod client;
 mod config;
 pub mod repair;
 pub mod schema;
+mod types;
 
-pub use client::{
-    ChatResponse, FormatSupport, Health, JsonReply, LlmClient, LlmError, Message, Sampling, Usage,
-    install_crypto_provider, strip_think,
-};
+pub use client::{LlmClient, install_crypto_provider, strip_think};
 pub use config::{
     DEFAULT_TIMEOUT, DEFAULT_URL, LlmConfig, MAX_TIMEOUT, MIN_TIMEOUT, Role, RoleConfig,
     clamp_timeout, normalize_url,
+};
+pub use types::{
+    ChatResponse, FormatSupport, Health, JsonReply, LlmError, Message, Sampling, Usage,
 };
 
 use std::collections::BTreeMap;
