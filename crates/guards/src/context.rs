@@ -193,15 +193,16 @@ impl<'a> Context<'a> {
         config: &'a Config,
         parses: Arc<ParseCache>,
     ) -> Context<'a> {
-        let size_cap = config
-            .enabled(crate::guards::containment::INFO.slug)
-            .then(|| {
-                config
-                    .settings::<crate::guards::containment::Settings>(
-                        crate::guards::containment::INFO.slug,
-                    )
-                    .max_file_bytes
-            });
+        // Only while containment blocks for the size: set to warn, it lets the file land, so
+        // the other guards must still read it.
+        let containment = crate::guards::containment::INFO.slug;
+        let size_cap = (config.enabled(containment)
+            && config.common(containment).severity != Some(crate::config::SeverityOverride::Warn))
+        .then(|| {
+            config
+                .settings::<crate::guards::containment::Settings>(containment)
+                .max_file_bytes
+        });
         let (files, excluded): (Vec<FileView<'a>>, Vec<FileView<'a>>) = change
             .changes
             .iter()

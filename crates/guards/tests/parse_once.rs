@@ -141,4 +141,13 @@ fn a_file_over_the_containment_cap_is_not_parsed() {
     let start = slopguard_lang::parse_count();
     run_static(&change, None, &open);
     assert!(slopguard_lang::parse_count() - start > 0);
+    // Nor when the size only warns: the file may land, so the other guards read it.
+    let warned = Config::parse(
+        "[guards.containment]\nmax_file_bytes = 100\nseverity = \"warn\"\n",
+        std::path::Path::new("slopguard.toml"),
+    )
+    .expect("config");
+    let start = slopguard_lang::parse_count();
+    run_static(&change, None, &warned);
+    assert!(slopguard_lang::parse_count() - start > 0);
 }

@@ -6,9 +6,10 @@
 //! the test finishes and starts another test only then, so while a test binary runs (from its
 //! `running N tests` to its `test result:`) a quiet spell as long as the per-test limit means
 //! that every test still running has run at least that long: the run is stopped there. The
-//! tests it was running are read from the binary's own `--list` ([`unfinished_tests`]). Doc-tests are left to the warnings (each compiles before it runs), as
-//! is nextest (it prints nothing per passing test here). A warned test stops the run once it
-//! has run past the per-test limit.
+//! tests it was running are read from the binary's own `--list` ([`unfinished_tests`]; this
+//! assumes the whole suite ran, unfiltered, as the toolchain runs it). Doc-tests are left to
+//! the warnings (each compiles before it runs), as is nextest (it prints nothing per passing
+//! test here). A warned test stops the run once it has run past the per-test limit.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
