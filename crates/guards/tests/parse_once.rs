@@ -118,14 +118,15 @@ fn a_file_over_the_containment_cap_is_not_parsed() {
         }],
         "test",
     );
-    let capped = Config::parse(
-        "[guards.containment]\nmax_file_bytes = 100\n",
-        std::path::Path::new("slopguard.toml"),
-    )
-    .expect("config");
-    let start = slopguard_lang::parse_count();
-    let report = run_static(&change, None, &capped);
-    assert_eq!(slopguard_lang::parse_count() - start, 0, "{report:?}");
+    // Runs the static guards under the configuration `toml`: the report and the parses it took.
+    let judge = |toml: &str| {
+        let config = Config::parse(toml, std::path::Path::new("slopguard.toml")).expect("config");
+        let start = slopguard_lang::parse_count();
+        let report = run_static(&change, None, &config);
+        (report, slopguard_lang::parse_count() - start)
+    };
+    let (report, parses) = judge("[guards.containment]\nmax_file_bytes = 100\n");
+    assert_eq!(parses, 0, "{report:?}");
     let containment = report
         .guards
         .iter()
@@ -133,21 +134,9 @@ fn a_file_over_the_containment_cap_is_not_parsed() {
         .expect("containment ran");
     assert_eq!(containment.status, GuardStatus::Blocked, "{report:?}");
     // Without the guard there is nothing to stop the change for its size: it is parsed.
-    let open = Config::parse(
-        "[guards.containment]\nenabled = false\n",
-        std::path::Path::new("slopguard.toml"),
-    )
-    .expect("config");
-    let start = slopguard_lang::parse_count();
-    run_static(&change, None, &open);
-    assert!(slopguard_lang::parse_count() - start > 0);
+    let (_, parses) = judge("[guards.containment]\nenabled = false\n");
+    assert!(parses > 0);
     // Nor when the size only warns: the file may land, so the other guards read it.
-    let warned = Config::parse(
-        "[guards.containment]\nmax_file_bytes = 100\nseverity = \"warn\"\n",
-        std::path::Path::new("slopguard.toml"),
-    )
-    .expect("config");
-    let start = slopguard_lang::parse_count();
-    run_static(&change, None, &warned);
-    assert!(slopguard_lang::parse_count() - start > 0);
+    let (_, parses) = judge("[guards.containment]\nmax_file_bytes = 100\nseverity = \"warn\"\n");
+    assert!(parses > 0);
 }
