@@ -11,13 +11,12 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::OnceLock;
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use regex::Regex;
 
 use super::python_hangs::{
-    GUARD_MODULE, RUNS, guard_dir, guarded_env, progress_file, read_progress,
+    GUARD_MODULE, guard_dir, guarded_env, progress_file, read_progress, run_file,
 };
 use crate::process;
 use crate::{
@@ -146,11 +145,7 @@ impl Ecosystem for Python {
         if !process::on_path("python3") || !has_pytest(&files.root) {
             return None;
         }
-        let out_file = guard_dir()?.join(format!(
-            "coverage-{}-{}.json",
-            std::process::id(),
-            RUNS.fetch_add(1, Ordering::Relaxed)
-        ));
+        let out_file = run_file("coverage", "json")?;
         let mut env = guarded_env(limits, None);
         env.push(("SLOPGUARD_COVERAGE".into(), out_file.display().to_string()));
         let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();

@@ -76,13 +76,18 @@ fn fnv1a(text: &str) -> u64 {
 }
 
 /// Numbers the files of each run in [`guard_dir`].
-pub(super) static RUNS: AtomicUsize = AtomicUsize::new(0);
+static RUNS: AtomicUsize = AtomicUsize::new(0);
 
-/// A fresh progress file path for one run (removed by the caller), named by process and run
-/// as the directory is shared.
-pub(super) fn progress_file() -> Option<PathBuf> {
+/// A fresh path in [`guard_dir`] for one run's `kind` of file (removed by the caller),
+/// `<kind>-<process>-<run>.<ext>`: named by process and run as the directory is shared.
+pub(super) fn run_file(kind: &str, ext: &str) -> Option<PathBuf> {
     let n = RUNS.fetch_add(1, Ordering::Relaxed);
-    guard_dir().map(|d| d.join(format!("progress-{}-{n}.log", std::process::id())))
+    guard_dir().map(|d| d.join(format!("{kind}-{}-{n}.{ext}", std::process::id())))
+}
+
+/// A fresh progress file path for one run ([`run_file`]).
+pub(super) fn progress_file() -> Option<PathBuf> {
+    run_file("progress", "log")
 }
 
 /// The environment of a guarded run: [`ENV`], the guard's directory first on `PYTHONPATH`,
