@@ -186,9 +186,11 @@ impl FunctionTarget {
 /// toolchain reads test ids.
 pub use slopguard_toolchain::test_function_name as short_name;
 
+mod differing;
 mod message;
 mod noise;
 mod test_source;
+pub use differing::{assigns_one_of, differing_names};
 pub use message::{expects_an_error, failure_message};
 use noise::is_noise;
 use test_source::test_helpers;

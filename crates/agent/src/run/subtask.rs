@@ -227,16 +227,26 @@ pub(super) fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
     if let (None, Some(f)) = (&run.fault_line, run.functions.first()) {
         // With coverage, the statements of every target function compete by their lines'
         // suspicion: a tie between functions is not decided by the first one alone.
+        // Statements that assign a value the failure shows wrong go first among equals.
+        let differing = context::differing_names(&context::failure_message(&fc.output));
+        let writes_differing =
+            |l: &FaultLine| context::assigns_one_of(&l.text, &l.path, &differing);
         run.suspects = match &coverage {
             Some(cov) => localise::most_suspect_first(
-                run.functions
-                    .iter()
-                    .flat_map(|f| fault_line::suspects(f, &tree, usize::MAX))
-                    .collect(),
+                preferred_first(
+                    run.functions
+                        .iter()
+                        .flat_map(|f| fault_line::suspects(f, &tree, usize::MAX))
+                        .collect(),
+                    writes_differing,
+                ),
                 cov,
                 MAX_SUSPECTS,
             ),
-            None => fault_line::suspects(f, &tree, MAX_SUSPECTS),
+            None => preferred_first(
+                fault_line::suspects(f, &tree, MAX_SUSPECTS),
+                writes_differing,
+            ),
         };
         run.set_apart = coverage.as_ref().map_or_else(Vec::new, |cov| {
             localise::set_apart(cov, &run.suspects, MAX_SET_APART)
@@ -250,12 +260,26 @@ pub(super) fn attach_failure_context(cx: &Ctx<'_>, run: &mut SubtaskRun) {
                 "worker.suspect_lines",
                 json!({"subtask_id": run.id, "path": f.path,
                        "lines": run.suspects.iter().map(|l| [l.start, l.end]).collect::<Vec<_>>(),
+                       "differing": differing,
                        "set_apart": run.set_apart.iter().map(|l| [l.start, l.end]).collect::<Vec<_>>()}),
             );
         }
     }
     run.failure = Some(fc);
     run.spectrum = coverage.map(localise::Localisation::into_spectrum);
+}
+
+/// `statements` with those `preferred` says first, each group in its order. Ranked by
+/// suspicion afterwards (a stable sort), the preferred go first among equally suspect ones:
+/// a statement that assigns a value the failure shows wrong ([`context::differing_names`])
+/// is the likelier bug where every test runs them all.
+fn preferred_first(
+    statements: Vec<FaultLine>,
+    preferred: impl Fn(&FaultLine) -> bool,
+) -> Vec<FaultLine> {
+    let (mut first, rest): (Vec<_>, Vec<_>) = statements.into_iter().partition(|l| preferred(l));
+    first.extend(rest);
+    first
 }
 
 /// `signature` put second among `suspects` (first when there is none), the last one dropped
@@ -313,5 +337,15 @@ mod tests {
         assert_eq!(full.len(), MAX_SUSPECTS);
         assert_eq!(starts(&full[..3]), [10, 1, 11]);
         assert_eq!(full.last().map(|s| s.start), Some(10 + MAX_SUSPECTS - 2));
+    }
+
+    #[test]
+    fn statements_writing_a_value_the_failure_shows_wrong_go_first_in_their_order() {
+        let mut lines: Vec<FaultLine> = (1..=4).map(statement).collect();
+        lines[1].text = "day = self.day".into();
+        lines[3].text = "self.day += 1".into();
+        let names = vec!["day".to_string()];
+        let ordered = preferred_first(lines, |l| context::assigns_one_of(&l.text, &l.path, &names));
+        assert_eq!(starts(&ordered), [2, 4, 1, 3]);
     }
 }

@@ -395,6 +395,14 @@ impl InfillRequest {
         })
     }
 
+    /// The change `middle` makes with each call through a qualifier the file never names
+    /// written without it ([`unknown_qualifiers_dropped`]); `None` when it has none, or
+    /// without it makes no change.
+    pub fn fix_without_unknown_qualifiers(&self, middle: &str) -> Option<TemplateFix> {
+        self.fix(&unknown_qualifiers_dropped(middle, &self.text)?)
+            .ok()
+    }
+
     /// The model's `middle` for a statement that exits (`return false`, `break`, `raise`)
     /// inserted before it instead of replacing it, when the middle is a step of its own: a
     /// small model asked for the line where a step is missing writes that step (the error
@@ -716,8 +724,10 @@ fn is_comment(text: &str) -> bool {
 }
 
 mod gaps;
+mod qualifiers;
 mod shown;
 pub use gaps::{block_end, gap, gap_ending_block, guard_gaps, last_statement};
+pub use qualifiers::unknown_qualifiers_dropped;
 mod unused;
 pub use unused::after_unused_value;
 #[cfg(test)]

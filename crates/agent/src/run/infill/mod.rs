@@ -293,7 +293,9 @@ impl Taken {
     /// returns the verdict for the trace. The change is the middle written in place; before an
     /// exit, the middle inserted before it too ([`InfillRequest::fix_before_exit`]: it may be
     /// the missing step); for a gap's middle too long to be one statement, each of its
-    /// statements alone ([`InfillRequest::parts`]).
+    /// statements alone ([`InfillRequest::parts`]). A middle that calls a function of the file
+    /// through a qualifier the file never names is also tried without it, first
+    /// ([`InfillRequest::fix_without_unknown_qualifiers`]).
     fn queue_changes(
         &mut self,
         req: &InfillRequest,
@@ -316,12 +318,19 @@ impl Taken {
             .into_iter()
             .filter(|f| !self.queued.contains(&f.text))
             .collect();
-        let verdict = match (parts, fixes.len()) {
-            (_, 0) => "same as an earlier one",
-            (true, _) => "too long; its statements queued one by one",
-            (false, 1) => "queued",
-            (false, _) => "queued, and before the exit",
+        // A call through a qualifier the file never names, without it, goes first.
+        let grounded = req
+            .fix_without_unknown_qualifiers(middle)
+            .filter(|g| !self.queued.contains(&g.text) && !fixes.iter().any(|f| f.text == g.text));
+        let verdict = match (parts, fixes.len(), &grounded) {
+            (_, 0, None) => "same as an earlier one",
+            (_, 0, Some(_)) => "queued without the qualifier the file never names",
+            (true, _, _) => "too long; its statements queued one by one",
+            (false, 1, None) => "queued",
+            (false, 1, Some(_)) => "queued, and without the qualifier the file never names",
+            (false, _, _) => "queued, and before the exit",
         };
+        let fixes: Vec<_> = grounded.into_iter().chain(fixes).collect();
         self.queued.extend(fixes.iter().map(|f| f.text.clone()));
         if !fixes.is_empty() {
             queue.put_first(fixes);
