@@ -18,7 +18,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use crate::templates::lexer::{Kind, Lang, tokens};
+use crate::templates::lexer::{Kind, Lang, code_tokens};
 
 /// Labels that open one side of a comparison on its own line (cargo's `left:`/`right:`,
 /// minitest's and Jest's `Expected:`/`Actual:`/`Received:`, `got:`/`want:`), lower-cased.
@@ -122,10 +122,7 @@ pub fn assigns_one_of(statement: &str, path: &str, names: &[String]) -> bool {
         return false;
     }
     let line = statement.lines().next().unwrap_or_default();
-    let toks: Vec<_> = tokens(line, Lang::of(path))
-        .into_iter()
-        .filter(|t| t.kind != Kind::Space)
-        .collect();
+    let toks = code_tokens(line, Lang::of(path));
     let text = |i: usize| toks.get(i).map_or("", |t| &line[t.start..t.end]);
     let mut k = 0;
     while matches!(text(k), "let" | "mut" | "var" | "const" | "@") {

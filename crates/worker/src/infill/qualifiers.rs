@@ -11,6 +11,7 @@
 use std::sync::OnceLock;
 
 use regex::Regex;
+use slopguard_lang::mentions_word;
 
 /// `middle` (an infill's answer) with each qualifier dropped from a call `q::name(` or
 /// `q.name(` where `q` is no word of `text` (the file the answer goes into) and `name` is a
@@ -24,7 +25,7 @@ pub fn unknown_qualifiers_dropped(middle: &str, text: &str) -> Option<String> {
     let mut last = 0;
     for c in call.captures_iter(middle) {
         let (qualifier, sep, name) = (&c[2], c.get(3).expect("group"), &c[4]);
-        if has_word(text, qualifier) || !defines_function(text, name) {
+        if mentions_word(text, qualifier) || !defines_function(text, name) {
             continue;
         }
         let q = c.get(2).expect("group");
@@ -36,13 +37,6 @@ pub fn unknown_qualifiers_dropped(middle: &str, text: &str) -> Option<String> {
     }
     out.push_str(&middle[last..]);
     Some(out)
-}
-
-/// Whether `word` occurs in `text` as a whole word.
-fn has_word(text: &str, word: &str) -> bool {
-    let is_word = |c: char| c.is_alphanumeric() || c == '_';
-    text.match_indices(word)
-        .any(|(i, _)| !text[..i].ends_with(is_word) && !text[i + word.len()..].starts_with(is_word))
 }
 
 /// Whether `text` defines a function `name`: `fn name`, `def name`, `func name`, `func (r T)

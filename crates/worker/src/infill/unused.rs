@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 
 use super::is_comment;
-use crate::templates::lexer::{KEYWORDS, Kind, Lang, Token, leading_space, tokens};
+use crate::templates::lexer::{KEYWORDS, Kind, Lang, Token, code_tokens, leading_space, tokens};
 
 /// The gap after the first statement of the definition on lines `definition` (1-based,
 /// inclusive) of `text`, the file at `path`, that assigns a local variable no later line of
@@ -141,14 +141,6 @@ fn names_on(line: &str, lang: Lang) -> Vec<&str> {
         }
     }
     names
-}
-
-/// The tokens of `line` but its spaces.
-fn code_tokens(line: &str, lang: Lang) -> Vec<Token> {
-    tokens(line, lang)
-        .into_iter()
-        .filter(|t| t.kind != Kind::Space)
-        .collect()
 }
 
 /// Whether `c` may be part of an identifier.

@@ -206,6 +206,14 @@ pub(crate) fn leading_space(line: &str) -> &str {
     &line[..line.len() - line.trim_start_matches([' ', '\t']).len()]
 }
 
+/// The tokens of `line` but its spaces.
+pub(crate) fn code_tokens(line: &str, lang: Lang) -> Vec<Token> {
+    tokens(line, lang)
+        .into_iter()
+        .filter(|t| t.kind != Kind::Space)
+        .collect()
+}
+
 /// The tokens of one line; strings are one token each and a comment ends the line.
 pub(crate) fn tokens(line: &str, lang: Lang) -> Vec<Token> {
     let b = line.as_bytes();
