@@ -28,6 +28,9 @@ pub struct Part {
 /// The parts of `change` that can each be undone: for every modified text file, each run of
 /// changed lines, split line by line where as many lines were replaced as written (line `k`
 /// of the run replaced by line `k`). Created, deleted and binary files are not split.
+///
+/// The diff has no deadline, so the same candidate is split the same way on a busy machine
+/// (`similar`'s Myers bounds its own work by the input's size).
 pub fn parts(change: &ChangeSet) -> Vec<Part> {
     let mut out = Vec::new();
     for (file, c) in change.changes.iter().enumerate() {
@@ -36,9 +39,7 @@ pub fn parts(change: &ChangeSet) -> Vec<Part> {
         else {
             continue;
         };
-        let diff = TextDiff::configure()
-            .timeout(std::time::Duration::from_millis(200))
-            .diff_lines(before, after);
+        let diff = TextDiff::configure().diff_lines(before, after);
         for op in diff.ops() {
             let (old, new) = match *op {
                 DiffOp::Equal { .. } => continue,
