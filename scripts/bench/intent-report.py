@@ -1,13 +1,16 @@
 """Compares two runs of scripts/bench/intent-calibration.sh: per repository the commits,
 blocked with the message as the task and without a task, before -> after; per guard; and,
-with --list, every commit still blocked in the after run with its findings.
+with --list, every commit still blocked in the after run with its findings; with --changes, every
+(commit, guard) pair that blocks in one run and not in the other, with the blocking findings of
+the run where it blocks, and the count of all findings (warnings too) per guard in each run.
 
-usage: intent-report.py BEFORE_OUTDIR AFTER_OUTDIR [--list] [--markdown]
+usage: intent-report.py BEFORE_OUTDIR AFTER_OUTDIR [--list] [--changes] [--markdown]
 """
 import json, os, sys
 
 args = [a for a in sys.argv[1:] if not a.startswith('--')]
 listing, markdown = '--list' in sys.argv, '--markdown' in sys.argv
+changes = '--changes' in sys.argv
 before, after = args
 
 
@@ -82,3 +85,44 @@ if listing:
                 print(f'{f[:-5]} {h[:10]} {s[:72]}')
                 for x in fs[:4]:
                     print('     ', x)
+
+
+def blocking(d):
+    """{(commit, guard): (subject, [blocking finding lines])} of one replay."""
+    out = {}
+    for g, v in d['guards'].items():
+        for c in v['commits']:
+            lines = [f"{x['path']}:{x['line']} {x['message'][:150]}"
+                     for x in c['findings'] if x['severity'] == 'block' and x.get('guard', g) == g]
+            if lines:
+                out[(c['commit'], g)] = (c['subject'], lines)
+    return out
+
+
+def findings_per_guard(d):
+    return {g: sum(len(c['findings']) for c in v['commits']) for g, v in d['guards'].items()}
+
+
+if changes:
+    for mode in ('task', 'notask'):
+        print(f'\n== changed blocks ({mode}): + blocks only after, - blocks only before')
+        counts = {}
+        for f in sorted(os.listdir(os.path.join(after, mode))):
+            b, a = load(before, mode, f), load(after, mode, f)
+            if not (b and a):
+                continue
+            for g, n in findings_per_guard(b).items():
+                counts.setdefault(g, [0, 0])[0] += n
+            for g, n in findings_per_guard(a).items():
+                counts.setdefault(g, [0, 0])[1] += n
+            bb, ab = blocking(b), blocking(a)
+            for sign, mine, other in (('+', ab, bb), ('-', bb, ab)):
+                for (h, g), (subject, lines) in sorted(mine.items()):
+                    if (h, g) in other:
+                        continue
+                    print(f'{sign} {f[:-5]} {h[:10]} {g}: {subject[:70]}')
+                    for x in lines[:3]:
+                        print('      ', x)
+        print(f'-- findings shown per guard ({mode}), before -> after:')
+        for g, (x, y) in sorted(counts.items()):
+            print(f'   {g:22} {x:5} -> {y:5}')
