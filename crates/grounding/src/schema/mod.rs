@@ -617,6 +617,37 @@ fn typed_github(kind: ConfigKind, text: &str) -> Option<Violation> {
     })
 }
 
+/// Conditions written `if: !expr` in a workflow or action. YAML reads a plain value that starts
+/// with `!` as a tag, so the condition is empty, not a negation; GitHub's documentation says to
+/// write `${{ !expr }}` or quote it. Found by line: the parsed document has only a null there,
+/// and the typed model's error names no key ("did not match any variant of untagged enum Job").
+fn tagged_conditions(text: &str) -> Vec<Violation> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim_start();
+        let line = line.strip_prefix("- ").map_or(line, str::trim_start);
+        let Some(value) = line.strip_prefix("if:") else {
+            continue;
+        };
+        if !value.starts_with(char::is_whitespace) {
+            continue;
+        }
+        let value = value.trim();
+        if value.starts_with('!') && !value.starts_with("!!") {
+            out.push(Violation {
+                pointer: format!("if: {value}"),
+                line: Some(i as u32 + 1),
+                message: format!(
+                    "`if: {value}` is a YAML tag, not a negation: the condition is empty. \
+                     Write `if: ${{{{ {value} }}}}` or quote the expression"
+                ),
+                source: "yaml-tagged-condition".into(),
+            });
+        }
+    }
+    out
+}
+
 fn typed_cargo(text: &str) -> Option<Violation> {
     let err = cargo_toml::Manifest::from_str(text).err()?;
     let msg = err.to_string();
@@ -706,6 +737,9 @@ fn validate_since(kind: ConfigKind, text: &str, before: Option<&str>) -> Vec<Vio
                 _ => "dependabot",
             };
             let mut v = validate_with(name, &doc, "");
+            if kind != ConfigKind::Dependabot {
+                v.extend(tagged_conditions(text));
+            }
             if v.is_empty()
                 && let Some(t) = typed_github(kind, text)
             {
@@ -762,8 +796,9 @@ pub fn check(path: &str, before: Option<&str>, after: &str) -> Vec<Violation> {
     new.into_iter()
         .filter(|v| {
             !old.iter().any(|o| {
-                // Typed-model errors carry positions in their text: same source = carry-over.
-                (o.source == v.source && !v.source.starts_with("schema:"))
+                // Typed-model errors carry positions in their text and no pointer: same source
+                // = carry-over.
+                (o.source == v.source && !v.source.starts_with("schema:") && v.pointer.is_empty())
                     || (o.pointer == v.pointer && o.message == v.message)
             })
         })

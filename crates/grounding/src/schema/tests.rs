@@ -223,3 +223,47 @@ fn each_registry_holds_what_its_schema_references() {
         }
     }
 }
+
+#[test]
+fn a_condition_written_as_a_yaml_tag_is_flagged_at_its_line() {
+    // psf/black's diff_shades.yml at a180c830 (`if: !cancelled()` on a job).
+    let tagged = "on: push\njobs:\n  compare:\n    needs: [a]\n    if: !cancelled()\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo hi\n";
+    let v = check(".github/workflows/diff.yml", None, tagged);
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert_eq!(v[0].line, Some(5));
+    assert_eq!(v[0].source, "yaml-tagged-condition");
+    assert!(
+        v[0].message.contains("`if: ${{ !cancelled() }}`"),
+        "{}",
+        v[0].message
+    );
+
+    // The same condition on a step, and the two ways to write it that GitHub reads.
+    let step = "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - if: !failure()\n        run: echo hi\n";
+    assert_eq!(
+        check(".github/workflows/s.yml", None, step)[0].line,
+        Some(6)
+    );
+    for good in [
+        "${{ !cancelled() }}",
+        "'!cancelled()'",
+        "\"!cancelled()\"",
+        "success()",
+    ] {
+        let text = tagged.replace("!cancelled()", good);
+        assert!(
+            check(".github/workflows/diff.yml", None, &text).is_empty(),
+            "{good}"
+        );
+    }
+
+    // A tagged condition the file already had is not the change's; a second one is.
+    assert!(check(".github/workflows/diff.yml", Some(tagged), tagged).is_empty());
+    let two = tagged.replace(
+        "steps:",
+        "steps:\n      - if: !failure()\n        run: echo bye",
+    );
+    let v = check(".github/workflows/diff.yml", Some(tagged), &two);
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert!(v[0].message.contains("!failure()"));
+}
