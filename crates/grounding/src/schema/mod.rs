@@ -637,9 +637,10 @@ fn tagged_conditions(text: &str) -> Vec<Violation> {
             out.push(Violation {
                 pointer: format!("if: {value}"),
                 line: Some(i as u32 + 1),
+                // The guard names the pointer first: "... violation at `if: !x`: a YAML tag, ..."
                 message: format!(
-                    "`if: {value}` is a YAML tag, not a negation: the condition is empty. \
-                     Write `if: ${{{{ {value} }}}}` or quote the expression"
+                    "a YAML tag, not a negation: the condition is empty. Write \
+                     `if: ${{{{ {value} }}}}` or quote the expression"
                 ),
                 source: "yaml-tagged-condition".into(),
             });
