@@ -65,6 +65,20 @@ else:
     for g, (x, y) in sorted(per_guard.items(), key=lambda kv: (-kv[1][0], kv[0])):
         print(f'  {g:22} {x:4} -> {y:4}')
 
+
+def blocking(d, width=150):
+    """{(commit, guard): (subject, [blocking finding lines])} of one replay, in the replay's
+    order; each message cut to `width` characters."""
+    out = {}
+    for g, v in d['guards'].items():
+        for c in v['commits']:
+            lines = [f"{x['path']}:{x['line']} {x['message'][:width]}"
+                     for x in c['findings'] if x['severity'] == 'block']
+            if lines:
+                out[(c['commit'], g)] = (c['subject'], lines)
+    return out
+
+
 if listing:
     for mode in ('task', 'notask'):
         print(f'\n== still blocked ({mode})')
@@ -73,30 +87,12 @@ if listing:
             if not d:
                 continue
             seen = {}
-            for g, v in d['guards'].items():
-                for c in v['commits']:
-                    if c['severity'] != 'block':
-                        continue
-                    for x in c['findings']:
-                        if x['severity'] == 'block':
-                            seen.setdefault((c['commit'], c['subject']), []).append(
-                                f"{g}: {x['path']}:{x['line']} {x['message'][:140]}")
+            for (h, g), (s, lines) in blocking(d, width=140).items():
+                seen.setdefault((h, s), []).extend(f'{g}: {x}' for x in lines)
             for (h, s), fs in seen.items():
                 print(f'{f[:-5]} {h[:10]} {s[:72]}')
                 for x in fs[:4]:
                     print('     ', x)
-
-
-def blocking(d):
-    """{(commit, guard): (subject, [blocking finding lines])} of one replay."""
-    out = {}
-    for g, v in d['guards'].items():
-        for c in v['commits']:
-            lines = [f"{x['path']}:{x['line']} {x['message'][:150]}"
-                     for x in c['findings'] if x['severity'] == 'block' and x.get('guard', g) == g]
-            if lines:
-                out[(c['commit'], g)] = (c['subject'], lines)
-    return out
 
 
 def findings_per_guard(d):
