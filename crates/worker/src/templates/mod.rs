@@ -3,9 +3,9 @@
 //! Most one-line bugs are one token away from the fix: a comparison that should include its
 //! bound, a bound off by one, `and` for `or`, a dropped or extra negation (of a whole condition
 //! or of one of its operands), `min` for `max` or `trimEnd` for `trim`, two arguments swapped,
-//! a value or a dividend one off, the wrong variable of the ones in scope, the wrong word
-//! constant, member or number of the ones the definition uses, the one number of a line that
-//! disagrees with the number its other parts repeat. The program-repair literature
+//! a difference taken the wrong way round, a value or a dividend one off, the wrong variable
+//! of the ones in scope, the wrong word constant, member or number of the ones the definition
+//! uses, the one number of a line that disagrees with the number its other parts repeat. The program-repair literature
 //! calls these repair templates (or mutation operators); tried at the statements the failing
 //! tests reach, they are cheap candidates, and the same guards and tests that judge the model's
 //! candidates select among them. A template that makes the tests pass can still be wrong (the
@@ -72,6 +72,9 @@ pub enum Operator {
     Counterpart,
     /// Two adjacent arguments of a call swapped.
     SwapArguments,
+    /// A difference the other way round (`a - b` -> `b - a`): a backwards age or duration,
+    /// a sort key that orders the wrong way.
+    ReversedDifference,
     /// A length one more or one less (`len(x)` -> `len(x) - 1`).
     LengthBound,
     /// A value one more or one less: an assigned or returned value (`lo = mid` -> `lo = mid +
@@ -112,6 +115,7 @@ impl Operator {
             Operator::Arithmetic => "arithmetic",
             Operator::Counterpart => "counterpart",
             Operator::SwapArguments => "swap-arguments",
+            Operator::ReversedDifference => "reversed-difference",
             Operator::LengthBound => "length-bound",
             Operator::ValueBound => "value-bound",
             Operator::OtherLiteral => "other-literal",
@@ -124,7 +128,7 @@ impl Operator {
     }
 
     /// Every operator, in the order they are tried.
-    pub const ALL: [Operator; 17] = [
+    pub const ALL: [Operator; 18] = [
         Operator::Comparison,
         Operator::OffByOne,
         // Rarely applies, and where it does the line says what to write.
@@ -139,6 +143,7 @@ impl Operator {
         Operator::Arithmetic,
         Operator::Counterpart,
         Operator::SwapArguments,
+        Operator::ReversedDifference,
         Operator::LengthBound,
         Operator::ValueBound,
         Operator::OtherLiteral,
@@ -611,6 +616,7 @@ fn mutate(
             }
         }
         Operator::SwapArguments => out.extend(argument_swaps(line, toks)),
+        Operator::ReversedDifference => out.extend(reversed_differences(line, toks)),
         Operator::LengthBound => out.extend(length_bounds(line, toks)),
         Operator::ValueBound => out.extend(value_bounds(line, toks)),
         Operator::RoundedUp => out.extend(rounded_up_divisions(line, toks)),

@@ -509,3 +509,169 @@ pub(super) fn other_numbers(line: &str, toks: &[Token], numbers: &[String]) -> V
     out.truncate(PER_LINE);
     out
 }
+
+/// Each difference of two terms on the line (`a - b`, the `-` spaced) the other way round
+/// (`b - a`): a difference taken backwards, an age written `born - now`, a sort key or
+/// comparator that orders ascending where it should order descending. Program repair's
+/// template catalogues list it as an operand swap (TBar's "mutate operators"); no one-token
+/// change writes it. A term is one unspaced operand (`x`, `a.b`, `f(x)`, `v[i]`, not a
+/// number alone: `n - 1` the other way round is no one's bug), and the difference must stand
+/// alone between delimiters of lower precedence (a bracket, a comma, `=`, a comparison,
+/// `&&`, `return`...): in `c + a - b` or `a - b * c` the two terms are not one difference,
+/// and swapping them would not negate it.
+pub(super) fn reversed_differences(line: &str, toks: &[Token]) -> Vec<String> {
+    let text = |t: &Token| &line[t.start..t.end];
+    let mut out = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        let spaced = i >= 2
+            && toks[i - 1].kind == Kind::Space
+            && toks.get(i + 1).is_some_and(|n| n.kind == Kind::Space);
+        if !(spaced && t.kind == Kind::Op && text(t) == "-") {
+            continue;
+        }
+        let (Some(left), Some(right)) =
+            (term_start(line, toks, i - 2), term_end(line, toks, i + 2))
+        else {
+            continue;
+        };
+        let (a, b) = (
+            &line[toks[left].start..toks[i - 2].end],
+            &line[toks[i + 2].start..toks[right].end],
+        );
+        let number = |s: &str| s.bytes().all(|c| c.is_ascii_digit() || c == b'.');
+        if a == b || number(a) || number(b) {
+            continue;
+        }
+        let before = delimiter_before(line, toks, left);
+        let after = delimiter_after(line, toks, right);
+        if before && after {
+            out.push(format!(
+                "{}{b} - {a}{}",
+                &line[..toks[left].start],
+                &line[toks[right].end..]
+            ));
+        }
+    }
+    out
+}
+
+/// Whether token `t` may be part of a term: a name (not a keyword that starts or joins
+/// expressions), a number, a member access.
+fn in_term(line: &str, t: &Token) -> bool {
+    let s = &line[t.start..t.end];
+    match t.kind {
+        Kind::Ident => !KEYWORDS.contains(&s) || matches!(s, "self" | "this" | "Self" | "len"),
+        Kind::Number => true,
+        Kind::Punct => s == ".",
+        Kind::Op => s == "::",
+        Kind::Space | Kind::Str => false,
+    }
+}
+
+/// The index of the first token of the term that ends at token `last`, when it is one.
+fn term_start(line: &str, toks: &[Token], last: usize) -> Option<usize> {
+    let text = |t: &Token| &line[t.start..t.end];
+    let mut j = last;
+    loop {
+        let t = &toks[j];
+        if matches!(text(t), ")" | "]") {
+            // Back to the bracket that opens it: a call's arguments or an index.
+            let mut depth = 0i32;
+            loop {
+                match text(&toks[j]) {
+                    ")" | "]" => depth += 1,
+                    "(" | "[" => depth -= 1,
+                    _ => {}
+                }
+                if depth == 0 {
+                    break;
+                }
+                j = j.checked_sub(1)?;
+            }
+        } else if !in_term(line, t) {
+            return (j < last).then_some(j + 1);
+        }
+        match j.checked_sub(1) {
+            Some(prev) if in_term(line, &toks[prev]) || matches!(text(&toks[prev]), ")" | "]") => {
+                j = prev;
+            }
+            _ => return Some(j),
+        }
+    }
+}
+
+/// The index of the last token of the term that starts at token `first`, when it is one.
+fn term_end(line: &str, toks: &[Token], first: usize) -> Option<usize> {
+    let text = |t: &Token| &line[t.start..t.end];
+    if !in_term(line, toks.get(first)?) {
+        return None;
+    }
+    let mut j = first;
+    while let Some(next) = toks.get(j + 1) {
+        if matches!(text(next), "(" | "[") {
+            // On to the bracket that closes it.
+            let mut depth = 0i32;
+            j += 1;
+            loop {
+                match text(toks.get(j)?) {
+                    "(" | "[" => depth += 1,
+                    ")" | "]" => depth -= 1,
+                    _ => {}
+                }
+                if depth == 0 {
+                    break;
+                }
+                j += 1;
+            }
+        } else if in_term(line, next) {
+            j += 1;
+        } else {
+            break;
+        }
+    }
+    Some(j)
+}
+
+/// Operators that bind less tightly than `-`: a difference beside one of them stands alone.
+const LOOSER_THAN_MINUS: &[&str] = &[
+    "=", "==", "!=", "===", "!==", "<", ">", "<=", ">=", "<=>", "&&", "||", "=>", ":=", "+=", "-=",
+    "?", "|", "..", "..=", "...",
+];
+
+/// Words that start or join expressions around a difference that stands alone.
+const LOOSER_WORDS: &[&str] = &[
+    "return", "and", "or", "if", "elif", "while", "unless", "until", "then", "do", "in", "yield",
+    "else",
+];
+
+/// Whether what comes before token `first` (a space apart or not) leaves the term that
+/// starts there to the difference alone.
+fn delimiter_before(line: &str, toks: &[Token], first: usize) -> bool {
+    let Some(prev) = toks[..first].iter().rev().find(|t| t.kind != Kind::Space) else {
+        return true;
+    };
+    let s = &line[prev.start..prev.end];
+    match prev.kind {
+        Kind::Op => LOOSER_THAN_MINUS.contains(&s),
+        Kind::Punct => matches!(s, "(" | "[" | "{" | "," | ":" | ";"),
+        Kind::Ident => LOOSER_WORDS.contains(&s),
+        _ => false,
+    }
+}
+
+/// Whether what comes after token `last` leaves the term that ends there to the difference
+/// alone.
+fn delimiter_after(line: &str, toks: &[Token], last: usize) -> bool {
+    let Some(next) = toks[last + 1..].iter().find(|t| t.kind != Kind::Space) else {
+        return true;
+    };
+    let s = &line[next.start..next.end];
+    match next.kind {
+        // Not `?`: in Rust it ends the term (`f()?`).
+        Kind::Op => LOOSER_THAN_MINUS.contains(&s) && !matches!(s, "=" | "?"),
+        Kind::Punct => matches!(s, ")" | "]" | "}" | "," | ":" | ";" | "{"),
+        // Not Rust's `as`: it binds tighter than `-`.
+        Kind::Ident => LOOSER_WORDS.contains(&s),
+        _ => false,
+    }
+}
