@@ -235,7 +235,9 @@ impl Places {
 struct Scope {
     /// With the line each is first bound on ([`values::local_names`]).
     names: Vec<(String, usize)>,
-    /// (name, constant) pairs: the constants each name is assigned or compared with.
+    /// (name, constant) pairs: the constants each name is assigned or compared with
+    /// ([`values::word_literals`]), then those the definition's documentation gives it
+    /// ([`values::documented_literals`]).
     literals: Vec<(String, String)>,
     /// The members used on each receiver ([`values::members`]).
     members: Vec<Member>,
@@ -275,7 +277,10 @@ pub fn fixes(path: &str, text: &str, places: &Places, max: usize) -> Vec<Templat
             let code_lines = code_lines_of(&lines, &code, *r, lang);
             Scope {
                 names: local_names(&lines, &[*r], lang),
-                literals: word_literals(&code_lines),
+                literals: word_literals(&code_lines)
+                    .into_iter()
+                    .chain(documented_literals(&lines, &code, *r, lang))
+                    .collect(),
                 members: members(&code_lines),
                 numbers: numbers(&code_lines),
             }
@@ -629,12 +634,19 @@ fn mutate(
                 let Some(subject) = literal_subject(line, toks, i) else {
                     continue;
                 };
+                // Written with this token's quote: a documented value may be quoted
+                // otherwise.
                 let quote = &text(t)[..1];
-                let others = scope.literals.iter().filter(|(name, lit)| {
-                    name == subject && lit != text(t) && lit.starts_with(quote)
-                });
-                for (_, other) in others {
-                    out.push(replace(t, other));
+                let inner = |lit: &str| lit[1..lit.len() - 1].to_string();
+                let mut others: Vec<String> = Vec::new();
+                for (name, lit) in &scope.literals {
+                    let other = format!("{quote}{}{quote}", inner(lit));
+                    if name == subject && inner(lit) != inner(text(t)) && !others.contains(&other) {
+                        others.push(other);
+                    }
+                }
+                for other in others {
+                    out.push(replace(t, &other));
                 }
             }
             out.truncate(PER_LINE);

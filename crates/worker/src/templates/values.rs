@@ -250,6 +250,61 @@ pub(super) fn word_literals(code_lines: &[(&str, Vec<Token>)]) -> Vec<(String, S
     out
 }
 
+/// The word constants the documentation of `region` gives a name (`missing: 'keep'`,
+/// `missing='keep'`, JSDoc's `[options.missing='keep']`), for [`Operator::OtherLiteral`]: the
+/// comment lines right above the definition and its lines that are not code (a docstring, a
+/// comment). A wrong default is often one the definition's own documentation contradicts,
+/// and the right value may appear nowhere in its code (`missing === 'keep'` is never
+/// written where keeping is what happens when no other mode matches). At most 8, in order.
+pub(super) fn documented_literals(
+    lines: &[&str],
+    code: &[bool],
+    region: (usize, usize),
+    lang: Lang,
+) -> Vec<(String, String)> {
+    let (start, end) = (region.0.max(1), region.1.min(lines.len()));
+    let above = (1..start)
+        .rev()
+        .take_while(|n| !code[n - 1] && !lines[n - 1].trim().is_empty());
+    let inside = (start..=end).filter(|n| !code[n - 1]);
+    let mut out: Vec<(String, String)> = Vec::new();
+    for n in above.chain(inside) {
+        // The comment's text as code: its markers and the backticks that quote code in it
+        // dropped, so that the lexer reads `missing: 'keep'` as a name and a string.
+        let text = split_ending(lines[n - 1])
+            .0
+            .trim_start()
+            .trim_start_matches(['/', '*', '#', '"', '\''])
+            .replace('`', " ");
+        let toks = tokens(&text, lang);
+        for (i, t) in toks.iter().enumerate().filter(|(_, t)| t.kind == Kind::Str) {
+            let lit = &text[t.start..t.end];
+            let Some(subject) = documented_subject(&text, &toks, i) else {
+                continue;
+            };
+            let pair = (subject.to_string(), lit.to_string());
+            if is_word_literal(lit) && !out.contains(&pair) && out.len() < 8 {
+                out.push(pair);
+            }
+        }
+    }
+    out
+}
+
+/// The name documentation gives the string token `toks[i]`: `x` in `x: 'a'` or `x='a'`
+/// (`[opts.x='a']`).
+fn documented_subject<'a>(text: &'a str, toks: &[Token], i: usize) -> Option<&'a str> {
+    let mut before = toks[..i].iter().rev().filter(|t| t.kind != Kind::Space);
+    let sign = before.next()?;
+    if !matches!(&text[sign.start..sign.end], ":" | "=") {
+        return None;
+    }
+    before
+        .next()
+        .filter(|t| t.kind == Kind::Ident)
+        .map(|t| &text[t.start..t.end])
+}
+
 /// The code lines of `region` (comments, strings and blank lines left out), each with its
 /// tokens: what [`word_literals`], [`members`] and [`numbers`] read, tokenised once.
 pub(super) fn code_lines_of<'a>(
