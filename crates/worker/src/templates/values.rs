@@ -252,10 +252,11 @@ pub(super) fn word_literals(code_lines: &[(&str, Vec<Token>)]) -> Vec<(String, S
 
 /// The word constants the documentation of `region` gives a name (`missing: 'keep'`,
 /// `missing='keep'`, JSDoc's `[options.missing='keep']`), for [`Operator::OtherLiteral`]: the
-/// comment lines right above the definition and its lines that are not code (a docstring, a
-/// comment). A wrong default is often one the definition's own documentation contradicts,
-/// and the right value may appear nowhere in its code (`missing === 'keep'` is never
-/// written where keeping is what happens when no other mode matches). At most 8, in order.
+/// comment lines right above the definition, its lines that are not code (a docstring, a
+/// comment) and the file's header ([`header_comment`]). A wrong default is often one the
+/// documentation contradicts, and the right value may appear nowhere in the code
+/// (`missing === 'keep'` is never written where keeping is what happens when no other mode
+/// matches). At most 8, in order.
 pub(super) fn documented_literals(
     lines: &[&str],
     code: &[bool],
@@ -268,7 +269,7 @@ pub(super) fn documented_literals(
         .take_while(|n| !code[n - 1] && !lines[n - 1].trim().is_empty());
     let inside = (start..=end).filter(|n| !code[n - 1]);
     let mut out: Vec<(String, String)> = Vec::new();
-    for n in above.chain(inside) {
+    for n in above.chain(inside).chain(header_comment(lines, code)) {
         // The comment's text as code: its markers and the backticks that quote code in it
         // dropped, so that the lexer reads `missing: 'keep'` as a name and a string.
         let text = split_ending(lines[n - 1])
@@ -286,6 +287,31 @@ pub(super) fn documented_literals(
             if is_word_literal(lit) && !out.contains(&pair) && out.len() < 8 {
                 out.push(pair);
             }
+        }
+    }
+    out
+}
+
+/// The 1-based lines of the comment a file opens with (a module docstring, a header, Go's
+/// package comment, Rust's `//!`), read up to the first code line that is not a prologue
+/// (`'use strict'`, `package`, an import), within the first 60 lines.
+fn header_comment(lines: &[&str], code: &[bool]) -> Vec<usize> {
+    let prologue = |line: &str| {
+        let t = line.trim().trim_end_matches(';');
+        let lone_string = t.len() >= 2
+            && (t.starts_with('\'') && t.ends_with('\'') || t.starts_with('"') && t.ends_with('"'));
+        lone_string
+            || ["package ", "import ", "require", "use ", "from ", "#!"]
+                .iter()
+                .any(|p| t.starts_with(p))
+    };
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate().take(60) {
+        if code[i] && !prologue(line) {
+            break;
+        }
+        if !code[i] && !line.trim().is_empty() {
+            out.push(i + 1);
         }
     }
     out

@@ -352,6 +352,16 @@ fn a_word_constant_is_replaced_by_the_one_the_documentation_gives_its_name() {
         .map(|f| f.after)
         .collect();
     assert_eq!(got, ["function f({ mode = \"fast\" } = {}) {"]);
+    // The file's header, after its prologue; not a comment further down, above another
+    // definition.
+    let js = "'use strict'\n\n// Modes: `mode: 'fast'` by default.\n\nconst K = 1\n\n// `mode: 'other'`\nfunction g() {}\n\nfunction f({ mode = 'slow' } = {}) {\n  return mode\n}\n";
+    let n = js.lines().count();
+    let got: Vec<String> = fixes("a.js", js, &Places::regions(&[(10, n)]), 200)
+        .into_iter()
+        .filter(|f| f.operator == Operator::OtherLiteral)
+        .map(|f| f.after)
+        .collect();
+    assert_eq!(got, ["function f({ mode = 'fast' } = {}) {"]);
 }
 
 #[test]
