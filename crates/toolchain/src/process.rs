@@ -59,8 +59,9 @@ impl RunOutput {
     }
 }
 
-/// The niceness [`at_low_priority`] gives the commands it runs: they get a small share of a
-/// busy CPU and all of an idle one.
+/// How much nicer than slopguard [`at_low_priority`] makes the commands it runs (capped at
+/// 19): they get a small share of a busy CPU and all of an idle one. Relative, so that a
+/// slopguard already run at a low priority never starts them at a higher one.
 pub const LOW_PRIORITY: i32 = 10;
 
 thread_local! {
@@ -393,17 +394,17 @@ fn die_with_parent(cmd: &mut Command) {
     }
 }
 
-/// Starts the child at `niceness` (nothing to do at 0); a child that cannot lower its own
-/// priority runs at slopguard's.
+/// Starts the child `niceness` nicer than slopguard (nothing to do at 0; nice(2) caps it at
+/// 19); a child that cannot lower its own priority runs at slopguard's.
 fn lower_priority(cmd: &mut Command, niceness: i32) {
     if niceness == 0 {
         return;
     }
-    // SAFETY: the closure runs between fork and exec and calls only setpriority(2), a plain
-    // system call; it allocates nothing. Its failure is ignored: the command runs either way.
+    // SAFETY: the closure runs between fork and exec and calls only nice(2), a plain system
+    // call; it allocates nothing. Its failure is ignored: the command runs either way.
     unsafe {
         cmd.pre_exec(move || {
-            libc::setpriority(libc::PRIO_PROCESS, 0, niceness);
+            libc::nice(niceness);
             Ok(())
         });
     }
