@@ -1,6 +1,8 @@
 use super::*;
 
+mod documented;
 mod order;
+mod reversed;
 
 fn afters(path: &str, text: &str, op: Operator) -> Vec<String> {
     let n = text.lines().count();
@@ -104,67 +106,6 @@ fn swapped_arguments_counterparts_logical_and_arithmetic() {
     assert_eq!(
         afters("m.py", py, Operator::Arithmetic),
         ["return max(a + b, 0) and g(a, b)"]
-    );
-}
-
-#[test]
-fn a_difference_that_stands_alone_is_taken_the_other_way_round() {
-    let rb = "def f(exact)\n  exact.each_with_index.sort_by { |value, index| [value - value.floor, index] }\nend\n";
-    assert_eq!(
-        afters("m.rb", rb, Operator::ReversedDifference),
-        ["exact.each_with_index.sort_by { |value, index| [value.floor - value, index] }"]
-    );
-    let js = "function f(xs) {\n  return xs.sort((a, b) => a.size() - b[0].size);\n}\n";
-    assert_eq!(
-        afters("a.js", js, Operator::ReversedDifference),
-        ["return xs.sort((a, b) => b[0].size - a.size());"]
-    );
-    let py = "def age(now, born):\n    return now - born\n";
-    assert_eq!(
-        afters("m.py", py, Operator::ReversedDifference),
-        ["return born - now"]
-    );
-    let go = "func f(a, b R) bool {\n\tif a.End - b.Start > 0 {\n\t\treturn true\n\t}\n\treturn false\n}\n";
-    assert_eq!(
-        afters("p.go", go, Operator::ReversedDifference),
-        ["if b.Start - a.End > 0 {"]
-    );
-}
-
-#[test]
-fn a_difference_among_other_terms_or_with_a_number_is_left_alone() {
-    for line in [
-        "x = c + a - b",
-        "x = a - b * c",
-        "x = a - b + c",
-        "x = -a - b",
-        "x = len(a) - 1",
-        "x = 2 - a",
-        "x = a - a",
-    ] {
-        let py = format!("def f(a, b, c):\n    {line}\n");
-        assert_eq!(
-            afters("m.py", &py, Operator::ReversedDifference),
-            Vec::<String>::new(),
-            "{line}"
-        );
-    }
-    // Rust's `as` binds tighter than `-`: `b as u64` is one term.
-    // Nor is `?`: `c.d()?` is one term.
-    for rs in [
-        "fn f(a: u8, b: u8) -> u64 {\n    a - b as u64\n}\n",
-        "fn f(a: A, c: C) -> Result<u64> {\n    Ok(a.b - c.d()?)\n}\n",
-    ] {
-        assert_eq!(
-            afters("lib.rs", rs, Operator::ReversedDifference),
-            Vec::<String>::new(),
-            "{rs}"
-        );
-    }
-    let rs = "fn f(a: u8, b: u8) -> u64 {\n    (a - b) as u64\n}\n";
-    assert_eq!(
-        afters("lib.rs", rs, Operator::ReversedDifference),
-        ["(b - a) as u64"]
     );
 }
 
@@ -314,54 +255,6 @@ fn an_assigned_value_or_a_dividend_is_one_more_or_one_less() {
         got,
         ["let n = total / size.max(1) + (total + size - 1) / size;"]
     );
-}
-
-#[test]
-fn a_word_constant_is_replaced_by_the_one_the_documentation_gives_its_name() {
-    // The default's documented value appears nowhere in the code: keeping is what happens
-    // when no other mode matches.
-    let js = "// Placeholders whose value is missing are left as they are\n// (`missing: 'keep'`), replaced by '' (`'empty'`), or make render throw.\nfunction r(t, { missing = 'empty' } = {}) {\n  if (missing === \"throw\") return 1\n  return 2\n}\n";
-    let n = js.lines().count();
-    let got: Vec<String> = fixes("a.js", js, &Places::regions(&[(3, n)]), 200)
-        .into_iter()
-        .filter(|f| f.operator == Operator::OtherLiteral)
-        .map(|f| f.after)
-        .collect();
-    assert_eq!(
-        got,
-        [
-            "function r(t, { missing = 'throw' } = {}) {",
-            "function r(t, { missing = 'keep' } = {}) {",
-            // Written with the token's own quote.
-            "if (missing === \"empty\") return 1",
-            "if (missing === \"keep\") return 1",
-        ]
-    );
-    // A docstring inside the definition, JSDoc's `[options.mode='fast']`; a quoted word
-    // the documentation gives no name is not taken.
-    let py = "def f(mode='slow'):\n    \"\"\"Run.\n\n    mode='fast' by default; 'medium' is slower.\n    \"\"\"\n    return mode\n";
-    assert_eq!(
-        afters("m.py", py, Operator::OtherLiteral),
-        ["def f(mode='fast'):"]
-    );
-    let js = "/**\n * @param {string} [options.mode='fast']\n */\nfunction f({ mode = \"slow\" } = {}) {\n  return mode\n}\n";
-    let n = js.lines().count();
-    let got: Vec<String> = fixes("a.js", js, &Places::regions(&[(4, n)]), 200)
-        .into_iter()
-        .filter(|f| f.operator == Operator::OtherLiteral)
-        .map(|f| f.after)
-        .collect();
-    assert_eq!(got, ["function f({ mode = \"fast\" } = {}) {"]);
-    // The file's header, after its prologue; not a comment further down, above another
-    // definition.
-    let js = "'use strict'\n\n// Modes: `mode: 'fast'` by default.\n\nconst K = 1\n\n// `mode: 'other'`\nfunction g() {}\n\nfunction f({ mode = 'slow' } = {}) {\n  return mode\n}\n";
-    let n = js.lines().count();
-    let got: Vec<String> = fixes("a.js", js, &Places::regions(&[(10, n)]), 200)
-        .into_iter()
-        .filter(|f| f.operator == Operator::OtherLiteral)
-        .map(|f| f.after)
-        .collect();
-    assert_eq!(got, ["function f({ mode = 'fast' } = {}) {"]);
 }
 
 #[test]
