@@ -4,8 +4,9 @@
 //! bound, a bound off by one, `and` for `or`, a dropped or extra negation (of a whole condition
 //! or of one of its operands), `min` for `max` or `trimEnd` for `trim`, two arguments swapped,
 //! a difference taken the wrong way round, a value or a dividend one off, the wrong variable
-//! of the ones in scope, the wrong word constant, member or number of the ones the definition
-//! uses, the one number of a line that disagrees with the number its other parts repeat. The program-repair literature
+//! of the ones in scope, the wrong word constant (of those the definition uses or its
+//! documentation gives), member or number of the ones the definition uses, the one number of
+//! a line that disagrees with the number its other parts repeat. The program-repair literature
 //! calls these repair templates (or mutation operators); tried at the statements the failing
 //! tests reach, they are cheap candidates, and the same guards and tests that judge the model's
 //! candidates select among them. A template that makes the tests pass can still be wrong (the
