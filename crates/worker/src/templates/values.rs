@@ -657,18 +657,7 @@ fn term_start(line: &str, toks: &[Token], last: usize) -> Option<usize> {
         let t = &toks[j];
         if matches!(text(t), ")" | "]") {
             // Back to the bracket that opens it: a call's arguments or an index.
-            let mut depth = 0i32;
-            loop {
-                match text(&toks[j]) {
-                    ")" | "]" => depth += 1,
-                    "(" | "[" => depth -= 1,
-                    _ => {}
-                }
-                if depth == 0 {
-                    break;
-                }
-                j = j.checked_sub(1)?;
-            }
+            j = partner(line, toks, j)?;
         } else if !in_term(line, t) {
             return (j < last).then_some(j + 1);
         }
@@ -691,19 +680,7 @@ fn term_end(line: &str, toks: &[Token], first: usize) -> Option<usize> {
     while let Some(next) = toks.get(j + 1) {
         if matches!(text(next), "(" | "[") {
             // On to the bracket that closes it.
-            let mut depth = 0i32;
-            j += 1;
-            loop {
-                match text(toks.get(j)?) {
-                    "(" | "[" => depth += 1,
-                    ")" | "]" => depth -= 1,
-                    _ => {}
-                }
-                if depth == 0 {
-                    break;
-                }
-                j += 1;
-            }
+            j = partner(line, toks, j + 1)?;
         } else if in_term(line, next) {
             j += 1;
         } else {
@@ -711,6 +688,29 @@ fn term_end(line: &str, toks: &[Token], first: usize) -> Option<usize> {
         }
     }
     Some(j)
+}
+
+/// The index of the bracket that pairs with the one at `toks[at]`: forward from `(` or `[`,
+/// back from `)` or `]`.
+fn partner(line: &str, toks: &[Token], at: usize) -> Option<usize> {
+    let text = |j: usize| &line[toks[j].start..toks[j].end];
+    let forward = matches!(text(at), "(" | "[");
+    let mut depth = 0i32;
+    let mut j = at;
+    loop {
+        match text(j) {
+            "(" | "[" => depth += 1,
+            ")" | "]" => depth -= 1,
+            _ => {}
+        }
+        if depth == 0 {
+            return Some(j);
+        }
+        j = if forward { j + 1 } else { j.checked_sub(1)? };
+        if j >= toks.len() {
+            return None;
+        }
+    }
 }
 
 /// Operators that bind less tightly than `-`: a difference beside one of them stands alone.
