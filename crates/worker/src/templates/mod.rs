@@ -272,6 +272,8 @@ pub fn fixes(path: &str, text: &str, places: &Places, max: usize) -> Vec<Templat
         .chain(&places.regions)
         .copied()
         .collect();
+    // The file's header documents every definition: read once.
+    let header = header_comment(&lines, &code);
     let scopes: Vec<Scope> = ranges
         .iter()
         .map(|r| {
@@ -280,7 +282,7 @@ pub fn fixes(path: &str, text: &str, places: &Places, max: usize) -> Vec<Templat
                 names: local_names(&lines, &[*r], lang),
                 literals: word_literals(&code_lines)
                     .into_iter()
-                    .chain(documented_literals(&lines, &code, *r, lang))
+                    .chain(documented_literals(&lines, &code, *r, &header, lang))
                     .collect(),
                 members: members(&code_lines),
                 numbers: numbers(&code_lines),

@@ -234,15 +234,28 @@ pub(super) fn is_word_literal(token: &str) -> bool {
 /// is not listed: swapped for an unrelated one (`typeof x !== 'string'`), it passes tests by
 /// accident.
 pub(super) fn word_literals(code_lines: &[(&str, Vec<Token>)]) -> Vec<(String, String)> {
+    let lines = code_lines
+        .iter()
+        .map(|(line, toks)| (*line, toks.as_slice()));
+    named_word_constants(lines, literal_subject, 16)
+}
+
+/// The word constants of `lines` (each with its tokens) that `subject` names, as (name,
+/// constant) pairs: at most `most`, each once, in order.
+fn named_word_constants<'a>(
+    lines: impl IntoIterator<Item = (&'a str, &'a [Token])>,
+    subject: for<'b> fn(&'b str, &[Token], usize) -> Option<&'b str>,
+    most: usize,
+) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
-    for (line, toks) in code_lines {
+    for (line, toks) in lines {
         for (i, t) in toks.iter().enumerate().filter(|(_, t)| t.kind == Kind::Str) {
             let lit = &line[t.start..t.end];
-            let Some(subject) = literal_subject(line, toks, i) else {
+            let Some(name) = subject(line, toks, i) else {
                 continue;
             };
-            let pair = (subject.to_string(), lit.to_string());
-            if is_word_literal(lit) && !out.contains(&pair) && out.len() < 16 {
+            let pair = (name.to_string(), lit.to_string());
+            if is_word_literal(lit) && !out.contains(&pair) && out.len() < most {
                 out.push(pair);
             }
         }
@@ -253,7 +266,7 @@ pub(super) fn word_literals(code_lines: &[(&str, Vec<Token>)]) -> Vec<(String, S
 /// The word constants the documentation of `region` gives a name (`missing: 'keep'`,
 /// `missing='keep'`, JSDoc's `[options.missing='keep']`), for [`Operator::OtherLiteral`]: the
 /// comment lines right above the definition, its lines that are not code (a docstring, a
-/// comment) and the file's header ([`header_comment`]). A wrong default is often one the
+/// comment) and the file's header (`header`, [`header_comment`]). A wrong default is often one the
 /// documentation contradicts, and the right value may appear nowhere in the code
 /// (`missing === 'keep'` is never written where keeping is what happens when no other mode
 /// matches). At most 8, in order.
@@ -261,6 +274,7 @@ pub(super) fn documented_literals(
     lines: &[&str],
     code: &[bool],
     region: (usize, usize),
+    header: &[usize],
     lang: Lang,
 ) -> Vec<(String, String)> {
     let (start, end) = (region.0.max(1), region.1.min(lines.len()));
@@ -268,34 +282,31 @@ pub(super) fn documented_literals(
         .rev()
         .take_while(|n| !code[n - 1] && !lines[n - 1].trim().is_empty());
     let inside = (start..=end).filter(|n| !code[n - 1]);
-    let mut out: Vec<(String, String)> = Vec::new();
-    for n in above.chain(inside).chain(header_comment(lines, code)) {
-        // The comment's text as code: its markers and the backticks that quote code in it
-        // dropped, so that the lexer reads `missing: 'keep'` as a name and a string.
-        let text = split_ending(lines[n - 1])
-            .0
-            .trim_start()
-            .trim_start_matches(['/', '*', '#', '"', '\''])
-            .replace('`', " ");
-        let toks = tokens(&text, lang);
-        for (i, t) in toks.iter().enumerate().filter(|(_, t)| t.kind == Kind::Str) {
-            let lit = &text[t.start..t.end];
-            let Some(subject) = documented_subject(&text, &toks, i) else {
-                continue;
-            };
-            let pair = (subject.to_string(), lit.to_string());
-            if is_word_literal(lit) && !out.contains(&pair) && out.len() < 8 {
-                out.push(pair);
-            }
-        }
-    }
-    out
+    // Each line's text as code: its comment markers and the backticks that quote code in it
+    // dropped, so that the lexer reads `missing: 'keep'` as a name and a string.
+    let docs: Vec<(String, Vec<Token>)> = above
+        .chain(inside)
+        .chain(header.iter().copied())
+        .map(|n| {
+            let text = split_ending(lines[n - 1])
+                .0
+                .trim_start()
+                .trim_start_matches(['/', '*', '#', '"', '\''])
+                .replace('`', " ");
+            let toks = tokens(&text, lang);
+            (text, toks)
+        })
+        .collect();
+    let docs = docs
+        .iter()
+        .map(|(text, toks)| (text.as_str(), toks.as_slice()));
+    named_word_constants(docs, documented_subject, 8)
 }
 
 /// The 1-based lines of the comment a file opens with (a module docstring, a header, Go's
 /// package comment, Rust's `//!`), read up to the first code line that is not a prologue
 /// (`'use strict'`, `package`, an import), within the first 60 lines.
-fn header_comment(lines: &[&str], code: &[bool]) -> Vec<usize> {
+pub(super) fn header_comment(lines: &[&str], code: &[bool]) -> Vec<usize> {
     let prologue = |line: &str| {
         let t = line.trim().trim_end_matches(';');
         let lone_string = t.len() >= 2
