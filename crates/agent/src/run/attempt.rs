@@ -86,8 +86,7 @@ pub(super) fn run_attempt(
     let mut continued: Option<prompt::WorkerPrompt> = None;
     let mut rotation = 0usize;
     let mut templates = untried_templates.take();
-    if attempt == 1
-        && let Some(queue) = templates.as_mut()
+    if let Some(queue) = templates.as_mut()
         && let Some(win) = infill::infill_phase(cx, client, run, attempt, &mut work, queue)?
     {
         return land_template(cx, run, attempt, win, work);

@@ -75,6 +75,7 @@ pub(super) fn run_subtask(
         copied_back: BTreeSet::new(),
         tried: Default::default(),
         refused: BTreeSet::new(),
+        infill_asked: Vec::new(),
     };
     attach_failure_context(cx, &mut run);
     let max = cx.state.max_attempts.max(1);

@@ -1,6 +1,7 @@
 //! The infill calls of one phase, made one after another on their own thread while the
 //! judge takes their answers ([`super::infill_phase`]).
 
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};
@@ -10,18 +11,18 @@ use slopguard_llm::{BlockingClient, Role, Sampling};
 use slopguard_worker::infill::{self, InfillRequest};
 
 use super::super::carry::{NearMiss, NearMisses};
-use super::holes::HolePicker;
+use super::holes::{HolePicker, Statement};
 use super::{
-    Asked, COPIED_BACK, GAP_TEMPERATURES, GUARD_GAP_TEMPERATURES, GUARD_GAPS, LAST_VERDICTS,
-    REFINED_TEMPERATURES, REFINEMENTS, STATEMENTS, TEMPERATURES,
+    Asked, GAP_TEMPERATURES, GUARD_GAP_TEMPERATURES, GUARD_GAPS, LAST_VERDICTS,
+    REFINED_TEMPERATURES, REFINEMENTS, STALE_IN_A_ROW, STATEMENTS, TEMPERATURES,
 };
 
 /// Asks the gap after a value never used, when there is one; then statements, each chosen by
 /// `picker` when its turn comes (so that the templates judged meanwhile can point at it), each
 /// at every one of [`TEMPERATURES`], the likeliest middle first (a statement's prompts differ
 /// only in their sampling, so a caching server reads each once), until [`STATEMENTS`] times
-/// [`TEMPERATURES`] answers are spent: a statement written back unchanged [`COPIED_BACK`]
-/// times is left early for the next one. Then the other gaps. Each gap is asked at
+/// [`TEMPERATURES`] answers are spent: a statement whose answers bring nothing new
+/// [`STALE_IN_A_ROW`] times in a row is left early for the next one. Then the other gaps. Each gap is asked at
 /// [`GAP_TEMPERATURES`]. Before each hole, and for a while after the last one, the near
 /// misses the judge has found among the answers (`near_misses`) are asked again
 /// ([`Asker::refine`]). Stops when `give_up` says so or at the first call that fails (a
@@ -30,6 +31,26 @@ use super::{
 pub(super) fn ask_all(
     client: &BlockingClient,
     mut picker: HolePicker,
+    seeds: &[u64],
+    (give_up, sent): (&AtomicBool, &AtomicUsize),
+    near_misses: &NearMisses,
+    answers: mpsc::Sender<Asked>,
+) -> Vec<Statement> {
+    ask_holes(
+        client,
+        &mut picker,
+        seeds,
+        (give_up, sent),
+        near_misses,
+        answers,
+    );
+    picker.into_asked()
+}
+
+/// [`ask_all`]'s calls.
+fn ask_holes(
+    client: &BlockingClient,
+    picker: &mut HolePicker,
     seeds: &[u64],
     (give_up, sent): (&AtomicBool, &AtomicUsize),
     near_misses: &NearMisses,
@@ -87,8 +108,9 @@ enum Asking {
 enum Call {
     /// Given up, the judge gone, or the call failed: the calls should stop.
     Stop,
-    /// An answer was sent; `unchanged` when it writes the statement back as it was.
-    Answered { unchanged: bool },
+    /// An answer was sent; `news` when it changes the statement in a way no earlier answer to
+    /// the same request did (not written back as it was, not a change asked already).
+    Answered { news: bool },
 }
 
 /// The calls of one infill phase, made one after another on their own thread.
@@ -109,28 +131,30 @@ struct Asker<'a> {
 
 impl Asker<'_> {
     /// Asks `request` at each of `temperatures`, after the near misses found so far (unless
-    /// it is a near miss's own request). With `leave_copies`, a hole whose first
-    /// [`COPIED_BACK`] answers write it back unchanged is left early.
+    /// it is a near miss's own request). With `leave_stale`, a hole whose last
+    /// [`STALE_IN_A_ROW`] answers in a row brought nothing new (each wrote it back unchanged or
+    /// repeated an earlier answer's change) is left early.
     fn ask_at(
         &mut self,
         request: InfillRequest,
         temperatures: &[f32],
-        leave_copies: bool,
+        leave_stale: bool,
     ) -> Asking {
         if !request.refined && self.refine() == Asking::Stop {
             return Asking::Stop;
         }
         let request = Arc::new(request);
-        let mut copies = 0;
+        let mut stale = 0;
         for (i, &temperature) in temperatures.iter().enumerate() {
             let Some(&seed) = self.seeds.next() else {
                 return Asking::Stop;
             };
             match self.ask(&request, temperature, seed) {
                 Call::Stop => return Asking::Stop,
-                Call::Answered { unchanged } => copies += usize::from(unchanged),
+                Call::Answered { news: true } => stale = 0,
+                Call::Answered { news: false } => stale += 1,
             }
-            if leave_copies && i + 1 == COPIED_BACK && copies == COPIED_BACK {
+            if leave_stale && stale == STALE_IN_A_ROW {
                 return Asking::Left(i + 1);
             }
         }
@@ -206,11 +230,14 @@ impl Asker<'_> {
             return Call::Stop;
         };
         let fix = reply.as_ref().ok().map(|r| request.fix(&r.content));
-        let unchanged = matches!(fix, Some(Err(infill::NotAFix::Unchanged)));
+        let mut news = !matches!(fix, Some(Err(infill::NotAFix::Unchanged)));
         if let (Some(Ok(fix)), Ok(r)) = (fix, &reply) {
-            self.changes
-                .entry(fix.text)
-                .or_insert_with(|| (Arc::clone(request), r.content.clone()));
+            match self.changes.entry(fix.text) {
+                Entry::Occupied(_) => news = false,
+                Entry::Vacant(new) => {
+                    new.insert((Arc::clone(request), r.content.clone()));
+                }
+            }
         }
         let failed = reply.is_err();
         let asked = Asked {
@@ -226,7 +253,7 @@ impl Asker<'_> {
         self.sent.fetch_add(1, Ordering::Relaxed);
         match failed {
             true => Call::Stop,
-            false => Call::Answered { unchanged },
+            false => Call::Answered { news },
         }
     }
 }

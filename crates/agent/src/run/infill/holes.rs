@@ -27,7 +27,7 @@ use slopguard_worker::infill::{self, FimFormat, InfillRequest};
 
 /// A statement the model may be asked to write again.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Statement {
+pub(in crate::run) struct Statement {
     pub path: String,
     /// 1-based first and last line.
     pub lines: (usize, usize),
@@ -48,7 +48,10 @@ pub(super) struct HolePicker {
     /// Definitions a pointed-at line may be in: (path, first line, last line).
     definitions: Vec<(String, usize, usize)>,
     pointers: Pointers,
+    /// The statements asked, those of earlier phases first.
     asked: Vec<Statement>,
+    /// How many of `asked` an earlier phase of the subtask asked ([`HolePicker::after`]).
+    asked_before: usize,
     /// The prompts of the gaps asked, to ask each once.
     gaps_asked: Vec<String>,
     /// Whether the failure says a test expected an error that did not come
@@ -74,14 +77,34 @@ impl HolePicker {
             definitions,
             pointers,
             asked: Vec::new(),
+            asked_before: 0,
             gaps_asked: Vec::new(),
             error_expected,
         }
     }
 
+    /// The picker of a later phase of the same subtask, after an earlier one asked `asked`:
+    /// it asks only statements not asked yet, and no gap (the gaps are about the first
+    /// phase's first statement, and were asked then).
+    pub(super) fn after(mut self, asked: Vec<Statement>) -> Self {
+        self.asked_before = asked.len();
+        self.asked = asked;
+        self
+    }
+
+    /// Whether an earlier phase asked statements ([`HolePicker::after`]): no gap is asked.
+    fn is_later_phase(&self) -> bool {
+        self.asked_before > 0
+    }
+
+    /// The statements asked, in all phases so far.
+    pub(super) fn into_asked(self) -> Vec<Statement> {
+        self.asked
+    }
+
     /// Whether no statement can be asked.
     pub(super) fn is_empty(&self) -> bool {
-        self.first_default().is_none()
+        self.choose().is_none()
     }
 
     /// The first default statement whose file the phase read.
@@ -93,8 +116,11 @@ impl HolePicker {
 
     /// [`HolePicker::first_default`] with its file's text, when the definition it is in is
     /// known (more than the statement itself): the definition the gaps asked before any
-    /// statement are looked for in.
+    /// statement are looked for in. `None` in a later phase: its gaps were asked in the first.
     fn first_in_a_definition(&self) -> Option<(&Statement, &String)> {
+        if self.is_later_phase() {
+            return None;
+        }
         let first = self.first_default()?;
         (first.definition.0 < first.definition.1).then_some((first, &self.texts[&first.path]))
     }
@@ -172,7 +198,7 @@ impl HolePicker {
     /// that stops a step short), then before the last statement of its definition (a step
     /// missing before the result is returned), when that definition is known.
     pub(super) fn gap_requests(&mut self) -> Vec<InfillRequest> {
-        let Some(first) = self.asked.first() else {
+        let Some(first) = self.asked.first().filter(|_| !self.is_later_phase()) else {
             return Vec::new();
         };
         let Some(text) = self.texts.get(&first.path) else {
@@ -200,8 +226,8 @@ impl HolePicker {
         gaps
     }
 
-    /// The first default statement first; then the statement the templates point at most,
-    /// not asked yet; else the next default one.
+    /// The phase's first statement is the first default one not asked yet; then the
+    /// statement the templates point at most, not asked yet; else the next default one.
     fn choose(&self) -> Option<Statement> {
         let fresh = |s: &Statement| {
             self.texts.contains_key(&s.path)
@@ -210,7 +236,7 @@ impl HolePicker {
                     .iter()
                     .any(|a| a.path == s.path && a.lines.0 <= s.lines.1 && s.lines.0 <= a.lines.1)
         };
-        if !self.asked.is_empty()
+        if self.asked.len() > self.asked_before
             && let Some(pointed) = self.most_pointed_at(&fresh)
         {
             return Some(pointed);
@@ -379,6 +405,41 @@ mod tests {
             "the defaults go on"
         );
         assert_eq!(p.next_request().map(|r| r.start), None);
+    }
+
+    #[test]
+    fn a_later_phase_asks_the_statements_not_asked_yet_the_first_default_first_and_no_gap() {
+        let pointers = Pointers::default();
+        let mut first = picker(&[5, 2, 3], &pointers);
+        assert_eq!(first.next_request().map(|r| r.start), Some(5));
+        pointers.lock().unwrap().push(pointer(4, 1.0, 0));
+        assert_eq!(first.next_request().map(|r| r.start), Some(4));
+        let asked = first.into_asked();
+
+        let text = PY.replace("total += x", "best = x * k");
+        let mut later = HolePicker::new(
+            FimFormat::Qwen,
+            Vec::new(),
+            BTreeMap::from([("a.py".to_string(), text)]),
+            [5, 2, 3].map(statement).to_vec(),
+            vec![("a.py".into(), 1, 6)],
+            pointers.clone(),
+            true,
+        )
+        .after(asked);
+        assert!(
+            later.unused_value_gap().is_none(),
+            "asked in the first phase"
+        );
+        assert!(later.guard_gap_requests(4).is_empty());
+        pointers.lock().unwrap().push(pointer(3, 1.0, 0));
+        // The phase's first statement is the default order's next, whatever the pointers say;
+        // after it, the pointers lead again.
+        assert_eq!(later.next_request().map(|r| r.start), Some(2));
+        assert_eq!(later.next_request().map(|r| r.start), Some(3));
+        assert_eq!(later.next_request().map(|r| r.start), None);
+        assert!(later.gap_requests().is_empty());
+        assert!(later.is_empty());
     }
 
     #[test]

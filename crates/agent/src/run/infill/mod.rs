@@ -2,10 +2,10 @@
 //! ([`slopguard_worker::infill`]), and each answer that changes one is judged like a repair
 //! template.
 //!
-//! Once per subtask, at the start of its first attempt, for a model trained to fill in the
-//! middle: statements, each asked [`TEMPERATURES`]`.len()` times, [`STATEMENTS`] statements'
-//! worth of answers in all (a statement the model writes back unchanged [`COPIED_BACK`] times
-//! is left early, for another). The first is
+//! At the start of each attempt of a subtask, for a model trained to fill in the middle:
+//! statements, each asked [`TEMPERATURES`]`.len()` times, [`STATEMENTS`] statements'
+//! worth of answers in all (a statement whose answers bring nothing new [`STALE_IN_A_ROW`]
+//! times in a row is left early, for another). The first is
 //! the statement a frame of the failure names, else the most suspect statement of the
 //! definitions the failing tests call; each next one is chosen when its turn comes
 //! ([`holes`]): the statement the repair templates judged meanwhile point at most (one whose
@@ -46,7 +46,14 @@
 //! that is not. A gap before the most suspect statement fixed no task in session 30's runs
 //! and cost each failed run another prompt to read (BENCHMARKS.md), so it is not asked.
 //!
-//! In the pipeline: ... -> per subtask -> attempt 1 -> **infill** (while the templates run)
+//! A later attempt's phase asks only statements, none asked before, its first the next of
+//! the default order ([`holes::HolePicker::after`]); its gaps were asked in the first. In
+//! session 61's development runs the chat candidates that followed the first phase landed
+//! none of 41 replies (1,315 s of the model's time), several of which sent the code back
+//! unchanged, while the first phase had not reached the suspect the coverage ranked second
+//! (go-ini-parse: the bug's line).
+//!
+//! In the pipeline: ... -> per subtask -> each attempt -> **infill** (while the templates run)
 //! -> candidates -> ...
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -72,7 +79,8 @@ use super::progress::ProgressEvent;
 use super::repair::{TemplateQueue, TemplateWin};
 use crate::records::RunPhase;
 use calls::ask_all;
-use holes::{HolePicker, Statement};
+use holes::HolePicker;
+pub(super) use holes::Statement;
 
 /// Statements asked for: the frame's or the most suspect, then those the templates point at
 /// or the next most suspect. The right statement was among the first two offered in most of
@@ -105,14 +113,19 @@ const GUARD_GAPS: usize = 4;
 /// each is one of several guesses at the same missing check.
 const GUARD_GAP_TEMPERATURES: [f32; 2] = [0.2, 0.8];
 
-/// A statement whose first this many answers all write it back as it was is left for the
-/// next one: its other answers would be spent where the model sees nothing to change. In the
-/// traces of the 51 bench runs of sessions 41-47 (both halves and the tuning pools; 1,250
-/// statements asked), every landed infill came from a statement whose first answer changed
-/// it, and the 165 statements whose first two answers did not took up to four more each, none
-/// of which landed. The answers saved ask further statements (the phase's answers stay
-/// [`STATEMENTS`] times [`TEMPERATURES`]).
-const COPIED_BACK: usize = 2;
+/// A statement whose answers bring nothing new this many times in a row (each writes it back
+/// as it was, or makes a change an earlier answer made) is left for the next one: the model
+/// keeps to what it has already said there, and the answers left are spent where it may say
+/// something else. In the traces of the 51 bench runs of sessions 41-47 (1,250 statements
+/// asked), every landed infill came from a statement whose first answer changed it, and the
+/// 165 statements whose first two answers did not took up to four more each, none of which
+/// landed. Repeats are as stale: in session 61's seven development runs (96 statements
+/// asked), a rule counting them too would have left 53 statements early and saved 51
+/// answers; 10 of those statements gave a new change later, none of which fixed its task
+/// (go-ini-parse asked the line after the bug six times, for the same change five times,
+/// and never reached the bug's line). The answers saved ask further statements (the phase's
+/// answers stay [`STATEMENTS`] times [`TEMPERATURES`]).
+const STALE_IN_A_ROW: usize = 2;
 
 /// Failing tests shown as files of the prompt, at most.
 const TESTS_SHOWN: usize = 2;
@@ -176,7 +189,7 @@ pub(super) fn infill_phase(
         return Ok(None);
     };
     let tree = WorkTree::new(&cx.worktree);
-    let picker = picker(format, run, &tree, queue);
+    let picker = picker(format, run, &tree, queue).after(std::mem::take(&mut run.infill_asked));
     if picker.is_empty() {
         return Ok(None);
     }
@@ -202,7 +215,7 @@ pub(super) fn infill_phase(
             calls.is_finished()
         });
         give_up.store(true, Ordering::Relaxed);
-        let _ = calls.join();
+        run.infill_asked = calls.join().unwrap_or_default();
         won
     });
     // The answers that came while the last change was judged.
