@@ -321,6 +321,12 @@ fn a_repair_template_fixes_a_one_token_bug_and_the_model_call_beside_it_is_given
     );
     assert_eq!(s.candidates, 0, "no model candidate was judged: {s:#?}");
     assert_eq!(git(fx.dir.path(), &["show", "sg/loop:calc.py"]), FIXED_CALC);
+    let body = git(fx.dir.path(), &["log", "-1", "--format=%B", "sg/loop"]);
+    assert!(
+        body.contains("Found by a repair template (no model reply).")
+            && !body.contains("Chosen among"),
+        "the body names where the fix came from:\n{body}"
+    );
     let trace = trace_events(&summary);
     assert!(trace.contains("worker.templates"));
     // The queue and each judged template are in the trace: the winner fixed the one failing

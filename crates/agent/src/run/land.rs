@@ -22,6 +22,21 @@ use super::context::Ctx;
 use super::context::advance_baseline;
 use super::error::RunError;
 
+/// Where the landed fix came from, for the commit's body: a repair template and an infill
+/// are found before (or between) the model's chat candidates, so "chosen among 0
+/// candidates" would misreport them.
+fn chosen_from(format: worker::reply::ReplyFormat, considered: u32) -> String {
+    match format {
+        worker::reply::ReplyFormat::Template => {
+            "Found by a repair template (no model reply).".into()
+        }
+        worker::reply::ReplyFormat::Infill => {
+            "Written by the model filling in the statement (infill).".into()
+        }
+        _ => format!("Chosen among {considered} candidate(s)."),
+    }
+}
+
 /// Commits the winning candidate (already written, every gate passed).
 pub(super) fn land(
     cx: &mut Ctx<'_>,
@@ -74,7 +89,7 @@ pub(super) fn land(
         (SubtaskStatus::Passed, None)
     } else {
         let why = format!(
-            "Subtask {id} of task \"{}\": {}{}\nGuards passed: {}.\nChosen among {considered} candidate(s).",
+            "Subtask {id} of task \"{}\": {}{}\nGuards passed: {}.\n{}",
             run.task_title,
             run.subtask.title,
             if run.subtask.description.trim().is_empty() {
@@ -89,7 +104,8 @@ pub(super) fn land(
                 .collect::<BTreeSet<_>>()
                 .into_iter()
                 .collect::<Vec<_>>()
-                .join(", ")
+                .join(", "),
+            chosen_from(applied.format, considered)
         );
         let msg = git::commit_message(&commit_title, &why, &paths, &id, &cx.state.run.run_id);
         let t_git = Instant::now();
