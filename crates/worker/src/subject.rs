@@ -7,7 +7,8 @@
 //! name or word of the changed lines, the changed definitions or the file);
 //! otherwise the subject says what changed, from the diff: the definition that holds the
 //! change and, when one line was replaced, the line before and after
-//! (`` Fix `average`: `/ (n - 1)` -> `/ n` ``), or the one line added or removed
+//! (`` Fix `average`: `/ (n - 1)` -> `/ n` ``; of a line too long for that, the tokens
+//! that changed in it), or the one line added or removed
 //! (`` Add `xs = sorted(xs)` to `median` ``).
 
 use slopguard_change::ChangeSet;
@@ -160,6 +161,15 @@ fn derived_subject(mut parts: Vec<FilePart>) -> Option<String> {
             if !short.is_empty() && short.chars().count() <= MAX_SUBJECT {
                 return Some(short);
             }
+            // A long line replaced: the tokens that changed in it, when they fit.
+            if let Some(OneLine::Replaced(old, new)) = &p.one_line
+                && let Some((old, new)) = changed_tokens(old, new)
+            {
+                let short = format!("Fix {place}: `{old}` -> `{new}`");
+                if short.chars().count() <= MAX_SUBJECT {
+                    return Some(short);
+                }
+            }
             Some(clip(&match &p.definition {
                 Some(d) => format!("Fix `{d}` in {} ({})", p.path, lines(p.changed)),
                 None => format!("Change {} ({})", p.path, lines(p.changed)),
@@ -264,6 +274,64 @@ fn file_part(c: &slopguard_change::FileChange) -> Option<FilePart> {
     })
 }
 
+/// The part of line `old` that `new` changed, cut at token edges (a name, a run of spaces, a
+/// run of other characters such as `<=` or `')`): what differs once the tokens both lines
+/// start and end with are set aside. When one side is empty (tokens only added or removed),
+/// the last token before the change (not a space) is kept on both sides, so neither reads
+/// as nothing. `None` when the lines are equal or a side is still empty (a change at the
+/// line's start).
+fn changed_tokens(old: &str, new: &str) -> Option<(String, String)> {
+    let (a, b) = (tokens(old), tokens(new));
+    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let most = a.len().min(b.len()) - prefix;
+    let suffix = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take(most)
+        .take_while(|(x, y)| x == y)
+        .count();
+    if prefix == a.len() && prefix == b.len() {
+        return None;
+    }
+    let mut start = prefix;
+    if prefix == a.len() - suffix || prefix == b.len() - suffix {
+        // Back to the last token before the change that is not a space.
+        while start > 0 {
+            start -= 1;
+            if !a[start].trim().is_empty() {
+                break;
+            }
+        }
+    }
+    let span = |t: &[&str], end: usize| t[start..end].concat().trim().to_string();
+    let (old, new) = (span(&a, a.len() - suffix), span(&b, b.len() - suffix));
+    (!old.is_empty() && !new.is_empty()).then_some((old, new))
+}
+
+/// `line` cut into tokens: runs of name characters, of whitespace, and of anything else.
+fn tokens(line: &str) -> Vec<&str> {
+    let class = |c: char| match c {
+        c if c.is_alphanumeric() || c == '_' => 0,
+        c if c.is_whitespace() => 1,
+        _ => 2,
+    };
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut last = None;
+    for (i, c) in line.char_indices() {
+        if last.is_some_and(|l| l != class(c)) {
+            out.push(&line[start..i]);
+            start = i;
+        }
+        last = Some(class(c));
+    }
+    if start < line.len() {
+        out.push(&line[start..]);
+    }
+    out
+}
+
 fn lines(n: usize) -> String {
     format!("{n} line{} changed", if n == 1 { "" } else { "s" })
 }
@@ -348,6 +416,29 @@ mod tests {
         );
         let c = change(&[("m.py", STATS, STATS)]);
         assert_eq!(commit_subject(&c, None), None);
+    }
+
+    #[test]
+    fn a_long_line_is_named_by_the_tokens_that_changed_in_it() {
+        let line =
+            "if (missing === 'keep') return `{{${name}}}` // the placeholder is kept as it was";
+        let text = format!("function render(name, missing) {{\n  {line}\n}}\n");
+        let c = change(&[("t.js", &text, &text.replace("'keep'", "'empty'"))]);
+        assert_eq!(
+            commit_subject(&c, None).unwrap(),
+            "Fix `render`: `keep` -> `empty`"
+        );
+        let c = change(&[("t.js", &text, &text.replace("===", "!=="))]);
+        assert_eq!(
+            commit_subject(&c, None).unwrap(),
+            "Fix `render`: `===` -> `!==`"
+        );
+        // Tokens only added: the token before them is kept on both sides.
+        let c = change(&[("t.js", &text, &text.replace("return `", "return name + `"))]);
+        assert_eq!(
+            commit_subject(&c, None).unwrap(),
+            "Fix `render`: `return` -> `return name +`"
+        );
     }
 
     #[test]
