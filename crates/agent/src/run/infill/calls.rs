@@ -11,7 +11,7 @@ use slopguard_llm::{BlockingClient, Role, Sampling};
 use slopguard_worker::infill::{self, InfillRequest};
 
 use super::super::carry::{NearMiss, NearMisses};
-use super::holes::{HolePicker, Statement};
+use super::holes::HolePicker;
 use super::{
     Asked, GAP_TEMPERATURES, GUARD_GAP_TEMPERATURES, GUARD_GAPS, LAST_VERDICTS,
     REFINED_TEMPERATURES, REFINEMENTS, STALE_IN_A_ROW, STATEMENTS, TEMPERATURES,
@@ -22,33 +22,13 @@ use super::{
 /// at every one of [`TEMPERATURES`], the likeliest middle first (a statement's prompts differ
 /// only in their sampling, so a caching server reads each once), until [`STATEMENTS`] times
 /// [`TEMPERATURES`] answers are spent: a statement whose answers bring nothing new
-/// [`STALE_IN_A_ROW`] times in a row is left early for the next one. Then the other gaps. Each gap is asked at
-/// [`GAP_TEMPERATURES`]. Before each hole, and for a while after the last one, the near
+/// [`STALE_IN_A_ROW`] times in a row is left early for the next one. Then the other gaps.
+/// Each gap is asked at [`GAP_TEMPERATURES`] (a later attempt's picker gives none). Before each hole, and for a while after the last one, the near
 /// misses the judge has found among the answers (`near_misses`) are asked again
 /// ([`Asker::refine`]). Stops when `give_up` says so or at the first call that fails (a
 /// server without the endpoint, or down: the chat candidates will say so). Sends each answer
 /// as it comes and counts it in `sent`.
 pub(super) fn ask_all(
-    client: &BlockingClient,
-    mut picker: HolePicker,
-    seeds: &[u64],
-    (give_up, sent): (&AtomicBool, &AtomicUsize),
-    near_misses: &NearMisses,
-    answers: mpsc::Sender<Asked>,
-) -> Vec<Statement> {
-    ask_holes(
-        client,
-        &mut picker,
-        seeds,
-        (give_up, sent),
-        near_misses,
-        answers,
-    );
-    picker.into_asked()
-}
-
-/// [`ask_all`]'s calls.
-fn ask_holes(
     client: &BlockingClient,
     picker: &mut HolePicker,
     seeds: &[u64],

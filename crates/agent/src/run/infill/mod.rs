@@ -221,8 +221,10 @@ pub(super) fn infill_phase(
     let near_misses = queue.near_misses();
     let won = std::thread::scope(|s| {
         let (seeds, give_up, sent, near_misses) = (&seeds, &give_up, &sent, &*near_misses);
-        let calls =
-            s.spawn(move || ask_all(client, picker, seeds, (give_up, sent), near_misses, tx));
+        let calls = s.spawn(move || {
+            ask_all(client, &mut picker, seeds, (give_up, sent), near_misses, tx);
+            picker.into_asked()
+        });
         let won = judge_as_they_come(cx, run, attempt, work, queue, &rx, sent, &mut taken, || {
             calls.is_finished()
         });

@@ -90,7 +90,7 @@ fn ask_all_judged(
         lines: (line, line),
         definition: (1, text.lines().count()),
     };
-    let picker = HolePicker::new(
+    let mut picker = HolePicker::new(
         FimFormat::Qwen,
         Vec::new(),
         BTreeMap::from([("a.py".to_string(), text.to_string())]),
@@ -122,7 +122,14 @@ fn ask_all_judged(
             }
             judged
         });
-        ask_all(&client, picker, &seeds, (&give_up, &sent), near_misses, tx);
+        ask_all(
+            &client,
+            &mut picker,
+            &seeds,
+            (&give_up, &sent),
+            near_misses,
+            tx,
+        );
         judge.join().unwrap()
     });
     assert_eq!(judged, sent.load(Ordering::Relaxed));
