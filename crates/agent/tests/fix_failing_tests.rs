@@ -590,53 +590,6 @@ fn an_infill_that_fixes_is_judged_as_it_comes_and_the_calls_left_are_given_up() 
 }
 
 #[test]
-fn a_later_attempt_asks_the_statement_again_with_its_code_shown_as_tried() {
-    let Some(fx) = Fixture::new() else {
-        return;
-    };
-    // Attempt 1 asks `add`'s statement without showing it (the model writes it back twice),
-    // then the gap before it (three answers); every chat reply is unreadable. Attempt 2 asks
-    // the statement again with its code and the test's message above `add`, and the model
-    // writes the sum.
-    let r = fx.dir.path();
-    no_template_fixes_add(r);
-    let script = (0..5)
-        .fold(Script::new(), |s, _| s.completion("a * b - b"))
-        .completion("a + b")
-        .content("no patch here")
-        .repeat_last();
-    let server = ScriptedServer::start(script).unwrap();
-    let summary = execute(&infill_options(&fx, &server.url()), &NoProgress).unwrap();
-    let s = summary.subtasks().next().unwrap();
-    assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
-    assert_eq!(s.fix_source.as_deref(), Some("infill"), "{s:#?}");
-    assert_eq!(s.attempts, 2, "{s:#?}");
-    assert_eq!(git(r, &["show", "sg/loop:calc.py"]), FIXED_CALC);
-    let prompts: Vec<String> = server
-        .requests()
-        .into_iter()
-        .filter(|q| q.path.ends_with("/v1/completions"))
-        .map(|q| q.body["prompt"].as_str().unwrap_or_default().to_string())
-        .collect();
-    let shown = "# Tried: return a * b - b\n# The test still fails:\n";
-    assert!(
-        prompts[..5].iter().all(|p| !p.contains(shown)),
-        "attempt 1 does not show the code: {prompts:#?}"
-    );
-    assert!(
-        prompts[5].contains(shown) && prompts[5].contains("\n    return <|fim_suffix|>"),
-        "attempt 2 shows it above `add`, its hole where it was: {}",
-        prompts[5]
-    );
-    let log = &s.attempt_log[1].candidates;
-    assert!(
-        log.iter()
-            .any(|l| l.contains("answers with each statement shown as tried")),
-        "{log:?}"
-    );
-}
-
-#[test]
 fn a_server_without_raw_completions_is_asked_for_an_infill_once_and_the_chat_goes_on() {
     let Some(fx) = Fixture::new() else {
         return;
