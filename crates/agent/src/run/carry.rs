@@ -70,8 +70,8 @@ pub(super) struct SubtaskRun {
     /// The patches ([`normalised_key`](super::candidates::normalised_key)) the build or the
     /// tests refused in an earlier attempt: the same patch again is not judged again.
     pub(super) refused: BTreeSet<String>,
-    /// The statements the later attempts' infill phases asked the model to write, in order:
-    /// the next one asks others ([`super::infill`]).
+    /// The statements the infill phases asked the model to write, in order: a later
+    /// attempt's phase asks others ([`super::infill`]).
     pub(super) infill_asked: Vec<super::infill::Statement>,
 }
 

@@ -68,7 +68,6 @@ pub fn gap_ending_block(
         format,
         definition_line: shown_definition_line(&lines, definition, lo, before),
         refined: false,
-        shows_original: false,
     })
 }
 

@@ -194,9 +194,6 @@ pub struct InfillRequest {
     /// Whether the prompt shows an earlier answer and what the tests said of it
     /// ([`InfillRequest::refined`]).
     pub refined: bool,
-    /// Whether that answer is the statement as the code has it
-    /// ([`InfillRequest::showing_the_original`]).
-    pub shows_original: bool,
 }
 
 /// The request for statement `start..=end` (1-based, inclusive) of `text`, the file at
@@ -254,7 +251,6 @@ pub fn request(
         format,
         definition_line: shown_definition_line(&lines, definition, lo, start),
         refined: false,
-        shows_original: false,
     })
 }
 
@@ -311,23 +307,6 @@ impl InfillRequest {
             refined: true,
             ..self.clone()
         })
-    }
-
-    /// The request again, showing the statement as the code has it as the middle tried, with
-    /// the tests' `message` ([`InfillRequest::refined`]): the failing tests ran that
-    /// statement, so the note reads as a first attempt that failed, and the model writes
-    /// something else there (ChatRepair's first prompt shows the buggy line and the test's
-    /// failure the same way). `None` for a gap, or when the message is empty.
-    pub fn showing_the_original(&self, message: &[String]) -> Option<InfillRequest> {
-        if self.hole != Hole::Statement {
-            return None;
-        }
-        let lines: Vec<&str> = self.text.split_inclusive('\n').collect();
-        let statement = lines.get(self.start.checked_sub(1)?..self.end)?.concat();
-        let original = statement.trim().strip_prefix(self.head.as_str())?;
-        let mut again = self.refined(original, message)?;
-        again.shows_original = true;
-        Some(again)
     }
 
     /// The change the model's `middle` makes to the file the request was built from: the

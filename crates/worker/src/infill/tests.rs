@@ -504,49 +504,6 @@ fn a_gap_middle_is_inserted_without_the_models_comments_and_they_do_not_count() 
 }
 
 #[test]
-fn a_statement_can_be_asked_with_its_own_code_shown_as_the_answer_tried() {
-    let src = "package r\n\nfunc parse(lo, hi int) (int, error) {\n\tif lo > hi {\n\t\treturn 0, nil\n\t}\n\treturn hi - lo, nil\n}\n";
-    let message = vec!["expected an error, got <nil>".to_string()];
-    // A `return`: its head stays at the hole, the note shows the whole statement.
-    let r = request(FimFormat::StarCoder, "r.go", src, (5, 5), (3, 8), &[]).unwrap();
-    let again = r.showing_the_original(&message).unwrap();
-    assert!(again.refined && again.shows_original && !r.shows_original);
-    let note = "// Tried: return 0, nil\n// The test still fails:\n//   expected an error, got <nil>\nfunc parse(";
-    assert!(again.prompt.contains(note), "{}", again.prompt);
-    assert!(
-        again.prompt.contains("\t\treturn <fim_suffix>"),
-        "{}",
-        again.prompt
-    );
-    // A condition: the note shows it; the answer replaces it as a plain request's would.
-    let cond = request(FimFormat::StarCoder, "r.go", src, (4, 4), (3, 8), &[]).unwrap();
-    let again = cond.showing_the_original(&message).unwrap();
-    assert!(
-        again.prompt.contains("// Tried: if lo > hi {\n"),
-        "{}",
-        again.prompt
-    );
-    assert_eq!(
-        again.fix("if lo >= hi {").unwrap(),
-        cond.fix("if lo >= hi {").unwrap()
-    );
-    assert!(r.showing_the_original(&[]).is_none(), "no message to show");
-    let gap = gap_ending_block(
-        FimFormat::Qwen,
-        "d.py",
-        PY,
-        (9, "        ".into()),
-        (4, 10),
-        &[],
-    )
-    .unwrap();
-    assert!(
-        gap.showing_the_original(&message).is_none(),
-        "a gap has no code"
-    );
-}
-
-#[test]
 fn a_refined_request_shows_the_answer_tried_and_the_tests_message_above_the_definition() {
     let src = "package r\n\nfunc parse(lo, hi int) (int, error) {\n\tif lo > hi {\n\t\treturn 0, nil\n\t}\n\treturn hi - lo, nil\n}\n";
     let r = request(FimFormat::StarCoder, "r.go", src, (5, 5), (3, 8), &[]).unwrap();

@@ -48,11 +48,10 @@ pub(super) struct HolePicker {
     /// Definitions a pointed-at line may be in: (path, first line, last line).
     definitions: Vec<(String, usize, usize)>,
     pointers: Pointers,
-    /// The statements asked: in a later phase, those of the earlier later phases first.
+    /// The statements asked, those of earlier phases first.
     asked: Vec<Statement>,
-    /// In a later phase ([`HolePicker::later`]), the failure's message lines, shown under
-    /// each statement's own code as the answer tried.
-    later_phase: Option<Vec<String>>,
+    /// How many of `asked` an earlier phase of the subtask asked ([`HolePicker::after`]).
+    asked_before: usize,
     /// The prompts of the gaps asked, to ask each once.
     gaps_asked: Vec<String>,
     /// Whether the failure says a test expected an error that did not come
@@ -78,32 +77,27 @@ impl HolePicker {
             definitions,
             pointers,
             asked: Vec::new(),
-            later_phase: None,
+            asked_before: 0,
             gaps_asked: Vec::new(),
             error_expected,
         }
     }
 
-    /// The picker of a later attempt's phase, after the later phases before it asked
-    /// `asked`: it asks statements only, in the default order, none asked in a later phase
-    /// before, each with its code as it is shown as the answer tried and `message` as what
-    /// the tests said ([`InfillRequest::showing_the_original`]; the plain prompt when the
-    /// message is empty). No pointer reorders them: a later phase runs only when no template
-    /// fixed the tests, and on such tasks the statement the templates pointed at most was
-    /// the bug's in none of 8 (session 37). No gap: the gaps are about the first phase's
-    /// first statement and were asked then.
-    pub(super) fn later(mut self, asked: Vec<Statement>, message: Vec<String>) -> Self {
+    /// The picker of a later phase of the same subtask, after an earlier one asked `asked`:
+    /// it asks only statements not asked yet, and no gap (the gaps are about the first
+    /// phase's first statement, and were asked then).
+    pub(super) fn after(mut self, asked: Vec<Statement>) -> Self {
+        self.asked_before = asked.len();
         self.asked = asked;
-        self.later_phase = Some(message);
         self
     }
 
-    /// Whether this is a later attempt's phase ([`HolePicker::later`]).
+    /// Whether an earlier phase asked statements ([`HolePicker::after`]): no gap is asked.
     fn is_later_phase(&self) -> bool {
-        self.later_phase.is_some()
+        self.asked_before > 0
     }
 
-    /// The statements asked: in a later phase, in the later phases so far.
+    /// The statements asked, in all phases so far.
     pub(super) fn into_asked(self) -> Vec<Statement> {
         self.asked
     }
@@ -145,12 +139,7 @@ impl HolePicker {
                 statement.definition,
                 &self.tests,
             ) {
-                let shown = self.later_phase.as_ref();
-                return Some(
-                    shown
-                        .and_then(|message| request.showing_the_original(message))
-                        .unwrap_or(request),
-                );
+                return Some(request);
             }
         }
     }
@@ -237,8 +226,8 @@ impl HolePicker {
         gaps
     }
 
-    /// The first default statement first; then the statement the templates point at most,
-    /// not asked yet; else the next default one. A later phase takes the default order only.
+    /// The phase's first statement is the first default one not asked yet; then the
+    /// statement the templates point at most, not asked yet; else the next default one.
     fn choose(&self) -> Option<Statement> {
         let fresh = |s: &Statement| {
             self.texts.contains_key(&s.path)
@@ -247,8 +236,7 @@ impl HolePicker {
                     .iter()
                     .any(|a| a.path == s.path && a.lines.0 <= s.lines.1 && s.lines.0 <= a.lines.1)
         };
-        if !self.asked.is_empty()
-            && !self.is_later_phase()
+        if self.asked.len() > self.asked_before
             && let Some(pointed) = self.most_pointed_at(&fresh)
         {
             return Some(pointed);
@@ -420,44 +408,38 @@ mod tests {
     }
 
     #[test]
-    fn a_later_phase_asks_the_default_order_with_the_code_shown_and_no_gap() {
+    fn a_later_phase_asks_the_statements_not_asked_yet_the_first_default_first_and_no_gap() {
         let pointers = Pointers::default();
-        pointers.lock().unwrap().push(pointer(3, 1.0, 0));
+        let mut first = picker(&[5, 2, 3], &pointers);
+        assert_eq!(first.next_request().map(|r| r.start), Some(5));
+        pointers.lock().unwrap().push(pointer(4, 1.0, 0));
+        assert_eq!(first.next_request().map(|r| r.start), Some(4));
+        let asked = first.into_asked();
+
         let text = PY.replace("total += x", "best = x * k");
-        let later = |asked: Vec<Statement>| {
-            HolePicker::new(
-                FimFormat::Qwen,
-                Vec::new(),
-                BTreeMap::from([("a.py".to_string(), text.clone())]),
-                [5, 2, 4, 3].map(statement).to_vec(),
-                vec![("a.py".into(), 1, 6)],
-                pointers.clone(),
-                true,
-            )
-            .later(asked, vec!["assert 0 == 6".into()])
-        };
-        let mut p = later(Vec::new());
-        assert!(p.unused_value_gap().is_none(), "asked in the first phase");
-        assert!(p.guard_gap_requests(4).is_empty());
-        // The default order, whatever the pointers say, each statement under its own code.
-        let first = p.next_request().unwrap();
-        assert_eq!(first.start, 5);
-        assert!(first.shows_original);
+        let mut later = HolePicker::new(
+            FimFormat::Qwen,
+            Vec::new(),
+            BTreeMap::from([("a.py".to_string(), text)]),
+            [5, 2, 3].map(statement).to_vec(),
+            vec![("a.py".into(), 1, 6)],
+            pointers.clone(),
+            true,
+        )
+        .after(asked);
         assert!(
-            first.prompt.contains(
-                "# Tried: best = x * k\n# The test still fails:\n#   assert 0 == 6\ndef f(xs, k):"
-            ),
-            "{}",
-            first.prompt
+            later.unused_value_gap().is_none(),
+            "asked in the first phase"
         );
-        assert_eq!(p.next_request().map(|r| r.start), Some(2));
-        assert!(p.gap_requests().is_empty());
-        // The next later phase goes on where this one stopped.
-        let mut p = later(p.into_asked());
-        assert_eq!(p.next_request().map(|r| r.start), Some(4));
-        assert_eq!(p.next_request().map(|r| r.start), Some(3));
-        assert_eq!(p.next_request().map(|r| r.start), None);
-        assert!(p.is_empty());
+        assert!(later.guard_gap_requests(4).is_empty());
+        pointers.lock().unwrap().push(pointer(3, 1.0, 0));
+        // The phase's first statement is the default order's next, whatever the pointers say;
+        // after it, the pointers lead again.
+        assert_eq!(later.next_request().map(|r| r.start), Some(2));
+        assert_eq!(later.next_request().map(|r| r.start), Some(3));
+        assert_eq!(later.next_request().map(|r| r.start), None);
+        assert!(later.gap_requests().is_empty());
+        assert!(later.is_empty());
     }
 
     #[test]

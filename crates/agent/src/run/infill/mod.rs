@@ -46,14 +46,12 @@
 //! that is not. A gap before the most suspect statement fixed no task in session 30's runs
 //! and cost each failed run another prompt to read (BENCHMARKS.md), so it is not asked.
 //!
-//! A later attempt's phase asks statements only, in the default order, none that an earlier
-//! later phase asked, each with its own code shown above the definition as the answer tried
-//! and the tests' message under it ([`holes::HolePicker::later`],
-//! [`InfillRequest::showing_the_original`]): the first phase asked without the code, and
-//! what the model wrote there did not fix the tests. In session 61's development runs the
-//! chat candidates that followed the first phase landed none of 41 replies (1,315 s of the
-//! model's time), 14 of which changed nothing, while the first phase had not reached the
-//! suspect the coverage ranked second (go-ini-parse: the bug's line).
+//! A later attempt's phase asks only statements, none asked before, its first the next of
+//! the default order ([`holes::HolePicker::after`]); its gaps were asked in the first. In
+//! session 61's development runs the chat candidates that followed the first phase landed
+//! none of 41 replies (1,315 s of the model's time), several of which sent the code back
+//! unchanged, while the first phase had not reached the suspect the coverage ranked second
+//! (go-ini-parse: the bug's line).
 //!
 //! In the pipeline: ... -> per subtask -> each attempt -> **infill** (while the templates run)
 //! -> candidates -> ...
@@ -191,17 +189,7 @@ pub(super) fn infill_phase(
         return Ok(None);
     };
     let tree = WorkTree::new(&cx.worktree);
-    let mut picker = picker(format, run, &tree, queue);
-    if attempt > 1 {
-        let message = run
-            .failure
-            .as_ref()
-            .map(|f| context::failure_message(&f.output));
-        picker = picker.later(
-            std::mem::take(&mut run.infill_asked),
-            message.unwrap_or_default(),
-        );
-    }
+    let picker = picker(format, run, &tree, queue).after(std::mem::take(&mut run.infill_asked));
     if picker.is_empty() {
         return Ok(None);
     }
@@ -229,10 +217,7 @@ pub(super) fn infill_phase(
             calls.is_finished()
         });
         give_up.store(true, Ordering::Relaxed);
-        let asked = calls.join().unwrap_or_default();
-        if attempt > 1 {
-            run.infill_asked = asked;
-        }
+        run.infill_asked = calls.join().unwrap_or_default();
         won
     });
     // The answers that came while the last change was judged.
@@ -244,7 +229,7 @@ pub(super) fn infill_phase(
     }
     cx.state.run.usage.add_since(spent, tokens_spent(client));
     work.llm += taken.took;
-    let line = report(run, &taken, attempt > 1, started.elapsed());
+    let line = report(run, &taken, started.elapsed());
     cx.progress.on(&ProgressEvent::Candidate(line.clone()));
     work.record.candidates.push(line);
     won
@@ -293,7 +278,7 @@ impl Taken {
         self.answers += 1;
         self.took += asked.took;
         let req = asked.request.as_ref();
-        self.refined += usize::from(req.refined && !req.shows_original);
+        self.refined += usize::from(req.refined);
         let (middle, verdict) = match &asked.reply {
             Ok(reply) => (
                 reply.content.clone(),
@@ -311,7 +296,7 @@ impl Taken {
             "worker.infill",
             json!({"subtask_id": run.id, "path": req.path, "line": req.start,
                    "hole": match req.hole { Hole::Gap => "gap", Hole::Statement => "statement" },
-                   "refined": req.refined, "shows_original": req.shows_original,
+                   "refined": req.refined,
                    "temperature": asked.temperature, "ms": asked.took.as_millis() as u64,
                    "middle": middle, "verdict": verdict}),
         );
@@ -481,22 +466,17 @@ fn definition_of(run: &SubtaskRun, line: &FaultLine) -> (usize, usize) {
         .map_or((line.start, line.end), |f| (f.start, f.end))
 }
 
-/// The phase's progress line (and attempt-log line); `later` for a later attempt's phase,
-/// which shows each statement as the code has it.
-fn report(run: &SubtaskRun, taken: &Taken, later: bool, took: Duration) -> String {
+/// The phase's progress line (and attempt-log line).
+fn report(run: &SubtaskRun, taken: &Taken, took: Duration) -> String {
     match &taken.error {
         Some(e) if taken.answers == 1 => format!(
             "{} infill: the model could not be asked ({e}); going on without it",
             run.id
         ),
         _ => format!(
-            "{} infill: the model wrote {} {}{}, {} to judge ({:.0} s)",
+            "{} infill: the model wrote {} without seeing the statements{}, {} to judge ({:.0} s)",
             run.id,
             count(taken.answers, "answer"),
-            match later {
-                true => "with each statement shown as tried",
-                false => "without seeing the statements",
-            },
             match taken.refined {
                 0 => String::new(),
                 n => format!(" ({n} after a near miss)"),
