@@ -189,7 +189,7 @@ pub(super) fn infill_phase(
         return Ok(None);
     };
     let tree = WorkTree::new(&cx.worktree);
-    let picker = picker(format, run, &tree, queue).after(std::mem::take(&mut run.infill_asked));
+    let mut picker = picker(format, run, &tree, queue).after(std::mem::take(&mut run.infill_asked));
     if picker.is_empty() {
         return Ok(None);
     }
