@@ -594,21 +594,32 @@ fn a_server_without_raw_completions_is_asked_for_an_infill_once_and_the_chat_goe
     let Some(fx) = Fixture::new() else {
         return;
     };
+    // `add` has two statements: the second attempt would have one not asked yet.
     let r = fx.dir.path();
-    no_template_fixes_add(r);
+    std::fs::write(
+        r.join("calc.py"),
+        CALC.replace("    return a - b\n", "    s = a * b\n    return s - b\n"),
+    )
+    .unwrap();
+    git(r, &["commit", "-qam", "add returns a * b - b"]);
     // No completions scripted: `POST /v1/completions` answers 404, as a chat-only server.
-    let fix = patch("    return a * b - b\n", "    return a + b\n");
-    let server = ScriptedServer::start(Script::new().content(fix)).unwrap();
-    let summary = execute(&infill_options(&fx, &server.url()), &NoProgress).unwrap();
+    // The first attempt's one chat reply is unreadable; the second attempt's is the fix.
+    let fix = patch("    return s - b\n", "    return a + b\n");
+    let script = Script::new().content("no patch here").content(fix);
+    let server = ScriptedServer::start(script).unwrap();
+    let mut o = infill_options(&fx, &server.url());
+    o.candidates = slopguard_agent::run::candidates::CandidateCount::Fixed(1);
+    let summary = execute(&o, &NoProgress).unwrap();
     let s = summary.subtasks().next().unwrap();
     assert_eq!(s.status, SubtaskStatus::Committed, "{s:#?}");
     assert_eq!(s.fix_source.as_deref(), Some("json"), "{s:#?}");
+    assert_eq!(s.attempts, 2, "{s:#?}");
     let raw = server
         .requests()
         .into_iter()
         .filter(|q| q.path.ends_with("/v1/completions"))
         .count();
-    assert_eq!(raw, 1, "asked once");
+    assert_eq!(raw, 1, "asked once, not again at the second attempt");
     let log = &s.attempt_log[0].candidates;
     assert!(
         log.iter()

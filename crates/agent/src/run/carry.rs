@@ -73,6 +73,9 @@ pub(super) struct SubtaskRun {
     /// The statements the infill phases asked the model to write, in order: a later
     /// attempt's phase asks others ([`super::infill`]).
     pub(super) infill_asked: Vec<super::infill::Statement>,
+    /// The model server failed an infill phase's first call (a server without raw
+    /// completions): later attempts do not ask it again.
+    pub(super) infill_unavailable: bool,
 }
 
 impl SubtaskRun {

@@ -76,6 +76,7 @@ pub(super) fn run_subtask(
         tried: Default::default(),
         refused: BTreeSet::new(),
         infill_asked: Vec::new(),
+        infill_unavailable: false,
     };
     attach_failure_context(cx, &mut run);
     let max = cx.state.max_attempts.max(1);

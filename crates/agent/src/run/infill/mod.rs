@@ -51,7 +51,10 @@
 //! session 61's development runs the chat candidates that followed the first phase landed
 //! none of 41 replies (1,315 s of the model's time), several of which sent the code back
 //! unchanged, while the first phase had not reached the suspect the coverage ranked second
-//! (go-ini-parse: the bug's line).
+//! (go-ini-parse: the bug's line). Showing each statement's own code above the definition
+//! as the answer tried, with the tests' message (ChatRepair's first prompt), was tried in
+//! session 62 and dropped: the 1.5B model wrote the code it was shown back unchanged (all
+//! ten of go-ini-parse's later answers, the bug's line among them).
 //!
 //! In the pipeline: ... -> per subtask -> each attempt -> **infill** (while the templates run)
 //! -> candidates -> ...
@@ -188,8 +191,12 @@ pub(super) fn infill_phase(
     let Some(format) = cx.opts.infill.format_for(&cx.state.run.model) else {
         return Ok(None);
     };
+    if run.infill_unavailable {
+        return Ok(None);
+    }
     let tree = WorkTree::new(&cx.worktree);
-    let mut picker = picker(format, run, &tree, queue).after(std::mem::take(&mut run.infill_asked));
+    let asked_before = std::mem::take(&mut run.infill_asked);
+    let mut picker = picker(format, run, &tree, queue).after(asked_before);
     if picker.is_empty() {
         return Ok(None);
     }
@@ -229,6 +236,9 @@ pub(super) fn infill_phase(
     }
     cx.state.run.usage.add_since(spent, tokens_spent(client));
     work.llm += taken.took;
+    // A server that failed the phase's first call (one without `/v1/completions`) is not
+    // asked again by the later attempts.
+    run.infill_unavailable = taken.first_call_failed();
     let line = report(run, &taken, started.elapsed());
     cx.progress.on(&ProgressEvent::Candidate(line.clone()));
     work.record.candidates.push(line);
@@ -272,6 +282,11 @@ fn judge_as_they_come(
 }
 
 impl Taken {
+    /// Whether the phase's first call failed (and so was its only one).
+    fn first_call_failed(&self) -> bool {
+        self.error.is_some() && self.answers == 1
+    }
+
     /// Takes one answer: traces it with its verdict and queues the change it makes, when it
     /// makes a new one.
     fn take(&mut self, cx: &Ctx<'_>, run: &SubtaskRun, queue: &mut TemplateQueue, asked: Asked) {
@@ -469,7 +484,7 @@ fn definition_of(run: &SubtaskRun, line: &FaultLine) -> (usize, usize) {
 /// The phase's progress line (and attempt-log line).
 fn report(run: &SubtaskRun, taken: &Taken, took: Duration) -> String {
     match &taken.error {
-        Some(e) if taken.answers == 1 => format!(
+        Some(e) if taken.first_call_failed() => format!(
             "{} infill: the model could not be asked ({e}); going on without it",
             run.id
         ),
