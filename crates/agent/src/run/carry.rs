@@ -72,10 +72,20 @@ pub(super) struct SubtaskRun {
     pub(super) refused: BTreeSet<String>,
     /// The statements the infill phases asked the model to write, in order: a later
     /// attempt's phase asks others ([`super::infill`]).
-    pub(super) infill_asked: Vec<super::infill::Statement>,
+    pub(super) infill_asked: Vec<Statement>,
     /// The model server failed an infill phase's first call (a server without raw
     /// completions): later attempts do not ask it again.
     pub(super) infill_unavailable: bool,
+}
+
+/// A statement the infill phases may ask the model to write again ([`super::infill`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Statement {
+    pub path: String,
+    /// 1-based first and last line.
+    pub lines: (usize, usize),
+    /// The lines of the definition it is in (the statement's own when none is known).
+    pub definition: (usize, usize),
 }
 
 impl SubtaskRun {

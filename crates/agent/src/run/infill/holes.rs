@@ -21,19 +21,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::run::carry::Pointers;
+use crate::run::carry::{Pointers, Statement};
 
 use slopguard_worker::infill::{self, FimFormat, InfillRequest};
-
-/// A statement the model may be asked to write again.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(in crate::run) struct Statement {
-    pub path: String,
-    /// 1-based first and last line.
-    pub lines: (usize, usize),
-    /// The lines of the definition it is in (the statement's own when none is known).
-    pub definition: (usize, usize),
-}
 
 /// Chooses the statements to ask, one at a time ([`HolePicker::next_request`]).
 pub(super) struct HolePicker {

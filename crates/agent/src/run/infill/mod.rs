@@ -76,6 +76,7 @@ use super::carry::{AttemptWork, SubtaskRun};
 
 mod calls;
 mod holes;
+use super::carry::Statement;
 use super::context::{Ctx, tokens_spent};
 use super::error::RunError;
 use super::progress::ProgressEvent;
@@ -83,7 +84,6 @@ use super::repair::{TemplateQueue, TemplateWin};
 use crate::records::RunPhase;
 use calls::ask_all;
 use holes::HolePicker;
-pub(super) use holes::Statement;
 
 /// Statements asked for: the frame's or the most suspect, then those the templates point at
 /// or the next most suspect. The right statement was among the first two offered in most of
